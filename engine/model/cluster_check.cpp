@@ -1,0 +1,108 @@
+#include "model/cluster_check.h"
+
+#include <map>
+#include <set>
+#include <unordered_map>
+#include <unordered_set>
+
+namespace gantry {
+namespace {
+
+void add(Diagnostics& out, Severity s, const SourceRef& where, std::string message) {
+    out.push_back(Diagnostic{s, where, std::move(message)});
+}
+
+template <class T, class KeyFn>
+void checkUnique(Diagnostics& out, const std::vector<T>& items, const char* what, KeyFn key) {
+    std::unordered_map<std::string, const T*> seen;
+    for (const auto& item : items) {
+        auto [it, inserted] = seen.emplace(key(item), &item);
+        if (!inserted)
+            add(out, Severity::Error, item.source,
+                std::string("duplicate ") + what + " '" + key(item) + "' (first defined at " +
+                    it->second->source.str() + ")");
+    }
+}
+
+} // namespace
+
+Diagnostics checkCluster(const Cluster& c) {
+    Diagnostics out;
+    checkUnique(out, c.nodes, "node", [](const Node& n) { return n.name; });
+    checkUnique(out, c.queues, "queue", [](const Queue& q) { return q.name; });
+    checkUnique(out, c.priorityClasses, "priority class", [](const PriorityClass& p) {
+        return std::string(p.workload ? "WorkloadPriorityClass " : "PriorityClass ") + p.name;
+    });
+    checkUnique(out, c.pods, "pod", [](const Pod& p) { return p.key(); });
+    checkUnique(out, c.podGroups, "PodGroup", [](const PodGroup& g) { return g.key(); });
+    checkUnique(out, c.hyperNodes, "HyperNode", [](const HyperNode& h) { return h.name; });
+    checkUnique(out, c.resourceFlavors, "ResourceFlavor", [](const ResourceFlavor& f) { return f.name; });
+    checkUnique(out, c.localQueues, "LocalQueue", [](const LocalQueue& l) { return l.ns + '/' + l.name; });
+
+    std::unordered_map<std::string, const Queue*> queues;
+    for (const auto& q : c.queues) queues.emplace(q.name, &q);
+    for (const auto& q : c.queues) {
+        if (q.parent.empty() || q.parent == "root") continue;
+        if (q.parent == q.name) {
+            add(out, Severity::Error, q.source, "queue '" + q.name + "' is its own parent");
+            continue;
+        }
+        if (!queues.count(q.parent))
+            add(out, Severity::Error, q.source,
+                "queue '" + q.name + "' names parent '" + q.parent + "', which does not exist");
+    }
+    // Cycle detection: walk up from every queue; a walk longer than the number of queues loops.
+    std::set<std::string> reported;
+    for (const auto& q : c.queues) {
+        std::vector<std::string> path{q.name};
+        std::unordered_set<std::string> onPath{q.name};
+        const Queue* cur = &q;
+        while (!cur->parent.empty() && cur->parent != "root" && cur->parent != cur->name) {
+            auto it = queues.find(cur->parent);
+            if (it == queues.end()) break;
+            cur = it->second;
+            if (onPath.count(cur->name)) {
+                if (!reported.count(cur->name)) {
+                    std::string cycle;
+                    bool in = false;
+                    for (const auto& n : path) {
+                        if (n == cur->name) in = true;
+                        if (in) cycle += n + " -> ", reported.insert(n);
+                    }
+                    add(out, Severity::Error, cur->source, "cycle in the queue tree: " + cycle + cur->name);
+                }
+                break;
+            }
+            path.push_back(cur->name);
+            onPath.insert(cur->name);
+        }
+    }
+    for (const auto& lq : c.localQueues) {
+        auto it = queues.find(lq.clusterQueue);
+        if (it == queues.end())
+            add(out, Severity::Error, lq.source,
+                "LocalQueue '" + lq.ns + '/' + lq.name + "' names ClusterQueue '" + lq.clusterQueue +
+                    "', which does not exist");
+    }
+
+    std::set<std::pair<std::string, std::string>> groups;
+    for (const auto& g : c.podGroups) groups.emplace(g.ns, g.name);
+    std::unordered_set<std::string> nodes;
+    for (const auto& n : c.nodes) nodes.insert(n.name);
+    for (const auto& p : c.pods) {
+        if (!p.group.empty() && !groups.count({p.ns, p.group}))
+            add(out, Severity::Warning, p.source,
+                "pod '" + p.key() + "' names PodGroup '" + p.group +
+                    "', which does not exist; the pod will stay pending");
+        if (!p.nodeName.empty() && !nodes.count(p.nodeName))
+            add(out, Severity::Warning, p.source,
+                "pod '" + p.key() + "' is bound to node '" + p.nodeName + "', which is not in the snapshot");
+    }
+    for (const auto& g : c.podGroups)
+        if (!g.queue.empty() && !queues.count(g.queue) && !c.queues.empty())
+            add(out, Severity::Warning, g.source,
+                "PodGroup '" + g.key() + "' names queue '" + g.queue + "', which does not exist");
+    return out;
+}
+
+} // namespace gantry

@@ -1,0 +1,37 @@
+#pragma once
+// The studio's document (.gantry): a cluster, its policy, the what-if workloads and settings.
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "model/cluster.h"
+#include "model/scheduler_conf.h"
+#include "model/workload.h"
+
+namespace gantry {
+
+enum class TargetScheduler { Volcano, YuniKorn, Kueue };
+const char* toString(TargetScheduler target);
+std::optional<TargetScheduler> targetSchedulerFromString(const std::string& text);
+
+struct SimulationSettings {
+    double cycleSeconds = 1.0;    // scheduling period, Volcano's default
+    double horizonSeconds = 0;    // 0 = until every job has finished
+    uint64_t seed = 42;
+    bool operator==(const SimulationSettings&) const = default;
+};
+
+struct Project {
+    std::string name;
+    std::string description;
+    Cluster cluster;
+    TargetScheduler target = TargetScheduler::Volcano;
+    SchedulerConf volcano = defaultVolcanoConf();
+    std::optional<KubeSchedulerProfile> contrast; // second profile to compare against
+    std::vector<WorkloadTemplate> workloads;
+    SimulationSettings simulation;
+    bool operator==(const Project&) const = default;
+};
+
+} // namespace gantry

@@ -1,0 +1,57 @@
+#include "model/scheduler_conf.h"
+
+namespace gantry {
+
+bool PluginOption::enabled(std::string_view switchName) const {
+    auto it = switches.find(std::string(switchName));
+    if (it != switches.end()) return it->second;
+    return switchName != "enableHierarchy";
+}
+
+std::optional<std::string> PluginOption::argument(std::string_view key) const {
+    auto it = arguments.find(std::string(key));
+    if (it == arguments.end()) return std::nullopt;
+    return it->second;
+}
+
+const PluginOption* SchedulerConf::plugin(std::string_view name) const {
+    for (const auto& tier : tiers)
+        for (const auto& p : tier.plugins)
+            if (p.name == name) return &p;
+    return nullptr;
+}
+
+SchedulerConf defaultVolcanoConf() {
+    SchedulerConf conf;
+    conf.actions = {"enqueue", "allocate", "backfill"};
+    auto plugin = [](const char* name, std::map<std::string, bool> switches = {}) {
+        PluginOption p;
+        p.name = name;
+        p.switches = std::move(switches);
+        return p;
+    };
+    conf.tiers.push_back(Tier{{plugin("priority"), plugin("gang", {{"enablePreemptable", false}}),
+                               plugin("conformance")}});
+    conf.tiers.push_back(Tier{{plugin("overcommit"), plugin("drf", {{"enablePreemptable", false}}),
+                               plugin("predicates"), plugin("proportion"), plugin("nodeorder"),
+                               plugin("binpack")}});
+    return conf;
+}
+
+const char* toString(KubeSchedulerProfile::Strategy strategy) {
+    switch (strategy) {
+    case KubeSchedulerProfile::Strategy::LeastAllocated: return "LeastAllocated";
+    case KubeSchedulerProfile::Strategy::MostAllocated: return "MostAllocated";
+    case KubeSchedulerProfile::Strategy::RequestedToCapacityRatio: return "RequestedToCapacityRatio";
+    }
+    return "LeastAllocated";
+}
+
+std::optional<KubeSchedulerProfile::Strategy> strategyFromString(const std::string& text) {
+    using S = KubeSchedulerProfile::Strategy;
+    for (auto s : {S::LeastAllocated, S::MostAllocated, S::RequestedToCapacityRatio})
+        if (text == toString(s)) return s;
+    return std::nullopt;
+}
+
+} // namespace gantry

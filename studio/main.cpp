@@ -1,0 +1,12 @@
+// gantry-studio: the desktop studio.
+#include <QApplication>
+
+#include "studio_main.h"
+
+int main(int argc, char** argv) {
+    QApplication app(argc, argv);
+    QApplication::setApplicationName("Gantry Studio");
+    QApplication::setOrganizationName("Gantry");
+    QApplication::setApplicationVersion(GANTRY_VERSION);
+    return gantry::studio::run(app);
+}
