@@ -1,0 +1,174 @@
+#include "core/topology_paths.h"
+
+#include <algorithm>
+#include <cctype>
+#include <map>
+
+#include "gpumap/gpu_occupancy.h"
+
+namespace gantry::studio {
+
+std::vector<TopologyLevel> effectiveLevels(const Cluster& cluster) {
+    return cluster.topologyLevels.empty() ? defaultTopologyLevels() : cluster.topologyLevels;
+}
+
+std::vector<std::string> nodePath(const Node& node, const std::vector<TopologyLevel>& levels) {
+    std::vector<std::string> out;
+    out.reserve(levels.size());
+    for (const auto& level : levels) {
+        auto it = node.labels.find(level.nodeLabel);
+        out.push_back(it == node.labels.end() ? std::string() : it->second);
+    }
+    return out;
+}
+
+std::string topologyDescription(const Cluster& cluster, const Node& node) {
+    auto levels = effectiveLevels(cluster);
+    auto path = nodePath(node, levels);
+    std::string out;
+    for (size_t i = 0; i < levels.size(); ++i) {
+        if (path[i].empty()) continue;
+        if (!out.empty()) out += " \u203a ";
+        out += levels[i].name + " " + path[i];
+    }
+    if (!node.pool.empty()) out += (out.empty() ? "pool " : " · pool ") + node.pool;
+    return out;
+}
+
+bool naturalLess(const std::string& a, const std::string& b) {
+    size_t i = 0, j = 0;
+    while (i < a.size() && j < b.size()) {
+        if (std::isdigit(static_cast<unsigned char>(a[i])) && std::isdigit(static_cast<unsigned char>(b[j]))) {
+            size_t i2 = i, j2 = j;
+            while (i2 < a.size() && a[i2] == '0') ++i2;
+            while (j2 < b.size() && b[j2] == '0') ++j2;
+            size_t ie = i2, je = j2;
+            while (ie < a.size() && std::isdigit(static_cast<unsigned char>(a[ie]))) ++ie;
+            while (je < b.size() && std::isdigit(static_cast<unsigned char>(b[je]))) ++je;
+            if (ie - i2 != je - j2) return ie - i2 < je - j2;
+            int c = a.compare(i2, ie - i2, b, j2, je - j2);
+            if (c != 0) return c < 0;
+            i = ie;
+            j = je;
+        } else {
+            if (a[i] != b[j]) return a[i] < b[j];
+            ++i;
+            ++j;
+        }
+    }
+    return a.size() - i < b.size() - j;
+}
+
+std::vector<int> usedLevels(const Cluster& cluster, const std::vector<TopologyLevel>& levels) {
+    std::vector<int> used;
+    for (size_t l = 0; l < levels.size(); ++l)
+        for (const auto& n : cluster.nodes)
+            if (n.labels.count(levels[l].nodeLabel)) {
+                used.push_back(int(l));
+                break;
+            }
+    return used;
+}
+
+namespace {
+struct PathLess {
+    bool operator()(const std::vector<std::string>& a, const std::vector<std::string>& b) const {
+        for (size_t i = 0; i < std::min(a.size(), b.size()); ++i) {
+            if (a[i] == b[i]) continue;
+            if (a[i].empty() != b[i].empty()) return b[i].empty(); // unlabelled last
+            return naturalLess(a[i], b[i]);
+        }
+        return a.size() < b.size();
+    }
+};
+} // namespace
+
+GpuMapLayout buildGpuMapLayout(const Cluster& cluster) {
+    GpuMapLayout layout;
+    layout.gpuCount.reserve(cluster.nodes.size());
+    for (const auto& n : cluster.nodes) layout.gpuCount.push_back(gpuDeviceCount(n));
+
+    auto levels = effectiveLevels(cluster);
+    auto used = usedLevels(cluster, levels);
+    std::vector<std::string> keyNames;
+    std::map<std::vector<std::string>, std::vector<int>, PathLess> byPath;
+    for (size_t i = 0; i < cluster.nodes.size(); ++i) {
+        const auto& node = cluster.nodes[i];
+        std::vector<std::string> key;
+        if (!used.empty()) {
+            for (int l : used) {
+                auto it = node.labels.find(levels[size_t(l)].nodeLabel);
+                key.push_back(it == node.labels.end() ? std::string() : it->second);
+            }
+        } else {
+            key = {node.pool.empty() ? std::string() : node.pool, node.gpus.model};
+        }
+        byPath[key].push_back(int(i));
+    }
+    if (!used.empty())
+        for (int l : used) keyNames.push_back(levels[size_t(l)].name);
+    else
+        keyNames = {"pool", "model"};
+
+    std::map<std::string, int> sectionIndex;
+    for (auto& [key, nodes] : byPath) {
+        std::string sectionName = key.front().empty() ? "(no " + keyNames.front() + ")" : keyNames.front() + " " + key.front();
+        auto [it, inserted] = sectionIndex.emplace(sectionName, int(layout.sections.size()));
+        if (inserted) layout.sections.push_back(QString::fromStdString(sectionName));
+        std::string title;
+        for (size_t k = 1; k < key.size(); ++k) {
+            if (key[k].empty()) continue;
+            if (!title.empty()) title += " \u203a ";
+            title += key[k];
+        }
+        if (title.empty()) title = key.size() > 1 ? "(no " + keyNames.back() + ")" : sectionName;
+        int gpus = 0;
+        for (int n : nodes) gpus += layout.gpuCount[size_t(n)];
+        title += " · " + std::to_string(nodes.size()) + (nodes.size() == 1 ? " node" : " nodes");
+        layout.groups.push_back(GpuMapLayout::Group{QString::fromStdString(title), it->second, std::move(nodes)});
+    }
+    // Sections appear in the order of their first group (byPath is sorted by section first).
+    return layout;
+}
+
+TopologyTree buildTopologyTree(const Cluster& cluster) {
+    TopologyTree tree;
+    auto levels = effectiveLevels(cluster);
+    auto used = usedLevels(cluster, levels);
+    for (int l : used) tree.levels.push_back(levels[size_t(l)]);
+    tree.entries.push_back(TopologyTree::Entry{});
+    std::map<std::pair<int, std::string>, int> childIndex; // (parent entry, value) -> entry
+    for (const auto& node : cluster.nodes) {
+        int gpus = gpuDeviceCount(node);
+        tree.entries[0].nodes += 1;
+        tree.entries[0].gpus += gpus;
+        int at = 0;
+        bool complete = true;
+        for (size_t k = 0; k < tree.levels.size(); ++k) {
+            auto it = node.labels.find(tree.levels[k].nodeLabel);
+            if (it == node.labels.end()) {
+                complete = false;
+                continue; // a missing middle level: hang the node on the deepest level it has
+            }
+            auto [ci, inserted] = childIndex.emplace(std::make_pair(at, it->second), int(tree.entries.size()));
+            if (inserted) {
+                TopologyTree::Entry e;
+                e.name = it->second;
+                e.level = int(k);
+                e.parent = at;
+                tree.entries.push_back(e);
+                tree.entries[size_t(at)].children.push_back(ci->second);
+            }
+            at = ci->second;
+            tree.entries[size_t(at)].nodes += 1;
+            tree.entries[size_t(at)].gpus += gpus;
+        }
+        if (!complete) ++tree.unplacedNodes;
+    }
+    for (auto& e : tree.entries)
+        std::sort(e.children.begin(), e.children.end(),
+                  [&](int a, int b) { return naturalLess(tree.entries[size_t(a)].name, tree.entries[size_t(b)].name); });
+    return tree;
+}
+
+} // namespace gantry::studio

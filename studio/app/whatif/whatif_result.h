@@ -1,0 +1,69 @@
+#pragma once
+// The immutable outcome of one what-if run, as the Results tab and the GPU map show it. Produced on
+// a worker thread and handed to the GUI as std::shared_ptr<const WhatIfResult>.
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "gpumap/gpu_occupancy.h"
+
+namespace gantry::studio {
+
+struct WhatIfResult {
+    // How the numbers were obtained. SingleSession is the interim method until the time-based
+    // simulator exists: every job arrives at t=0 and one scheduling session places what it can.
+    enum class Method { SingleSession, TimeSimulation };
+    Method method = Method::SingleSession;
+    std::string profile; // "Volcano: gang, binpack, proportion" / "kube-scheduler: LeastAllocated"
+    std::string note;    // shown next to the charts: what this run is and is not
+
+    // Time series, one value per sample time (seconds). A single session has the samples before
+    // and after the session.
+    std::vector<double> time;
+    std::vector<double> gpuAllocationPct;
+    std::vector<double> fragmentationPct; // empty when fragmentation was not measured
+    std::vector<double> pendingJobs;
+
+    struct QueueSeries {
+        std::string queue;
+        std::vector<double> usedGpus; // per sample
+        std::optional<double> guarantee, deserved, capability; // GPUs, in the target's terms
+    };
+    std::vector<QueueSeries> queues;
+
+    struct QueueWaits {
+        std::string queue;
+        std::vector<double> waitSeconds; // per started job
+        int started = 0;
+        int pending = 0;
+    };
+    std::vector<QueueWaits> waits;
+
+    struct PendingJob {
+        std::string job; // ns/name
+        std::string queue;
+        std::string reason; // in the scheduler's own words
+        int pods = 0;
+        int minMember = 0;
+        int placeable = -1; // pods that could be placed; -1 = unknown
+        double gpus = 0;    // GPUs the whole job asks for
+        double waitingSeconds = 0;
+    };
+    std::vector<PendingJob> pending;
+
+    // Where every pod ended up, for the GPU map.
+    std::vector<GpuPlacement> placements;
+    std::vector<std::string> jobNames, queueNames; // indices used by placements
+
+    int jobsTotal = 0, jobsStarted = 0;
+    int podsTotal = 0, podsBound = 0;
+    int evictions = 0;
+    double totalGpus = 0, allocatedGpus = 0;
+    double elapsedMs = 0;
+    uint64_t projectRevision = 0; // the document revision the run started from
+
+    static double percentile(std::vector<double> values, double p); // p in [0, 100]
+};
+
+} // namespace gantry::studio
