@@ -48,8 +48,10 @@ struct Checker {
         for (const auto& r : quotaResources(project)) rs.insert(r);
         return rs;
     }
+    // The candidate stands in for the stored queue of the same name wherever the tree is walked.
+    const Queue& current(const Queue& x) const { return x.name == queue.name ? queue : x; }
     std::optional<int64_t> value(const Queue& x, QuotaField f, const std::string& r) const {
-        return quotaValue(x, target, f, r);
+        return quotaValue(current(x), target, f, r);
     }
     int depth() const {
         int d = 1;
@@ -173,7 +175,11 @@ struct Checker {
 std::vector<QuotaIssue> validateQueue(const Project& project, const std::string& queueName, TargetScheduler target) {
     int i = queueIndex(project, queueName);
     if (i < 0) return {};
-    Checker c{project, project.cluster.queues[size_t(i)], target, {}};
+    return validateQueue(project, project.cluster.queues[size_t(i)], target);
+}
+
+std::vector<QuotaIssue> validateQueue(const Project& project, const Queue& candidate, TargetScheduler target) {
+    Checker c{project, candidate, target, {}};
     switch (target) {
     case TargetScheduler::Volcano: c.volcano(); break;
     case TargetScheduler::Kueue: c.kueue(); break;

@@ -19,6 +19,9 @@ struct QuotaIssue {
 };
 
 std::vector<QuotaIssue> validateQueue(const Project& project, const std::string& queueName, TargetScheduler target);
+// The same checks for an edited but not yet committed version of a queue of the project (matched
+// by name), so the editor can validate while the user types.
+std::vector<QuotaIssue> validateQueue(const Project& project, const Queue& candidate, TargetScheduler target);
 
 // The YuniKorn queue-name rule: ^[a-zA-Z0-9_:#/@-]{1,64}$.
 bool isValidYuniKornQueueName(const std::string& name);

@@ -47,6 +47,7 @@ std::vector<GpuPlacement> placementsFromCluster(const Cluster& cluster, std::vec
         p.node = node->second;
         p.gpu = gpu;
         p.indices = pod.gpuIndices;
+        p.cpuMilli = pod.requests.get(res::Cpu);
         std::string job = pod.key();
         std::string queue;
         if (!pod.group.empty()) {

@@ -18,6 +18,7 @@ struct GpuPlacement {
     std::vector<int32_t> indices;    // devices, when the source knows them
     int32_t job = -1;                // index into GpuOccupancy::jobs
     int32_t queue = -1;              // index into GpuOccupancy::queues
+    int64_t cpuMilli = 0;            // CPU the pod holds on the node (for fragmentation)
 };
 
 struct GpuOccupancy {

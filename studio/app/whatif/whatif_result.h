@@ -57,6 +57,7 @@ struct WhatIfResult {
     std::vector<std::string> jobNames, queueNames; // indices used by placements
 
     int jobsTotal = 0, jobsStarted = 0;
+    int jobsPartial = 0; // jobs holding some pods but fewer than their gang minimum (deadlock risk)
     int podsTotal = 0, podsBound = 0;
     int evictions = 0;
     double totalGpus = 0, allocatedGpus = 0;

@@ -1,0 +1,90 @@
+#include "core/project_files.h"
+
+#include <QFile>
+#include <QFileInfo>
+#include <QObject>
+#include <stdexcept>
+
+#include "input_error.h"
+
+namespace gantry::studio {
+
+QString toDisplayString(FileKind kind) {
+    switch (kind) {
+    case FileKind::Project: return QObject::tr("Gantry project");
+    case FileKind::Snapshot: return QObject::tr("Kubernetes snapshot");
+    case FileKind::Inventory: return QObject::tr("cluster inventory");
+    case FileKind::Trace: return QObject::tr("GPU trace");
+    case FileKind::Unknown: return QObject::tr("unknown file");
+    }
+    return {};
+}
+
+FileKind detectFileKind(const QString& path) {
+    QFileInfo info(path);
+    const QString suffix = info.suffix().toLower();
+    if (suffix == "gantry") return FileKind::Project;
+    if (suffix == "csv") return FileKind::Trace;
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly)) return FileKind::Unknown;
+    const QByteArray head = file.read(64 * 1024);
+    for (const QByteArray& raw : head.split('\n')) {
+        const QByteArray line = raw.trimmed();
+        if (line.isEmpty() || line.startsWith('#') || line == "---") continue;
+        if (line.startsWith("gantry:") || line.startsWith("gantryProject:")) return FileKind::Project;
+        if (line.startsWith("pools:") || line.startsWith("inventory:") || line.startsWith("nodePools:"))
+            return FileKind::Inventory;
+        if (line.startsWith("apiVersion:") || line.startsWith("kind:") || line.startsWith("{") ||
+            line.startsWith("\"apiVersion\"") || line.startsWith("\"kind\""))
+            return FileKind::Snapshot;
+    }
+    if (suffix == "yaml" || suffix == "yml" || suffix == "json") return FileKind::Snapshot;
+    return FileKind::Unknown;
+}
+
+namespace {
+[[noreturn]] void needsImporter(const QString& path, FileKind kind) {
+    throw std::runtime_error(
+        QObject::tr("%1: reading a %2 needs the importers, which this build of Gantry does not include yet.")
+            .arg(path, toDisplayString(kind))
+            .toStdString());
+}
+} // namespace
+
+LoadedFile loadFile(const QString& path) {
+    QFileInfo info(path);
+    if (!info.exists())
+        throw std::runtime_error(QObject::tr("%1: no such file.").arg(path).toStdString());
+    if (!info.isReadable())
+        throw std::runtime_error(QObject::tr("%1: the file cannot be read (permission denied).").arg(path).toStdString());
+    FileKind kind = detectFileKind(path);
+    if (kind == FileKind::Unknown)
+        throw std::runtime_error(QObject::tr("%1: not a project, Kubernetes snapshot, inventory or trace. "
+                                             "Gantry opens .gantry projects, YAML/JSON snapshots and inventories, "
+                                             "and Alibaba-format trace CSVs.")
+                                     .arg(path)
+                                     .toStdString());
+    needsImporter(path, kind);
+}
+
+LoadedFile loadFiles(const QStringList& paths) {
+    if (paths.size() == 1) return loadFile(paths.front());
+    if (paths.isEmpty()) throw std::runtime_error("no file given");
+    needsImporter(paths.front(), detectFileKind(paths.front()));
+}
+
+void saveProject(const Project&, const QString& path) {
+    throw std::runtime_error(
+        QObject::tr("%1: saving projects needs the project writer, which this build of Gantry does not include yet.")
+            .arg(path)
+            .toStdString());
+}
+
+QString openFilter() {
+    return QObject::tr("Everything Gantry opens (*.gantry *.yaml *.yml *.json *.csv);;Gantry projects (*.gantry);;"
+                       "Kubernetes snapshots and inventories (*.yaml *.yml *.json);;GPU traces (*.csv);;All files (*)");
+}
+
+QString projectFilter() { return QObject::tr("Gantry projects (*.gantry)"); }
+
+} // namespace gantry::studio

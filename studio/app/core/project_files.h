@@ -1,0 +1,37 @@
+#pragma once
+// What the studio can open, and the bridge to the importers that read it and the writer that saves
+// a project. Every failure is an exception whose message names the file, line and column.
+#include <QString>
+#include <QStringList>
+
+#include "model/diagnostic.h"
+#include "model/project.h"
+
+namespace gantry::studio {
+
+enum class FileKind { Project, Snapshot, Inventory, Trace, Unknown };
+QString toDisplayString(FileKind kind);
+
+// By extension, then by a look at the first lines (apiVersion/kind => snapshot, "pools:" =>
+// inventory, a CSV header naming the trace's columns => trace).
+FileKind detectFileKind(const QString& path);
+
+struct LoadedFile {
+    Project project;
+    FileKind kind = FileKind::Unknown;
+    Diagnostics warnings;
+};
+
+// Reads a project, snapshot, inventory or trace into a project. Throws InputError (located) for
+// bad content and std::runtime_error for a file that cannot be read.
+LoadedFile loadFile(const QString& path);
+// Several files that together make one cluster (e.g. nodes.yaml + pods.yaml + queues.yaml).
+LoadedFile loadFiles(const QStringList& paths);
+// Atomic save as a .gantry project. Throws std::runtime_error naming the path on failure.
+void saveProject(const Project& project, const QString& path);
+
+// File dialog filters.
+QString openFilter();
+QString projectFilter();
+
+} // namespace gantry::studio

@@ -1,0 +1,393 @@
+#include "tabs/workloads_tab.h"
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QDoubleSpinBox>
+#include <QFormLayout>
+#include <QGroupBox>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QLineEdit>
+#include <QPushButton>
+#include <QSpinBox>
+#include <QSplitter>
+#include <QStyledItemDelegate>
+#include <QTableView>
+#include <QTableWidget>
+#include <QVBoxLayout>
+#include <map>
+
+#include "core/project_commands.h"
+#include "core/quota_terms.h"
+#include "models/workload_model.h"
+#include "widgets/stat_card.h"
+#include "workspace.h"
+
+namespace gantry::studio {
+namespace {
+
+QString qs(const std::string& s) { return QString::fromStdString(s); }
+
+// Offers the project's queues (leaves first) when editing a workload's queue.
+class QueueDelegate : public QStyledItemDelegate {
+public:
+    QueueDelegate(ProjectDocument* doc, QObject* parent) : QStyledItemDelegate(parent), doc_(doc) {}
+    QWidget* createEditor(QWidget* parent, const QStyleOptionViewItem&, const QModelIndex&) const override {
+        auto* box = new QComboBox(parent);
+        box->setEditable(true);
+        const auto& queues = doc_->project().cluster.queues;
+        for (const auto& q : queues) {
+            bool isParent = false;
+            for (const auto& c : queues) isParent = isParent || c.parent == q.name;
+            if (!isParent) box->addItem(qs(q.name));
+        }
+        return box;
+    }
+    void setEditorData(QWidget* editor, const QModelIndex& index) const override {
+        static_cast<QComboBox*>(editor)->setEditText(index.data(Qt::EditRole).toString());
+    }
+    void setModelData(QWidget* editor, QAbstractItemModel* model, const QModelIndex& index) const override {
+        model->setData(index, static_cast<QComboBox*>(editor)->currentText());
+    }
+
+private:
+    ProjectDocument* doc_;
+};
+
+QDoubleSpinBox* secondsBox(QWidget* parent, double max = 1e8) {
+    auto* b = new QDoubleSpinBox(parent);
+    b->setRange(0, max);
+    b->setDecimals(0);
+    b->setSuffix(QObject::tr(" s"));
+    b->setSingleStep(60);
+    return b;
+}
+
+} // namespace
+
+WorkloadsTab::WorkloadsTab(Workspace* workspace, QWidget* parent) : QWidget(parent), ws_(workspace) {
+    auto* doc = ws_->document();
+    auto* outer = new QVBoxLayout(this);
+    outer->setContentsMargins(10, 10, 10, 6);
+
+    auto* bar = new QHBoxLayout;
+    auto* add = new QPushButton(tr("Add workload"), this);
+    auto* duplicate = new QPushButton(tr("Duplicate"), this);
+    auto* remove = new QPushButton(tr("Remove"), this);
+    summary_ = new QLabel(this);
+    summary_->setForegroundRole(QPalette::PlaceholderText);
+    bar->addWidget(add);
+    bar->addWidget(duplicate);
+    bar->addWidget(remove);
+    bar->addSpacing(16);
+    bar->addWidget(summary_, 1);
+    outer->addLayout(bar);
+
+    auto* vsplit = new QSplitter(Qt::Vertical, this);
+    vsplit->setChildrenCollapsible(false);
+    outer->addWidget(vsplit, 1);
+    auto* hsplit = new QSplitter(Qt::Horizontal, vsplit);
+    hsplit->setChildrenCollapsible(false);
+
+    model_ = new WorkloadModel(doc, this);
+    table_ = new QTableView(hsplit);
+    table_->setModel(model_);
+    table_->setItemDelegateForColumn(WorkloadModel::Queue, new QueueDelegate(doc, table_));
+    table_->setSelectionBehavior(QAbstractItemView::SelectRows);
+    table_->setSelectionMode(QAbstractItemView::SingleSelection);
+    table_->setAlternatingRowColors(true);
+    table_->verticalHeader()->setVisible(false);
+    table_->horizontalHeader()->setStretchLastSection(true);
+    table_->setEditTriggers(QAbstractItemView::DoubleClicked | QAbstractItemView::EditKeyPressed | QAbstractItemView::AnyKeyPressed);
+
+    detail_ = new QGroupBox(tr("Arrival, duration and placement"), hsplit);
+    auto* form = new QFormLayout(detail_);
+    arrivalKind_ = new QComboBox(detail_);
+    arrivalKind_->addItem(tr("Fixed (all at once, or every interval)"), int(ArrivalProcess::Kind::Fixed));
+    arrivalKind_->addItem(tr("Poisson"), int(ArrivalProcess::Kind::Poisson));
+    arrivalKind_->addItem(tr("Bursts"), int(ArrivalProcess::Kind::Burst));
+    arrivalStart_ = secondsBox(detail_);
+    arrivalInterval_ = secondsBox(detail_);
+    arrivalRate_ = new QDoubleSpinBox(detail_);
+    arrivalRate_->setRange(0, 1e6);
+    arrivalRate_->setDecimals(2);
+    arrivalRate_->setSuffix(tr(" jobs/h"));
+    burstSize_ = new QSpinBox(detail_);
+    burstSize_->setRange(1, 100000);
+    durationKind_ = new QComboBox(detail_);
+    durationKind_->addItem(tr("Fixed"), int(DurationDistribution::Kind::Fixed));
+    durationKind_->addItem(tr("Exponential"), int(DurationDistribution::Kind::Exponential));
+    durationKind_->addItem(tr("Uniform"), int(DurationDistribution::Kind::Uniform));
+    durationKind_->addItem(tr("Log-normal"), int(DurationDistribution::Kind::LogNormal));
+    durationMean_ = secondsBox(detail_);
+    durationMin_ = secondsBox(detail_);
+    durationMax_ = secondsBox(detail_);
+    durationSigma_ = new QDoubleSpinBox(detail_);
+    durationSigma_->setRange(0.01, 5);
+    durationSigma_->setSingleStep(0.1);
+    checkpoint_ = secondsBox(detail_);
+    checkpoint_->setSpecialValueText(tr("none (restart from zero)"));
+    preemptable_ = new QCheckBox(tr("May be preempted"), detail_);
+    topologyMode_ = new QComboBox(detail_);
+    topologyMode_->addItem(tr("None"), int(NetworkTopologyConstraint::Mode::None));
+    topologyMode_->addItem(tr("Hard: within one HyperNode"), int(NetworkTopologyConstraint::Mode::Hard));
+    topologyMode_->addItem(tr("Soft: prefer the lowest tier"), int(NetworkTopologyConstraint::Mode::Soft));
+    highestTier_ = new QSpinBox(detail_);
+    highestTier_->setRange(0, 16);
+    highestTier_->setSpecialValueText(tr("any"));
+    gpuModels_ = new QLineEdit(detail_);
+    gpuModels_->setPlaceholderText(tr("any model; or e.g. H100-SXM5-80GB, A100-SXM4-80GB"));
+    nodeSelector_ = new QLineEdit(detail_);
+    nodeSelector_->setPlaceholderText(tr("key=value, key=value"));
+    namespace_ = new QLineEdit(detail_);
+    form->addRow(tr("Arrival"), arrivalKind_);
+    form->addRow(tr("Starting at"), arrivalStart_);
+    form->addRow(tr("Interval"), arrivalInterval_);
+    form->addRow(tr("Rate"), arrivalRate_);
+    form->addRow(tr("Burst size"), burstSize_);
+    form->addRow(tr("Duration"), durationKind_);
+    form->addRow(tr("Mean / median"), durationMean_);
+    form->addRow(tr("Minimum"), durationMin_);
+    form->addRow(tr("Maximum"), durationMax_);
+    form->addRow(tr("Sigma"), durationSigma_);
+    form->addRow(tr("Checkpoint every"), checkpoint_);
+    form->addRow(QString(), preemptable_);
+    form->addRow(tr("Network topology"), topologyMode_);
+    form->addRow(tr("Highest tier"), highestTier_);
+    form->addRow(tr("GPU models"), gpuModels_);
+    form->addRow(tr("Node selector"), nodeSelector_);
+    form->addRow(tr("Namespace"), namespace_);
+    hsplit->setStretchFactor(0, 3);
+    hsplit->setStretchFactor(1, 1);
+    hsplit->setSizes({1100, 420});
+
+    auto* importedBox = new QWidget(vsplit);
+    auto* importedLayout = new QVBoxLayout(importedBox);
+    importedLayout->setContentsMargins(0, 6, 0, 0);
+    importedNote_ = new QLabel(importedBox);
+    importedLayout->addWidget(importedNote_);
+    imported_ = new QTableWidget(0, 7, importedBox);
+    imported_->setHorizontalHeaderLabels({tr("Job"), tr("Kind"), tr("Queue"), tr("Gang min"), tr("Pods"), tr("GPUs"), tr("Pods pending")});
+    imported_->verticalHeader()->setVisible(false);
+    imported_->horizontalHeader()->setStretchLastSection(true);
+    imported_->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    imported_->setAlternatingRowColors(true);
+    imported_->setSortingEnabled(true);
+    importedLayout->addWidget(imported_, 1);
+    vsplit->setStretchFactor(0, 3);
+    vsplit->setStretchFactor(1, 2);
+
+    connect(add, &QPushButton::clicked, this, [this] {
+        auto* d = ws_->document();
+        WorkloadTemplate w;
+        w.name = "workload-" + std::to_string(d->project().workloads.size() + 1);
+        const auto& queues = d->project().cluster.queues;
+        for (const auto& q : queues) {
+            bool isParent = false;
+            for (const auto& c : queues) isParent = isParent || c.parent == q.name;
+            if (!isParent) {
+                w.queue = q.name;
+                break;
+            }
+        }
+        w.jobs = 10;
+        w.replicas = 8;
+        setGpuPerPod(w, primaryGpuResource(d->project().cluster), QStringLiteral("1"), nullptr);
+        w.podRequests.set("cpu", 8000);
+        w.podRequests.set("memory", int64_t(64) << 30);
+        d->undoStack()->push(new AddWorkloadCommand(d, w));
+        table_->selectRow(model_->rowCount() - 1);
+    });
+    connect(duplicate, &QPushButton::clicked, this, [this] {
+        int row = currentRow();
+        if (row < 0) return;
+        auto* d = ws_->document();
+        WorkloadTemplate w = d->project().workloads[size_t(row)];
+        w.name += "-copy";
+        d->undoStack()->push(new AddWorkloadCommand(d, w, row + 1));
+        table_->selectRow(row + 1);
+    });
+    connect(remove, &QPushButton::clicked, this, [this] {
+        int row = currentRow();
+        if (row < 0) return;
+        ws_->document()->undoStack()->push(new RemoveWorkloadCommand(ws_->document(), row));
+    });
+    connect(model_, &WorkloadModel::refused, this, &WorkloadsTab::statusMessage);
+    connect(table_->selectionModel(), &QItemSelectionModel::currentRowChanged, this, &WorkloadsTab::loadDetail);
+
+    for (auto* box : {arrivalKind_, durationKind_, topologyMode_})
+        connect(box, &QComboBox::activated, this, &WorkloadsTab::commitDetail);
+    for (auto* spin : {arrivalStart_, arrivalInterval_, arrivalRate_, durationMean_, durationMin_, durationMax_, durationSigma_, checkpoint_})
+        connect(spin, &QDoubleSpinBox::editingFinished, this, &WorkloadsTab::commitDetail);
+    for (auto* spin : {burstSize_, highestTier_}) connect(spin, &QSpinBox::editingFinished, this, &WorkloadsTab::commitDetail);
+    for (auto* edit : {gpuModels_, nodeSelector_, namespace_}) connect(edit, &QLineEdit::editingFinished, this, &WorkloadsTab::commitDetail);
+    connect(preemptable_, &QCheckBox::toggled, this, &WorkloadsTab::commitDetail);
+
+    auto refresh = [this] {
+        refreshSummary();
+        loadDetail();
+    };
+    connect(doc, &ProjectDocument::workloadsReset, this, refresh);
+    connect(doc, &ProjectDocument::workloadChanged, this, refresh);
+    connect(doc, &ProjectDocument::projectReplaced, this, [this] {
+        refreshImported();
+        table_->resizeColumnsToContents();
+        if (model_->rowCount() > 0) table_->selectRow(0);
+    });
+    refreshSummary();
+    refreshImported();
+    loadDetail();
+}
+
+int WorkloadsTab::currentRow() const {
+    QModelIndex i = table_->currentIndex();
+    return i.isValid() ? i.row() : -1;
+}
+
+void WorkloadsTab::loadDetail() {
+    int row = currentRow();
+    const auto& ws = ws_->document()->project().workloads;
+    detail_->setEnabled(row >= 0 && size_t(row) < ws.size());
+    if (!detail_->isEnabled()) return;
+    const auto& w = ws[size_t(row)];
+    loading_ = true;
+    detail_->setTitle(tr("%1: arrival, duration and placement").arg(qs(w.name)));
+    arrivalKind_->setCurrentIndex(arrivalKind_->findData(int(w.arrival.kind)));
+    arrivalStart_->setValue(w.arrival.startSeconds);
+    arrivalInterval_->setValue(w.arrival.intervalSeconds);
+    arrivalRate_->setValue(w.arrival.ratePerHour);
+    burstSize_->setValue(w.arrival.burstSize);
+    durationKind_->setCurrentIndex(durationKind_->findData(int(w.duration.kind)));
+    durationMean_->setValue(w.duration.meanSeconds);
+    durationMin_->setValue(w.duration.minSeconds);
+    durationMax_->setValue(w.duration.maxSeconds);
+    durationSigma_->setValue(w.duration.sigma);
+    checkpoint_->setValue(w.checkpointSeconds);
+    preemptable_->setChecked(w.preemptable);
+    topologyMode_->setCurrentIndex(topologyMode_->findData(int(w.networkTopology.mode)));
+    highestTier_->setValue(w.networkTopology.highestTierAllowed.value_or(0));
+    QStringList models;
+    for (const auto& m : w.gpu.models) models << qs(m);
+    gpuModels_->setText(models.join(QStringLiteral(", ")));
+    QStringList selector;
+    for (const auto& [k, v] : w.nodeSelector) selector << qs(k + "=" + v);
+    nodeSelector_->setText(selector.join(QStringLiteral(", ")));
+    namespace_->setText(qs(w.ns));
+    // Only the fields that mean something for the chosen kinds are enabled.
+    auto ak = ArrivalProcess::Kind(arrivalKind_->currentData().toInt());
+    arrivalInterval_->setEnabled(ak != ArrivalProcess::Kind::Poisson);
+    arrivalRate_->setEnabled(ak == ArrivalProcess::Kind::Poisson);
+    burstSize_->setEnabled(ak == ArrivalProcess::Kind::Burst);
+    auto dk = DurationDistribution::Kind(durationKind_->currentData().toInt());
+    durationMean_->setEnabled(dk != DurationDistribution::Kind::Uniform);
+    durationMin_->setEnabled(dk == DurationDistribution::Kind::Uniform);
+    durationMax_->setEnabled(dk == DurationDistribution::Kind::Uniform);
+    durationSigma_->setEnabled(dk == DurationDistribution::Kind::LogNormal);
+    highestTier_->setEnabled(w.networkTopology.mode != NetworkTopologyConstraint::Mode::None);
+    loading_ = false;
+}
+
+void WorkloadsTab::commitDetail() {
+    int row = currentRow();
+    auto* doc = ws_->document();
+    if (loading_ || row < 0 || size_t(row) >= doc->project().workloads.size()) return;
+    WorkloadTemplate w = doc->project().workloads[size_t(row)];
+    w.arrival.kind = ArrivalProcess::Kind(arrivalKind_->currentData().toInt());
+    w.arrival.startSeconds = arrivalStart_->value();
+    w.arrival.intervalSeconds = arrivalInterval_->value();
+    w.arrival.ratePerHour = arrivalRate_->value();
+    w.arrival.burstSize = burstSize_->value();
+    w.duration.kind = DurationDistribution::Kind(durationKind_->currentData().toInt());
+    w.duration.meanSeconds = durationMean_->value();
+    w.duration.minSeconds = durationMin_->value();
+    w.duration.maxSeconds = durationMax_->value();
+    w.duration.sigma = durationSigma_->value();
+    w.checkpointSeconds = checkpoint_->value();
+    w.preemptable = preemptable_->isChecked();
+    w.networkTopology.mode = NetworkTopologyConstraint::Mode(topologyMode_->currentData().toInt());
+    if (highestTier_->value() > 0 && w.networkTopology.mode != NetworkTopologyConstraint::Mode::None)
+        w.networkTopology.highestTierAllowed = highestTier_->value();
+    else
+        w.networkTopology.highestTierAllowed.reset();
+    w.gpu.models.clear();
+    for (const auto& m : gpuModels_->text().split(',', Qt::SkipEmptyParts))
+        if (!m.trimmed().isEmpty()) w.gpu.models.push_back(m.trimmed().toStdString());
+    Labels selector;
+    for (const auto& pair : nodeSelector_->text().split(',', Qt::SkipEmptyParts)) {
+        int eq = pair.indexOf('=');
+        if (eq <= 0) {
+            emit statusMessage(tr("Node selector: write key=value pairs separated by commas ('%1' has no '=').").arg(pair.trimmed()));
+            return;
+        }
+        selector[pair.left(eq).trimmed().toStdString()] = pair.mid(eq + 1).trimmed().toStdString();
+    }
+    w.nodeSelector = selector;
+    if (!namespace_->text().trimmed().isEmpty()) w.ns = namespace_->text().trimmed().toStdString();
+    if (w.duration.kind == DurationDistribution::Kind::Uniform && w.duration.maxSeconds < w.duration.minSeconds) {
+        emit statusMessage(tr("Duration: the maximum must not be below the minimum."));
+        return;
+    }
+    if (w == doc->project().workloads[size_t(row)]) return;
+    doc->undoStack()->push(new EditWorkloadCommand(doc, row, w, tr("Edit %1").arg(qs(w.name))));
+}
+
+void WorkloadsTab::refreshSummary() {
+    const auto& ws = ws_->document()->project().workloads;
+    int64_t jobs = 0, pods = 0, gpuMilli = 0;
+    for (const auto& w : ws) {
+        jobs += w.jobs;
+        pods += int64_t(w.jobs) * w.replicas;
+        gpuMilli += int64_t(w.jobs) * w.replicas * w.gpu.totalMilli();
+    }
+    summary_->setText(tr("%1 template(s) · %2 jobs · %3 pods · %4 GPUs requested in total")
+                          .arg(ws.size())
+                          .arg(formatCount(jobs), formatCount(pods), formatGpus(gpuMilli / 1000.0)));
+}
+
+void WorkloadsTab::refreshImported() {
+    const auto& cluster = ws_->document()->project().cluster;
+    struct Agg {
+        int pods = 0, pending = 0;
+        int64_t gpuMilli = 0;
+    };
+    std::map<std::string, Agg> byGroup;
+    for (const auto& p : cluster.pods) {
+        if (p.group.empty() || p.phase == PodPhase::Succeeded || p.phase == PodPhase::Failed) continue;
+        auto& a = byGroup[p.ns + "/" + p.group];
+        a.pods += 1;
+        a.pending += p.nodeName.empty();
+        a.gpuMilli += p.gpu.totalMilli() > 0 ? p.gpu.totalMilli() : p.requests.get(res::NvidiaGpu);
+    }
+    imported_->setSortingEnabled(false);
+    imported_->setRowCount(int(cluster.podGroups.size()));
+    int row = 0;
+    int pendingJobs = 0;
+    for (const auto& g : cluster.podGroups) {
+        const Agg& a = byGroup[g.key()];
+        pendingJobs += a.pending > 0;
+        auto set = [&](int c, const QVariant& v) {
+            auto* item = new QTableWidgetItem;
+            item->setData(Qt::DisplayRole, v);
+            if (v.typeId() != QMetaType::QString) item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
+            imported_->setItem(row, c, item);
+        };
+        set(0, qs(g.key()));
+        set(1, qs(g.origin.empty() ? std::string("PodGroup") : g.origin));
+        set(2, qs(g.queue));
+        set(3, g.minMember);
+        set(4, a.pods);
+        set(5, a.gpuMilli / 1000.0);
+        set(6, a.pending);
+        ++row;
+    }
+    imported_->setSortingEnabled(true);
+    imported_->resizeColumnsToContents();
+    importedNote_->setText(cluster.podGroups.empty()
+                               ? tr("<b>Jobs from the snapshot</b> — none; the what-if runs the templates above.")
+                               : tr("<b>Jobs from the snapshot</b> — %1 job(s), %2 with pods waiting. They take part in every what-if run as they are.")
+                                     .arg(cluster.podGroups.size())
+                                     .arg(pendingJobs));
+}
+
+} // namespace gantry::studio
