@@ -32,7 +32,7 @@ struct ExperimentConfig {
     int32_t maxPodsPerNode = 1001; // the pod capacity the authors' node objects declare
     // Draws the authors' Go process makes between sizing the workload and ranking the nodes (its
     // informers' watch timeouts take them from the same global generator).
-    int informerDraws = 11;
+    int informerDraws = 10;
 };
 
 struct TaskRecord {
