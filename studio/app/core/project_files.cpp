@@ -3,9 +3,11 @@
 #include <QFile>
 #include <QFileInfo>
 #include <QObject>
+#include <algorithm>
 #include <stdexcept>
 
 #include "input_error.h"
+#include "snapshot/snapshot_importer.h"
 
 namespace gantry::studio {
 
@@ -51,10 +53,11 @@ namespace {
 }
 } // namespace
 
-LoadedFile loadFile(const QString& path) {
+namespace {
+
+FileKind checkedKind(const QString& path) {
     QFileInfo info(path);
-    if (!info.exists())
-        throw std::runtime_error(QObject::tr("%1: no such file.").arg(path).toStdString());
+    if (!info.exists()) throw std::runtime_error(QObject::tr("%1: no such file.").arg(path).toStdString());
     if (!info.isReadable())
         throw std::runtime_error(QObject::tr("%1: the file cannot be read (permission denied).").arg(path).toStdString());
     FileKind kind = detectFileKind(path);
@@ -64,13 +67,41 @@ LoadedFile loadFile(const QString& path) {
                                              "and Alibaba-format trace CSVs.")
                                      .arg(path)
                                      .toStdString());
-    needsImporter(path, kind);
+    return kind;
 }
 
+// A snapshot brings the cluster; the project around it starts from Gantry's defaults, with the
+// Volcano configuration the snapshot carried (if any) as the policy.
+LoadedFile fromSnapshot(const QStringList& paths) {
+    LoadedFile out;
+    out.kind = FileKind::Snapshot;
+    SnapshotImporter importer;
+    for (const auto& p : paths) importer.addFile(p.toStdString());
+    Diagnostics diagnostics;
+    out.project.cluster = importer.finish(diagnostics);
+    throwIfErrors(diagnostics);
+    for (auto& d : diagnostics)
+        if (d.severity == Severity::Warning) out.warnings.push_back(std::move(d));
+    out.project.name = QFileInfo(paths.front()).completeBaseName().toStdString();
+    if (out.project.cluster.volcanoConf) out.project.volcano = *out.project.cluster.volcanoConf;
+    return out;
+}
+
+} // namespace
+
+LoadedFile loadFile(const QString& path) { return loadFiles({path}); }
+
 LoadedFile loadFiles(const QStringList& paths) {
-    if (paths.size() == 1) return loadFile(paths.front());
     if (paths.isEmpty()) throw std::runtime_error("no file given");
-    needsImporter(paths.front(), detectFileKind(paths.front()));
+    std::vector<FileKind> kinds;
+    for (const auto& p : paths) kinds.push_back(checkedKind(p));
+    bool allSnapshots = std::all_of(kinds.begin(), kinds.end(), [](FileKind k) { return k == FileKind::Snapshot; });
+    if (allSnapshots) return fromSnapshot(paths);
+    if (paths.size() > 1)
+        throw std::runtime_error(QObject::tr("Several files open together only when all are Kubernetes snapshots; "
+                                             "open a project, inventory or trace on its own.")
+                                     .toStdString());
+    needsImporter(paths.front(), kinds.front());
 }
 
 void saveProject(const Project&, const QString& path) {

@@ -22,6 +22,17 @@ std::vector<std::string> nodePath(const Node& node, const std::vector<TopologyLe
     return out;
 }
 
+std::string nodePool(const Node& node) {
+    if (!node.pool.empty()) return node.pool;
+    for (const char* key : {"karpenter.sh/nodepool", "cloud.google.com/gke-nodepool", "eks.amazonaws.com/nodegroup",
+                            "kubernetes.azure.com/agentpool", "agentpool", "node.kubernetes.io/instance-type",
+                            "beta.kubernetes.io/instance-type"}) {
+        auto it = node.labels.find(key);
+        if (it != node.labels.end() && !it->second.empty()) return it->second;
+    }
+    return {};
+}
+
 std::string topologyDescription(const Cluster& cluster, const Node& node) {
     auto levels = effectiveLevels(cluster);
     auto path = nodePath(node, levels);
@@ -31,7 +42,8 @@ std::string topologyDescription(const Cluster& cluster, const Node& node) {
         if (!out.empty()) out += " \u203a ";
         out += levels[i].name + " " + path[i];
     }
-    if (!node.pool.empty()) out += (out.empty() ? "pool " : " · pool ") + node.pool;
+    std::string pool = nodePool(node);
+    if (!pool.empty()) out += (out.empty() ? "pool " : " · pool ") + pool;
     return out;
 }
 
@@ -88,46 +100,66 @@ GpuMapLayout buildGpuMapLayout(const Cluster& cluster) {
     layout.gpuCount.reserve(cluster.nodes.size());
     for (const auto& n : cluster.nodes) layout.gpuCount.push_back(gpuDeviceCount(n));
 
+    // Which labels make sections and which make groups: with three or more topology levels in use
+    // (zone > block > rack ...), sections are zone › block and groups are racks; with two, sections
+    // are the top level; with one, that level makes the groups. Deeper levels (NVLink domains inside
+    // racks) are in the tooltips. Without topology labels: pools, then GPU models.
     auto levels = effectiveLevels(cluster);
     auto used = usedLevels(cluster, levels);
-    std::vector<std::string> keyNames;
+    std::vector<std::string> sectionKeys, sectionNames;
+    std::string groupKey, groupName;
+    if (used.size() >= 3) {
+        for (int k = 0; k < 2; ++k) {
+            sectionKeys.push_back(levels[size_t(used[size_t(k)])].nodeLabel);
+            sectionNames.push_back(levels[size_t(used[size_t(k)])].name);
+        }
+        groupKey = levels[size_t(used[2])].nodeLabel;
+        groupName = levels[size_t(used[2])].name;
+    } else if (used.size() == 2) {
+        sectionKeys = {levels[size_t(used[0])].nodeLabel};
+        sectionNames = {levels[size_t(used[0])].name};
+        groupKey = levels[size_t(used[1])].nodeLabel;
+        groupName = levels[size_t(used[1])].name;
+    } else if (used.size() == 1) {
+        groupKey = levels[size_t(used[0])].nodeLabel;
+        groupName = levels[size_t(used[0])].name;
+    }
+    auto label = [](const Node& n, const std::string& key) {
+        auto it = n.labels.find(key);
+        return it == n.labels.end() ? std::string() : it->second;
+    };
+
     std::map<std::vector<std::string>, std::vector<int>, PathLess> byPath;
     for (size_t i = 0; i < cluster.nodes.size(); ++i) {
         const auto& node = cluster.nodes[i];
         std::vector<std::string> key;
-        if (!used.empty()) {
-            for (int l : used) {
-                auto it = node.labels.find(levels[size_t(l)].nodeLabel);
-                key.push_back(it == node.labels.end() ? std::string() : it->second);
+        if (!groupKey.empty()) {
+            std::string section;
+            for (size_t k = 0; k < sectionKeys.size(); ++k) {
+                std::string v = label(node, sectionKeys[k]);
+                if (!section.empty()) section += " \u203a ";
+                section += v.empty() ? "no " + sectionNames[k] : sectionNames[k] + " " + v;
             }
+            key = {section, label(node, groupKey)};
         } else {
-            key = {node.pool.empty() ? std::string() : node.pool, node.gpus.model};
+            std::string pool = nodePool(node);
+            key = {pool.empty() ? "no pool" : "pool " + pool, node.gpus.model};
         }
         byPath[key].push_back(int(i));
     }
-    if (!used.empty())
-        for (int l : used) keyNames.push_back(levels[size_t(l)].name);
-    else
-        keyNames = {"pool", "model"};
 
     std::map<std::string, int> sectionIndex;
     for (auto& [key, nodes] : byPath) {
-        std::string sectionName = key.front().empty() ? "(no " + keyNames.front() + ")" : keyNames.front() + " " + key.front();
-        auto [it, inserted] = sectionIndex.emplace(sectionName, int(layout.sections.size()));
-        if (inserted) layout.sections.push_back(QString::fromStdString(sectionName));
-        std::string title;
-        for (size_t k = 1; k < key.size(); ++k) {
-            if (key[k].empty()) continue;
-            if (!title.empty()) title += " \u203a ";
-            title += key[k];
-        }
-        if (title.empty()) title = key.size() > 1 ? "(no " + keyNames.back() + ")" : sectionName;
-        int gpus = 0;
-        for (int n : nodes) gpus += layout.gpuCount[size_t(n)];
-        title += " · " + std::to_string(nodes.size()) + (nodes.size() == 1 ? " node" : " nodes");
-        layout.groups.push_back(GpuMapLayout::Group{QString::fromStdString(title), it->second, std::move(nodes)});
+        // CPU-only groups have nothing to draw; the map's note counts those nodes.
+        if (std::none_of(nodes.begin(), nodes.end(), [&](int n) { return layout.gpuCount[size_t(n)] > 0; })) continue;
+        auto [it, inserted] = sectionIndex.emplace(key.front(), int(layout.sections.size()));
+        if (inserted) layout.sections.push_back(QString::fromStdString(key.front()));
+        std::string title = key[1];
+        if (title.empty()) title = groupKey.empty() ? "unknown model" : "no " + groupName;
+        layout.groups.push_back(GpuMapLayout::Group{QString::fromStdString(title), it->second, std::move(nodes), 0});
     }
     // Sections appear in the order of their first group (byPath is sorted by section first).
+    if (layout.sections.size() == 1 && layout.sections.front().isEmpty()) layout.sections.front() = QStringLiteral("cluster");
     return layout;
 }
 

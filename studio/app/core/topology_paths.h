@@ -13,6 +13,9 @@ namespace gantry::studio {
 std::vector<TopologyLevel> effectiveLevels(const Cluster& cluster);
 // Label values of the node for each level ("" where the node has no such label).
 std::vector<std::string> nodePath(const Node& node, const std::vector<TopologyLevel>& levels);
+// The node's pool: the inventory pool, else the cloud's node-pool label (Karpenter, GKE, EKS, AKS),
+// else its instance type. "" when none is known.
+std::string nodePool(const Node& node);
 // "zone eu-1 › rack r07" for tooltips.
 std::string topologyDescription(const Cluster& cluster, const Node& node);
 // Orders "rack-2" before "rack-10".

@@ -80,7 +80,8 @@ void GpuMapGeometry::relayout() {
         pg.columns = std::min((n + MaxNodesPerColumn - 1) / MaxNodesPerColumn, fit);
         pg.perColumn = (n + pg.columns - 1) / pg.columns;
         int w = 2 * pad_ + pg.columns * pg.nodeW + (pg.columns - 1) * columnGap_;
-        w = std::max(w, 2 * pad_ + 4 * cell_); // room for a short title
+        // Room for the title when titles are drawn (cells of 6 px and more).
+        w = std::max(w, cell_ >= 6 ? group.titleWidth + 2 * pad_ : 2 * pad_ + 4 * cell_);
         int h = TitleHeight + 2 * pad_ + pg.perColumn * pg.nodeH + (pg.perColumn - 1) * nodeGap_;
         if (drawn == 0) h = TitleHeight + 2 * pad_; // a group of GPU-less nodes keeps its title
 

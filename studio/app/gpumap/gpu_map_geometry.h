@@ -20,6 +20,7 @@ struct GpuMapLayout {
         QString title;
         int section = 0;
         std::vector<int> nodes; // node indices, drawn in this order
+        int titleWidth = 0;     // pixels the title needs (set by the widget from its font)
     };
     std::vector<QString> sections;
     std::vector<Group> groups; // grouped by section, sections in order

@@ -38,6 +38,8 @@ void GpuMapWidget::setData(const Cluster* cluster, GpuMapLayout layout, std::sha
     scene_.matches = nullptr;
     scene_.currentNode = -1;
     geometry_.setViewportWidth(viewport()->width());
+    QFontMetrics metrics(font());
+    for (auto& g : layout.groups) g.titleWidth = metrics.horizontalAdvance(g.title) + 4;
     geometry_.setLayout(std::move(layout));
     setOccupancy(std::move(occupancy));
     updateScrollBars();

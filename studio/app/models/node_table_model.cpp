@@ -69,7 +69,10 @@ void NodeTableModel::setOccupancy(std::shared_ptr<const GpuOccupancy> occupancy)
 QString NodeTableModel::groupKey(const Node& n) const {
     switch (grouping_.kind) {
     case NodeGrouping::Kind::None: return {};
-    case NodeGrouping::Kind::Pool: return n.pool.empty() ? tr("(no pool)") : QString::fromStdString(n.pool);
+    case NodeGrouping::Kind::Pool: {
+        std::string pool = nodePool(n);
+        return pool.empty() ? tr("(no pool)") : QString::fromStdString(pool);
+    }
     case NodeGrouping::Kind::GpuModel:
         return n.gpus.model.empty() ? (gpuDeviceCount(n) > 0 ? tr("(unknown GPU)") : tr("(no GPU)"))
                                     : QString::fromStdString(n.gpus.model);
@@ -177,7 +180,7 @@ QVariant NodeTableModel::nodeData(int nodeIndex, int column, int role) const {
     const bool sort = role == SortRole;
     if (column == Name) return QString::fromStdString(n.name);
     if (column == Status) return statusText(n);
-    if (column == Pool) return QString::fromStdString(n.pool);
+    if (column == Pool) return QString::fromStdString(nodePool(n));
     if (column >= levelFirst && column < tail) {
         auto it = n.labels.find(levels_[size_t(column - levelFirst)].nodeLabel);
         return it == n.labels.end() ? QString() : QString::fromStdString(it->second);
@@ -311,7 +314,7 @@ bool NodeFilterProxy::nodeMatches(const Node& n, const std::vector<TopologyLevel
             hit = it != n.labels.end() && (t.value == "*" || QString::fromStdString(it->second) == t.value);
         } else {
             auto has = [&](const std::string& s) { return QString::fromStdString(s).contains(t.text, Qt::CaseInsensitive); };
-            hit = has(n.name) || has(n.pool) || has(n.gpus.model) || statusText(n).contains(t.text, Qt::CaseInsensitive);
+            hit = has(n.name) || has(nodePool(n)) || has(n.gpus.model) || statusText(n).contains(t.text, Qt::CaseInsensitive);
             for (size_t l = 0; !hit && l < levels.size(); ++l) {
                 auto it = n.labels.find(levels[l].nodeLabel);
                 hit = it != n.labels.end() && has(it->second);

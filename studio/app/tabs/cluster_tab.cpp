@@ -235,7 +235,9 @@ void ClusterTab::refreshSummary() {
 
     bool showingResult = showBox_->currentData().toInt() != 0;
     const auto& frag = ws_->clusterFragmentation();
-    if (!showingResult && frag.measured)
+    if (!occ || occ->totalGpus == 0)
+        fragCard_->setValue(tr("n/a"), tr("no GPUs in the cluster"));
+    else if (!showingResult && frag.measured)
         fragCard_->setValue(QStringLiteral("%1 %").arg(frag.overIdlePct, 0, 'f', 1),
                             tr("of idle GPU capacity unusable by %1").arg(frag.basis));
     else if (showingResult && occ && occ->hasFragmentation()) {

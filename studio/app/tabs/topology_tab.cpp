@@ -49,6 +49,8 @@ TopologyTab::TopologyTab(Workspace* workspace, QWidget* parent) : QWidget(parent
     levels_->verticalHeader()->setVisible(false);
     levels_->setSelectionBehavior(QAbstractItemView::SelectRows);
     levels_->setMaximumHeight(170);
+    levels_->verticalHeader()->setDefaultSectionSize(levels_->fontMetrics().height() + 8);
+    levels_->setAlternatingRowColors(true);
     levelsLayout->addWidget(levels_);
     auto* levelButtons = new QHBoxLayout;
     auto* addLevel = new QPushButton(tr("Add"), levelsBox);
@@ -286,6 +288,8 @@ void TopologyTab::refreshPlanNote() {
         note = QStringLiteral("<span style='color:#d32f2f'>%1</span>").arg(error.toHtmlEscaped());
     else if (nodes.empty())
         note = bySelection_->isChecked() ? tr("Select nodes in the list.") : tr("No node matches the pattern.");
+    else if (value_->text().trimmed().isEmpty())
+        note = tr("%n node(s) picked. Type the value to set; {n} numbers groups of nodes (rack-{n:02} → rack-00, rack-01 …).", "", int(nodes.size()));
     else if (!isValidLabelKey(key))
         note = QStringLiteral("<span style='color:#d32f2f'>%1</span>").arg(tr("'%1' is not a valid label key.").arg(qs(key)).toHtmlEscaped());
     else {
@@ -356,7 +360,7 @@ void TopologyTab::refreshPreview() {
         for (int child : e.children) add(item, child);
     };
     add(preview_->invisibleRootItem(), 0);
-    preview_->expandToDepth(1);
+    preview_->expandToDepth(tree.levels.size() > 2 ? 1 : 2);
     for (int c = 0; c < 5; ++c) preview_->resizeColumnToContents(c);
 
     QStringList lines;
@@ -374,9 +378,13 @@ void TopologyTab::refreshPreview() {
         for (const auto& l : tree.levels) kueue << qs(l.nodeLabel);
         kueue << QStringLiteral("kubernetes.io/hostname");
         lines << tr("<b>Kueue Topology</b> levels: %1.").arg(kueue.join(QStringLiteral(" › ")));
-        if (tree.unplacedNodes > 0)
-            lines << QStringLiteral("<span style='color:#b26a00'>%1</span>")
-                         .arg(tr("%n node(s) lack a label of some level and hang higher in the tree.", "", tree.unplacedNodes));
+        for (const auto& level : tree.levels) {
+            int missing = 0;
+            for (const auto& n : cluster.nodes) missing += n.labels.count(level.nodeLabel) == 0;
+            if (missing > 0)
+                lines << QStringLiteral("<span style='color:#b26a00'>%1</span>")
+                             .arg(tr("%n node(s) have no %1 label; they hang one level higher.", "", missing).arg(qs(level.name)).toHtmlEscaped());
+        }
     }
     if (!cluster.hyperNodes.empty())
         lines << tr("The snapshot also brought %n HyperNode object(s); an export uses the labels above.", "", int(cluster.hyperNodes.size()));

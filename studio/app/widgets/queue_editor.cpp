@@ -459,7 +459,7 @@ QLineEdit* QueueEditor::quotaField(const std::string& resource, QuotaField field
 
 QString QueueEditor::messageFor(const std::string& resource, const std::string& flavor) const {
     for (const auto& r : rows_)
-        if (r.resource == resource && r.flavor == flavor) return r.message->isVisible() ? r.message->text() : QString();
+        if (r.resource == resource && r.flavor == flavor) return r.message->text();
     return {};
 }
 

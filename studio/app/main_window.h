@@ -1,0 +1,86 @@
+#pragma once
+// The studio's one window: seven work areas as tabs, the File / Edit / View / Run / Help menus, drag
+// and drop open, recent files, autosave and recovery, and the status bar.
+#include <QMainWindow>
+#include <memory>
+
+#include "whatif/whatif_engine.h"
+
+class QLabel;
+class QMenu;
+class QTabWidget;
+class QProgressBar;
+
+namespace gantry::studio {
+
+class Workspace;
+class Autosaver;
+class ClusterTab;
+class QueuesTab;
+class TopologyTab;
+class WorkloadsTab;
+class PolicyTab;
+class ResultsTab;
+class ExportTab;
+struct LoadedFile;
+
+class MainWindow : public QMainWindow {
+    Q_OBJECT
+public:
+    // autosaveDir empty = QStandardPaths' app data folder; tests pass their own.
+    explicit MainWindow(std::unique_ptr<WhatIfEngine> engine = makeDefaultWhatIfEngine(), const QString& autosaveDir = {},
+                        QWidget* parent = nullptr);
+    ~MainWindow() override;
+
+    Workspace* workspace() const { return ws_; }
+    static QStringList tabNames(); // cluster, queues, topology, workloads, policy, results, export
+    bool setCurrentTab(const QString& name);
+    QWidget* tab(const QString& name) const;
+    ClusterTab* clusterTab() const { return cluster_; }
+    QueuesTab* queuesTab() const { return queues_; }
+    TopologyTab* topologyTab() const { return topology_; }
+    WorkloadsTab* workloadsTab() const { return workloads_; }
+    ResultsTab* resultsTab() const { return results_; }
+    ExportTab* exportTab() const { return export_; }
+
+    // Opens files (one project, inventory or trace; or several snapshots). With interactive false
+    // errors go to *error instead of a dialog. Returns false on failure (the open project stays).
+    bool openFiles(const QStringList& paths, bool interactive = true, QString* error = nullptr);
+    bool save();
+    bool saveAs();
+    void newProject();
+    // Offers recovery of autosaved sessions left by a crash.
+    void offerRecovery();
+
+protected:
+    void closeEvent(QCloseEvent* event) override;
+    void dragEnterEvent(QDragEnterEvent* event) override;
+    void dropEvent(QDropEvent* event) override;
+
+private:
+    void buildActions();
+    void updateTitle();
+    void addRecent(const QString& path);
+    void rebuildRecentMenu();
+    bool maybeSave();
+    bool saveTo(const QString& path);
+    void adopt(LoadedFile&& loaded, const QString& source, bool modified);
+    void showStatus(const QString& text, int timeoutMs = 5000);
+    void connectToCluster();
+
+    Workspace* ws_;
+    Autosaver* autosaver_ = nullptr;
+    QTabWidget* tabs_;
+    ClusterTab* cluster_;
+    QueuesTab* queues_;
+    TopologyTab* topology_;
+    WorkloadsTab* workloads_;
+    PolicyTab* policy_;
+    ResultsTab* results_;
+    ExportTab* export_;
+    QMenu* recentMenu_ = nullptr;
+    QLabel* summaryLabel_;
+    QProgressBar* runProgress_;
+};
+
+} // namespace gantry::studio

@@ -1,0 +1,144 @@
+// The whole window: open the lab cluster, every tab renders with content, the screenshot command
+// line works, a failed open keeps the project, undo reaches across tabs.
+#include <QFile>
+#include <QImage>
+#include <QProcess>
+#include <QSet>
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include "core/queue_commands.h"
+#include "gpumap/gpu_map_widget.h"
+#include "main_window.h"
+#include "studio_test_support.h"
+#include "tabs/cluster_tab.h"
+#include "test_registry.h"
+#include "workspace.h"
+
+using namespace gantry;
+using namespace gantry::studio;
+
+namespace {
+
+// A screenshot has content when it is not one flat colour: many distinct colours, and a good part
+// of it differs from the most common (background) colour.
+void checkNotBlank(const QImage& image, const QString& what) {
+    QVERIFY2(!image.isNull(), qPrintable(what));
+    QHash<QRgb, int> counts;
+    for (int y = 0; y < image.height(); y += 2)
+        for (int x = 0; x < image.width(); x += 2) counts[image.pixel(x, y)]++;
+    int total = 0, top = 0;
+    for (int c : counts) {
+        total += c;
+        top = std::max(top, c);
+    }
+    QVERIFY2(counts.size() > 40, qPrintable(QStringLiteral("%1: only %2 colours").arg(what).arg(counts.size())));
+    QVERIFY2(double(total - top) / total > 0.04, qPrintable(QStringLiteral("%1: almost all background").arg(what)));
+}
+
+} // namespace
+
+class MainWindowTest : public QObject {
+    Q_OBJECT
+private slots:
+    void initTestCase() {
+        QCoreApplication::setOrganizationName("GantryTests");
+        QCoreApplication::setApplicationName("test_studio");
+    }
+
+    void everyTabRendersTheLabCluster() {
+        QTemporaryDir autosave;
+        MainWindow window(makeDefaultWhatIfEngine(), autosave.path());
+        QString error;
+        QVERIFY2(window.openFiles({fixtures::labClusterPath()}, false, &error), qPrintable(error));
+        window.resize(1600, 1000);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        for (const QString& name : MainWindow::tabNames()) {
+            QVERIFY(window.setCurrentTab(name));
+            QApplication::processEvents();
+            QImage shot = window.grab().toImage();
+            QCOMPARE(shot.size(), QSize(1600, 1000));
+            checkNotBlank(shot, name);
+            // The tab itself has content too, not just the window chrome.
+            checkNotBlank(window.tab(name)->grab().toImage(), name + " (tab only)");
+        }
+        QVERIFY(!window.setCurrentTab("nonsense"));
+    }
+
+    void failedOpenKeepsTheProject() {
+        QTemporaryDir dir;
+        MainWindow window(makeDefaultWhatIfEngine(), dir.path());
+        QVERIFY(window.openFiles({fixtures::labClusterPath()}, false));
+        QString bad = dir.filePath("bad.yaml");
+        QFile f(bad);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write("apiVersion: v1\nkind: Node\nmetadata: [\n");
+        f.close();
+        QString error;
+        QVERIFY(!window.openFiles({bad}, false, &error));
+        QVERIFY2(error.startsWith(bad + ":"), qPrintable(error));
+        QCOMPARE(window.workspace()->document()->project().cluster.nodes.size(), size_t(100));
+    }
+
+    void editsAcrossTabsShareOneUndoStack() {
+        QTemporaryDir dir;
+        MainWindow window(makeDefaultWhatIfEngine(), dir.path());
+        QVERIFY(window.openFiles({fixtures::labClusterPath()}, false));
+        auto* doc = window.workspace()->document();
+        QVERIFY(!window.isWindowModified());
+        doc->undoStack()->push(new ReparentQueueCommand(doc, "sandbox", "research"));
+        QVERIFY(doc->isModified());
+        QVERIFY(window.windowTitle().contains("lab-cluster.yaml"));
+        doc->undoStack()->undo();
+        QVERIFY(!doc->isModified());
+    }
+
+    void gpuMapShowsTheOccupancy() {
+        QTemporaryDir dir;
+        MainWindow window(makeDefaultWhatIfEngine(), dir.path());
+        QVERIFY(window.openFiles({fixtures::labClusterPath()}, false));
+        auto* map = window.clusterTab()->gpuMap();
+        QVERIFY(map->occupancy());
+        QCOMPARE(map->occupancy()->totalGpus, int64_t(704));
+        // A tooltip names the node and the job holding the GPU.
+        const auto& nodes = window.workspace()->document()->project().cluster.nodes;
+        int node = -1;
+        for (size_t i = 0; i < nodes.size(); ++i)
+            if (nodes[i].name == "h100-a0-r01-01") node = int(i);
+        QString tip = map->toolTipFor({node, 0});
+        QVERIFY2(tip.contains("h100-a0-r01-01") && tip.contains("Job: nlp/llm-pretrain-70b") && tip.contains("Queue: nlp"), qPrintable(tip));
+    }
+
+    void screenshotCommandLine() {
+        QTemporaryDir dir;
+        for (const QString& tab : {QStringLiteral("cluster"), QStringLiteral("queues")}) {
+            QString png = dir.filePath(tab + ".png");
+            QProcess p;
+            QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+            env.insert("QT_QPA_PLATFORM", "offscreen");
+            p.setProcessEnvironment(env);
+            p.start(GANTRY_STUDIO, {fixtures::labClusterPath(), "--screenshot", png, "--tab", tab});
+            QVERIFY(p.waitForFinished(120000));
+            QVERIFY2(p.exitCode() == 0, p.readAllStandardError().constData());
+            QImage image(png);
+            QCOMPARE(image.size(), QSize(1600, 1000));
+            checkNotBlank(image, tab);
+        }
+        QProcess bad;
+        bad.start(GANTRY_STUDIO, {fixtures::labClusterPath(), "--screenshot", dir.filePath("x.png"), "--tab", "gpus"});
+        QVERIFY(bad.waitForFinished(60000));
+        QCOMPARE(bad.exitCode(), 1);
+        QProcess missing;
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.insert("QT_QPA_PLATFORM", "offscreen");
+        missing.setProcessEnvironment(env);
+        missing.start(GANTRY_STUDIO, {dir.filePath("nope.yaml"), "--screenshot", dir.filePath("y.png")});
+        QVERIFY(missing.waitForFinished(60000));
+        QCOMPARE(missing.exitCode(), 2);
+        QVERIFY(QString::fromUtf8(missing.readAllStandardError()).contains("nope.yaml"));
+    }
+};
+
+GANTRY_TEST(MainWindowTest)
+#include "test_main_window.moc"

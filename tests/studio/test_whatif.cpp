@@ -1,0 +1,171 @@
+// The what-if runner: a worker thread with progress, cancel and immutable results. The engine here
+// is a test double that reports progress and honours cancel like a real one; the results it returns
+// are checked only for how the runner and the studio carry them.
+#include <QAbstractItemModelTester>
+#include <QSignalSpy>
+#include <QThread>
+#include <QtTest>
+
+#include "core/queue_commands.h"
+#include "input_error.h"
+#include "models/pending_jobs_model.h"
+#include "studio_test_support.h"
+#include "test_registry.h"
+#include "whatif/whatif_runner.h"
+#include "workspace.h"
+
+using namespace gantry;
+using namespace gantry::studio;
+
+namespace {
+
+class SteppingEngine : public WhatIfEngine {
+public:
+    int steps = 5;
+    int stepMs = 10;
+    bool endless = false;
+    bool fail = false;
+    std::atomic<int> runs{0};
+    std::string unavailableReason() const override { return {}; }
+    std::unique_ptr<WhatIfResult> run(const Project& project, WhatIfProfile profile, const WhatIfControl& control) override {
+        ++runs;
+        if (fail) throw InputError(SourceRef{"lab.yaml", 3, 7, 1}, "workload 'x' names no queue");
+        for (int i = 0; endless || i < steps; ++i) {
+            if (control.cancelled()) return nullptr;
+            control.progress(endless ? 0.5 : double(i + 1) / steps, "cycle " + std::to_string(i));
+            QThread::msleep(stepMs);
+        }
+        auto r = std::make_unique<WhatIfResult>();
+        r->profile = profile == WhatIfProfile::Primary ? "policy" : "contrast";
+        r->jobsTotal = int(project.cluster.podGroups.size());
+        r->pending.push_back({"nlp/llm-pretrain-405b", "nlp", "0/96 nodes are available: 96 Insufficient nvidia.com/gpu", 32, 32, 12, 256, 0});
+        r->pending.push_back({"rl/rl-sweep-big", "rl", "queue rl is overused", 16, 4, -1, 16, 30});
+        r->time = {0, 1};
+        r->gpuAllocationPct = {48.4, 60};
+        return r;
+    }
+};
+
+} // namespace
+
+class WhatIfTest : public QObject {
+    Q_OBJECT
+private slots:
+    void runDeliversImmutableResultsWithProgress() {
+        auto engine = std::make_unique<SteppingEngine>();
+        Workspace ws(std::move(engine));
+        fixtures::openLab(*ws.document());
+        QSignalSpy progress(ws.runner(), &WhatIfRunner::progress);
+        QSignalSpy finished(ws.runner(), &WhatIfRunner::finished);
+        QSignalSpy results(&ws, &Workspace::resultsChanged);
+        QVERIFY(ws.runWhatIf());
+        QVERIFY(ws.runner()->isRunning());
+        QVERIFY(!ws.runWhatIf()); // one at a time
+        QVERIFY(ws.runner()->waitForFinished(10000));
+        QCOMPARE(finished.count(), 1);
+        QVERIFY(progress.count() >= 5);
+        double last = -1;
+        for (const auto& args : progress) {
+            QVERIFY(args.at(0).toDouble() >= last);
+            last = args.at(0).toDouble();
+        }
+        QCOMPARE(last, 1.0);
+        const auto& run = ws.results();
+        QVERIFY(run.primary);
+        QVERIFY(!run.contrast); // the lab project has no comparison profile
+        QCOMPARE(run.primary->projectRevision, ws.document()->revision());
+        QCOMPARE(run.primary->jobsTotal, int(ws.document()->project().cluster.podGroups.size()));
+        QVERIFY(results.count() >= 1);
+        QVERIFY(!ws.resultsStale());
+        // An edit makes the results stale; they stay shown until the next run.
+        Queue q = ws.document()->project().cluster.queues.front();
+        q.weight += 1;
+        ws.document()->undoStack()->push(new EditQueueCommand(ws.document(), q, "w"));
+        QVERIFY(ws.resultsStale());
+        QVERIFY(ws.results().primary == run.primary);
+
+        PendingJobsModel model;
+        QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        model.setResult(run.primary);
+        QCOMPARE(model.rowCount(), 2);
+        QCOMPARE(model.data(model.index(0, PendingJobsModel::Reason)).toString(),
+                 QStringLiteral("0/96 nodes are available: 96 Insufficient nvidia.com/gpu"));
+        QCOMPARE(model.data(model.index(1, PendingJobsModel::Placeable)).toString(), QString());
+        model.setResult(nullptr);
+        QCOMPARE(model.rowCount(), 0);
+    }
+
+    void contrastProfileRunsSecond() {
+        auto engine = std::make_unique<SteppingEngine>();
+        auto* raw = engine.get();
+        Workspace ws(std::move(engine));
+        Project p = fixtures::loadLab();
+        p.contrast = KubeSchedulerProfile{};
+        ws.document()->replace(p, {}, {});
+        QVERIFY(ws.runWhatIf());
+        QVERIFY(ws.runner()->waitForFinished(10000));
+        QCOMPARE(raw->runs.load(), 2);
+        QCOMPARE(ws.results().contrast->profile, std::string("contrast"));
+        QVERIFY(ws.resultOccupancy(true));
+    }
+
+    void cancelStopsTheWorkerAndKeepsThePreviousResults() {
+        auto engine = std::make_unique<SteppingEngine>();
+        auto* raw = engine.get();
+        Workspace ws(std::move(engine));
+        fixtures::openLab(*ws.document());
+        QVERIFY(ws.runWhatIf());
+        QVERIFY(ws.runner()->waitForFinished(10000));
+        auto previous = ws.results().primary;
+        raw->endless = true;
+        QSignalSpy cancelled(ws.runner(), &WhatIfRunner::cancelled);
+        QSignalSpy finished(ws.runner(), &WhatIfRunner::finished);
+        QVERIFY(ws.runWhatIf());
+        QTest::qWait(50);
+        QVERIFY(ws.runner()->isRunning());
+        ws.runner()->cancel();
+        QVERIFY(ws.runner()->waitForFinished(5000));
+        QCOMPARE(cancelled.count(), 1);
+        QCOMPARE(finished.count(), 0);
+        QVERIFY(ws.results().primary == previous);
+    }
+
+    void failuresArriveAsMessages() {
+        auto engine = std::make_unique<SteppingEngine>();
+        engine->fail = true;
+        Workspace ws(std::move(engine));
+        QSignalSpy failed(ws.runner(), &WhatIfRunner::failed);
+        QVERIFY(ws.runWhatIf());
+        QVERIFY(ws.runner()->waitForFinished(5000));
+        QCOMPARE(failed.count(), 1);
+        QCOMPARE(failed.first().first().toString(), QStringLiteral("lab.yaml:3:7: error: workload 'x' names no queue"));
+        QVERIFY(!ws.results().primary);
+    }
+
+    void theBuiltInEngineSaysWhetherItCanRun() {
+        auto engine = makeDefaultWhatIfEngine();
+        Workspace ws(std::move(engine));
+        fixtures::openLab(*ws.document());
+        if (!ws.runner()->unavailableReason().isEmpty()) {
+            QSignalSpy failed(ws.runner(), &WhatIfRunner::failed);
+            QVERIFY(!ws.runWhatIf());
+            QCOMPARE(failed.count(), 1);
+            QSKIP("this build has no scheduling engine");
+        }
+        QVERIFY(ws.runWhatIf());
+        QVERIFY(ws.runner()->waitForFinished(120000));
+        QVERIFY(ws.results().primary);
+    }
+
+    void percentilesAreNearestRank() {
+        std::vector<double> v = {5, 1, 4, 2, 3};
+        QCOMPARE(WhatIfResult::percentile(v, 50), 3.0);
+        QCOMPARE(WhatIfResult::percentile(v, 100), 5.0);
+        QCOMPARE(WhatIfResult::percentile(v, 0), 1.0);
+        QCOMPARE(WhatIfResult::percentile(v, 95), 5.0);
+        QVERIFY(std::isnan(WhatIfResult::percentile({}, 50)));
+    }
+};
+
+GANTRY_TEST(WhatIfTest)
+#include "test_whatif.moc"
