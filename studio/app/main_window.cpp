@@ -299,7 +299,9 @@ bool MainWindow::openFiles(const QStringList& paths, bool interactive, QString* 
         }
         return false;
     }
-    for (const auto& w : loaded.warnings) qWarning("%s", w.str().c_str());
+    // The first warnings go to the log; the status bar says how many there were.
+    for (size_t i = 0; i < loaded.warnings.size() && i < 20; ++i) qWarning("%s", loaded.warnings[i].str().c_str());
+    if (loaded.warnings.size() > 20) qWarning("... and %zu more warnings", loaded.warnings.size() - 20);
     adopt(std::move(loaded), paths.front(), false);
     for (const auto& p : paths) addRecent(p);
     QSettings().setValue("files/lastDir", QFileInfo(paths.front()).absolutePath());

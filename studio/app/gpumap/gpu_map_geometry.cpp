@@ -27,50 +27,32 @@ void GpuMapGeometry::setViewportWidth(int width) {
 void GpuMapGeometry::relayout() {
     cell_ = std::max(3, int(std::lround(BaseCell * zoom_)));
     cellGap_ = cell_ >= 5 ? 1 : 0;
-    nodeGap_ = cell_ >= 8 ? 3 : 2;
-    columnGap_ = std::max(4, cell_ / 2);
-    pad_ = std::max(4, cell_ / 2);
-    groupGap_ = std::max(6, cell_);
+    nodeGap_ = cell_ >= 8 ? 3 : cell_ >= 5 ? 2 : 1;
+    // Zoomed far out the map is an overview: no group titles, tighter frames, small section rows.
+    const bool compact = cell_ < 6;
+    columnGap_ = compact ? 3 : std::max(4, cell_ / 2);
+    pad_ = compact ? 2 : std::max(4, cell_ / 2);
+    groupGap_ = compact ? 3 : std::max(6, cell_);
+    titleH_ = compact ? 0 : TitleHeight;
+    sectionH_ = compact ? CompactSectionHeight : SectionHeight;
 
     size_t nodeCount = layout_.gpuCount.size();
     nodeGroup_.assign(nodeCount, -1);
     nodeSlot_.assign(nodeCount, -1);
     placed_.assign(layout_.groups.size(), PlacedGroup{});
-    shelves_.clear();
     sectionTitles_.assign(layout_.sections.size(), QRect());
+    const int usable = std::max(50, viewportWidth_ - 2 * margin_);
 
-    int y = margin_;
-    int widest = 0;
-    int usable = viewportWidth_ - 2 * margin_;
-    int currentSection = -1;
-    Shelf shelf;
-    int x = margin_;
-    bool shelfOpen = false;
-    auto closeShelf = [&] {
-        if (!shelfOpen) return;
-        shelves_.push_back(shelf);
-        y = shelf.bottom + 1 + groupGap_;
-        shelfOpen = false;
-    };
-
+    // Size every group.
     for (size_t g = 0; g < layout_.groups.size(); ++g) {
         const auto& group = layout_.groups[g];
         auto& pg = placed_[g];
-        int maxGpus = 0;
-        int drawn = 0;
+        int maxGpus = 0, drawn = 0;
         for (int n : group.nodes)
             if (n >= 0 && size_t(n) < nodeCount && layout_.gpuCount[size_t(n)] > 0) {
                 maxGpus = std::max(maxGpus, layout_.gpuCount[size_t(n)]);
                 ++drawn;
             }
-        if (group.section != currentSection) {
-            closeShelf();
-            currentSection = group.section;
-            if (currentSection >= 0 && size_t(currentSection) < sectionTitles_.size()) {
-                sectionTitles_[size_t(currentSection)] = QRect(margin_, y, usable, SectionHeight);
-                y += SectionHeight;
-            }
-        }
         pg.gpuCols = std::clamp(maxGpus, 1, GpusPerRow);
         pg.rowsPerNode = std::max(1, (maxGpus + GpusPerRow - 1) / GpusPerRow);
         pg.nodeW = pg.gpuCols * cell_ + (pg.gpuCols - 1) * cellGap_;
@@ -81,22 +63,10 @@ void GpuMapGeometry::relayout() {
         pg.perColumn = (n + pg.columns - 1) / pg.columns;
         int w = 2 * pad_ + pg.columns * pg.nodeW + (pg.columns - 1) * columnGap_;
         // Room for the title when titles are drawn (cells of 6 px and more).
-        w = std::max(w, cell_ >= 6 ? group.titleWidth + 2 * pad_ : 2 * pad_ + 4 * cell_);
-        int h = TitleHeight + 2 * pad_ + pg.perColumn * pg.nodeH + (pg.perColumn - 1) * nodeGap_;
-        if (drawn == 0) h = TitleHeight + 2 * pad_; // a group of GPU-less nodes keeps its title
-
-        if (shelfOpen && x + w > margin_ + usable) closeShelf();
-        if (!shelfOpen) {
-            shelf = Shelf{y, y, int(g), int(g)};
-            x = margin_;
-            shelfOpen = true;
-        }
-        pg.rect = QRect(x, shelf.top, w, h);
-        shelf.bottom = std::max(shelf.bottom, pg.rect.bottom());
-        shelf.last = int(g) + 1;
-        x += w + groupGap_;
-        widest = std::max(widest, pg.rect.right() + 1);
-
+        w = std::max(w, showsTitles() ? group.titleWidth + 2 * pad_ : 2 * pad_ + 4 * cell_);
+        int h = titleH_ + 2 * pad_ + pg.perColumn * pg.nodeH + (pg.perColumn - 1) * nodeGap_;
+        if (drawn == 0) h = titleH_ + 2 * pad_;
+        pg.rect = QRect(0, 0, std::min(w, usable), h);
         int slot = 0;
         for (int node : group.nodes) {
             if (node >= 0 && size_t(node) < nodeCount && nodeGroup_[size_t(node)] < 0) {
@@ -106,16 +76,62 @@ void GpuMapGeometry::relayout() {
             ++slot;
         }
     }
-    closeShelf();
+
+    // Flow groups inside each section box, and the boxes across the view. A section's groups are
+    // consecutive in the layout.
+    struct Box {
+        int firstGroup = 0, lastGroup = 0, section = -1;
+        int w = 0, h = 0;
+    };
+    std::vector<Box> boxes;
+    for (size_t g = 0; g < layout_.groups.size();) {
+        Box box;
+        box.firstGroup = int(g);
+        box.section = layout_.groups[g].section;
+        while (g < layout_.groups.size() && layout_.groups[g].section == box.section) ++g;
+        box.lastGroup = int(g);
+        // Lay the groups out relative to the box, wrapping at the usable width.
+        int x = 0, y = sectionH_, rowH = 0, widest = 0;
+        for (int k = box.firstGroup; k < box.lastGroup; ++k) {
+            QRect& r = placed_[size_t(k)].rect;
+            if (x > 0 && x + r.width() > usable) {
+                x = 0;
+                y += rowH + groupGap_;
+                rowH = 0;
+            }
+            r.moveTo(x, y);
+            x += r.width() + groupGap_;
+            rowH = std::max(rowH, r.height());
+            widest = std::max(widest, r.right() + 1);
+        }
+        box.w = widest;
+        box.h = y + rowH;
+        boxes.push_back(box);
+    }
+    int x = margin_, y = margin_, rowH = 0, widest = 0;
+    const int boxGap = groupGap_ * 2;
+    for (const Box& box : boxes) {
+        if (x > margin_ && x + box.w > margin_ + usable) {
+            x = margin_;
+            y += rowH + boxGap;
+            rowH = 0;
+        }
+        for (int k = box.firstGroup; k < box.lastGroup; ++k) placed_[size_t(k)].rect.translate(x, y);
+        if (box.section >= 0 && size_t(box.section) < sectionTitles_.size())
+            sectionTitles_[size_t(box.section)] = QRect(x, y, std::max(box.w, 1), sectionH_);
+        x += box.w + boxGap;
+        rowH = std::max(rowH, box.h);
+        widest = std::max(widest, x - boxGap);
+    }
     width_ = std::max(widest + margin_, viewportWidth_);
-    height_ = y + margin_;
+    height_ = y + rowH + margin_;
 }
 
 QPoint GpuMapGeometry::nodeOrigin(int node) const {
     const auto& pg = placed_[size_t(nodeGroup_[size_t(node)])];
     int slot = nodeSlot_[size_t(node)];
     int c = slot / pg.perColumn, r = slot % pg.perColumn;
-    return {pg.rect.x() + pad_ + c * (pg.nodeW + columnGap_), pg.rect.y() + TitleHeight + pad_ + r * (pg.nodeH + nodeGap_)};
+    return {pg.rect.x() + pad_ + c * (pg.nodeW + columnGap_), pg.rect.y() + titleH_ + pad_ + r * (pg.nodeH + nodeGap_)};
 }
 
 int GpuMapGeometry::groupOfNode(int node) const {
@@ -146,7 +162,8 @@ QRect GpuMapGeometry::groupRect(int group) const {
 QRect GpuMapGeometry::groupTitleRect(int group) const {
     QRect r = groupRect(group);
     if (r.isEmpty()) return r;
-    return QRect(r.x() + pad_, r.y() + 2, r.width() - 2 * pad_, TitleHeight - 2);
+    if (titleH_ == 0) return {};
+    return QRect(r.x() + pad_, r.y() + 2, r.width() - 2 * pad_, titleH_ - 2);
 }
 
 QRect GpuMapGeometry::sectionTitleRect(int section) const {
@@ -154,19 +171,8 @@ QRect GpuMapGeometry::sectionTitleRect(int section) const {
 }
 
 int GpuMapGeometry::groupAt(QPoint p) const {
-    // Shelves are sorted by y and groups within a shelf by x: two binary searches.
-    auto shelf = std::lower_bound(shelves_.begin(), shelves_.end(), p.y(),
-                                  [](const Shelf& s, int y) { return s.bottom < y; });
-    if (shelf == shelves_.end() || p.y() < shelf->top) return -1;
-    int lo = shelf->first, hi = shelf->last;
-    while (lo < hi) {
-        int mid = (lo + hi) / 2;
-        if (placed_[size_t(mid)].rect.right() < p.x())
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    if (lo < shelf->last && placed_[size_t(lo)].rect.contains(p)) return lo;
+    for (size_t g = 0; g < placed_.size(); ++g)
+        if (placed_[g].rect.contains(p)) return int(g);
     return -1;
 }
 
@@ -174,7 +180,7 @@ int GpuMapGeometry::nodeAt(QPoint p) const {
     int g = groupAt(p);
     if (g < 0) return -1;
     const auto& pg = placed_[size_t(g)];
-    int x0 = pg.rect.x() + pad_, y0 = pg.rect.y() + TitleHeight + pad_;
+    int x0 = pg.rect.x() + pad_, y0 = pg.rect.y() + titleH_ + pad_;
     if (p.x() < x0 || p.y() < y0) return -1;
     int stepX = pg.nodeW + columnGap_, stepY = pg.nodeH + nodeGap_;
     int c = (p.x() - x0) / stepX, r = (p.y() - y0) / stepY;

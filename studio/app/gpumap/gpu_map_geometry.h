@@ -1,7 +1,8 @@
 #pragma once
 // Where every GPU cell of the GPU map sits, and which GPU is under a point. Pure geometry, no
-// painting: groups (racks, NVLink domains ...) flow in shelves inside sections (zones); inside a
-// group each node is a row of GPU cells, nodes stacked in columns.
+// painting. Sections (zones, blocks) are boxes that flow left to right and wrap at the viewport;
+// inside a section its groups (racks) flow the same way; inside a group each node is a row of GPU
+// cells, nodes stacked in columns.
 #include <QRect>
 #include <QString>
 #include <vector>
@@ -34,8 +35,10 @@ public:
     static constexpr int BaseCell = 12;
     static constexpr int GpusPerRow = 8;
     static constexpr int MaxNodesPerColumn = 16;
-    static constexpr int TitleHeight = 16;
+    static constexpr int TitleHeight = 16;   // group titles, drawn from 6 px cells up
     static constexpr int SectionHeight = 26;
+    static constexpr int CompactSectionHeight = 16;
+    bool showsTitles() const { return cell_ >= 6; }
 
     void setLayout(GpuMapLayout layout);
     void setZoom(double zoom);        // clamped to [MinZoom, MaxZoom]
@@ -58,19 +61,15 @@ public:
     int groupOfNode(int node) const;
     // Calls f(group) for every group intersecting rect, in layout order.
     template <class F> void forGroupsIn(const QRect& rect, F&& f) const {
-        for (const auto& shelf : shelves_) {
-            if (shelf.top > rect.bottom()) break;
-            if (shelf.bottom < rect.top()) continue;
-            for (int g = shelf.first; g < shelf.last; ++g)
-                if (placed_[size_t(g)].rect.intersects(rect)) f(g);
-        }
+        for (size_t g = 0; g < placed_.size(); ++g)
+            if (placed_[g].rect.intersects(rect)) f(int(g));
     }
     // Nodes of a group whose tile may intersect rect (a contiguous slice per node column).
     template <class F> void forNodesIn(int group, const QRect& rect, F&& f) const {
         const auto& pg = placed_[size_t(group)];
         const auto& nodes = layout_.groups[size_t(group)].nodes;
         int stepY = pg.nodeH + nodeGap_, stepX = pg.nodeW + columnGap_;
-        int x0 = pg.rect.x() + pad_, y0 = pg.rect.y() + TitleHeight + pad_;
+        int x0 = pg.rect.x() + pad_, y0 = pg.rect.y() + titleH_ + pad_;
         int c0 = std::max(0, (rect.left() - x0) / stepX), c1 = std::min(pg.columns - 1, (rect.right() - x0) / stepX);
         int r0 = std::max(0, (rect.top() - y0) / stepY), r1 = std::min(pg.perColumn - 1, (rect.bottom() - y0) / stepY);
         for (int c = c0; c <= c1; ++c)
@@ -89,22 +88,18 @@ private:
         int rowsPerNode = 1;
         int nodeW = 0, nodeH = 0;
     };
-    struct Shelf {
-        int top = 0, bottom = 0;
-        int first = 0, last = 0; // groups [first, last)
-    };
     void relayout();
     QPoint nodeOrigin(int node) const;
 
     GpuMapLayout layout_;
     std::vector<PlacedGroup> placed_;
-    std::vector<Shelf> shelves_;
     std::vector<QRect> sectionTitles_;
     std::vector<int> nodeGroup_; // node -> group (-1 = not drawn)
     std::vector<int> nodeSlot_;  // node -> position inside its group
     double zoom_ = 1.0;
     int viewportWidth_ = 1200;
     int cell_ = BaseCell, cellGap_ = 1, nodeGap_ = 3, columnGap_ = 6, pad_ = 6, groupGap_ = 10, margin_ = 10;
+    int titleH_ = TitleHeight, sectionH_ = SectionHeight;
     int width_ = 0, height_ = 0;
 };
 
