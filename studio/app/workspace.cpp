@@ -13,7 +13,9 @@ Workspace::Workspace(std::unique_ptr<WhatIfEngine> engine, QObject* parent)
         emit resultsChanged();
     });
     // Fragmentation is measured against the job mix, so it follows the workloads.
-    connect(&doc_, &ProjectDocument::workloadsReset, this, &Workspace::recomputeClusterOccupancy);
+    connect(&doc_, &ProjectDocument::workloadsReset, this, [this] {
+        if (!doc_.isReplacing()) recomputeClusterOccupancy();
+    });
     connect(&doc_, &ProjectDocument::workloadChanged, this, &Workspace::recomputeClusterOccupancy);
     connect(&doc_, &ProjectDocument::nodesChanged, this, [this] { emit resultsChanged(); });
     connect(&runner_, &WhatIfRunner::finished, this, [this](const WhatIfRun& run) {

@@ -30,8 +30,10 @@ void ProjectDocument::replace(Project project, const QString& filePath, const QS
     undo_.setClean();
     modifiedOutsideUndo_ = modified;
     ++revision_;
+    replacing_ = true;
     emit queuesReset();
     emit workloadsReset();
+    replacing_ = false;
     emit projectReplaced();
     emit filePathChanged(filePath_);
     lastModified_ = isModified();

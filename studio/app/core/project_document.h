@@ -28,6 +28,9 @@ public:
     bool isModified() const { return !undo_.isClean() || modifiedOutsideUndo_; }
     // Increments on every change; results and autosaves compare it to know they are stale.
     uint64_t revision() const { return revision_; }
+    // True while replace() announces the new project (listeners of the finer signals can wait for
+    // projectReplaced instead of doing the same work twice).
+    bool isReplacing() const { return replacing_; }
 
     // New / Open / recovery: replaces everything and clears the undo history.
     void replace(Project project, const QString& filePath, const QString& sourcePath, bool modified = false);
@@ -71,6 +74,7 @@ private:
     QString sourcePath_;
     bool modifiedOutsideUndo_ = false;
     bool lastModified_ = false;
+    bool replacing_ = false;
     uint64_t revision_ = 0;
 };
 

@@ -71,6 +71,32 @@ bool naturalLess(const std::string& a, const std::string& b) {
     return a.size() - i < b.size() - j;
 }
 
+bool naturalLessCaseInsensitive(QStringView a, QStringView b) {
+    qsizetype i = 0, j = 0;
+    while (i < a.size() && j < b.size()) {
+        QChar x = a[i], y = b[j];
+        if (x.isDigit() && y.isDigit()) {
+            qsizetype i2 = i, j2 = j;
+            while (i2 < a.size() && a[i2] == u'0') ++i2;
+            while (j2 < b.size() && b[j2] == u'0') ++j2;
+            qsizetype ie = i2, je = j2;
+            while (ie < a.size() && a[ie].isDigit()) ++ie;
+            while (je < b.size() && b[je].isDigit()) ++je;
+            if (ie - i2 != je - j2) return ie - i2 < je - j2;
+            int c = a.mid(i2, ie - i2).compare(b.mid(j2, je - j2));
+            if (c != 0) return c < 0;
+            i = ie;
+            j = je;
+        } else {
+            QChar lx = x.toLower(), ly = y.toLower();
+            if (lx != ly) return lx < ly;
+            ++i;
+            ++j;
+        }
+    }
+    return a.size() - i < b.size() - j;
+}
+
 std::vector<int> usedLevels(const Cluster& cluster, const std::vector<TopologyLevel>& levels) {
     std::vector<int> used;
     for (size_t l = 0; l < levels.size(); ++l)

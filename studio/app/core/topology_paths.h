@@ -1,6 +1,7 @@
 #pragma once
 // A node's place in the topology tree as the studio shows it: the values of the topology labels,
 // top level first, and the tree those values make (the preview of HyperNodes / a Kueue Topology).
+#include <QStringView>
 #include <string>
 #include <vector>
 
@@ -20,6 +21,8 @@ std::string nodePool(const Node& node);
 std::string topologyDescription(const Cluster& cluster, const Node& node);
 // Orders "rack-2" before "rack-10".
 bool naturalLess(const std::string& a, const std::string& b);
+// The same, case-insensitive, on Qt strings (for sorting views without converting).
+bool naturalLessCaseInsensitive(QStringView a, QStringView b);
 
 // The levels some node actually carries a label for.
 std::vector<int> usedLevels(const Cluster& cluster, const std::vector<TopologyLevel>& levels);

@@ -343,7 +343,7 @@ bool NodeFilterProxy::filterAcceptsRow(int sourceRow, const QModelIndex& sourceP
 bool NodeFilterProxy::lessThan(const QModelIndex& left, const QModelIndex& right) const {
     QVariant l = left.data(sortRole()), r = right.data(sortRole());
     if (l.typeId() == QMetaType::QString && r.typeId() == QMetaType::QString)
-        return naturalLess(l.toString().toLower().toStdString(), r.toString().toLower().toStdString());
+        return naturalLessCaseInsensitive(l.toString(), r.toString());
     return QSortFilterProxyModel::lessThan(left, right);
 }
 

@@ -63,6 +63,7 @@ ClusterTab::ClusterTab(Workspace* workspace, QWidget* parent) : QWidget(parent),
     table_ = new QTreeView(left);
     table_->setModel(proxy_);
     table_->setSortingEnabled(true);
+    table_->header()->setResizeContentsPrecision(64); // size columns from a sample of rows, not all 10,000
     table_->sortByColumn(0, Qt::AscendingOrder);
     table_->setUniformRowHeights(true);
     table_->setAlternatingRowColors(true);

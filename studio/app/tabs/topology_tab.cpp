@@ -119,6 +119,7 @@ TopologyTab::TopologyTab(Workspace* workspace, QWidget* parent) : QWidget(parent
     nodeList_->setUniformRowHeights(true);
     nodeList_->setAlternatingRowColors(true);
     nodeList_->setSortingEnabled(true);
+    nodeList_->header()->setResizeContentsPrecision(64); // size columns from a sample of rows, not all 10,000
     nodeList_->sortByColumn(0, Qt::AscendingOrder);
     nodeList_->setSelectionMode(QAbstractItemView::ExtendedSelection);
     middleLayout->addWidget(nodeList_, 1);

@@ -14,12 +14,13 @@
 #include <QSplitter>
 #include <QStyledItemDelegate>
 #include <QTableView>
-#include <QTableWidget>
+#include <QSortFilterProxyModel>
 #include <QVBoxLayout>
 #include <map>
 
 #include "core/project_commands.h"
 #include "core/quota_terms.h"
+#include "models/imported_jobs_model.h"
 #include "models/workload_model.h"
 #include "widgets/stat_card.h"
 #include "workspace.h"
@@ -167,13 +168,19 @@ WorkloadsTab::WorkloadsTab(Workspace* workspace, QWidget* parent) : QWidget(pare
     importedLayout->setContentsMargins(0, 6, 0, 0);
     importedNote_ = new QLabel(importedBox);
     importedLayout->addWidget(importedNote_);
-    imported_ = new QTableWidget(0, 7, importedBox);
-    imported_->setHorizontalHeaderLabels({tr("Job"), tr("Kind"), tr("Queue"), tr("Gang min"), tr("Pods"), tr("GPUs"), tr("Pods pending")});
+    importedModel_ = new ImportedJobsModel(doc, this);
+    auto* importedSorter = new QSortFilterProxyModel(this);
+    importedSorter->setSourceModel(importedModel_);
+    importedSorter->setSortRole(ImportedJobsModel::SortRole);
+    imported_ = new QTableView(importedBox);
+    imported_->setModel(importedSorter);
     imported_->verticalHeader()->setVisible(false);
     imported_->horizontalHeader()->setStretchLastSection(true);
-    imported_->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    imported_->horizontalHeader()->setResizeContentsPrecision(64);
+    imported_->setSelectionBehavior(QAbstractItemView::SelectRows);
     imported_->setAlternatingRowColors(true);
     imported_->setSortingEnabled(true);
+    imported_->sortByColumn(ImportedJobsModel::Job, Qt::AscendingOrder);
     importedLayout->addWidget(imported_, 1);
     vsplit->setStretchFactor(0, 3);
     vsplit->setStretchFactor(1, 2);
@@ -346,48 +353,11 @@ void WorkloadsTab::refreshSummary() {
 }
 
 void WorkloadsTab::refreshImported() {
-    const auto& cluster = ws_->document()->project().cluster;
-    struct Agg {
-        int pods = 0, pending = 0;
-        int64_t gpuMilli = 0;
-    };
-    std::map<std::string, Agg> byGroup;
-    for (const auto& p : cluster.pods) {
-        if (p.group.empty() || p.phase == PodPhase::Succeeded || p.phase == PodPhase::Failed) continue;
-        auto& a = byGroup[p.ns + "/" + p.group];
-        a.pods += 1;
-        a.pending += p.nodeName.empty();
-        a.gpuMilli += p.gpu.totalMilli() > 0 ? p.gpu.totalMilli() : p.requests.get(res::NvidiaGpu);
-    }
-    imported_->setSortingEnabled(false);
-    imported_->setRowCount(int(cluster.podGroups.size()));
-    int row = 0;
-    int pendingJobs = 0;
-    for (const auto& g : cluster.podGroups) {
-        const Agg& a = byGroup[g.key()];
-        pendingJobs += a.pending > 0;
-        auto set = [&](int c, const QVariant& v) {
-            auto* item = new QTableWidgetItem;
-            item->setData(Qt::DisplayRole, v);
-            if (v.typeId() != QMetaType::QString) item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
-            imported_->setItem(row, c, item);
-        };
-        set(0, qs(g.key()));
-        set(1, qs(g.origin.empty() ? std::string("PodGroup") : g.origin));
-        set(2, qs(g.queue));
-        set(3, g.minMember);
-        set(4, a.pods);
-        set(5, a.gpuMilli / 1000.0);
-        set(6, a.pending);
-        ++row;
-    }
-    imported_->setSortingEnabled(true);
     imported_->resizeColumnsToContents();
-    importedNote_->setText(cluster.podGroups.empty()
-                               ? tr("<b>Jobs from the snapshot</b> — none; the what-if runs the templates above.")
-                               : tr("<b>Jobs from the snapshot</b> — %1 job(s), %2 with pods waiting. They take part in every what-if run as they are.")
-                                     .arg(cluster.podGroups.size())
-                                     .arg(pendingJobs));
+    int jobs = importedModel_->rowCount();
+    importedNote_->setText(jobs == 0 ? tr("<b>Jobs from the snapshot</b> — none; the what-if runs the templates above.")
+                                     : tr("<b>Jobs from the snapshot</b> — %1 job(s), %2 with pods waiting. They take part in every what-if run as they are.")
+                                           .arg(formatCount(jobs), formatCount(importedModel_->jobsWaiting())));
 }
 
 } // namespace gantry::studio

@@ -10,13 +10,13 @@ class QLineEdit;
 class QSpinBox;
 class QCheckBox;
 class QTableView;
-class QTableWidget;
 class QGroupBox;
 
 namespace gantry::studio {
 
 class Workspace;
 class WorkloadModel;
+class ImportedJobsModel;
 
 class WorkloadsTab : public QWidget {
     Q_OBJECT
@@ -57,7 +57,8 @@ private:
     QLineEdit* gpuModels_;
     QLineEdit* nodeSelector_;
     QLineEdit* namespace_;
-    QTableWidget* imported_;
+    QTableView* imported_;
+    ImportedJobsModel* importedModel_;
     QLabel* importedNote_;
     bool loading_ = false;
 };
