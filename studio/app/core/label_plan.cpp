@@ -38,14 +38,15 @@ QString fill(QString text, const QString& name, int value) {
 }
 } // namespace
 
+std::string planValue(const LabelPlan& plan, size_t i) {
+    int n = plan.firstNumber + (plan.nodesPerValue > 0 ? int(i) / plan.nodesPerValue : 0);
+    return fill(fill(plan.valueTemplate, QStringLiteral("n"), n), QStringLiteral("i"), int(i)).toStdString();
+}
+
 std::vector<std::string> planValues(const LabelPlan& plan, size_t nodeCount) {
     std::vector<std::string> out;
     out.reserve(nodeCount);
-    for (size_t i = 0; i < nodeCount; ++i) {
-        int n = plan.firstNumber + (plan.nodesPerValue > 0 ? int(i) / plan.nodesPerValue : 0);
-        QString v = fill(fill(plan.valueTemplate, QStringLiteral("n"), n), QStringLiteral("i"), int(i));
-        out.push_back(v.toStdString());
-    }
+    for (size_t i = 0; i < nodeCount; ++i) out.push_back(planValue(plan, i));
     return out;
 }
 

@@ -23,6 +23,8 @@ struct LabelPlan {
 
 // The value each node (in the given order) receives.
 std::vector<std::string> planValues(const LabelPlan& plan, size_t nodeCount);
+// The value of the node at `index`.
+std::string planValue(const LabelPlan& plan, size_t index);
 // Whether the template is a valid label value once filled in (Kubernetes label value rules).
 bool isValidLabelValue(const std::string& value);
 bool isValidLabelKey(const std::string& key);

@@ -280,8 +280,15 @@ QVariant NodeTableModel::headerData(int section, Qt::Orientation orientation, in
 
 NodeFilterProxy::NodeFilterProxy(QObject* parent) : QSortFilterProxyModel(parent) {
     setRecursiveFilteringEnabled(true);
+    // Re-sorting 10,000 rows on every occupancy or label update would stall the window; the view
+    // sorts on a header click and after resets, and refilter() re-applies the query after edits.
+    setDynamicSortFilter(false);
     setSortRole(NodeTableModel::SortRole);
     setSortCaseSensitivity(Qt::CaseInsensitive);
+}
+
+void NodeFilterProxy::refilter() {
+    if (!terms_.empty()) invalidateFilter();
 }
 
 void NodeFilterProxy::setFilterQuery(const QString& query) {

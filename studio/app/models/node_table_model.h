@@ -75,6 +75,7 @@ public:
     explicit NodeFilterProxy(QObject* parent = nullptr);
     void setFilterQuery(const QString& query);
     QString filterQuery() const { return query_; }
+    void refilter(); // after node edits, when a query is set
     bool nodeMatches(const Node& node, const std::vector<TopologyLevel>& levels) const;
     // Per node of the document: 1 when it passes the filter (all 1 when there is no filter).
     std::vector<uint8_t> matchVector(const Cluster& cluster, const std::vector<TopologyLevel>& levels) const;

@@ -153,7 +153,10 @@ ClusterTab::ClusterTab(Workspace* workspace, QWidget* parent) : QWidget(parent),
         refreshGroupingChoices();
         rebuildMap();
     });
-    connect(doc, &ProjectDocument::nodesChanged, this, &ClusterTab::rebuildMap);
+    connect(doc, &ProjectDocument::nodesChanged, this, [this] {
+        proxy_->refilter();
+        rebuildMap();
+    });
     connect(doc, &ProjectDocument::queuesReset, this, &ClusterTab::refreshSummary);
     connect(ws_, &Workspace::clusterOccupancyChanged, this, &ClusterTab::refreshOccupancy);
     connect(ws_, &Workspace::resultsChanged, this, [this] {

@@ -289,18 +289,24 @@ void TopologyTab::refreshPlanNote() {
         note = QStringLiteral("<span style='color:#d32f2f'>%1</span>").arg(error.toHtmlEscaped());
     else if (nodes.empty())
         note = bySelection_->isChecked() ? tr("Select nodes in the list.") : tr("No node matches the pattern.");
+    else if (byPattern_->isChecked() && pattern_->text().trimmed().isEmpty())
+        note = tr("Type a node-name pattern, or select nodes in the list.");
     else if (value_->text().trimmed().isEmpty())
         note = tr("%n node(s) picked. Type the value to set; {n} numbers groups of nodes (rack-{n:02} → rack-00, rack-01 …).", "", int(nodes.size()));
     else if (!isValidLabelKey(key))
         note = QStringLiteral("<span style='color:#d32f2f'>%1</span>").arg(tr("'%1' is not a valid label key.").arg(qs(key)).toHtmlEscaped());
     else {
+        // Values differ only in their numbers, so the first and the last show every problem.
         LabelPlan plan{key, value_->text().trimmed(), perValue_->value(), firstNumber_->value()};
-        auto values = planValues(plan, nodes.size());
+        std::vector<std::string> values = {planValue(plan, 0)};
+        if (nodes.size() > 1) values.push_back(planValue(plan, nodes.size() - 1));
         std::string bad;
         for (const auto& v : values)
             if (!isValidLabelValue(v)) bad = v;
-        size_t distinct = 0;
-        for (size_t i = 0; i < values.size(); ++i) distinct += i == 0 || values[i] != values[i - 1];
+        size_t distinct = plan.valueTemplate.contains(QStringLiteral("{i")) ? nodes.size()
+                          : plan.nodesPerValue > 0 && plan.valueTemplate.contains(QStringLiteral("{n"))
+                              ? (nodes.size() + size_t(plan.nodesPerValue) - 1) / size_t(plan.nodesPerValue)
+                              : 1;
         if (!bad.empty())
             note = QStringLiteral("<span style='color:#d32f2f'>%1</span>")
                        .arg(tr("'%1' is not a valid label value (up to 63 letters, digits, '-', '_', '.').").arg(qs(bad)).toHtmlEscaped());
