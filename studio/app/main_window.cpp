@@ -3,6 +3,13 @@
 #include <QAction>
 #include <QApplication>
 #include <QCloseEvent>
+#include <QDialog>
+#include <QDialogButtonBox>
+#include <QFontDatabase>
+#include <QPlainTextEdit>
+#include <QToolButton>
+#include <QVBoxLayout>
+#include <limits>
 #include <QDir>
 #include <QFileDialog>
 #include <QFileInfo>
@@ -23,6 +30,7 @@
 
 #include "atomic_file.h"
 #include "core/autosave.h"
+#include "core/file_loader.h"
 #include "core/project_files.h"
 #include "gpumap/gpu_map_widget.h"
 #include "input_error.h"
@@ -77,8 +85,33 @@ MainWindow::MainWindow(std::unique_ptr<WhatIfEngine> engine, const QString& auto
     runProgress_->setMaximumWidth(160);
     runProgress_->setTextVisible(false);
     runProgress_->setVisible(false);
+    openProgress_ = new QProgressBar(this);
+    openProgress_->setRange(0, 0); // busy: the importers do not report progress
+    openProgress_->setMaximumWidth(160);
+    openProgress_->setVisible(false);
+    warningsButton_ = new QToolButton(this);
+    warningsButton_->setAutoRaise(true);
+    warningsButton_->setIcon(style()->standardIcon(QStyle::SP_MessageBoxWarning));
+    warningsButton_->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
+    warningsButton_->setToolTip(tr("What was skipped or assumed while reading the file"));
+    warningsButton_->setVisible(false);
+    statusBar()->addPermanentWidget(openProgress_);
     statusBar()->addPermanentWidget(runProgress_);
+    statusBar()->addPermanentWidget(warningsButton_);
     statusBar()->addPermanentWidget(summaryLabel_);
+    loader_ = new FileLoader(this);
+    connect(loader_, &FileLoader::finished, this, [this](const std::shared_ptr<LoadOutcome>& outcome) { finishOpen(*outcome); });
+    connect(warningsButton_, &QToolButton::clicked, this, &MainWindow::showWarnings);
+    auto* abandon = new QAction(this);
+    abandon->setShortcut(Qt::Key_Escape);
+    connect(abandon, &QAction::triggered, this, [this] {
+        if (!loader_->isLoading()) return;
+        loader_->abandon();
+        openProgress_->setVisible(false);
+        centralWidget()->setEnabled(true);
+        showStatus(tr("Stopped waiting for the file; the open project is unchanged."));
+    });
+    addAction(abandon);
 
     auto status = [this](const QString& t) { showStatus(t, 8000); };
     connect(queues_, &QueuesTab::statusMessage, this, status);
@@ -264,48 +297,79 @@ void MainWindow::adopt(LoadedFile&& loaded, const QString& source, bool modified
     size_t warnings = loaded.warnings.size();
     ws_->document()->replace(std::move(loaded.project), savePath, source, modified);
     if (warnings > 0)
-        showStatus(tr("Opened %1 with %n warning(s); they are listed in the log on stderr.", "", int(warnings)).arg(QFileInfo(source).fileName()), 10000);
+        showStatus(tr("Opened %1 with %n warning(s); click the warnings button to read them.", "", int(warnings)).arg(QFileInfo(source).fileName()), 10000);
     else
         showStatus(tr("Opened %1").arg(QFileInfo(source).fileName()));
 }
 
 bool MainWindow::openFiles(const QStringList& paths, bool interactive, QString* error) {
     if (paths.isEmpty()) return false;
-    if (interactive && !maybeSave()) return false;
-    showStatus(tr("Opening %1…").arg(QFileInfo(paths.front()).fileName()), 0);
-    QApplication::setOverrideCursor(Qt::WaitCursor);
-    QString message;
-    LoadedFile loaded;
-    try {
-        loaded = loadFiles(paths);
-    } catch (const InputError& e) {
-        QStringList lines;
-        for (const auto& d : e.all()) lines << qs(d.str());
-        message = lines.join('\n');
-    } catch (const std::exception& e) {
-        message = QString::fromUtf8(e.what());
-    }
-    QApplication::restoreOverrideCursor();
-    if (!message.isEmpty()) {
-        statusBar()->clearMessage();
-        if (error) *error = message;
-        if (interactive) {
-            QMessageBox box(QMessageBox::Critical, tr("Could not open %1").arg(QFileInfo(paths.front()).fileName()),
-                            tr("Gantry could not read this file, so the open project is unchanged."), QMessageBox::Ok, this);
-            box.setInformativeText(message.section('\n', 0, 4) +
-                                   tr("\n\nFix the file at the place shown (file:line:column) and open it again."));
-            box.setDetailedText(message);
-            box.exec();
-        }
+    if (loader_->isLoading()) {
+        if (error) *error = tr("Another file is still being opened.");
+        if (interactive) showStatus(tr("Another file is still being opened; wait for it or press Esc to abandon it."));
         return false;
     }
-    // The first warnings go to the log; the status bar says how many there were.
-    for (size_t i = 0; i < loaded.warnings.size() && i < 20; ++i) qWarning("%s", loaded.warnings[i].str().c_str());
-    if (loaded.warnings.size() > 20) qWarning("... and %zu more warnings", loaded.warnings.size() - 20);
+    if (interactive && !maybeSave()) return false;
+    // The import runs on a worker; the window stays responsive and shows that it is busy.
+    openingInteractive_ = interactive;
+    showStatus(tr("Opening %1…").arg(QFileInfo(paths.front()).fileName()), 0);
+    openProgress_->setVisible(true);
+    centralWidget()->setEnabled(false);
+    loader_->start(paths);
+    if (interactive) return true;
+    loader_->waitForFinished(std::numeric_limits<int>::max());
+    if (error) *error = lastOpenError_;
+    return lastOpenError_.isEmpty();
+}
+
+void MainWindow::finishOpen(const LoadOutcome& outcome) {
+    openProgress_->setVisible(false);
+    centralWidget()->setEnabled(true);
+    lastOpenError_ = outcome.error;
+    const QStringList& paths = outcome.paths;
+    if (!outcome.error.isEmpty()) {
+        statusBar()->clearMessage();
+        if (openingInteractive_) {
+            QMessageBox box(QMessageBox::Critical, tr("Could not open %1").arg(QFileInfo(paths.front()).fileName()),
+                            tr("Gantry could not read this file, so the open project is unchanged."), QMessageBox::Ok, this);
+            box.setInformativeText(outcome.error.section('\n', 0, 4) +
+                                   tr("\n\nFix the file at the place shown (file:line:column) and open it again."));
+            box.setDetailedText(outcome.error);
+            box.exec();
+        }
+        return;
+    }
+    LoadedFile loaded = outcome.file;
+    warnings_ = loaded.warnings;
+    warningsButton_->setText(tr("%n warning(s)", "", int(warnings_.size())));
+    warningsButton_->setVisible(!warnings_.empty());
     adopt(std::move(loaded), paths.front(), false);
     for (const auto& p : paths) addRecent(p);
     QSettings().setValue("files/lastDir", QFileInfo(paths.front()).absolutePath());
-    return true;
+}
+
+void MainWindow::showWarnings() {
+    QDialog dialog(this);
+    dialog.setWindowTitle(tr("Warnings from %1").arg(ws_->document()->displayName()));
+    dialog.resize(900, 500);
+    auto* layout = new QVBoxLayout(&dialog);
+    auto* intro = new QLabel(tr("The file was read, but these objects were skipped or read with assumptions. "
+                                "Each line says where (file:line:column) and what."),
+                             &dialog);
+    intro->setWordWrap(true);
+    layout->addWidget(intro);
+    auto* text = new QPlainTextEdit(&dialog);
+    text->setReadOnly(true);
+    text->setLineWrapMode(QPlainTextEdit::NoWrap);
+    text->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
+    QStringList lines;
+    for (const auto& w : warnings_) lines << qs(w.str());
+    text->setPlainText(lines.join('\n'));
+    layout->addWidget(text, 1);
+    auto* buttons = new QDialogButtonBox(QDialogButtonBox::Close, &dialog);
+    connect(buttons, &QDialogButtonBox::rejected, &dialog, &QDialog::reject);
+    layout->addWidget(buttons);
+    dialog.exec();
 }
 
 void MainWindow::newProject() {
@@ -313,6 +377,8 @@ void MainWindow::newProject() {
     Project p;
     p.name = "untitled";
     ws_->document()->replace(std::move(p), QString(), QString());
+    warnings_.clear();
+    warningsButton_->setVisible(false);
     showStatus(tr("New project. Open a snapshot or inventory, or connect to a cluster, to bring in nodes."));
 }
 

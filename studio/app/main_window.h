@@ -4,12 +4,14 @@
 #include <QMainWindow>
 #include <memory>
 
+#include "model/diagnostic.h"
 #include "whatif/whatif_engine.h"
 
 class QLabel;
 class QMenu;
 class QTabWidget;
 class QProgressBar;
+class QToolButton;
 
 namespace gantry::studio {
 
@@ -23,6 +25,8 @@ class PolicyTab;
 class ResultsTab;
 class ExportTab;
 struct LoadedFile;
+struct LoadOutcome;
+class FileLoader;
 
 class MainWindow : public QMainWindow {
     Q_OBJECT
@@ -43,8 +47,9 @@ public:
     ResultsTab* resultsTab() const { return results_; }
     ExportTab* exportTab() const { return export_; }
 
-    // Opens files (one project, inventory or trace; or several snapshots). With interactive false
-    // errors go to *error instead of a dialog. Returns false on failure (the open project stays).
+    // Opens files (one project, inventory or trace; or several snapshots) on a worker thread.
+    // Interactive: returns at once (true when started); errors come as a dialog. Not interactive:
+    // waits, and errors go to *error. The open project stays when a file cannot be read.
     bool openFiles(const QStringList& paths, bool interactive = true, QString* error = nullptr);
     bool save();
     bool saveAs();
@@ -67,6 +72,8 @@ private:
     void adopt(LoadedFile&& loaded, const QString& source, bool modified);
     void showStatus(const QString& text, int timeoutMs = 5000);
     void connectToCluster();
+    void finishOpen(const LoadOutcome& outcome);
+    void showWarnings();
 
     Workspace* ws_;
     Autosaver* autosaver_ = nullptr;
@@ -81,6 +88,12 @@ private:
     QMenu* recentMenu_ = nullptr;
     QLabel* summaryLabel_;
     QProgressBar* runProgress_;
+    QProgressBar* openProgress_;
+    QToolButton* warningsButton_;
+    FileLoader* loader_;
+    bool openingInteractive_ = true;
+    QString lastOpenError_;
+    std::vector<Diagnostic> warnings_;
 };
 
 } // namespace gantry::studio

@@ -81,6 +81,16 @@ private slots:
         QCOMPARE(window.workspace()->document()->project().cluster.nodes.size(), size_t(100));
     }
 
+    void openingDoesNotBlockTheWindow() {
+        QTemporaryDir dir;
+        MainWindow window(makeDefaultWhatIfEngine(), dir.path());
+        QVERIFY(window.openFiles({fixtures::labClusterPath()}, true)); // returns at once
+        QVERIFY(!window.centralWidget()->isEnabled());                 // busy while the worker reads
+        QCOMPARE(window.workspace()->document()->project().cluster.nodes.size(), size_t(0));
+        QTRY_COMPARE_WITH_TIMEOUT(window.workspace()->document()->project().cluster.nodes.size(), size_t(100), 30000);
+        QVERIFY(window.centralWidget()->isEnabled());
+    }
+
     void editsAcrossTabsShareOneUndoStack() {
         QTemporaryDir dir;
         MainWindow window(makeDefaultWhatIfEngine(), dir.path());

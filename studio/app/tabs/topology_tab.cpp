@@ -133,6 +133,7 @@ TopologyTab::TopologyTab(Workspace* workspace, QWidget* parent) : QWidget(parent
     preview_->setColumnCount(5);
     preview_->setHeaderLabels({tr("Domain"), tr("Nodes"), tr("GPUs"), tr("HyperNode tier"), tr("Kueue level")});
     preview_->setUniformRowHeights(true);
+    preview_->header()->setResizeContentsPrecision(64);
     preview_->setAlternatingRowColors(true);
     rightLayout->addWidget(preview_, 1);
     previewNote_ = new QLabel(right);
@@ -269,6 +270,11 @@ std::vector<int> TopologyTab::targetNodes(QString* error) const {
 }
 
 void TopologyTab::refreshPlanNote() {
+    if (byPattern_->isChecked() && pattern_->text().trimmed().isEmpty()) {
+        proxy_->setFilterQuery(QString());
+        planNote_->setText(tr("Type a node-name pattern, or select nodes in the list."));
+        return;
+    }
     QString error;
     auto nodes = targetNodes(&error);
     // The list shows what a pattern picks.
@@ -289,8 +295,6 @@ void TopologyTab::refreshPlanNote() {
         note = QStringLiteral("<span style='color:#d32f2f'>%1</span>").arg(error.toHtmlEscaped());
     else if (nodes.empty())
         note = bySelection_->isChecked() ? tr("Select nodes in the list.") : tr("No node matches the pattern.");
-    else if (byPattern_->isChecked() && pattern_->text().trimmed().isEmpty())
-        note = tr("Type a node-name pattern, or select nodes in the list.");
     else if (value_->text().trimmed().isEmpty())
         note = tr("%n node(s) picked. Type the value to set; {n} numbers groups of nodes (rack-{n:02} → rack-00, rack-01 …).", "", int(nodes.size()));
     else if (!isValidLabelKey(key))
