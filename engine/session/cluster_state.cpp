@@ -552,7 +552,10 @@ struct Builder {
                 s.skippedGroups[g.key()] = why;
                 continue;
             }
-            addJobRecord(g, queue);
+            uint32_t id = addJobRecord(g, queue);
+            // Workloads expanded by the importer (origin other than a PodGroup object) are what-if jobs.
+            if (!g.origin.empty() && g.origin.rfind("scheduling.", 0) != 0 && g.origin.rfind("kueue.", 0) != 0)
+                whatIf.insert(id);
         }
     }
 
@@ -607,11 +610,14 @@ struct Builder {
         return uint16_t(s.roles.size() - 1);
     }
 
-    bool takesPod(const Pod& p) const {
-        if (p.schedulerName.empty()) return true;
-        return std::find(options.schedulerNames.begin(), options.schedulerNames.end(), p.schedulerName) !=
-               options.schedulerNames.end();
+    bool takesPod(const Pod& p, uint32_t job) const {
+        if (options.allSchedulers || p.schedulerName.empty()) return true;
+        if (std::find(options.schedulerNames.begin(), options.schedulerNames.end(), p.schedulerName) !=
+            options.schedulerNames.end())
+            return true;
+        return job != UINT32_MAX && whatIf.count(job) > 0;
     }
+    std::set<uint32_t> whatIf; // jobs Gantry expanded from workload objects
 
     PodShape shapeOf(const Pod& p) {
         PodShape sh;
@@ -667,9 +673,13 @@ struct Builder {
         t.preemptable = p.preemptable.value_or(true);
         auto pre = p.annotations.find("volcano.sh/preemptable");
         if (pre != p.annotations.end()) t.preemptable = parseGoBool(pre->second).value_or(false);
-        t.volcano = takesPod(p);
+        t.volcano = takesPod(p, jobId);
         t.priority = p.priority.value_or(1);
         t.podPriority = p.priority.value_or(0);
+        t.kubePriority = p.priority.value_or(s.defaultPriority);
+        if (!p.priority)
+            if (auto pc = s.priorityClasses.find(p.priorityClassName); pc != s.priorityClasses.end())
+                t.kubePriority = pc->second;
         auto tp = p.annotations.find("volcano.sh/task-priority");
         if (tp != p.annotations.end())
             if (auto v = parseGoInt(tp->second); v && *v >= INT32_MIN && *v <= INT32_MAX) t.priority = int32_t(*v);
@@ -725,7 +735,7 @@ struct Builder {
 ClusterState buildClusterState(const Cluster& cluster, Diagnostics* warnings, const BuildOptions& options) {
     ClusterState s;
     s.strings.intern(""); // id 0 = empty
-    Builder b{s, warnings, options};
+    Builder b{s, warnings, options, {}};
     b.internDims(cluster);
     b.addNodes(cluster);
     b.addHyperNodes(cluster);
@@ -740,7 +750,7 @@ ClusterState buildClusterState(const Cluster& cluster, Diagnostics* warnings, co
 
 uint32_t ClusterState::addJob(const PodGroup& group, const std::vector<Pod>& pods) {
     BuildOptions options;
-    Builder b{*this, nullptr, options};
+    Builder b{*this, nullptr, options, {}};
     for (const auto& p : pods)
         for (const auto& [name, amount] : p.requests)
             if (volcanoCountsResource(name) && dims.find(name) < 0)

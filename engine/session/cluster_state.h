@@ -86,7 +86,8 @@ struct TaskRec {
     bool volcano = true; // schedulerName is Volcano's (or empty)
     uint16_t role = 0;   // string id index into roles (0 = "")
     int32_t priority = 1;
-    int32_t podPriority = 0; // spec.priority for preemption victim ordering (0 when absent)
+    int32_t podPriority = 0;  // spec.priority for preemption victim ordering (0 when absent)
+    int32_t kubePriority = 0; // spec.priority as admission resolves it (class value, global default, 0)
     int32_t nameIndex = -1;  // trailing "-N" of a name with at least three dash parts, -1 when none
     uint32_t name = 0;       // string ids
     uint32_t uid = 0;
@@ -241,8 +242,10 @@ public:
 };
 
 struct BuildOptions {
-    // Scheduler names whose pending pods Volcano takes (empty name counts as Volcano's).
+    // Scheduler names whose pending pods Volcano takes (empty name counts as Volcano's). Pods of
+    // what-if workloads Gantry expanded (batch Jobs, JobSets, Kubeflow jobs) are taken too.
     std::vector<std::string> schedulerNames{"volcano"};
+    bool allSchedulers = false; // take every pending pod (the kube-default contrast)
 };
 
 // Compiles a cluster. Warnings (pods naming unknown PodGroups, unknown nodes...) are appended.
