@@ -292,9 +292,18 @@ std::vector<Json> nodeLabelPatches(const Cluster& cluster, const std::vector<Nod
     std::vector<Json> out;
     for (const auto& n : cluster.nodes) {
         Labels add;
-        if (!n.pool.empty())
+        if (!n.pool.empty()) {
+            // A designed node gets the labels the exported objects select on: topology levels,
+            // Gantry's own labels and the labels of the ResourceFlavors.
             for (const auto& level : levels)
                 if (auto it = n.labels.find(level.nodeLabel); it != n.labels.end()) add[it->first] = it->second;
+            for (const auto& [key, value] : n.labels)
+                if (key.rfind("gantry.io/", 0) == 0) add[key] = value;
+            for (const auto& f : cluster.resourceFlavors)
+                for (const auto& [key, value] : f.nodeLabels)
+                    if (auto it = n.labels.find(key); it != n.labels.end()) add[key] = it->second;
+            add.erase("kubernetes.io/hostname"); // the kubelet's
+        }
         for (const auto& c : classes)
             if (c.patchLabel && std::find(c.nodes.begin(), c.nodes.end(), &n) != c.nodes.end())
                 add[kNodeClassLabel] = c.name;

@@ -152,7 +152,9 @@ ExportBundle exportKueue(const Project& project, const ExportOptions& options) {
 
     // Flavors: the imported ones; otherwise one per node class. Queues whose quotas know no
     // flavors (Volcano, YuniKorn) use the single class when there is one, else default-flavor.
-    bool anyForeign = std::any_of(tree.nodes.begin(), tree.nodes.end(), [](const QueueNode& n) { return !isKueue(*n.queue); });
+    bool anyForeign = std::any_of(tree.nodes.begin(), tree.nodes.end(), [&](const QueueNode& n) {
+        return !isKueue(*n.queue) && n.queue->resourceGroups.empty() && !quota[size_t(&n - tree.nodes.data())].entitled.empty();
+    });
     std::string agnosticFlavor;
     std::set<std::string> flavorNames;
     bool classLabels = false;
@@ -190,6 +192,9 @@ ExportBundle exportKueue(const Project& project, const ExportOptions& options) {
     }
     if (anyForeign && agnosticFlavor.empty()) {
         agnosticFlavor = "default-flavor";
+        if (!cluster.resourceFlavors.empty())
+            losses.note("queues whose quotas name no flavor get them on default-flavor (any node); the other "
+                        "ResourceFlavors are used only by queues with Kueue quotas of their own");
         if (!flavorNames.count(agnosticFlavor)) {
             bundle.objects.push_back({kueueObject("ResourceFlavor", agnosticFlavor), "resourceflavors.yaml"});
             flavorNames.insert(agnosticFlavor);
@@ -223,8 +228,10 @@ ExportBundle exportKueue(const Project& project, const ExportOptions& options) {
         Json spec = Json::object();
         if (!parent.empty()) spec[cohort ? "parentName" : "cohortName"] = parent;
         std::vector<ResourceGroup> groups;
-        if (isKueue(q)) {
+        // Kueue quotas designed on any queue (an inventory's flavors) are used as they are.
+        if (isKueue(q) || !q.resourceGroups.empty()) {
             groups = q.resourceGroups;
+            if (!isKueue(q)) foreignQueueLosses(q, losses);
         } else {
             foreignQueueLosses(q, losses);
             const NeutralQuota& nq = quota[k];
@@ -285,11 +292,20 @@ ExportBundle exportKueue(const Project& project, const ExportOptions& options) {
                 }
                 if (!q.stopPolicy.empty()) spec["stopPolicy"] = q.stopPolicy;
             } else {
-                spec["namespaceSelector"] = Json::object();
+                spec["namespaceSelector"] = q.namespaceSelector ? labelSelectorJson(*q.namespaceSelector) : Json::object();
                 if (q.dequeueStrategy == "fifo") spec["queueingStrategy"] = "StrictFIFO";
                 Json p = Json::object();
-                if (preempt) p["withinClusterQueue"] = "LowerPriority";
-                if (reclaim) p["reclaimWithinCohort"] = "Any";
+                bool designed = q.preemption != KueuePreemption{};
+                if (designed) {
+                    // Kueue preemption designed on the queue wins over the one derived from the policy.
+                    if (q.preemption.withinClusterQueue != "Never") p["withinClusterQueue"] = q.preemption.withinClusterQueue;
+                    if (q.preemption.reclaimWithinCohort != "Never") p["reclaimWithinCohort"] = q.preemption.reclaimWithinCohort;
+                    if (q.preemption.borrowWithinCohort != "Never")
+                        p["borrowWithinCohort"] = Json{{"policy", q.preemption.borrowWithinCohort}};
+                } else {
+                    if (preempt) p["withinClusterQueue"] = "LowerPriority";
+                    if (reclaim) p["reclaimWithinCohort"] = "Any";
+                }
                 if (!p.empty()) spec["preemption"] = p;
                 if (q.state == QueueState::Closed || q.state == QueueState::Closing) spec["stopPolicy"] = "Hold";
             }

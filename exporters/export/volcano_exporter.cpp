@@ -22,6 +22,8 @@ bool defaultPreemption(const KueuePreemption& p) {
 
 // What a queue from another scheduler carries that a Volcano Queue cannot.
 void foreignQueueLosses(const Queue& q, Losses& losses) {
+    if (q.kind == Queue::Kind::Queue && !q.resourceGroups.empty())
+        losses.queue(q, "flavors", "the Kueue quotas per flavor designed for this queue are not used by Volcano (its own quotas are)");
     if (q.kind == Queue::Kind::YuniKornQueue) {
         if (q.maxApplications > 0)
             losses.queue(q, "maxapplications", "Volcano queues have no application count limit; dropped");

@@ -81,6 +81,8 @@ Json ruleJson(const PlacementRule& r) {
 }
 
 void foreignQueueLosses(const Queue& q, const NeutralQuota& nq, Losses& losses) {
+    if (q.kind == Queue::Kind::Queue && !q.resourceGroups.empty())
+        losses.queue(q, "flavors", "the Kueue quotas per flavor designed for this queue are not used by YuniKorn (its own quotas are)");
     if (q.kind == Queue::Kind::Queue) {
         if (!nq.reserved.empty())
             losses.queue(q, "spec.guarantee",

@@ -202,18 +202,12 @@ std::vector<ManifestDocument> readManifestFile(const std::string& path) {
     return parseManifests(buffer.str(), path);
 }
 
-std::vector<ManifestDocument> parseEmbeddedYaml(const ManifestDocument& outer, const FieldPath& field,
-                                                const std::string& outerText, YamlRules rules) {
+EmbeddedText embeddedText(const ManifestDocument& outer, const FieldPath& field, const std::string& outerText) {
+    EmbeddedText out;
     Json::json_pointer ptr(field.pointer());
-    std::string text;
-    if (outer.value.contains(ptr) && outer.value.at(ptr).is_string()) text = outer.value.at(ptr).get<std::string>();
+    if (outer.value.contains(ptr) && outer.value.at(ptr).is_string()) out.text = outer.value.at(ptr).get<std::string>();
     SourceRef at = outer.where(field);
-    auto stamp = [&](std::vector<ManifestDocument> docs) {
-        for (auto& d : docs) d.index = outer.index;
-        return docs;
-    };
-    // A literal block (`|`) keeps the text's lines: inner line n is outer line at.line + 1 + n, shifted
-    // right by the block's indentation (that of its first non-blank line).
+    out.pinned = std::pair<int, int>{at.line, at.column};
     size_t pos = 0;
     for (int l = 1; at.line > 0 && l < at.line && pos != std::string::npos; ++l) {
         pos = outerText.find('\n', pos);
@@ -221,16 +215,30 @@ std::vector<ManifestDocument> parseEmbeddedYaml(const ManifestDocument& outer, c
     }
     size_t c = at.line > 0 && pos != std::string::npos ? pos + size_t(at.column - 1) : std::string::npos;
     if (c < outerText.size() && outerText[c] == '|') {
+        // The block's indentation is that of its first non-blank line.
         size_t lineStart = outerText.find('\n', c);
         while (lineStart != std::string::npos && ++lineStart < outerText.size()) {
             size_t end = outerText.find('\n', lineStart);
             std::string line = outerText.substr(lineStart, end == std::string::npos ? end : end - lineStart);
             size_t indent = line.find_first_not_of(' ');
-            if (indent != std::string::npos) return stamp(load(text, outer.file, at.line, int(indent), std::nullopt, rules));
+            if (indent != std::string::npos) {
+                out.lineOffset = at.line;
+                out.columnOffset = int(indent);
+                out.pinned.reset();
+                break;
+            }
             lineStart = end;
         }
     }
-    return stamp(load(text, outer.file, 0, 0, std::pair<int, int>{at.line, at.column}, rules));
+    return out;
+}
+
+std::vector<ManifestDocument> parseEmbeddedYaml(const ManifestDocument& outer, const FieldPath& field,
+                                                const std::string& outerText, YamlRules rules) {
+    EmbeddedText e = embeddedText(outer, field, outerText);
+    auto docs = load(e.text, outer.file, e.lineOffset, e.columnOffset, e.pinned, rules);
+    for (auto& d : docs) d.index = outer.index;
+    return docs;
 }
 
 } // namespace gantry

@@ -5,6 +5,7 @@
 // the JSON value sees exactly what the API server would see.
 #include <map>
 #include <memory>
+#include <optional>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <utility>
@@ -39,6 +40,17 @@ enum class YamlRules { Kubectl, Yaml12 };
 std::vector<ManifestDocument> readManifestFile(const std::string& path);
 std::vector<ManifestDocument> parseManifests(const std::string& text, const std::string& name,
                                              YamlRules rules = YamlRules::Kubectl);
+
+// Where the text of a string field of `outer` sits in the outer file: a literal block (`|`) maps line
+// by line (inner 1-based line n is outer line n + lineOffset, columns shifted by columnOffset);
+// any other form pins every location to the field itself.
+struct EmbeddedText {
+    std::string text;
+    int lineOffset = 0;
+    int columnOffset = 0;
+    std::optional<std::pair<int, int>> pinned; // line, column
+};
+EmbeddedText embeddedText(const ManifestDocument& outer, const FieldPath& field, const std::string& outerText);
 
 // Parses YAML text held in a string field of `outer` (a ConfigMap's data value) and maps the
 // locations of its values back into the outer file when the field is a literal block (`|`);

@@ -18,6 +18,8 @@ struct ManifestObject {
     const Json* value = nullptr; // the object itself
     std::string apiVersion, group, version, kind, name, ns;
     std::string label; // "Queue team-a", "ConfigMap yunikorn/yunikorn-configs data[queues.yaml]"
+    // For configuration documents: their text and where it sits in the file (see EmbeddedText).
+    EmbeddedText source;
 
     const Json& json() const { return *value; }
     // The value at a path relative to the object, or nullptr.

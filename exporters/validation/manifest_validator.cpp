@@ -68,6 +68,10 @@ void ManifestValidator::addDocument(const Json& value, const std::string& file, 
     documents_.push_back(std::move(d));
 }
 
+size_t ManifestValidator::documentsOf(const std::string& file) const {
+    return size_t(std::count_if(documents_.begin(), documents_.end(), [&](const ManifestDocument& d) { return d.file == file; }));
+}
+
 Diagnostics ManifestValidator::run() {
     ProblemSink sink;
     for (const auto& d : readErrors_) sink.addRaw(d);
@@ -95,6 +99,7 @@ Diagnostics ManifestValidator::run() {
             } else if (value.contains("actions") || value.contains("tiers")) {
                 o.content = ManifestObject::Content::VolcanoSchedulerConf;
                 o.label = "volcano-scheduler.conf";
+                if (auto t = texts_.find(doc.file); t != texts_.end() && documentsOf(doc.file) == 1) o.source.text = t->second;
             } else {
                 sink.addRaw({Severity::Error, doc.where(base),
                              "document " + std::to_string(doc.index) +
@@ -197,8 +202,9 @@ Diagnostics ManifestValidator::run() {
             else continue;
             if (!value.is_string()) continue; // the schema reported it
             FieldPath at = o.base.field("data").key(key);
+            const std::string& outerText = texts_.count(o.doc->file) ? texts_[o.doc->file] : std::string();
             try {
-                auto docs = parseEmbeddedYaml(*o.doc, at, texts_.count(o.doc->file) ? texts_[o.doc->file] : "",
+                auto docs = parseEmbeddedYaml(*o.doc, at, outerText,
                                               content == ManifestObject::Content::YuniKornQueues ? YamlRules::Yaml12
                                                                                                   : YamlRules::Kubectl);
                 if (docs.size() != 1) {
@@ -221,6 +227,7 @@ Diagnostics ManifestValidator::run() {
             inner.name = o.name;
             inner.ns = o.ns;
             inner.label = o.label + " data[" + key + "]";
+            inner.source = embeddedText(*o.doc, at, outerText);
             if (!inner.value->is_object()) {
                 sink.error(inner, FieldPath(), "must be a YAML map");
                 continue;

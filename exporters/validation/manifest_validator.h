@@ -26,6 +26,7 @@ public:
     size_t documentCount() const { return documents_.size(); }
 
 private:
+    size_t documentsOf(const std::string& file) const;
     std::deque<ManifestDocument> documents_;
     std::deque<ManifestDocument> embedded_; // YAML held in ConfigMap values
     std::map<std::string, std::string> texts_;

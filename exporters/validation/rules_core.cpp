@@ -147,9 +147,4 @@ void checkCoreObjects(const std::vector<ManifestObject>& objects, ProblemSink& s
     }
 }
 
-void checkVolcanoSchedulerConfs(const std::vector<ManifestObject>& objects, ProblemSink& sink) {
-    (void)objects;
-    (void)sink;
-}
-
 } // namespace gantry

@@ -7,7 +7,7 @@
 #include "command.h"
 #include "export/export.h"
 #include "input_error.h"
-#include "snapshot/snapshot_importer.h"
+#include "input_loader.h"
 
 namespace gantry::cli {
 
@@ -16,9 +16,10 @@ namespace {
 const char* kUsage =
     "Usage: gantry export --from INPUT... --target volcano|yunikorn|kueue --out DIR [options]\n\n"
     "Exports the queues, quotas, topology, priorities and what-if workloads of INPUT as manifests for\n"
-    "the target scheduler. INPUT is a Kubernetes snapshot (kubectl get -o yaml|json, one or more files,\n"
-    "with Volcano Queues, Kueue ClusterQueues/Cohorts or a YuniKorn yunikorn-configs ConfigMap);\n"
-    "--from may be repeated. Every object is validated against the bundled CRDs and the scheduler's\n"
+    "the target scheduler. INPUT is a Kubernetes snapshot (kubectl get -o yaml|json, with Volcano\n"
+    "Queues, Kueue ClusterQueues/Cohorts or a YuniKorn yunikorn-configs ConfigMap; --from may be\n"
+    "repeated to merge several files), a Gantry inventory, or a project (.gantry). Every object is\n"
+    "validated against the bundled CRDs and the scheduler's\n"
     "rules before anything is written; on any error nothing is written.\n\n"
     "Options:\n"
     "  --single-file            one multi-document file DIR/<target>.yaml instead of one file per kind\n"
@@ -71,26 +72,15 @@ int runExport(const Args& args) {
 
     Project project;
     try {
-        SnapshotImporter importer;
-        for (const auto& in : inputs) importer.addFile(in);
-        Diagnostics diagnostics;
-        project.cluster = importer.finish(diagnostics);
-        bool failed = false;
-        for (const auto& d : diagnostics) {
-            if (d.severity == Severity::Error) failed = true;
-            if (d.severity == Severity::Error || !quiet) std::cerr << d.str() << '\n';
-        }
-        if (failed) {
-            std::cerr << "gantry export: " << inputs.front() << " has errors; nothing written\n";
-            return BadInput;
-        }
+        LoadedInput loaded = loadInputs(inputs);
+        for (const auto& d : loaded.warnings)
+            if (!quiet) std::cerr << d.str() << '\n';
+        project = std::move(loaded.project);
     } catch (const InputError& e) {
         std::cerr << e.what() << '\n' << "gantry export: nothing written\n";
         return BadInput;
     }
-    project.name = project.cluster.name;
     project.target = options.target;
-    if (project.cluster.volcanoConf) project.volcano = *project.cluster.volcanoConf;
 
     ExportBundle bundle = exportProject(project, options);
     ExportResult result;
