@@ -153,7 +153,9 @@ ExportBundle exportKueue(const Project& project, const ExportOptions& options) {
     // Flavors: the imported ones; otherwise one per node class. Queues whose quotas know no
     // flavors (Volcano, YuniKorn) use the single class when there is one, else default-flavor.
     bool anyForeign = std::any_of(tree.nodes.begin(), tree.nodes.end(), [&](const QueueNode& n) {
-        return !isKueue(*n.queue) && n.queue->resourceGroups.empty() && !quota[size_t(&n - tree.nodes.data())].entitled.empty();
+        const NeutralQuota& nq = quota[size_t(&n - tree.nodes.data())];
+        return !isKueue(*n.queue) && n.queue->resourceGroups.empty() &&
+               !(nq.entitled.empty() && nq.cap.empty() && nq.reserved.empty());
     });
     std::string agnosticFlavor;
     std::set<std::string> flavorNames;

@@ -147,7 +147,7 @@ struct Partition {
         foreignQueueLosses(q, nq, losses);
         Json j = Json::object();
         j["name"] = n.name;
-        if (q.kind == Queue::Kind::YuniKornQueue && q.parentFlag && n.leaf()) j["parent"] = true;
+        if (q.kind == Queue::Kind::YuniKornQueue && q.parentFlag) j["parent"] = true;
         Json res = Json::object();
         if (!nq.entitled.empty()) res["guaranteed"] = resourcesJson(nq.entitled, n.name, losses, "guaranteed");
         if (!nq.cap.empty()) res["max"] = resourcesJson(nq.cap, n.name, losses, "max");
@@ -329,6 +329,7 @@ ExportBundle exportYuniKorn(const Project& project, const ExportOptions& options
     addPriorityClasses(project, bundle, losses);
 
     if (options.workloads) {
+        ExportBundle scratch;
         for (const auto& w : project.workloads) {
             int k = -1;
             for (size_t i = 0; i < tree.nodes.size(); ++i)
@@ -339,28 +340,27 @@ ExportBundle exportYuniKorn(const Project& project, const ExportOptions& options
                 losses.add("workload", w.name, "networkTopology", "YuniKorn has no topology-aware gang placement; dropped");
             std::string role = dnsLabel(w.role.empty() ? "worker" : w.role);
             int32_t minMember = w.minMember > 0 ? w.minMember : w.replicas;
-            Json tmpl = workloadPodTemplate(w, losses, {}, {}, "yunikorn");
+            // The task group describes the pods, so it is built from the same template.
+            Json shape = workloadPodTemplate(w, losses, {}, {}, "yunikorn");
             Json group = Json::object();
             group["name"] = role;
             group["minMember"] = minMember;
             Json minResource = Json::object();
-            const Json& container = tmpl["spec"]["containers"][0];
+            const Json& container = shape["spec"]["containers"][0];
             if (container.contains("resources"))
                 for (const char* section : {"requests", "limits"})
                     if (container["resources"].contains(section))
                         for (const auto& [name, value] : container["resources"][section].items()) minResource[name] = value;
             group["minResource"] = minResource;
-            if (tmpl["spec"].contains("nodeSelector")) group["nodeSelector"] = tmpl["spec"]["nodeSelector"];
-            if (tmpl["spec"].contains("tolerations")) group["tolerations"] = tmpl["spec"]["tolerations"];
+            if (shape["spec"].contains("nodeSelector")) group["nodeSelector"] = shape["spec"]["nodeSelector"];
+            if (shape["spec"].contains("tolerations")) group["tolerations"] = shape["spec"]["tolerations"];
             Labels labels{{"yunikorn.apache.org/queue", queuePath}};
             Labels annotations{{"yunikorn.apache.org/task-group-name", role},
                                {"yunikorn.apache.org/task-groups", Json::array({group}).dump()},
                                {"yunikorn.apache.org/schedulingPolicyParameters", "gangSchedulingStyle=Hard"}};
             if (!w.preemptable) annotations["yunikorn.apache.org/allow-preemption"] = "false";
-            Json meta = Json::object();
-            meta["labels"] = labels;
-            meta["annotations"] = annotations;
-            tmpl["metadata"] = meta;
+            Losses quiet(scratch); // the shape above already reported the template's losses
+            Json tmpl = workloadPodTemplate(w, quiet, labels, annotations, "yunikorn");
             if (!w.priorityClass.empty()) tmpl["spec"]["priorityClassName"] = w.priorityClass;
             Json spec{{"parallelism", w.replicas}, {"completions", w.replicas}, {"backoffLimit", 0}, {"template", tmpl}};
             Json obj{{"apiVersion", "batch/v1"},
