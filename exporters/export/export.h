@@ -2,12 +2,12 @@
 // Exports of a project (or an imported cluster) to Volcano, YuniKorn or Kueue manifests. Each
 // exporter builds the objects in apply order plus the warnings for every step that loses something
 // (docs/quota-mapping.md); writeExport() validates the whole set and writes nothing unless it is clean.
-#include <string>
-#include <vector>
-
 #include "manifest/document.h"
 #include "model/diagnostic.h"
 #include "model/project.h"
+
+#include <string>
+#include <vector>
 
 namespace gantry {
 
@@ -41,12 +41,13 @@ ExportBundle exportProject(const Project& project, const ExportOptions& options)
 struct ExportResult {
     bool written = false;
     std::vector<std::string> files; // written, relative to the output folder, report last
-    Diagnostics diagnostics;         // validation problems (errors block) and the bundle's warnings
-    std::string report;              // the text of export-report.txt
+    Diagnostics diagnostics;        // validation problems (errors block) and the bundle's warnings
+    std::string report;             // the text of export-report.txt
 };
 
 // The files a bundle becomes (name -> YAML text), without the report.
-std::vector<std::pair<std::string, std::string>> renderExport(const ExportBundle& bundle, ExportLayout layout);
+std::vector<std::pair<std::string, std::string>> renderExport(const ExportBundle& bundle,
+                                                              ExportLayout layout);
 // Validates every object of the bundle against the bundled CRDs and the cross-object rules.
 Diagnostics validateExport(const ExportBundle& bundle, ExportLayout layout);
 // Validates, then writes the files and export-report.txt into `outDir` (created if missing), each

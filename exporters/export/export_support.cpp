@@ -51,9 +51,12 @@ QueueTree buildQueueTree(const Cluster& cluster) {
     for (const auto& q : cluster.queues) names.insert(q.name);
     for (const auto& q : cluster.queues) {
         if (&q == tree.root) continue;
-        bool topLevel = q.parent.empty() || q.parent == rootName || q.parent == "root" || !names.count(q.parent);
-        if (topLevel) top.push_back(&q);
-        else childrenOf[q.parent].push_back(&q);
+        bool topLevel =
+            q.parent.empty() || q.parent == rootName || q.parent == "root" || !names.count(q.parent);
+        if (topLevel)
+            top.push_back(&q);
+        else
+            childrenOf[q.parent].push_back(&q);
     }
     std::set<const Queue*> seen;
     std::function<void(const Queue*, int)> add = [&](const Queue* q, int parent) {
@@ -64,16 +67,22 @@ QueueTree buildQueueTree(const Cluster& cluster) {
         n.parent = parent;
         int index = int(tree.nodes.size());
         tree.nodes.push_back(n);
-        if (parent >= 0) tree.nodes[size_t(parent)].children.push_back(index);
-        else tree.topLevel.push_back(index);
+        if (parent >= 0)
+            tree.nodes[size_t(parent)].children.push_back(index);
+        else
+            tree.topLevel.push_back(index);
         for (const Queue* c : childrenOf[q->name]) add(c, index);
     };
     for (const Queue* q : top) add(q, -1);
     return tree;
 }
 
-std::string fromYuniKornResource(const std::string& name) { return name == "vcore" ? "cpu" : name; }
-std::string toYuniKornResource(const std::string& name) { return name == "cpu" ? "vcore" : name; }
+std::string fromYuniKornResource(const std::string& name) {
+    return name == "vcore" ? "cpu" : name;
+}
+std::string toYuniKornResource(const std::string& name) {
+    return name == "cpu" ? "vcore" : name;
+}
 
 namespace {
 
@@ -110,7 +119,8 @@ NeutralQuota kueueOwnQuota(const Queue& q, bool inCohort, const Cluster& cluster
                 // borrow; in the other schedulers it is "not set".
                 if (r.nominal != 0) out.entitled.add(r.resource, r.nominal);
                 ++total[r.resource];
-                if (r.lendingLimit && r.nominal > *r.lendingLimit) out.reserved.add(r.resource, r.nominal - *r.lendingLimit);
+                if (r.lendingLimit && r.nominal > *r.lendingLimit)
+                    out.reserved.add(r.resource, r.nominal - *r.lendingLimit);
                 if (r.borrowingLimit) {
                     ++limited[r.resource];
                     borrowing.add(r.resource, *r.borrowingLimit);
@@ -121,8 +131,8 @@ NeutralQuota kueueOwnQuota(const Queue& q, bool inCohort, const Cluster& cluster
             std::string list;
             for (const auto& f : flavors) list += (list.empty() ? "" : ", ") + f;
             losses.queue(q, "spec.resourceGroups[" + res + "]",
-                         "the quotas of flavors " + list + " are summed into one " + res + " quota: " + target +
-                             " queues have no flavors, so which node class a quota is for is lost");
+                         "the quotas of flavors " + list + " are summed into one " + res + " quota: " +
+                             target + " queues have no flavors, so which node class a quota is for is lost");
         }
         if (!inCohort) {
             out.cap.set(res, out.entitled.get(res)); // no cohort: nothing to borrow
@@ -176,7 +186,8 @@ std::vector<NeutralQuota> neutralQuotas(const QueueTree& tree, const Cluster& cl
                 for (const auto& f : g.flavors)
                     for (const auto& r : f.resources)
                         if (r.lendingLimit && g.flavors.size() == 1)
-                            nq.reserved.set(r.resource, std::max<int64_t>(0, nq.entitled.get(r.resource) - *r.lendingLimit));
+                            nq.reserved.set(r.resource, std::max<int64_t>(0, nq.entitled.get(r.resource) -
+                                                                                 *r.lendingLimit));
             for (const auto& [res, amount] : own.cap) // own.cap = own nominal + borrowingLimit
                 nq.cap.set(res, nq.entitled.get(res) + (amount - own.entitled.get(res)));
             break;
@@ -221,7 +232,8 @@ Json quantityMap(const ResourceList& resources) {
     return out;
 }
 
-Json objectMeta(const std::string& name, const std::string& ns, const Labels& labels, const Labels& annotations) {
+Json objectMeta(const std::string& name, const std::string& ns, const Labels& labels,
+                const Labels& annotations) {
     Json m = Json::object();
     m["name"] = name;
     if (!ns.empty()) m["namespace"] = ns;
@@ -243,7 +255,8 @@ std::vector<NodeClass> nodeClasses(const Cluster& cluster) {
     std::vector<NodeClass> out;
     for (auto& [model, c] : byModel) {
         // A label every node of the class has with one value, and no other node has with that value.
-        for (const char* key : {"nvidia.com/gpu.product", "node.kubernetes.io/instance-type", kNodeClassLabel}) {
+        for (const char* key :
+             {"nvidia.com/gpu.product", "node.kubernetes.io/instance-type", kNodeClassLabel}) {
             auto first = c.nodes.front()->labels.find(key);
             if (first == c.nodes.front()->labels.end()) continue;
             bool same = std::all_of(c.nodes.begin(), c.nodes.end(), [&](const Node* n) {
@@ -252,8 +265,8 @@ std::vector<NodeClass> nodeClasses(const Cluster& cluster) {
             });
             bool exclusive = std::none_of(cluster.nodes.begin(), cluster.nodes.end(), [&](const Node& n) {
                 auto it = n.labels.find(key);
-                return std::find(c.nodes.begin(), c.nodes.end(), &n) == c.nodes.end() && it != n.labels.end() &&
-                       it->second == first->second;
+                return std::find(c.nodes.begin(), c.nodes.end(), &n) == c.nodes.end() &&
+                       it != n.labels.end() && it->second == first->second;
             });
             if (same && exclusive) {
                 c.selector[key] = first->second;
@@ -272,8 +285,9 @@ std::vector<NodeClass> nodeClasses(const Cluster& cluster) {
         out.push_back(std::move(c));
     }
     // GPU classes by name, CPU nodes last.
-    std::stable_sort(out.begin(), out.end(),
-                     [](const NodeClass& a, const NodeClass& b) { return !a.gpuModel.empty() && b.gpuModel.empty(); });
+    std::stable_sort(out.begin(), out.end(), [](const NodeClass& a, const NodeClass& b) {
+        return !a.gpuModel.empty() && b.gpuModel.empty();
+    });
     return out;
 }
 
@@ -296,7 +310,8 @@ std::vector<Json> nodeLabelPatches(const Cluster& cluster, const std::vector<Nod
             // A designed node gets the labels the exported objects select on: topology levels,
             // Gantry's own labels and the labels of the ResourceFlavors.
             for (const auto& level : levels)
-                if (auto it = n.labels.find(level.nodeLabel); it != n.labels.end()) add[it->first] = it->second;
+                if (auto it = n.labels.find(level.nodeLabel); it != n.labels.end())
+                    add[it->first] = it->second;
             for (const auto& [key, value] : n.labels)
                 if (key.rfind("gantry.io/", 0) == 0) add[key] = value;
             for (const auto& f : cluster.resourceFlavors)
@@ -330,26 +345,34 @@ Json toleration(const Toleration& t) {
 }
 
 int64_t meanSeconds(const DurationDistribution& d) {
-    double s = d.kind == DurationDistribution::Kind::Uniform ? (d.minSeconds + d.maxSeconds) / 2 : d.meanSeconds;
+    double s =
+        d.kind == DurationDistribution::Kind::Uniform ? (d.minSeconds + d.maxSeconds) / 2 : d.meanSeconds;
     if (!(s > 0)) return 365 * 24 * 3600; // runs until stopped
     return int64_t(std::ceil(s));
 }
 
 const char* arrivalName(ArrivalProcess::Kind k) {
     switch (k) {
-    case ArrivalProcess::Kind::Fixed: return "fixed";
-    case ArrivalProcess::Kind::Poisson: return "poisson";
-    case ArrivalProcess::Kind::Burst: return "burst";
+    case ArrivalProcess::Kind::Fixed:
+        return "fixed";
+    case ArrivalProcess::Kind::Poisson:
+        return "poisson";
+    case ArrivalProcess::Kind::Burst:
+        return "burst";
     }
     return "fixed";
 }
 
 const char* durationName(DurationDistribution::Kind k) {
     switch (k) {
-    case DurationDistribution::Kind::Fixed: return "fixed";
-    case DurationDistribution::Kind::Exponential: return "exponential";
-    case DurationDistribution::Kind::Uniform: return "uniform";
-    case DurationDistribution::Kind::LogNormal: return "lognormal";
+    case DurationDistribution::Kind::Fixed:
+        return "fixed";
+    case DurationDistribution::Kind::Exponential:
+        return "exponential";
+    case DurationDistribution::Kind::Uniform:
+        return "uniform";
+    case DurationDistribution::Kind::LogNormal:
+        return "lognormal";
     }
     return "fixed";
 }
@@ -367,7 +390,8 @@ std::string describeWhatIf(const WorkloadTemplate& w) {
     std::string s = "jobs=" + std::to_string(w.jobs) + " arrival=" + arrivalName(w.arrival.kind);
     if (w.arrival.kind == ArrivalProcess::Kind::Poisson) s += " rate=" + number(w.arrival.ratePerHour) + "/h";
     if (w.arrival.kind == ArrivalProcess::Kind::Burst)
-        s += " burst=" + std::to_string(w.arrival.burstSize) + " every=" + number(w.arrival.intervalSeconds) + "s";
+        s += " burst=" + std::to_string(w.arrival.burstSize) + " every=" + number(w.arrival.intervalSeconds) +
+             "s";
     if (w.arrival.kind == ArrivalProcess::Kind::Fixed && w.arrival.intervalSeconds > 0)
         s += " every=" + number(w.arrival.intervalSeconds) + "s";
     s += " duration=" + std::string(durationName(w.duration.kind));
@@ -379,12 +403,13 @@ std::string describeWhatIf(const WorkloadTemplate& w) {
     return s;
 }
 
-Json workloadPodTemplate(const WorkloadTemplate& w, Losses& losses, const Labels& labels, const Labels& annotations,
-                         const std::string& schedulerName) {
+Json workloadPodTemplate(const WorkloadTemplate& w, Losses& losses, const Labels& labels,
+                         const Labels& annotations, const std::string& schedulerName) {
     Json requests = Json::object(), limits = Json::object();
     bool gpuInRequests = false;
     for (const auto& [name, amount] : w.podRequests) {
-        if (name == res::Cpu || name == res::Memory || name == res::EphemeralStorage || unitOf(name) == ResourceUnit::Bytes) {
+        if (name == res::Cpu || name == res::Memory || name == res::EphemeralStorage ||
+            unitOf(name) == ResourceUnit::Bytes) {
             requests[name] = formatAmount(name, amount);
             continue;
         }
@@ -393,17 +418,19 @@ Json workloadPodTemplate(const WorkloadTemplate& w, Losses& losses, const Labels
         int64_t whole = (amount + 999) / 1000;
         if (amount % 1000 != 0)
             losses.add("workload", w.name, "podRequests[" + name + "]",
-                       formatAmount(name, amount) + " is not a whole number; Kubernetes extended resources are "
-                                                    "counted in whole units, so the template asks for " +
+                       formatAmount(name, amount) +
+                           " is not a whole number; Kubernetes extended resources are "
+                           "counted in whole units, so the template asks for " +
                            std::to_string(whole));
         limits[name] = std::to_string(whole);
     }
     if (w.gpu.count > 0 && !gpuInRequests) {
         if (w.gpu.milliPerGpu < 1000)
-            losses.add("workload", w.name, "gpu",
-                       "a share of " + std::to_string(w.gpu.milliPerGpu) +
-                           "/1000 of a GPU cannot be requested from the stock device plugin; the template asks for "
-                           "whole GPUs");
+            losses.add(
+                "workload", w.name, "gpu",
+                "a share of " + std::to_string(w.gpu.milliPerGpu) +
+                    "/1000 of a GPU cannot be requested from the stock device plugin; the template asks for "
+                    "whole GPUs");
         limits[std::string(res::NvidiaGpu)] = std::to_string(w.gpu.count);
     }
     if (!w.gpu.models.empty() && w.nodeSelector.empty())

@@ -1,30 +1,30 @@
 #pragma once
 // Pieces the three exporters share: the queue tree seen from any scheduler, Kubernetes-safe names,
 // lossy-step warnings, node classes and the pod template of a what-if workload.
+#include "export/export.h"
+#include "model/cluster.h"
+
 #include <map>
 #include <optional>
 #include <set>
 #include <string>
 #include <vector>
 
-#include "export/export.h"
-#include "model/cluster.h"
-
 namespace gantry::exporting {
 
 // Collects the warnings of an export: every lossy step names its object and field.
 class Losses {
-public:
+  public:
     explicit Losses(ExportBundle& bundle) : bundle_(bundle) {}
     // "<what> <name>, <field>: <message>", located at the source object when known.
-    void add(const std::string& what, const std::string& name, const std::string& field, const std::string& message,
-             const SourceRef& where = {});
+    void add(const std::string& what, const std::string& name, const std::string& field,
+             const std::string& message, const SourceRef& where = {});
     void queue(const Queue& q, const std::string& field, const std::string& message) {
         add("queue", q.name, field, message, q.source);
     }
     void note(const std::string& text) { bundle_.notes.push_back(text); }
 
-private:
+  private:
     ExportBundle& bundle_;
 };
 
@@ -32,8 +32,8 @@ private:
 // the top, or Kueue's cohort "root") is implicit; top-level queues have no parent here.
 struct QueueNode {
     const Queue* queue = nullptr;
-    std::string name;   // name in the target (made unique and valid by the exporter)
-    int parent = -1;    // index into QueueTree::nodes; -1 = top level
+    std::string name; // name in the target (made unique and valid by the exporter)
+    int parent = -1;  // index into QueueTree::nodes; -1 = top level
     std::vector<int> children;
     bool leaf() const { return children.empty(); }
 };

@@ -1,11 +1,11 @@
 // Kueue (kueue.x-k8s.io/v1beta2): Topology, ResourceFlavors (one per node class), Cohorts and
 // ClusterQueues (the queue tree: inner queues become cohorts), LocalQueues per namespace,
 // WorkloadPriorityClasses, suspended Job templates and node label patches.
-#include <algorithm>
-#include <cmath>
-
 #include "export/export_support.h"
 #include "export/scheduler_conf_writer.h"
+
+#include <algorithm>
+#include <cmath>
 
 namespace gantry {
 
@@ -88,22 +88,29 @@ Json tolerationsJson(const std::vector<Toleration>& tolerations) {
     return out;
 }
 
-bool isKueue(const Queue& q) { return q.kind == Queue::Kind::KueueClusterQueue || q.kind == Queue::Kind::KueueCohort; }
+bool isKueue(const Queue& q) {
+    return q.kind == Queue::Kind::KueueClusterQueue || q.kind == Queue::Kind::KueueCohort;
+}
 
 void foreignQueueLosses(const Queue& q, Losses& losses) {
     if (q.kind == Queue::Kind::Queue) {
-        if (q.priority > 0) losses.queue(q, "spec.priority", "Kueue queues have no priority (workloads do); dropped");
+        if (q.priority > 0)
+            losses.queue(q, "spec.priority", "Kueue queues have no priority (workloads do); dropped");
         if (!q.reclaimable)
-            losses.queue(q, "spec.reclaimable",
-                         "in Kueue the lending queue decides whether it reclaims (reclaimWithinCohort); this queue "
-                         "cannot be kept from giving back what it borrowed");
+            losses.queue(
+                q, "spec.reclaimable",
+                "in Kueue the lending queue decides whether it reclaims (reclaimWithinCohort); this queue "
+                "cannot be kept from giving back what it borrowed");
     }
     if (q.kind == Queue::Kind::YuniKornQueue) {
-        if (q.maxApplications > 0) losses.queue(q, "maxapplications", "Kueue queues have no application count limit; dropped");
-        if (!q.properties.empty()) losses.queue(q, "properties", "YuniKorn queue properties have no Kueue counterpart; dropped");
+        if (q.maxApplications > 0)
+            losses.queue(q, "maxapplications", "Kueue queues have no application count limit; dropped");
+        if (!q.properties.empty())
+            losses.queue(q, "properties", "YuniKorn queue properties have no Kueue counterpart; dropped");
         if (!q.submitAcl.empty() || !q.adminAcl.empty())
             losses.queue(q, "submitacl/adminacl", "Kueue restricts namespaces, not users; ACLs dropped");
-        if (!q.limits.empty()) losses.queue(q, "limits", "per-user and per-group limits have no Kueue counterpart; dropped");
+        if (!q.limits.empty())
+            losses.queue(q, "limits", "per-user and per-group limits have no Kueue counterpart; dropped");
     }
 }
 
@@ -117,7 +124,8 @@ ExportBundle exportKueue(const Project& project, const ExportOptions& options) {
     QueueTree tree = buildQueueTree(cluster);
     for (auto& n : tree.nodes) {
         std::string name = dnsSubdomain(n.queue->name);
-        if (name != n.queue->name) losses.queue(*n.queue, "name", "not a valid Kubernetes name; exported as " + name);
+        if (name != n.queue->name)
+            losses.queue(*n.queue, "name", "not a valid Kubernetes name; exported as " + name);
         n.name = name;
     }
     auto quota = neutralQuotas(tree, cluster, kTarget, losses);
@@ -147,7 +155,8 @@ ExportBundle exportKueue(const Project& project, const ExportOptions& options) {
         bundle.objects.push_back({obj, "topology.yaml"});
     } else if (!cluster.hyperNodes.empty()) {
         losses.add("topology", "HyperNodes", "members",
-                   "Volcano HyperNodes list their members; Kueue's Topology needs node labels, so no Topology is exported");
+                   "Volcano HyperNodes list their members; Kueue's Topology needs node labels, so no "
+                   "Topology is exported");
     }
 
     // Flavors: the imported ones; otherwise one per node class. Queues whose quotas know no
@@ -177,8 +186,17 @@ ExportBundle exportKueue(const Project& project, const ExportOptions& options) {
             Json obj = kueueObject("ResourceFlavor", c.name);
             Json spec{{"nodeLabels", c.selector}};
             if (!c.commonTaints.empty()) {
-                std::vector<Taint> taints(c.commonTaints.begin(), c.commonTaints.begin() + long(std::min<size_t>(8, c.commonTaints.size())));
-                spec["nodeTaints"] = taintsJson(taints);
+                // The nodes of the class are tainted (GPU nodes usually are): the flavor carries the
+                // tolerations, so what Kueue admits to it can run there without its own.
+                std::vector<Toleration> tolerations;
+                std::string keys;
+                for (const auto& t : c.commonTaints) {
+                    tolerations.push_back({t.key, t.value.empty(), t.value, t.effect, std::nullopt});
+                    keys += (keys.empty() ? "" : ", ") + t.key;
+                }
+                spec["tolerations"] = tolerationsJson(tolerations);
+                losses.note("ResourceFlavor " + c.name + " tolerates its nodes' taints (" + keys +
+                            "): workloads admitted to it get the tolerations");
             }
             if (!topologyName.empty()) spec["topologyName"] = topologyName;
             obj["spec"] = spec;
@@ -186,11 +204,13 @@ ExportBundle exportKueue(const Project& project, const ExportOptions& options) {
             flavorNames.insert(c.name);
             classLabels = classLabels || c.patchLabel;
         }
-        if (classes.size() == 1 && !classes[0].patchLabel) agnosticFlavor = classes[0].name;
+        if (classes.size() == 1 && !classes[0].patchLabel)
+            agnosticFlavor = classes[0].name;
         else if (classes.size() > 1)
-            losses.note("ResourceFlavors " + std::to_string(classes.size()) +
-                        " node classes are exported; queue quotas that know no flavors are placed on default-flavor "
-                        "(any node), so split them per class where you want per-model quotas");
+            losses.note(
+                "ResourceFlavors " + std::to_string(classes.size()) +
+                " node classes are exported; queue quotas that know no flavors are placed on default-flavor "
+                "(any node), so split them per class where you want per-model quotas");
     }
     if (anyForeign && agnosticFlavor.empty()) {
         agnosticFlavor = "default-flavor";
@@ -209,7 +229,8 @@ ExportBundle exportKueue(const Project& project, const ExportOptions& options) {
     bool needRoot = (tree.root && tree.root->kind == Queue::Kind::KueueCohort) ||
                     std::any_of(tree.topLevel.begin(), tree.topLevel.end(),
                                 [&](int k) { return !isKueue(*tree.nodes[size_t(k)].queue); });
-    if (needRoot && tree.find(rootCohort) < 0) bundle.objects.push_back({kueueObject("Cohort", rootCohort), "cohorts.yaml"});
+    if (needRoot && tree.find(rootCohort) < 0)
+        bundle.objects.push_back({kueueObject("Cohort", rootCohort), "cohorts.yaml"});
     const auto& actions = project.volcano.actions;
     bool reclaim = std::find(actions.begin(), actions.end(), "reclaim") != actions.end() ||
                    (cluster.yunikorn && cluster.yunikorn->preemptionEnabled.value_or(true));
@@ -221,12 +242,16 @@ ExportBundle exportKueue(const Project& project, const ExportOptions& options) {
         bool cohort = q.kind == Queue::Kind::KueueCohort || (!isKueue(q) && !n.leaf());
         if (q.kind == Queue::Kind::KueueClusterQueue && !n.leaf())
             losses.queue(q, "children", "a ClusterQueue cannot have children in Kueue");
-        std::string parent = n.parent >= 0 ? tree.nodes[size_t(n.parent)].name : isKueue(q) && !(tree.root && tree.root->kind == Queue::Kind::KueueCohort) ? "" : rootCohort;
+        std::string parent = n.parent >= 0 ? tree.nodes[size_t(n.parent)].name
+                             : isKueue(q) && !(tree.root && tree.root->kind == Queue::Kind::KueueCohort)
+                                 ? ""
+                                 : rootCohort;
         Json obj = kueueObject(cohort ? "Cohort" : "ClusterQueue", n.name);
         if (!q.labels.empty()) obj["metadata"]["labels"] = q.labels;
         if (!q.annotations.empty()) obj["metadata"]["annotations"] = q.annotations;
         if (cohort && !isKueue(q) && (q.dequeueStrategy == "fifo"))
-            losses.queue(q, "spec.dequeueStrategy", "becomes a Kueue Cohort, which queues no workloads; fifo ordering dropped");
+            losses.queue(q, "spec.dequeueStrategy",
+                         "becomes a Kueue Cohort, which queues no workloads; fifo ordering dropped");
         Json spec = Json::object();
         if (!parent.empty()) spec[cohort ? "parentName" : "cohortName"] = parent;
         std::vector<ResourceGroup> groups;
@@ -252,7 +277,8 @@ ExportBundle exportKueue(const Project& project, const ExportOptions& options) {
                 rq.nominal = cohort ? entitled - childEntitled.get(r) : entitled;
                 if (rq.nominal < 0) {
                     losses.queue(q, "deserved[" + r + "]",
-                                 "less than its children's sum; the cohort gets no quota of its own for " + r);
+                                 "less than its children's sum; the cohort gets no quota of its own for " +
+                                     r);
                     rq.nominal = 0;
                 }
                 if (nq.cap.has(r)) rq.borrowingLimit = std::max<int64_t>(0, nq.cap.get(r) - entitled);
@@ -278,11 +304,14 @@ ExportBundle exportKueue(const Project& project, const ExportOptions& options) {
                 if (q.namespaceSelector) spec["namespaceSelector"] = labelSelectorJson(*q.namespaceSelector);
                 if (!q.queueingStrategy.empty()) spec["queueingStrategy"] = q.queueingStrategy;
                 Json p = Json::object();
-                if (q.preemption.withinClusterQueue != "Never") p["withinClusterQueue"] = q.preemption.withinClusterQueue;
-                if (q.preemption.reclaimWithinCohort != "Never") p["reclaimWithinCohort"] = q.preemption.reclaimWithinCohort;
+                if (q.preemption.withinClusterQueue != "Never")
+                    p["withinClusterQueue"] = q.preemption.withinClusterQueue;
+                if (q.preemption.reclaimWithinCohort != "Never")
+                    p["reclaimWithinCohort"] = q.preemption.reclaimWithinCohort;
                 if (q.preemption.borrowWithinCohort != "Never" || q.preemption.borrowMaxPriorityThreshold) {
                     Json b{{"policy", q.preemption.borrowWithinCohort}};
-                    if (q.preemption.borrowMaxPriorityThreshold) b["maxPriorityThreshold"] = *q.preemption.borrowMaxPriorityThreshold;
+                    if (q.preemption.borrowMaxPriorityThreshold)
+                        b["maxPriorityThreshold"] = *q.preemption.borrowMaxPriorityThreshold;
                     p["borrowWithinCohort"] = b;
                 }
                 if (!p.empty()) spec["preemption"] = p;
@@ -294,14 +323,17 @@ ExportBundle exportKueue(const Project& project, const ExportOptions& options) {
                 }
                 if (!q.stopPolicy.empty()) spec["stopPolicy"] = q.stopPolicy;
             } else {
-                spec["namespaceSelector"] = q.namespaceSelector ? labelSelectorJson(*q.namespaceSelector) : Json::object();
+                spec["namespaceSelector"] =
+                    q.namespaceSelector ? labelSelectorJson(*q.namespaceSelector) : Json::object();
                 if (q.dequeueStrategy == "fifo") spec["queueingStrategy"] = "StrictFIFO";
                 Json p = Json::object();
                 bool designed = q.preemption != KueuePreemption{};
                 if (designed) {
                     // Kueue preemption designed on the queue wins over the one derived from the policy.
-                    if (q.preemption.withinClusterQueue != "Never") p["withinClusterQueue"] = q.preemption.withinClusterQueue;
-                    if (q.preemption.reclaimWithinCohort != "Never") p["reclaimWithinCohort"] = q.preemption.reclaimWithinCohort;
+                    if (q.preemption.withinClusterQueue != "Never")
+                        p["withinClusterQueue"] = q.preemption.withinClusterQueue;
+                    if (q.preemption.reclaimWithinCohort != "Never")
+                        p["reclaimWithinCohort"] = q.preemption.reclaimWithinCohort;
                     if (q.preemption.borrowWithinCohort != "Never")
                         p["borrowWithinCohort"] = Json{{"policy", q.preemption.borrowWithinCohort}};
                 } else {
@@ -309,20 +341,24 @@ ExportBundle exportKueue(const Project& project, const ExportOptions& options) {
                     if (reclaim) p["reclaimWithinCohort"] = "Any";
                 }
                 if (!p.empty()) spec["preemption"] = p;
-                if (q.state == QueueState::Closed || q.state == QueueState::Closing) spec["stopPolicy"] = "Hold";
+                if (q.state == QueueState::Closed || q.state == QueueState::Closing)
+                    spec["stopPolicy"] = "Hold";
             }
         }
         if (!spec.empty()) obj["spec"] = spec;
         bundle.objects.push_back({obj, cohort ? "cohorts.yaml" : "clusterqueues.yaml"});
     }
     if (weighted)
-        losses.note("queue weights became fairSharing weights; they apply only with fairSharing enabled in Kueue's configuration");
-    if (!tree.nodes.empty() && std::any_of(tree.nodes.begin(), tree.nodes.end(), [](const QueueNode& n) { return !isKueue(*n.queue); }))
-        losses.note(std::string("preemption of the ClusterQueues: ") + (preempt ? "withinClusterQueue LowerPriority" : "none within a queue") +
-                    ", " + (reclaim ? "reclaimWithinCohort Any" : "no reclaim") + " (from the chosen policy)");
+        losses.note("queue weights became fairSharing weights; they apply only with fairSharing enabled in "
+                    "Kueue's configuration");
+    if (!tree.nodes.empty() && std::any_of(tree.nodes.begin(), tree.nodes.end(),
+                                           [](const QueueNode& n) { return !isKueue(*n.queue); }))
+        losses.note(std::string("preemption of the ClusterQueues: ") +
+                    (preempt ? "withinClusterQueue LowerPriority" : "none within a queue") + ", " +
+                    (reclaim ? "reclaimWithinCohort Any" : "no reclaim") + " (from the chosen policy)");
 
     // LocalQueues: the imported ones, and one per namespace that runs a workload of a ClusterQueue.
-    std::set<std::pair<std::string, std::string>> localQueues; // (ns, name)
+    std::set<std::pair<std::string, std::string>> localQueues;        // (ns, name)
     std::map<std::pair<std::string, std::string>, std::string> lqFor; // (ns, queue) -> LocalQueue name
     auto addLocalQueue = [&](const std::string& name, const std::string& ns, const std::string& cq,
                              std::optional<double> weight, const std::string& stop) {
@@ -336,7 +372,8 @@ ExportBundle exportKueue(const Project& project, const ExportOptions& options) {
     };
     for (const auto& lq : cluster.localQueues) {
         int k = tree.find(dnsSubdomain(lq.clusterQueue));
-        addLocalQueue(lq.name, lq.ns, k >= 0 ? tree.nodes[size_t(k)].name : lq.clusterQueue, lq.fairSharingWeight, lq.stopPolicy);
+        addLocalQueue(lq.name, lq.ns, k >= 0 ? tree.nodes[size_t(k)].name : lq.clusterQueue,
+                      lq.fairSharingWeight, lq.stopPolicy);
         lqFor[{lq.ns, lq.clusterQueue}] = lq.name;
     }
     if (options.workloads)
@@ -346,7 +383,8 @@ ExportBundle exportKueue(const Project& project, const ExportOptions& options) {
             if (k < 0 || !tree.nodes[size_t(k)].leaf()) {
                 losses.add("workload", w.name, "queue",
                            k < 0 ? "queue " + w.queue + " is not in the project; no LocalQueue for it"
-                                 : "queue " + w.queue + " has children, so it is a Kueue Cohort and takes no workloads");
+                                 : "queue " + w.queue +
+                                       " has children, so it is a Kueue Cohort and takes no workloads");
                 continue;
             }
             std::string name = tree.nodes[size_t(k)].name;
@@ -379,17 +417,24 @@ ExportBundle exportKueue(const Project& project, const ExportOptions& options) {
                     losses.add("workload", w.name, "networkTopology", "no Topology to place it in; dropped");
                 } else {
                     size_t tier = 1;
-                    if (w.networkTopology.highestTierAllowed) tier = size_t(std::max(1, *w.networkTopology.highestTierAllowed));
+                    if (w.networkTopology.highestTierAllowed)
+                        tier = size_t(std::max(1, *w.networkTopology.highestTierAllowed));
                     tier = std::min(tier, tasLevels.size());
                     const std::string& label = tasLevels[tasLevels.size() - tier];
                     bool hard = w.networkTopology.mode == NetworkTopologyConstraint::Mode::Hard;
-                    podAnnotations[hard ? "kueue.x-k8s.io/podset-required-topology" : "kueue.x-k8s.io/podset-preferred-topology"] = label;
+                    podAnnotations[hard ? "kueue.x-k8s.io/podset-required-topology"
+                                        : "kueue.x-k8s.io/podset-preferred-topology"] = label;
                 }
             }
             if (!w.preemptable)
-                losses.add("workload", w.name, "preemptable", "Kueue has no per-workload opt-out of preemption; dropped");
+                losses.add("workload", w.name, "preemptable",
+                           "Kueue has no per-workload opt-out of preemption; dropped");
             Json tmpl = workloadPodTemplate(w, losses, {}, podAnnotations);
-            Json spec{{"suspend", true}, {"parallelism", w.replicas}, {"completions", w.replicas}, {"backoffLimit", 0}, {"template", tmpl}};
+            Json spec{{"suspend", true},
+                      {"parallelism", w.replicas},
+                      {"completions", w.replicas},
+                      {"backoffLimit", 0},
+                      {"template", tmpl}};
             Labels annotations{{"gantry.io/what-if", describeWhatIf(w)}};
             if (w.minMember > 0 && w.minMember < w.replicas)
                 annotations["kueue.x-k8s.io/job-min-parallelism"] = std::to_string(w.minMember);

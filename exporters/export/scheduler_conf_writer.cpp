@@ -32,29 +32,34 @@ Json argumentValue(const std::string& text) {
 
 } // namespace
 
-SchedulerConf deriveVolcanoConf(SchedulerConf conf, const QueueTree& tree, const std::vector<NeutralQuota>& quota,
-                                bool topologyAware, Losses& losses) {
+SchedulerConf deriveVolcanoConf(SchedulerConf conf, const QueueTree& tree,
+                                const std::vector<NeutralQuota>& quota, bool topologyAware, Losses& losses) {
     const bool hierarchical =
         std::any_of(tree.nodes.begin(), tree.nodes.end(), [](const QueueNode& n) { return n.parent >= 0; });
     const bool usesDeserved =
         std::any_of(quota.begin(), quota.end(), [](const NeutralQuota& q) { return !q.entitled.empty(); });
     if (conf.tiers.empty()) conf = defaultVolcanoConf();
     Where cap = findPlugin(conf, "capacity"), prop = findPlugin(conf, "proportion");
-    auto remove = [&](Where w) { conf.tiers[w.tier].plugins.erase(conf.tiers[w.tier].plugins.begin() + long(w.index)); };
+    auto remove = [&](Where w) {
+        conf.tiers[w.tier].plugins.erase(conf.tiers[w.tier].plugins.begin() + long(w.index));
+    };
     if (hierarchical) {
         if (prop.found && !cap.found) {
             PluginOption c = plugin("capacity");
             c.switches["enableHierarchy"] = true;
             conf.tiers[prop.tier].plugins[prop.index] = c;
-            losses.note("scheduler conf: proportion replaced by capacity with enableHierarchy, because the queues form a tree");
+            losses.note("scheduler conf: proportion replaced by capacity with enableHierarchy, because the "
+                        "queues form a tree");
         } else if (prop.found) {
             remove(prop);
-            losses.note("scheduler conf: proportion removed; capacity and proportion must not be enabled together");
+            losses.note(
+                "scheduler conf: proportion removed; capacity and proportion must not be enabled together");
         } else if (!cap.found) {
             Where drf = findPlugin(conf, "drf");
             size_t tier = drf.found ? drf.tier : conf.tiers.size() - 1;
             conf.tiers[tier].plugins.push_back(plugin("capacity"));
-            losses.note("scheduler conf: capacity added with enableHierarchy, because the queues form a tree");
+            losses.note(
+                "scheduler conf: capacity added with enableHierarchy, because the queues form a tree");
         }
         cap = findPlugin(conf, "capacity");
         auto& c = conf.tiers[cap.tier].plugins[cap.index];
@@ -65,12 +70,14 @@ SchedulerConf deriveVolcanoConf(SchedulerConf conf, const QueueTree& tree, const
     } else if (prop.found && cap.found) {
         if (usesDeserved) {
             remove(prop);
-            losses.note("scheduler conf: proportion removed (the queues set deserved, which capacity uses); capacity "
-                        "and proportion must not be enabled together");
+            losses.note(
+                "scheduler conf: proportion removed (the queues set deserved, which capacity uses); capacity "
+                "and proportion must not be enabled together");
         } else {
             remove(cap);
-            losses.note("scheduler conf: capacity removed (no queue sets deserved); capacity and proportion must not "
-                        "be enabled together");
+            losses.note(
+                "scheduler conf: capacity removed (no queue sets deserved); capacity and proportion must not "
+                "be enabled together");
         }
     }
     cap = findPlugin(conf, "capacity");
@@ -86,12 +93,14 @@ SchedulerConf deriveVolcanoConf(SchedulerConf conf, const QueueTree& tree, const
         auto& d = conf.tiers[drf.tier].plugins[drf.index];
         if (d.switches.count("enableHierarchy") && d.switches["enableHierarchy"]) {
             d.switches["enableHierarchy"] = false;
-            losses.note("scheduler conf: drf enableHierarchy turned off; Volcano rejects it next to proportion");
+            losses.note(
+                "scheduler conf: drf enableHierarchy turned off; Volcano rejects it next to proportion");
         }
     }
     if (topologyAware && !findPlugin(conf, "network-topology-aware").found) {
         conf.tiers.back().plugins.push_back(plugin("network-topology-aware"));
-        losses.note("scheduler conf: network-topology-aware added for the jobs' network topology constraints");
+        losses.note(
+            "scheduler conf: network-topology-aware added for the jobs' network topology constraints");
     }
     return conf;
 }

@@ -1,12 +1,12 @@
 // Volcano: Queues (scheduling.volcano.sh/v1beta1), the scheduler ConfigMap derived from the chosen
 // policy, HyperNodes (topology.volcano.sh/v1alpha1), PriorityClasses, vcjob templates
 // (batch.volcano.sh/v1alpha1) and node label patches.
+#include "export/export_support.h"
+#include "export/scheduler_conf_writer.h"
+
 #include <algorithm>
 #include <cmath>
 #include <functional>
-
-#include "export/export_support.h"
-#include "export/scheduler_conf_writer.h"
 
 namespace gantry {
 
@@ -17,25 +17,32 @@ namespace {
 constexpr const char* kTarget = "Volcano";
 
 bool defaultPreemption(const KueuePreemption& p) {
-    return p.withinClusterQueue == "Never" && p.reclaimWithinCohort == "Never" && p.borrowWithinCohort == "Never";
+    return p.withinClusterQueue == "Never" && p.reclaimWithinCohort == "Never" &&
+           p.borrowWithinCohort == "Never";
 }
 
 // What a queue from another scheduler carries that a Volcano Queue cannot.
 void foreignQueueLosses(const Queue& q, Losses& losses) {
     if (q.kind == Queue::Kind::Queue && !q.resourceGroups.empty())
-        losses.queue(q, "flavors", "the Kueue quotas per flavor designed for this queue are not used by Volcano (its own quotas are)");
+        losses.queue(q, "flavors",
+                     "the Kueue quotas per flavor designed for this queue are not used by Volcano (its own "
+                     "quotas are)");
     if (q.kind == Queue::Kind::YuniKornQueue) {
         if (q.maxApplications > 0)
             losses.queue(q, "maxapplications", "Volcano queues have no application count limit; dropped");
-        if (!q.properties.empty()) losses.queue(q, "properties", "YuniKorn queue properties have no Volcano counterpart; dropped");
+        if (!q.properties.empty())
+            losses.queue(q, "properties", "YuniKorn queue properties have no Volcano counterpart; dropped");
         if (!q.submitAcl.empty() || !q.adminAcl.empty())
-            losses.queue(q, "submitacl/adminacl", "Volcano has no queue ACLs (use RBAC on namespaces); dropped");
-        if (!q.limits.empty()) losses.queue(q, "limits", "per-user and per-group limits have no Volcano counterpart; dropped");
+            losses.queue(q, "submitacl/adminacl",
+                         "Volcano has no queue ACLs (use RBAC on namespaces); dropped");
+        if (!q.limits.empty())
+            losses.queue(q, "limits", "per-user and per-group limits have no Volcano counterpart; dropped");
         if (q.parentFlag && q.guaranteed.empty())
             losses.queue(q, "parent", "a parent for dynamically created queues has no Volcano counterpart");
     }
     if (q.kind == Queue::Kind::KueueClusterQueue || q.kind == Queue::Kind::KueueCohort) {
-        if (!q.queueingStrategy.empty() && q.queueingStrategy != "StrictFIFO" && q.queueingStrategy != "BestEffortFIFO")
+        if (!q.queueingStrategy.empty() && q.queueingStrategy != "StrictFIFO" &&
+            q.queueingStrategy != "BestEffortFIFO")
             losses.queue(q, "spec.queueingStrategy", "no Volcano counterpart; dropped");
         if (!defaultPreemption(q.preemption))
             losses.queue(q, "spec.preemption",
@@ -44,7 +51,9 @@ void foreignQueueLosses(const Queue& q, Losses& losses) {
         if (q.namespaceSelector && !q.namespaceSelector->empty())
             losses.queue(q, "spec.namespaceSelector", "Volcano queues do not restrict namespaces; dropped");
         if (q.stopPolicy == "Hold" || q.stopPolicy == "HoldAndDrain")
-            losses.queue(q, "spec.stopPolicy", "a held queue becomes a Volcano Queue to close with vcctl; the manifest cannot close it");
+            losses.queue(
+                q, "spec.stopPolicy",
+                "a held queue becomes a Volcano Queue to close with vcctl; the manifest cannot close it");
         if ((!q.whenCanBorrow.empty() && q.whenCanBorrow != "MayStopSearch") ||
             (!q.whenCanPreempt.empty() && q.whenCanPreempt != "TryNextFlavor"))
             losses.queue(q, "spec.flavorFungibility", "Volcano has no flavors to fall back between; dropped");
@@ -57,7 +66,8 @@ void foreignQueueLosses(const Queue& q, Losses& losses) {
 
 int32_t volcanoWeight(const Queue& q) {
     if (q.kind == Queue::Kind::Queue) return q.weight;
-    if (q.fairSharingWeight) return int32_t(std::clamp<int64_t>(std::llround(*q.fairSharingWeight), 1, 65535));
+    if (q.fairSharingWeight)
+        return int32_t(std::clamp<int64_t>(std::llround(*q.fairSharingWeight), 1, 65535));
     return 1;
 }
 
@@ -76,8 +86,9 @@ void fitTree(const QueueTree& tree, std::vector<NeutralQuota>& quota, Losses& lo
             for (const auto& [res, amount] : sum)
                 if (!own.has(res)) {
                     own.set(res, amount);
-                    losses.note("queue " + n.name + ": " + field + "[" + res + "] set to its children's sum " +
-                                formatAmount(res, amount) + " (Volcano requires a parent to cover its children)");
+                    losses.note("queue " + n.name + ": " + field + "[" + res +
+                                "] set to its children's sum " + formatAmount(res, amount) +
+                                " (Volcano requires a parent to cover its children)");
                 }
         };
         cover(quota[k].entitled, sumE, "deserved");
@@ -93,8 +104,9 @@ void fitTree(const QueueTree& tree, std::vector<NeutralQuota>& quota, Losses& lo
                 if (limit <= 0) continue;
                 if (amount > limit) {
                     losses.queue(*n.queue, "capability[" + res + "]",
-                                 formatAmount(res, amount) + " is more than ancestor " + tree.nodes[size_t(up)].name +
-                                     " allows; lowered to " + formatAmount(res, limit));
+                                 formatAmount(res, amount) + " is more than ancestor " +
+                                     tree.nodes[size_t(up)].name + " allows; lowered to " +
+                                     formatAmount(res, limit));
                     quota[k].cap.set(res, limit);
                 }
                 break;
@@ -108,8 +120,12 @@ Json hyperNodeJson(const HyperNode& h) {
     for (const auto& m : h.members) {
         Json sel = Json::object();
         switch (m.match) {
-        case HyperNodeMember::Match::Exact: sel["exactMatch"] = Json{{"name", m.value}}; break;
-        case HyperNodeMember::Match::Regex: sel["regexMatch"] = Json{{"pattern", m.value}}; break;
+        case HyperNodeMember::Match::Exact:
+            sel["exactMatch"] = Json{{"name", m.value}};
+            break;
+        case HyperNodeMember::Match::Regex:
+            sel["regexMatch"] = Json{{"pattern", m.value}};
+            break;
         case HyperNodeMember::Match::Label: {
             Json ls = Json::object();
             if (!m.selector.matchLabels.empty()) ls["matchLabels"] = m.selector.matchLabels;
@@ -126,7 +142,8 @@ Json hyperNodeJson(const HyperNode& h) {
             break;
         }
         }
-        members.push_back(Json{{"type", m.type == HyperNodeMember::Type::Node ? "Node" : "HyperNode"}, {"selector", sel}});
+        members.push_back(
+            Json{{"type", m.type == HyperNodeMember::Type::Node ? "Node" : "HyperNode"}, {"selector", sel}});
     }
     Json spec = Json::object();
     spec["tier"] = h.tier;
@@ -155,11 +172,14 @@ std::vector<HyperNode> hyperNodesFromLabels(const Cluster& cluster, Losses& loss
             if (it == n.labels.end()) break;
             path.push_back(it->second);
         }
-        if (path.size() == depth) ++paths[path];
-        else ++missing;
+        if (path.size() == depth)
+            ++paths[path];
+        else
+            ++missing;
     }
     if (missing > 0)
-        losses.note(std::to_string(missing) + " node(s) lack one of the topology labels and belong to no HyperNode");
+        losses.note(std::to_string(missing) +
+                    " node(s) lack one of the topology labels and belong to no HyperNode");
     auto nameOf = [&](const std::vector<std::string>& path, size_t level) {
         std::string name = levels[level].name;
         for (size_t i = 0; i <= level; ++i) name += "-" + path[i];
@@ -192,7 +212,8 @@ std::vector<HyperNode> hyperNodesFromLabels(const Cluster& cluster, Losses& loss
 }
 
 Json priorityClassJson(const PriorityClass& pc) {
-    Json j{{"apiVersion", "scheduling.k8s.io/v1"}, {"kind", "PriorityClass"}, {"metadata", objectMeta(pc.name)}};
+    Json j{
+        {"apiVersion", "scheduling.k8s.io/v1"}, {"kind", "PriorityClass"}, {"metadata", objectMeta(pc.name)}};
     j["value"] = pc.value;
     if (pc.globalDefault) j["globalDefault"] = true;
     if (!pc.preemptionPolicy.empty()) j["preemptionPolicy"] = pc.preemptionPolicy;
@@ -209,15 +230,18 @@ void addPriorityClasses(const Project& project, ExportBundle& bundle, Losses& lo
     for (const auto& pc : project.cluster.priorityClasses) {
         if (pc.name.rfind("system-", 0) == 0) continue; // built into every cluster
         if (pc.workload)
-            losses.note("Kueue WorkloadPriorityClass " + pc.name + " becomes a PriorityClass (pods name it in priorityClassName)");
+            losses.note("Kueue WorkloadPriorityClass " + pc.name +
+                        " becomes a PriorityClass (pods name it in priorityClassName)");
         bundle.objects.push_back({priorityClassJson(pc), "priorityclasses.yaml"});
     }
     std::set<std::string> known;
     for (const auto& pc : project.cluster.priorityClasses) known.insert(pc.name);
     for (const auto& w : project.workloads)
-        if (!w.priorityClass.empty() && !known.count(w.priorityClass) && w.priorityClass.rfind("system-", 0) != 0)
+        if (!w.priorityClass.empty() && !known.count(w.priorityClass) &&
+            w.priorityClass.rfind("system-", 0) != 0)
             losses.add("workload", w.name, "priorityClass",
-                       "PriorityClass " + w.priorityClass + " is not defined in the project; create it before the jobs");
+                       "PriorityClass " + w.priorityClass +
+                           " is not defined in the project; create it before the jobs");
 }
 
 void addNodeLabelPatches(const Project& project, const std::vector<NodeClass>& classes, bool useClassLabels,
@@ -225,7 +249,8 @@ void addNodeLabelPatches(const Project& project, const std::vector<NodeClass>& c
     std::vector<NodeClass> used = classes;
     if (!useClassLabels)
         for (auto& c : used) c.patchLabel = false;
-    for (auto& n : nodeLabelPatches(project.cluster, used)) bundle.objects.push_back({std::move(n), "node-labels.yaml"});
+    for (auto& n : nodeLabelPatches(project.cluster, used))
+        bundle.objects.push_back({std::move(n), "node-labels.yaml"});
 }
 
 } // namespace exporting
@@ -242,18 +267,23 @@ ExportBundle exportVolcano(const Project& project, const ExportOptions& options)
             losses.queue(*n.queue, "name", "not a valid Kubernetes name; exported as " + name);
         n.name = name;
     }
-    if (tree.root && (!tree.root->capability.empty() || !tree.root->deserved.empty() || !tree.root->guarantee.empty() ||
-                      !tree.root->guaranteed.empty() || !tree.root->max.empty()))
-        losses.queue(*tree.root, "quotas", "the root queue is Volcano's own (the whole cluster); its quotas are not exported");
+    if (tree.root &&
+        (!tree.root->capability.empty() || !tree.root->deserved.empty() || !tree.root->guarantee.empty() ||
+         !tree.root->guaranteed.empty() || !tree.root->max.empty()))
+        losses.queue(*tree.root, "quotas",
+                     "the root queue is Volcano's own (the whole cluster); its quotas are not exported");
     auto quota = neutralQuotas(tree, cluster, kTarget, losses);
     fitTree(tree, quota, losses);
 
     // The policy: the project's scheduler configuration, made consistent with the queues.
-    std::vector<HyperNode> hyperNodes = cluster.hyperNodes.empty() ? hyperNodesFromLabels(cluster, losses) : cluster.hyperNodes;
-    bool topologyJobs = std::any_of(project.workloads.begin(), project.workloads.end(), [](const WorkloadTemplate& w) {
-        return w.networkTopology.mode != NetworkTopologyConstraint::Mode::None;
-    });
-    SchedulerConf conf = deriveVolcanoConf(project.volcano, tree, quota, !hyperNodes.empty() && topologyJobs, losses);
+    std::vector<HyperNode> hyperNodes =
+        cluster.hyperNodes.empty() ? hyperNodesFromLabels(cluster, losses) : cluster.hyperNodes;
+    bool topologyJobs =
+        std::any_of(project.workloads.begin(), project.workloads.end(), [](const WorkloadTemplate& w) {
+            return w.networkTopology.mode != NetworkTopologyConstraint::Mode::None;
+        });
+    SchedulerConf conf =
+        deriveVolcanoConf(project.volcano, tree, quota, !hyperNodes.empty() && topologyJobs, losses);
     bool proportion = conf.plugin("proportion") != nullptr;
 
     for (size_t k = 0; k < tree.nodes.size(); ++k) {
@@ -270,10 +300,12 @@ ExportBundle exportVolcano(const Project& project, const ExportOptions& options)
         spec["weight"] = volcanoWeight(q);
         spec["reclaimable"] = q.kind == Queue::Kind::Queue ? q.reclaimable : true;
         if (q.kind == Queue::Kind::Queue && q.priority > 0) spec["priority"] = q.priority;
-        std::string dequeue = q.kind == Queue::Kind::Queue ? q.dequeueStrategy
-                              : q.queueingStrategy == "StrictFIFO" ? "fifo" : "";
+        std::string dequeue = q.kind == Queue::Kind::Queue         ? q.dequeueStrategy
+                              : q.queueingStrategy == "StrictFIFO" ? "fifo"
+                                                                   : "";
         if (!dequeue.empty()) spec["dequeueStrategy"] = dequeue;
-        if (!quota[k].reserved.empty()) spec["guarantee"] = Json{{"resource", quantityMap(quota[k].reserved)}};
+        if (!quota[k].reserved.empty())
+            spec["guarantee"] = Json{{"resource", quantityMap(quota[k].reserved)}};
         if (!quota[k].entitled.empty()) spec["deserved"] = quantityMap(quota[k].entitled);
         if (!quota[k].cap.empty()) spec["capability"] = quantityMap(quota[k].cap);
         Json obj{{"apiVersion", "scheduling.volcano.sh/v1beta1"},
@@ -285,11 +317,12 @@ ExportBundle exportVolcano(const Project& project, const ExportOptions& options)
 
     Json data = Json::object();
     data["volcano-scheduler.conf"] = schedulerConfText(conf);
-    bundle.objects.push_back({Json{{"apiVersion", "v1"},
-                                   {"kind", "ConfigMap"},
-                                   {"metadata", objectMeta("volcano-scheduler-configmap", options.volcanoNamespace)},
-                                   {"data", data}},
-                              "scheduler-configmap.yaml"});
+    bundle.objects.push_back(
+        {Json{{"apiVersion", "v1"},
+              {"kind", "ConfigMap"},
+              {"metadata", objectMeta("volcano-scheduler-configmap", options.volcanoNamespace)},
+              {"data", data}},
+         "scheduler-configmap.yaml"});
     losses.note("the scheduler ConfigMap is named volcano-scheduler-configmap (Helm names it "
                 "<release>-scheduler-configmap; rename it to match your release)");
 
@@ -301,11 +334,14 @@ ExportBundle exportVolcano(const Project& project, const ExportOptions& options)
             std::string queue = w.queue.empty() ? "default" : dnsSubdomain(w.queue);
             int qi = tree.find(queue);
             if (!w.queue.empty() && qi < 0)
-                losses.add("workload", w.name, "queue", "queue " + w.queue + " is not in the project; the job names it anyway");
+                losses.add("workload", w.name, "queue",
+                           "queue " + w.queue + " is not in the project; the job names it anyway");
             Labels podAnnotations;
             if (!w.preemptable) podAnnotations["volcano.sh/preemptable"] = "false";
             Json tmpl = workloadPodTemplate(w, losses, {}, podAnnotations);
-            Json task{{"name", dnsLabel(w.role.empty() ? "worker" : w.role)}, {"replicas", w.replicas}, {"template", tmpl}};
+            Json task{{"name", dnsLabel(w.role.empty() ? "worker" : w.role)},
+                      {"replicas", w.replicas},
+                      {"template", tmpl}};
             Json spec = Json::object();
             spec["schedulerName"] = "volcano";
             spec["queue"] = queue;
@@ -313,14 +349,17 @@ ExportBundle exportVolcano(const Project& project, const ExportOptions& options)
             if (!w.priorityClass.empty()) spec["priorityClassName"] = w.priorityClass;
             if (w.networkTopology.mode != NetworkTopologyConstraint::Mode::None) {
                 Json nt{{"mode", toString(w.networkTopology.mode)}};
-                if (w.networkTopology.highestTierAllowed) nt["highestTierAllowed"] = *w.networkTopology.highestTierAllowed;
-                else if (!w.networkTopology.highestTierName.empty()) nt["highestTierName"] = w.networkTopology.highestTierName;
+                if (w.networkTopology.highestTierAllowed)
+                    nt["highestTierAllowed"] = *w.networkTopology.highestTierAllowed;
+                else if (!w.networkTopology.highestTierName.empty())
+                    nt["highestTierName"] = w.networkTopology.highestTierName;
                 spec["networkTopology"] = nt;
             }
             spec["tasks"] = Json::array({task});
             Json obj{{"apiVersion", "batch.volcano.sh/v1alpha1"},
                      {"kind", "Job"},
-                     {"metadata", objectMeta(dnsSubdomain(w.name), w.ns, {}, {{"gantry.io/what-if", describeWhatIf(w)}})},
+                     {"metadata",
+                      objectMeta(dnsSubdomain(w.name), w.ns, {}, {{"gantry.io/what-if", describeWhatIf(w)}})},
                      {"spec", spec}};
             bundle.objects.push_back({obj, "jobs.yaml"});
         }

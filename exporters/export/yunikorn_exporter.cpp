@@ -1,12 +1,12 @@
 // YuniKorn: the yunikorn-configs ConfigMap (queues.yaml with partition default, the queue tree,
 // placement rules, node sort policy, preemption), PriorityClasses, gang-scheduled Job templates
 // (yunikorn.apache.org/task-groups) and node label patches.
+#include "export/export_support.h"
+#include "export/scheduler_conf_writer.h"
+
 #include <algorithm>
 #include <functional>
 #include <regex>
-
-#include "export/export_support.h"
-#include "export/scheduler_conf_writer.h"
 
 namespace gantry {
 
@@ -19,28 +19,34 @@ constexpr const char* kTarget = "YuniKorn";
 std::string yunikornName(const std::string& name) {
     std::string out;
     for (unsigned char c : name)
-        out += (std::isalnum(c) || std::string_view("_:#/@-").find(char(c)) != std::string_view::npos) ? char(c) : '_';
+        out += (std::isalnum(c) || std::string_view("_:#/@-").find(char(c)) != std::string_view::npos)
+                   ? char(c)
+                   : '_';
     if (out.empty()) out = "queue";
     if (out.size() > 64) out.resize(64);
     return out;
 }
 
 // A canonical amount as YuniKorn writes it: vcore in cores or millicores, no fractions elsewhere.
-std::string yunikornQuantity(const std::string& resource, int64_t amount, const std::string& owner, Losses& losses,
-                             const std::string& field) {
-    if (resource == "vcore") return amount % 1000 == 0 ? std::to_string(amount / 1000) : std::to_string(amount) + "m";
+std::string yunikornQuantity(const std::string& resource, int64_t amount, const std::string& owner,
+                             Losses& losses, const std::string& field) {
+    if (resource == "vcore")
+        return amount % 1000 == 0 ? std::to_string(amount / 1000) : std::to_string(amount) + "m";
     if (unitOf(resource) == ResourceUnit::Milli) {
         int64_t whole = (amount + 999) / 1000;
         if (amount % 1000 != 0)
             losses.add("queue", owner, field + "[" + resource + "]",
-                       formatAmount(resource, amount) + " is not a whole number and YuniKorn quantities have no "
-                                                        "fractions; rounded up to " + std::to_string(whole));
+                       formatAmount(resource, amount) +
+                           " is not a whole number and YuniKorn quantities have no "
+                           "fractions; rounded up to " +
+                           std::to_string(whole));
         return std::to_string(whole);
     }
     return formatAmount(resource, amount); // bytes and counts: 64Gi, 500M, 110
 }
 
-Json resourcesJson(const ResourceList& r, const std::string& owner, Losses& losses, const std::string& field) {
+Json resourcesJson(const ResourceList& r, const std::string& owner, Losses& losses,
+                   const std::string& field) {
     Json out = Json::object();
     for (const auto& [name, amount] : r) {
         std::string yk = toYuniKornResource(name);
@@ -57,7 +63,8 @@ Json limitJson(const QueueLimit& l, const std::string& owner, Losses& losses) {
     if (!l.maxResources.empty()) {
         // YuniKorn resources stay in YuniKorn's names in the model.
         Json r = Json::object();
-        for (const auto& [name, amount] : l.maxResources) r[name] = yunikornQuantity(name, amount, owner, losses, "limits.maxresources");
+        for (const auto& [name, amount] : l.maxResources)
+            r[name] = yunikornQuantity(name, amount, owner, losses, "limits.maxresources");
         j["maxresources"] = r;
     }
     if (l.maxApplications > 0) j["maxapplications"] = l.maxApplications;
@@ -82,34 +89,46 @@ Json ruleJson(const PlacementRule& r) {
 
 void foreignQueueLosses(const Queue& q, const NeutralQuota& nq, Losses& losses) {
     if (q.kind == Queue::Kind::Queue && !q.resourceGroups.empty())
-        losses.queue(q, "flavors", "the Kueue quotas per flavor designed for this queue are not used by YuniKorn (its own quotas are)");
+        losses.queue(q, "flavors",
+                     "the Kueue quotas per flavor designed for this queue are not used by YuniKorn (its own "
+                     "quotas are)");
     if (q.kind == Queue::Kind::Queue) {
         if (!nq.reserved.empty())
-            losses.queue(q, "spec.guarantee",
-                         "YuniKorn has no never-lent reservation; the queue's guaranteed is its deserved share, "
-                         "which other queues may use while it is idle");
-        if (q.weight != 1) losses.queue(q, "spec.weight", "YuniKorn queues have no weight (fair sorting uses guaranteed); dropped");
-        if (q.priority > 0) losses.queue(q, "spec.priority", "Volcano's queue priority has no YuniKorn counterpart; dropped");
+            losses.queue(
+                q, "spec.guarantee",
+                "YuniKorn has no never-lent reservation; the queue's guaranteed is its deserved share, "
+                "which other queues may use while it is idle");
+        if (q.weight != 1)
+            losses.queue(q, "spec.weight",
+                         "YuniKorn queues have no weight (fair sorting uses guaranteed); dropped");
+        if (q.priority > 0)
+            losses.queue(q, "spec.priority", "Volcano's queue priority has no YuniKorn counterpart; dropped");
         if (!q.reclaimable)
-            losses.queue(q, "spec.reclaimable", "YuniKorn preempts any queue above its guaranteed; cannot be kept from reclaim");
+            losses.queue(q, "spec.reclaimable",
+                         "YuniKorn preempts any queue above its guaranteed; cannot be kept from reclaim");
         if (q.state == QueueState::Closed || q.state == QueueState::Closing)
             losses.queue(q, "status.state", "YuniKorn queues cannot be closed in queues.yaml; exported open");
         if (q.dequeueStrategy == "traverse")
-            losses.queue(q, "spec.dequeueStrategy", "YuniKorn has no traverse ordering (it sorts applications fifo or fair); dropped");
+            losses.queue(q, "spec.dequeueStrategy",
+                         "YuniKorn has no traverse ordering (it sorts applications fifo or fair); dropped");
     }
     if (!q.labels.empty() || !q.annotations.empty())
         losses.queue(q, "metadata.labels/annotations", "queues.yaml has no labels or annotations; dropped");
     if (q.kind == Queue::Kind::KueueClusterQueue || q.kind == Queue::Kind::KueueCohort) {
         if (!nq.reserved.empty())
             losses.queue(q, "spec.resourceGroups.lendingLimit",
-                         "YuniKorn has no limit on lending; the part kept back (" + nq.reserved.str() + ") is lost");
+                         "YuniKorn has no limit on lending; the part kept back (" + nq.reserved.str() +
+                             ") is lost");
         if (q.preemption.withinClusterQueue != "Never" || q.preemption.reclaimWithinCohort != "Never" ||
             q.preemption.borrowWithinCohort != "Never")
-            losses.queue(q, "spec.preemption", "YuniKorn's preemption is per partition and per queue policy; Kueue's policies are not carried over");
+            losses.queue(q, "spec.preemption",
+                         "YuniKorn's preemption is per partition and per queue policy; Kueue's policies are "
+                         "not carried over");
         if (q.fairSharingWeight && *q.fairSharingWeight != 1)
             losses.queue(q, "spec.fairSharing.weight", "YuniKorn queues have no weight; dropped");
         if (q.stopPolicy == "Hold" || q.stopPolicy == "HoldAndDrain")
-            losses.queue(q, "spec.stopPolicy", "YuniKorn queues cannot be held in queues.yaml; exported open");
+            losses.queue(q, "spec.stopPolicy",
+                         "YuniKorn queues cannot be held in queues.yaml; exported open");
     }
 }
 
@@ -136,7 +155,8 @@ struct Partition {
                 cap.set(res, parentMax.get(res));
             }
         ResourceList effective = parentMax;
-        for (const auto& [res, amount] : cap) effective.set(res, parentMax.has(res) ? std::min(amount, parentMax.get(res)) : amount);
+        for (const auto& [res, amount] : cap)
+            effective.set(res, parentMax.has(res) ? std::min(amount, parentMax.get(res)) : amount);
         for (int c : tree.nodes[size_t(k)].children) clampMax(c, effective);
     }
 
@@ -149,7 +169,8 @@ struct Partition {
         j["name"] = n.name;
         if (q.kind == Queue::Kind::YuniKornQueue && q.parentFlag) j["parent"] = true;
         Json res = Json::object();
-        if (!nq.entitled.empty()) res["guaranteed"] = resourcesJson(nq.entitled, n.name, losses, "guaranteed");
+        if (!nq.entitled.empty())
+            res["guaranteed"] = resourcesJson(nq.entitled, n.name, losses, "guaranteed");
         if (!nq.cap.empty()) res["max"] = resourcesJson(nq.cap, n.name, losses, "max");
         if (!res.empty()) j["resources"] = res;
         if (q.kind == Queue::Kind::YuniKornQueue) {
@@ -158,9 +179,13 @@ struct Partition {
             if (!q.adminAcl.empty()) j["adminacl"] = q.adminAcl;
             if (!q.submitAcl.empty()) j["submitacl"] = q.submitAcl;
         } else if (q.dequeueStrategy == "fifo" || q.queueingStrategy == "StrictFIFO") {
-            if (n.leaf()) j["properties"] = Json{{"application.sort.policy", "fifo"}};
-            else losses.queue(q, q.dequeueStrategy == "fifo" ? "spec.dequeueStrategy" : "spec.queueingStrategy",
-                              "fifo ordering applies to applications, which YuniKorn runs in leaf queues only; dropped on this parent");
+            if (n.leaf())
+                j["properties"] = Json{{"application.sort.policy", "fifo"}};
+            else
+                losses.queue(q,
+                             q.dequeueStrategy == "fifo" ? "spec.dequeueStrategy" : "spec.queueingStrategy",
+                             "fifo ordering applies to applications, which YuniKorn runs in leaf queues "
+                             "only; dropped on this parent");
         }
         if (!n.children.empty()) {
             Json children = Json::array();
@@ -197,10 +222,12 @@ struct Partition {
             if (tree.nodes[size_t(k)].name == ns && tree.nodes[size_t(k)].leaf()) {
                 tagParents.insert(tree.nodes[size_t(k)].parent);
             } else {
-                losses.add("namespace", ns, "placement",
-                           "maps to queue " + path(k) + ", but YuniKorn's placement rules match a namespace only to a "
-                           "queue of the same name; its pods must carry the label yunikorn.apache.org/queue=" + path(k) +
-                           " (the exported job templates do)");
+                losses.add(
+                    "namespace", ns, "placement",
+                    "maps to queue " + path(k) +
+                        ", but YuniKorn's placement rules match a namespace only to a "
+                        "queue of the same name; its pods must carry the label yunikorn.apache.org/queue=" +
+                        path(k) + " (the exported job templates do)");
             }
         }
         for (int parent : tagParents) {
@@ -259,8 +286,9 @@ struct Partition {
         bool preempts = std::find(actions.begin(), actions.end(), "preempt") != actions.end() ||
                         std::find(actions.begin(), actions.end(), "reclaim") != actions.end();
         p["enabled"] = preempts;
-        losses.note(std::string("preemption: ") + (preempts ? "enabled (the chosen policy preempts or reclaims)"
-                                                             : "disabled (the chosen policy has neither preempt nor reclaim)"));
+        losses.note(std::string("preemption: ") +
+                    (preempts ? "enabled (the chosen policy preempts or reclaims)"
+                              : "disabled (the chosen policy has neither preempt nor reclaim)"));
         return p;
     }
 };
@@ -275,7 +303,8 @@ ExportBundle exportYuniKorn(const Project& project, const ExportOptions& options
     QueueTree tree = buildQueueTree(cluster);
     for (auto& n : tree.nodes) {
         std::string name = yunikornName(n.queue->name);
-        if (name != n.queue->name) losses.queue(*n.queue, "name", "not a valid YuniKorn queue name; exported as " + name);
+        if (name != n.queue->name)
+            losses.queue(*n.queue, "name", "not a valid YuniKorn queue name; exported as " + name);
         n.name = name;
     }
     auto quota = neutralQuotas(tree, cluster, kTarget, losses);
@@ -294,7 +323,8 @@ ExportBundle exportYuniKorn(const Project& project, const ExportOptions& options
         losses.note("root queue: submitacl '*' (everyone may submit), as YuniKorn's built-in configuration");
     }
     if (tree.root && (!tree.root->capability.empty() || !tree.root->deserved.empty()))
-        losses.queue(*tree.root, "quotas", "YuniKorn's root must not set resources (its size is the cluster's); dropped");
+        losses.queue(*tree.root, "quotas",
+                     "YuniKorn's root must not set resources (its size is the cluster's); dropped");
     Json children = Json::array();
     for (int k : tree.topLevel) children.push_back(part.queueJson(k));
     if (!children.empty()) root["queues"] = children;
@@ -309,7 +339,8 @@ ExportBundle exportYuniKorn(const Project& project, const ExportOptions& options
     partition["placementrules"] = part.placementRules();
     if (cluster.yunikorn && !cluster.yunikorn->limits.empty() && !root.contains("limits")) {
         Json limits = Json::array();
-        for (const auto& l : cluster.yunikorn->limits) limits.push_back(limitJson(l, "partition default", losses));
+        for (const auto& l : cluster.yunikorn->limits)
+            limits.push_back(limitJson(l, "partition default", losses));
         partition["limits"] = limits;
     }
     partition["preemption"] = part.preemption();
@@ -334,10 +365,14 @@ ExportBundle exportYuniKorn(const Project& project, const ExportOptions& options
             int k = -1;
             for (size_t i = 0; i < tree.nodes.size(); ++i)
                 if (tree.nodes[i].queue->name == w.queue) k = int(i);
-            std::string queuePath = k >= 0 ? part.path(k) : "root." + yunikornName(w.queue.empty() ? w.ns : w.queue);
-            if (k < 0) losses.add("workload", w.name, "queue", "queue " + w.queue + " is not in the project; pods name " + queuePath);
+            std::string queuePath =
+                k >= 0 ? part.path(k) : "root." + yunikornName(w.queue.empty() ? w.ns : w.queue);
+            if (k < 0)
+                losses.add("workload", w.name, "queue",
+                           "queue " + w.queue + " is not in the project; pods name " + queuePath);
             if (w.networkTopology.mode != NetworkTopologyConstraint::Mode::None)
-                losses.add("workload", w.name, "networkTopology", "YuniKorn has no topology-aware gang placement; dropped");
+                losses.add("workload", w.name, "networkTopology",
+                           "YuniKorn has no topology-aware gang placement; dropped");
             std::string role = dnsLabel(w.role.empty() ? "worker" : w.role);
             int32_t minMember = w.minMember > 0 ? w.minMember : w.replicas;
             // The task group describes the pods, so it is built from the same template.
@@ -350,22 +385,28 @@ ExportBundle exportYuniKorn(const Project& project, const ExportOptions& options
             if (container.contains("resources"))
                 for (const char* section : {"requests", "limits"})
                     if (container["resources"].contains(section))
-                        for (const auto& [name, value] : container["resources"][section].items()) minResource[name] = value;
+                        for (const auto& [name, value] : container["resources"][section].items())
+                            minResource[name] = value;
             group["minResource"] = minResource;
             if (shape["spec"].contains("nodeSelector")) group["nodeSelector"] = shape["spec"]["nodeSelector"];
             if (shape["spec"].contains("tolerations")) group["tolerations"] = shape["spec"]["tolerations"];
             Labels labels{{"yunikorn.apache.org/queue", queuePath}};
-            Labels annotations{{"yunikorn.apache.org/task-group-name", role},
-                               {"yunikorn.apache.org/task-groups", Json::array({group}).dump()},
-                               {"yunikorn.apache.org/schedulingPolicyParameters", "gangSchedulingStyle=Hard"}};
+            Labels annotations{
+                {"yunikorn.apache.org/task-group-name", role},
+                {"yunikorn.apache.org/task-groups", Json::array({group}).dump()},
+                {"yunikorn.apache.org/schedulingPolicyParameters", "gangSchedulingStyle=Hard"}};
             if (!w.preemptable) annotations["yunikorn.apache.org/allow-preemption"] = "false";
             Losses quiet(scratch); // the shape above already reported the template's losses
             Json tmpl = workloadPodTemplate(w, quiet, labels, annotations, "yunikorn");
             if (!w.priorityClass.empty()) tmpl["spec"]["priorityClassName"] = w.priorityClass;
-            Json spec{{"parallelism", w.replicas}, {"completions", w.replicas}, {"backoffLimit", 0}, {"template", tmpl}};
+            Json spec{{"parallelism", w.replicas},
+                      {"completions", w.replicas},
+                      {"backoffLimit", 0},
+                      {"template", tmpl}};
             Json obj{{"apiVersion", "batch/v1"},
                      {"kind", "Job"},
-                     {"metadata", objectMeta(dnsSubdomain(w.name), w.ns, {}, {{"gantry.io/what-if", describeWhatIf(w)}})},
+                     {"metadata",
+                      objectMeta(dnsSubdomain(w.name), w.ns, {}, {{"gantry.io/what-if", describeWhatIf(w)}})},
                      {"spec", spec}};
             bundle.objects.push_back({obj, "jobs.yaml"});
         }

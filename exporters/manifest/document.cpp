@@ -1,5 +1,7 @@
 #include "manifest/document.h"
 
+#include "input_error.h"
+
 #include <cerrno>
 #include <charconv>
 #include <cmath>
@@ -8,8 +10,6 @@
 #include <regex>
 #include <sstream>
 #include <yaml-cpp/yaml.h>
-
-#include "input_error.h"
 
 namespace gantry {
 
@@ -32,10 +32,14 @@ std::optional<int64_t> parseGoInt(std::string text) {
     int base = 10;
     if (text.size() - i > 1 && text[i] == '0') {
         char p = text[i + 1];
-        if (p == 'x' || p == 'X') base = 16, i += 2;
-        else if (p == 'o' || p == 'O') base = 8, i += 2;
-        else if (p == 'b' || p == 'B') base = 2, i += 2;
-        else base = 8, i += 1;
+        if (p == 'x' || p == 'X')
+            base = 16, i += 2;
+        else if (p == 'o' || p == 'O')
+            base = 8, i += 2;
+        else if (p == 'b' || p == 'B')
+            base = 2, i += 2;
+        else
+            base = 8, i += 1;
     }
     if (i == text.size()) return std::nullopt;
     uint64_t value = 0;
@@ -50,7 +54,8 @@ std::optional<int64_t> parseGoInt(std::string text) {
 
 Json resolvePlainScalar(const std::string& text, YamlRules rules) {
     static const char* trues[] = {"true", "True", "TRUE", "y", "Y", "yes", "Yes", "YES", "on", "On", "ON"};
-    static const char* falses[] = {"false", "False", "FALSE", "n", "N", "no", "No", "NO", "off", "Off", "OFF"};
+    static const char* falses[] = {"false", "False", "FALSE", "n",   "N",  "no",
+                                   "No",    "NO",    "off",   "Off", "OFF"};
     const size_t boolForms = rules == YamlRules::Kubectl ? 11 : 3;
     if (text.empty() || text == "~" || text == "null" || text == "Null" || text == "NULL") return nullptr;
     for (size_t i = 0; i < boolForms; ++i) {
@@ -65,8 +70,10 @@ Json resolvePlainScalar(const std::string& text, YamlRules rules) {
         if (plain == ".inf" || plain == ".Inf" || plain == ".INF" || plain == "+.inf" || plain == "+.Inf" ||
             plain == "+.INF")
             return std::numeric_limits<double>::infinity();
-        if (plain == "-.inf" || plain == "-.Inf" || plain == "-.INF") return -std::numeric_limits<double>::infinity();
-        if (plain == ".nan" || plain == ".NaN" || plain == ".NAN") return std::numeric_limits<double>::quiet_NaN();
+        if (plain == "-.inf" || plain == "-.Inf" || plain == "-.INF")
+            return -std::numeric_limits<double>::infinity();
+        if (plain == ".nan" || plain == ".NaN" || plain == ".NAN")
+            return std::numeric_limits<double>::quiet_NaN();
         if (std::regex_match(plain, floatPattern())) {
             // Integers too large for int64 become floats, as in go-yaml.
             return std::strtod(plain.c_str(), nullptr);
@@ -108,8 +115,10 @@ struct Converter {
         if (at.first > 0) doc.marks[path.pointer()] = at;
         switch (node.Type()) {
         case YAML::NodeType::Null:
-        case YAML::NodeType::Undefined: return nullptr;
-        case YAML::NodeType::Scalar: return scalar(node);
+        case YAML::NodeType::Undefined:
+            return nullptr;
+        case YAML::NodeType::Scalar:
+            return scalar(node);
         case YAML::NodeType::Sequence: {
             Json out = Json::array();
             size_t i = 0;
@@ -123,12 +132,15 @@ struct Converter {
                 // sigs.k8s.io/yaml turns resolved keys into strings: `on:` is the key "true".
                 if (kv.first.IsScalar() && kv.first.Tag() == "?") {
                     Json k = resolvePlainScalar(key, rules);
-                    if (k.is_boolean()) key = k.get<bool>() ? "true" : "false";
-                    else if (k.is_number_integer()) key = std::to_string(k.get<int64_t>());
+                    if (k.is_boolean())
+                        key = k.get<bool>() ? "true" : "false";
+                    else if (k.is_number_integer())
+                        key = std::to_string(k.get<int64_t>());
                 }
                 if (!kv.first.IsScalar()) {
                     auto m = mark(kv.first);
-                    doc.readProblems.push_back({Severity::Error, SourceRef{doc.file, m.first, m.second, doc.index},
+                    doc.readProblems.push_back({Severity::Error,
+                                                SourceRef{doc.file, m.first, m.second, doc.index},
                                                 "a map key must be a scalar"});
                     continue;
                 }
@@ -136,7 +148,8 @@ struct Converter {
                 if (out.contains(key)) {
                     auto m = mark(kv.first);
                     std::string where = path.str();
-                    doc.readProblems.push_back({Severity::Error, SourceRef{doc.file, m.first, m.second, doc.index},
+                    doc.readProblems.push_back({Severity::Error,
+                                                SourceRef{doc.file, m.first, m.second, doc.index},
                                                 "duplicate field \"" + key + "\"" +
                                                     (where.empty() ? std::string() : " in " + where)});
                     continue;
@@ -151,14 +164,17 @@ struct Converter {
 };
 
 std::vector<ManifestDocument> load(const std::string& text, const std::string& name, int lineOffset,
-                                   int columnOffset, std::optional<std::pair<int, int>> fixed, YamlRules rules) {
+                                   int columnOffset, std::optional<std::pair<int, int>> fixed,
+                                   YamlRules rules) {
     std::vector<YAML::Node> nodes;
     try {
         nodes = YAML::LoadAll(text);
     } catch (const YAML::Exception& e) {
         SourceRef where{name, 0, 0, 0};
-        if (fixed) where.line = fixed->first, where.column = fixed->second;
-        else if (e.mark.line >= 0) where.line = e.mark.line + 1 + lineOffset, where.column = e.mark.column + 1 + columnOffset;
+        if (fixed)
+            where.line = fixed->first, where.column = fixed->second;
+        else if (e.mark.line >= 0)
+            where.line = e.mark.line + 1 + lineOffset, where.column = e.mark.column + 1 + columnOffset;
         throw InputError(where, "YAML syntax error: " + e.msg);
     }
     std::vector<ManifestDocument> docs;
@@ -169,7 +185,12 @@ std::vector<ManifestDocument> load(const std::string& text, const std::string& n
         ManifestDocument doc;
         doc.file = name;
         doc.index = index;
-        Converter conv{doc, rules, lineOffset, columnOffset, fixed.has_value(), fixed.value_or(std::pair<int, int>{0, 0})};
+        Converter conv{doc,
+                       rules,
+                       lineOffset,
+                       columnOffset,
+                       fixed.has_value(),
+                       fixed.value_or(std::pair<int, int>{0, 0})};
         doc.value = conv.convert(node, FieldPath());
         docs.push_back(std::move(doc));
     }
@@ -189,23 +210,27 @@ SourceRef ManifestDocument::where(const FieldPath& path) const {
     return SourceRef{file, 0, 0, index};
 }
 
-std::vector<ManifestDocument> parseManifests(const std::string& text, const std::string& name, YamlRules rules) {
+std::vector<ManifestDocument> parseManifests(const std::string& text, const std::string& name,
+                                             YamlRules rules) {
     return load(text, name, 0, 0, std::nullopt, rules);
 }
 
 std::vector<ManifestDocument> readManifestFile(const std::string& path) {
     std::ifstream in(path, std::ios::binary);
-    if (!in) throw InputError(SourceRef{path, 0, 0, 0}, std::string("cannot open file: ") + std::strerror(errno));
+    if (!in)
+        throw InputError(SourceRef{path, 0, 0, 0}, std::string("cannot open file: ") + std::strerror(errno));
     std::ostringstream buffer;
     buffer << in.rdbuf();
     if (in.bad()) throw InputError(SourceRef{path, 0, 0, 0}, "cannot read file");
     return parseManifests(buffer.str(), path);
 }
 
-EmbeddedText embeddedText(const ManifestDocument& outer, const FieldPath& field, const std::string& outerText) {
+EmbeddedText embeddedText(const ManifestDocument& outer, const FieldPath& field,
+                          const std::string& outerText) {
     EmbeddedText out;
     Json::json_pointer ptr(field.pointer());
-    if (outer.value.contains(ptr) && outer.value.at(ptr).is_string()) out.text = outer.value.at(ptr).get<std::string>();
+    if (outer.value.contains(ptr) && outer.value.at(ptr).is_string())
+        out.text = outer.value.at(ptr).get<std::string>();
     SourceRef at = outer.where(field);
     out.pinned = std::pair<int, int>{at.line, at.column};
     size_t pos = 0;

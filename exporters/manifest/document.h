@@ -3,16 +3,16 @@
 // YAML scalars are resolved as kubectl resolves them (sigs.k8s.io/yaml on go-yaml v2, YAML 1.1:
 // `yes`/`on` are booleans, `0x1f` is an integer, quoted text is always a string), so a check on
 // the JSON value sees exactly what the API server would see.
+#include "manifest/field_path.h"
+#include "model/diagnostic.h"
+
 #include <map>
 #include <memory>
-#include <optional>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
-
-#include "manifest/field_path.h"
-#include "model/diagnostic.h"
 
 namespace gantry {
 
@@ -50,13 +50,15 @@ struct EmbeddedText {
     int columnOffset = 0;
     std::optional<std::pair<int, int>> pinned; // line, column
 };
-EmbeddedText embeddedText(const ManifestDocument& outer, const FieldPath& field, const std::string& outerText);
+EmbeddedText embeddedText(const ManifestDocument& outer, const FieldPath& field,
+                          const std::string& outerText);
 
 // Parses YAML text held in a string field of `outer` (a ConfigMap's data value) and maps the
 // locations of its values back into the outer file when the field is a literal block (`|`);
 // otherwise every location is the field's own. Throws InputError located the same way.
 std::vector<ManifestDocument> parseEmbeddedYaml(const ManifestDocument& outer, const FieldPath& field,
-                                                const std::string& outerText, YamlRules rules = YamlRules::Kubectl);
+                                                const std::string& outerText,
+                                                YamlRules rules = YamlRules::Kubectl);
 
 // Resolves a plain (unquoted) YAML scalar.
 Json resolvePlainScalar(const std::string& text, YamlRules rules = YamlRules::Kubectl);

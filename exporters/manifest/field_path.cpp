@@ -44,9 +44,12 @@ std::string FieldPath::pointer() const {
     for (const auto& s : segments_) {
         out += '/';
         for (char c : s.text) {
-            if (c == '~') out += "~0";
-            else if (c == '/') out += "~1";
-            else out += c;
+            if (c == '~')
+                out += "~0";
+            else if (c == '/')
+                out += "~1";
+            else
+                out += c;
         }
     }
     return out;

@@ -9,7 +9,7 @@
 namespace gantry {
 
 class FieldPath {
-public:
+  public:
     FieldPath() = default;
     FieldPath field(std::string_view name) const; // a schema property: ".name"
     FieldPath key(std::string_view name) const;   // a key of a free map: "[name]"
@@ -20,7 +20,7 @@ public:
     std::string pointer() const; // JSON pointer: "/spec/resourceGroups/0/flavors/1/name"
     FieldPath parent() const;
 
-private:
+  private:
     struct Segment {
         enum class Kind { Field, Key, Index } kind;
         std::string text;

@@ -1,8 +1,8 @@
 // Json -> YAML text, in the layout kubectl prints (block style, lists at their key's indentation).
+#include "manifest/document.h"
+
 #include <cmath>
 #include <regex>
-
-#include "manifest/document.h"
 
 namespace gantry {
 
@@ -26,11 +26,21 @@ std::string quoted(const std::string& s) {
     std::string out = "\"";
     for (unsigned char c : s) {
         switch (c) {
-        case '"': out += "\\\""; break;
-        case '\\': out += "\\\\"; break;
-        case '\n': out += "\\n"; break;
-        case '\t': out += "\\t"; break;
-        case '\r': out += "\\r"; break;
+        case '"':
+            out += "\\\"";
+            break;
+        case '\\':
+            out += "\\\\";
+            break;
+        case '\n':
+            out += "\\n";
+            break;
+        case '\t':
+            out += "\\t";
+            break;
+        case '\r':
+            out += "\\r";
+            break;
         default:
             if (c < 0x20 || c == 0x7f) {
                 static const char* hex = "0123456789abcdef";
@@ -55,10 +65,14 @@ bool literalBlockFits(const std::string& s) {
 
 std::string scalarText(const Json& v) {
     switch (v.type()) {
-    case Json::value_t::null: return "null";
-    case Json::value_t::boolean: return v.get<bool>() ? "true" : "false";
-    case Json::value_t::number_integer: return std::to_string(v.get<int64_t>());
-    case Json::value_t::number_unsigned: return std::to_string(v.get<uint64_t>());
+    case Json::value_t::null:
+        return "null";
+    case Json::value_t::boolean:
+        return v.get<bool>() ? "true" : "false";
+    case Json::value_t::number_integer:
+        return std::to_string(v.get<int64_t>());
+    case Json::value_t::number_unsigned:
+        return std::to_string(v.get<uint64_t>());
     case Json::value_t::number_float: {
         double d = v.get<double>();
         if (std::isnan(d)) return ".nan";
@@ -69,7 +83,8 @@ std::string scalarText(const Json& v) {
         const auto& s = v.get_ref<const std::string&>();
         return needsQuotes(s) ? quoted(s) : s;
     }
-    default: return v.dump();
+    default:
+        return v.dump();
     }
 }
 
@@ -145,11 +160,16 @@ void emitValue(std::string& out, const Json& v, int indent) {
 
 std::string toYaml(const Json& value) {
     std::string out;
-    if (value.is_object() && !value.empty()) emitMap(out, value, 0);
-    else if (value.is_array() && !value.empty()) emitSeq(out, value, 0);
-    else if (value.is_object()) out = "{}\n";
-    else if (value.is_array()) out = "[]\n";
-    else out = scalarText(value) + "\n";
+    if (value.is_object() && !value.empty())
+        emitMap(out, value, 0);
+    else if (value.is_array() && !value.empty())
+        emitSeq(out, value, 0);
+    else if (value.is_object())
+        out = "{}\n";
+    else if (value.is_array())
+        out = "[]\n";
+    else
+        out = scalarText(value) + "\n";
     return out;
 }
 

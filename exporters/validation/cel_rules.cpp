@@ -8,7 +8,9 @@ namespace gantry {
 
 namespace {
 
-bool has(const Json& obj, const char* key) { return obj.is_object() && obj.contains(key) && !obj[key].is_null(); }
+bool has(const Json& obj, const char* key) {
+    return obj.is_object() && obj.contains(key) && !obj[key].is_null();
+}
 
 // CEL's field selection: a missing field is an evaluation error, which fails the rule.
 const Json& get(const Json& obj, const char* key) {
@@ -50,8 +52,11 @@ const std::map<std::string, CelCheck, std::less<>>& registry() {
         // Volcano HyperNode member selector: exactly one of the three.
         {"has(self.exactMatch) || has(self.regexMatch) || has(self.labelMatch)",
          [](const Json& s) { return has(s, "exactMatch") || has(s, "regexMatch") || has(s, "labelMatch"); }},
-        {"(has(self.exactMatch) ? 1 : 0) + (has(self.regexMatch) ? 1 : 0) + (has(self.labelMatch) ? 1 : 0) <= 1",
-         [](const Json& s) { return int(has(s, "exactMatch")) + int(has(s, "regexMatch")) + int(has(s, "labelMatch")) <= 1; }},
+        {"(has(self.exactMatch) ? 1 : 0) + (has(self.regexMatch) ? 1 : 0) + (has(self.labelMatch) ? 1 : 0) "
+         "<= 1",
+         [](const Json& s) {
+             return int(has(s, "exactMatch")) + int(has(s, "regexMatch")) + int(has(s, "labelMatch")) <= 1;
+         }},
         // Kueue resource groups: each flavor lists as many resources as the group covers.
         {"self.flavors.all(x, size(x.resources) == size(self.coveredResources))",
          [](const Json& s) {
@@ -67,11 +72,14 @@ const std::map<std::string, CelCheck, std::less<>>& registry() {
                      if (s[i] == s[j]) return false;
              return true;
          }},
-        {"size(self.filter(i, i.nodeLabel == 'kubernetes.io/hostname')) == 0 || self[size(self) - 1].nodeLabel == "
+        {"size(self.filter(i, i.nodeLabel == 'kubernetes.io/hostname')) == 0 || self[size(self) - "
+         "1].nodeLabel == "
          "'kubernetes.io/hostname'",
          [](const Json& s) {
              bool any = false;
-             all(s, [&](const Json& l) { return (any = any || equals(l, "nodeLabel", "kubernetes.io/hostname")), true; });
+             all(s, [&](const Json& l) {
+                 return (any = any || equals(l, "nodeLabel", "kubernetes.io/hostname")), true;
+             });
              return !any || (!s.empty() && equals(s.back(), "nodeLabel", "kubernetes.io/hostname"));
          }},
         // Kueue ClusterQueue: borrowingLimit only inside a cohort (v1beta1 `cohort`, v1beta2 `cohortName`).
@@ -81,12 +89,14 @@ const std::map<std::string, CelCheck, std::less<>>& registry() {
         {"!has(self.cohortName) && has(self.resourceGroups) ? self.resourceGroups.all(rg, rg.flavors.all(f, "
          "f.resources.all(r, !has(r.borrowingLimit)))) : true",
          [](const Json& s) { return noBorrowingLimitWithoutCohort(s, "cohortName"); }},
-        {"!has(self.preference) || (self.whenCanBorrow == 'TryNextFlavor' && self.whenCanPreempt == 'TryNextFlavor')",
+        {"!has(self.preference) || (self.whenCanBorrow == 'TryNextFlavor' && self.whenCanPreempt == "
+         "'TryNextFlavor')",
          [](const Json& s) {
-             return !has(s, "preference") ||
-                    (equals(s, "whenCanBorrow", "TryNextFlavor") && equals(s, "whenCanPreempt", "TryNextFlavor"));
+             return !has(s, "preference") || (equals(s, "whenCanBorrow", "TryNextFlavor") &&
+                                              equals(s, "whenCanPreempt", "TryNextFlavor"));
          }},
-        {"!(self.reclaimWithinCohort == 'Never' && has(self.borrowWithinCohort) && self.borrowWithinCohort.policy != "
+        {"!(self.reclaimWithinCohort == 'Never' && has(self.borrowWithinCohort) && "
+         "self.borrowWithinCohort.policy != "
          "'Never')",
          [](const Json& s) {
              return !(equals(s, "reclaimWithinCohort", "Never") && has(s, "borrowWithinCohort") &&
@@ -97,17 +107,25 @@ const std::map<std::string, CelCheck, std::less<>>& registry() {
          [](const Json& s) { return !has(s, "topologyName") || size(get(s, "nodeLabels")) >= 1; }},
         {"self.all(x, x.effect in ['NoSchedule', 'PreferNoSchedule', 'NoExecute'])",
          [](const Json& s) {
-             return all(s, [](const Json& x) { return in(x, "effect", {"NoSchedule", "PreferNoSchedule", "NoExecute"}); });
+             return all(s, [](const Json& x) {
+                 return in(x, "effect", {"NoSchedule", "PreferNoSchedule", "NoExecute"});
+             });
          }},
         {"self.all(x, !has(x.key) ? x.operator == 'Exists' : true)",
-         [](const Json& s) { return all(s, [](const Json& x) { return has(x, "key") || equals(x, "operator", "Exists"); }); }},
+         [](const Json& s) {
+             return all(s, [](const Json& x) { return has(x, "key") || equals(x, "operator", "Exists"); });
+         }},
         {"self.all(x, has(x.tolerationSeconds) ? x.effect == 'NoExecute' : true)",
          [](const Json& s) {
-             return all(s, [](const Json& x) { return !has(x, "tolerationSeconds") || equals(x, "effect", "NoExecute"); });
+             return all(s, [](const Json& x) {
+                 return !has(x, "tolerationSeconds") || equals(x, "effect", "NoExecute");
+             });
          }},
         {"self.all(x, !has(x.operator) || x.operator in ['Equal', 'Exists'])",
          [](const Json& s) {
-             return all(s, [](const Json& x) { return !has(x, "operator") || in(x, "operator", {"Equal", "Exists"}); });
+             return all(s, [](const Json& x) {
+                 return !has(x, "operator") || in(x, "operator", {"Equal", "Exists"});
+             });
          }},
         {"self.all(x, has(x.operator) && x.operator == 'Exists' ? !has(x.value) : true)",
          [](const Json& s) {

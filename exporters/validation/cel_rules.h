@@ -3,9 +3,9 @@
 // looked up by the rule's text with whitespace collapsed. Transition rules (those that mention
 // oldSelf) compare with the stored object, which a file does not have, and are not evaluated.
 // docs/validation.md lists which rules are evaluated.
-#include <string_view>
-
 #include "validation/openapi_schema.h"
+
+#include <string_view>
 
 namespace gantry {
 

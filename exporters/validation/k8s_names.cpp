@@ -4,8 +4,12 @@ namespace gantry {
 
 namespace {
 
-bool lowerAlnum(char c) { return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9'); }
-bool alnum(char c) { return lowerAlnum(c) || (c >= 'A' && c <= 'Z'); }
+bool lowerAlnum(char c) {
+    return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9');
+}
+bool alnum(char c) {
+    return lowerAlnum(c) || (c >= 'A' && c <= 'Z');
+}
 
 bool isLabel(std::string_view s) {
     if (s.empty() || s.size() > 63 || !lowerAlnum(s.front()) || !lowerAlnum(s.back())) return false;
@@ -33,7 +37,8 @@ std::string checkDns1123Label(std::string_view name) {
     if (name.empty()) return "must be non-empty";
     if (name.size() > 63) return "must be no more than 63 characters";
     if (!isLabel(name))
-        return "a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must "
+        return "a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and "
+               "must "
                "start and end with an alphanumeric character";
     return {};
 }
@@ -44,11 +49,13 @@ std::string checkDns1123Subdomain(std::string_view name) {
     size_t start = 0;
     while (true) {
         size_t dot = name.find('.', start);
-        std::string_view part = name.substr(start, dot == std::string_view::npos ? std::string_view::npos : dot - start);
+        std::string_view part =
+            name.substr(start, dot == std::string_view::npos ? std::string_view::npos : dot - start);
         bool ok = !part.empty() && lowerAlnum(part.front()) && lowerAlnum(part.back());
         for (char c : part) ok = ok && (lowerAlnum(c) || c == '-');
         if (!ok)
-            return "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', "
+            return "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' "
+                   "or '.', "
                    "and must start and end with an alphanumeric character";
         if (dot == std::string_view::npos) break;
         start = dot + 1;

@@ -56,9 +56,12 @@ void ProblemSink::add(Severity severity, const ManifestObject& object, const Fie
 
 std::optional<int64_t> quantityAmount(const std::string& resource, const Json& value) {
     std::string text;
-    if (value.is_string()) text = value.get<std::string>();
-    else if (value.is_number_integer()) text = std::to_string(value.get<int64_t>());
-    else return std::nullopt;
+    if (value.is_string())
+        text = value.get<std::string>();
+    else if (value.is_number_integer())
+        text = std::to_string(value.get<int64_t>());
+    else
+        return std::nullopt;
     std::string error;
     return parseAmount(resource, text, &error);
 }

@@ -1,12 +1,12 @@
 #pragma once
 // The objects of the files being validated (or of an export about to be written), and the sink the
 // checks report into. Every problem names its file, document, object and field path.
-#include <string>
-#include <vector>
-
 #include "manifest/document.h"
 #include "model/diagnostic.h"
 #include "model/resources.h"
+
+#include <string>
+#include <vector>
 
 namespace gantry {
 
@@ -14,7 +14,7 @@ struct ManifestObject {
     enum class Content { Object, YuniKornQueues, VolcanoSchedulerConf };
     Content content = Content::Object;
     const ManifestDocument* doc = nullptr;
-    FieldPath base;             // where the object sits in its document ("items[3]" in a List)
+    FieldPath base;              // where the object sits in its document ("items[3]" in a List)
     const Json* value = nullptr; // the object itself
     std::string apiVersion, group, version, kind, name, ns;
     std::string label; // "Queue team-a", "ConfigMap yunikorn/yunikorn-configs data[queues.yaml]"
@@ -27,16 +27,21 @@ struct ManifestObject {
 };
 
 class ProblemSink {
-public:
-    void add(Severity severity, const ManifestObject& object, const FieldPath& path, const std::string& message);
-    void error(const ManifestObject& o, const FieldPath& p, const std::string& m) { add(Severity::Error, o, p, m); }
-    void warning(const ManifestObject& o, const FieldPath& p, const std::string& m) { add(Severity::Warning, o, p, m); }
+  public:
+    void add(Severity severity, const ManifestObject& object, const FieldPath& path,
+             const std::string& message);
+    void error(const ManifestObject& o, const FieldPath& p, const std::string& m) {
+        add(Severity::Error, o, p, m);
+    }
+    void warning(const ManifestObject& o, const FieldPath& p, const std::string& m) {
+        add(Severity::Warning, o, p, m);
+    }
     // A problem located in a document but in no object (unparseable kind, read problems).
     void addRaw(Diagnostic d) { diagnostics_.push_back(std::move(d)); }
     const Diagnostics& diagnostics() const { return diagnostics_; }
     Diagnostics take() { return std::move(diagnostics_); }
 
-private:
+  private:
     Diagnostics diagnostics_;
 };
 
@@ -50,8 +55,8 @@ std::optional<int64_t> quantityAmount(const std::string& resource, const Json& v
 ResourceList quantityMap(const Json* map);
 
 // The checks. Each reads every object it cares about and reports into the sink.
-void checkObjectMetadata(const ManifestObject& object, const Json& metadata, const FieldPath& path, bool namespaced,
-                         ProblemSink& sink);
+void checkObjectMetadata(const ManifestObject& object, const Json& metadata, const FieldPath& path,
+                         bool namespaced, ProblemSink& sink);
 void checkVolcanoObjects(const std::vector<ManifestObject>& objects, ProblemSink& sink);
 void checkKueueObjects(const std::vector<ManifestObject>& objects, ProblemSink& sink);
 void checkYuniKornConfigs(const std::vector<ManifestObject>& objects, ProblemSink& sink);

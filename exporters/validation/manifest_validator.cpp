@@ -1,12 +1,12 @@
 #include "validation/manifest_validator.h"
 
-#include <algorithm>
-#include <fstream>
-#include <sstream>
-
 #include "input_error.h"
 #include "validation/manifest_set.h"
 #include "validation/schema_catalog.h"
+
+#include <algorithm>
+#include <fstream>
+#include <sstream>
 
 namespace gantry {
 
@@ -51,7 +51,8 @@ void ManifestValidator::addText(const std::string& text, const std::string& name
         if (yunikorn) {
             auto strict = parseManifests(text, name, YamlRules::Yaml12);
             for (size_t i = 0; i < docs.size() && i < strict.size(); ++i)
-                if (docs[i].value.is_object() && docs[i].value.contains("partitions") && !docs[i].value.contains("kind"))
+                if (docs[i].value.is_object() && docs[i].value.contains("partitions") &&
+                    !docs[i].value.contains("kind"))
                     docs[i] = std::move(strict[i]);
         }
         for (auto& d : docs) documents_.push_back(std::move(d));
@@ -69,7 +70,8 @@ void ManifestValidator::addDocument(const Json& value, const std::string& file, 
 }
 
 size_t ManifestValidator::documentsOf(const std::string& file) const {
-    return size_t(std::count_if(documents_.begin(), documents_.end(), [&](const ManifestDocument& d) { return d.file == file; }));
+    return size_t(std::count_if(documents_.begin(), documents_.end(),
+                                [&](const ManifestDocument& d) { return d.file == file; }));
 }
 
 Diagnostics ManifestValidator::run() {
@@ -80,14 +82,16 @@ Diagnostics ManifestValidator::run() {
     embedded_.clear();
 
     // Kubernetes objects (List items too) and the bare configuration documents.
-    auto addObject = [&](const ManifestDocument& doc, const FieldPath& base, const Json& value, auto&& self) -> void {
+    auto addObject = [&](const ManifestDocument& doc, const FieldPath& base, const Json& value,
+                         auto&& self) -> void {
         ManifestObject o;
         o.doc = &doc;
         o.base = base;
         o.value = &value;
         if (!value.is_object()) {
-            sink.addRaw({Severity::Error, doc.where(base),
-                         "document " + std::to_string(doc.index) + ": not an object (a manifest must be a map)"});
+            sink.addRaw(
+                {Severity::Error, doc.where(base),
+                 "document " + std::to_string(doc.index) + ": not an object (a manifest must be a map)"});
             return;
         }
         o.apiVersion = str(value, "apiVersion");
@@ -99,12 +103,14 @@ Diagnostics ManifestValidator::run() {
             } else if (value.contains("actions") || value.contains("tiers")) {
                 o.content = ManifestObject::Content::VolcanoSchedulerConf;
                 o.label = "volcano-scheduler.conf";
-                if (auto t = texts_.find(doc.file); t != texts_.end() && documentsOf(doc.file) == 1) o.source.text = t->second;
+                if (auto t = texts_.find(doc.file); t != texts_.end() && documentsOf(doc.file) == 1)
+                    o.source.text = t->second;
             } else {
-                sink.addRaw({Severity::Error, doc.where(base),
-                             "document " + std::to_string(doc.index) +
-                                 ": not a Kubernetes object (apiVersion and kind are missing), nor a YuniKorn "
-                                 "queues.yaml or a volcano-scheduler.conf"});
+                sink.addRaw(
+                    {Severity::Error, doc.where(base),
+                     "document " + std::to_string(doc.index) +
+                         ": not a Kubernetes object (apiVersion and kind are missing), nor a YuniKorn "
+                         "queues.yaml or a volcano-scheduler.conf"});
                 return;
             }
             objects.push_back(o);
@@ -129,7 +135,8 @@ Diagnostics ManifestValidator::run() {
         }
         if (o.kind == "List" && o.apiVersion == "v1") {
             if (auto it = value.find("items"); it != value.end() && it->is_array())
-                for (size_t i = 0; i < it->size(); ++i) self(doc, base.field("items").index(i), (*it)[i], self);
+                for (size_t i = 0; i < it->size(); ++i)
+                    self(doc, base.field("items").index(i), (*it)[i], self);
             return;
         }
         objects.push_back(o);
@@ -145,8 +152,9 @@ Diagnostics ManifestValidator::run() {
     for (const auto& o : objects) {
         if (o.content == ManifestObject::Content::YuniKornQueues ||
             o.content == ManifestObject::Content::VolcanoSchedulerConf) {
-            const char* name =
-                o.content == ManifestObject::Content::YuniKornQueues ? "yunikorn-queues" : "volcano-scheduler-conf";
+            const char* name = o.content == ManifestObject::Content::YuniKornQueues
+                                   ? "yunikorn-queues"
+                                   : "volcano-scheduler-conf";
             SchemaProblems problems;
             validateAgainstSchema(o.json(), *catalog.document(name), FieldPath(), problems);
             report(problems, o, sink);
@@ -158,22 +166,27 @@ Diagnostics ManifestValidator::run() {
             auto versions = catalog.versionsOf(o.group, o.kind);
             if (versions.empty()) {
                 sink.warning(o, FieldPath(),
-                             "kind " + o.kind + " of " + o.apiVersion + " has no bundled schema; not validated");
+                             "kind " + o.kind + " of " + o.apiVersion +
+                                 " has no bundled schema; not validated");
             } else {
                 std::string known;
-                for (const auto& v : versions) known += (known.empty() ? "" : ", ") + (o.group.empty() ? v : o.group + "/" + v);
+                for (const auto& v : versions)
+                    known += (known.empty() ? "" : ", ") + (o.group.empty() ? v : o.group + "/" + v);
                 sink.error(o, FieldPath().field("apiVersion"),
-                           "\"" + o.apiVersion + "\" does not serve " + o.kind + "; served versions: " + known);
+                           "\"" + o.apiVersion + "\" does not serve " + o.kind +
+                               "; served versions: " + known);
             }
             continue;
         }
         if (kind->deprecated) {
             std::string newest;
             for (const auto& v : catalog.versionsOf(o.group, o.kind))
-                if (const KindSchema* k = catalog.find(o.group.empty() ? v : o.group + "/" + v, o.kind); k && k->storage)
+                if (const KindSchema* k = catalog.find(o.group.empty() ? v : o.group + "/" + v, o.kind);
+                    k && k->storage)
                     newest = k->apiVersion();
             sink.warning(o, FieldPath().field("apiVersion"),
-                         o.apiVersion + " " + o.kind + " is deprecated" + (newest.empty() ? "" : "; use " + newest));
+                         o.apiVersion + " " + o.kind + " is deprecated" +
+                             (newest.empty() ? "" : "; use " + newest));
         }
         checked.push_back(o);
         SchemaProblems problems;
@@ -191,22 +204,28 @@ Diagnostics ManifestValidator::run() {
         const Json* data = o.at({"data"});
         if (const Json* binary = o.at({"binaryData"}); binary && binary->is_object())
             for (const auto& [key, value] : binary->items())
-                if (key == "volcano-scheduler.conf" || isYuniKornConfigMap(o, key) || key.ends_with(".yaml.gz"))
-                    sink.warning(o, FieldPath().field("binaryData").key(key),
-                                 "binary (gzip) configuration is not checked; put it under data to have it validated");
+                if (key == "volcano-scheduler.conf" || isYuniKornConfigMap(o, key) ||
+                    key.ends_with(".yaml.gz"))
+                    sink.warning(
+                        o, FieldPath().field("binaryData").key(key),
+                        "binary (gzip) configuration is not checked; put it under data to have it validated");
         if (!data || !data->is_object()) continue;
         for (const auto& [key, value] : data->items()) {
             ManifestObject::Content content;
-            if (key == "volcano-scheduler.conf") content = ManifestObject::Content::VolcanoSchedulerConf;
-            else if (isYuniKornConfigMap(o, key)) content = ManifestObject::Content::YuniKornQueues;
-            else continue;
+            if (key == "volcano-scheduler.conf")
+                content = ManifestObject::Content::VolcanoSchedulerConf;
+            else if (isYuniKornConfigMap(o, key))
+                content = ManifestObject::Content::YuniKornQueues;
+            else
+                continue;
             if (!value.is_string()) continue; // the schema reported it
             FieldPath at = o.base.field("data").key(key);
             const std::string& outerText = texts_.count(o.doc->file) ? texts_[o.doc->file] : std::string();
             try {
                 auto docs = parseEmbeddedYaml(*o.doc, at, outerText,
-                                              content == ManifestObject::Content::YuniKornQueues ? YamlRules::Yaml12
-                                                                                                  : YamlRules::Kubectl);
+                                              content == ManifestObject::Content::YuniKornQueues
+                                                  ? YamlRules::Yaml12
+                                                  : YamlRules::Kubectl);
                 if (docs.size() != 1) {
                     sink.error(o, FieldPath().field("data").key(key),
                                "must hold exactly one YAML document, holds " + std::to_string(docs.size()));
@@ -232,8 +251,9 @@ Diagnostics ManifestValidator::run() {
                 sink.error(inner, FieldPath(), "must be a YAML map");
                 continue;
             }
-            const char* schemaName =
-                content == ManifestObject::Content::YuniKornQueues ? "yunikorn-queues" : "volcano-scheduler-conf";
+            const char* schemaName = content == ManifestObject::Content::YuniKornQueues
+                                         ? "yunikorn-queues"
+                                         : "volcano-scheduler-conf";
             SchemaProblems innerProblems;
             validateAgainstSchema(*inner.value, *catalog.document(schemaName), FieldPath(), innerProblems);
             report(innerProblems, inner, sink);

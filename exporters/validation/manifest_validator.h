@@ -3,17 +3,17 @@
 // (the real CRDs, Gantry's schemas for core kinds, YuniKorn's queues.yaml and Volcano's scheduler
 // conf, also inside their ConfigMaps), then the cross-object rules of the three schedulers.
 // Used by `gantry validate` on users' files and by every export before it writes a byte.
+#include "manifest/document.h"
+#include "model/diagnostic.h"
+
 #include <deque>
 #include <map>
 #include <string>
 
-#include "manifest/document.h"
-#include "model/diagnostic.h"
-
 namespace gantry {
 
 class ManifestValidator {
-public:
+  public:
     // Reads a file; a file that cannot be read or parsed becomes an error diagnostic.
     void addFile(const std::string& path);
     void addText(const std::string& text, const std::string& name);
@@ -25,7 +25,7 @@ public:
 
     size_t documentCount() const { return documents_.size(); }
 
-private:
+  private:
     size_t documentsOf(const std::string& file) const;
     std::deque<ManifestDocument> documents_;
     std::deque<ManifestDocument> embedded_; // YAML held in ConfigMap values

@@ -1,22 +1,29 @@
 #include "validation/openapi_schema.h"
 
+#include "validation/cel_rules.h"
+
 #include <cmath>
 #include <set>
 #include <stdexcept>
-
-#include "validation/cel_rules.h"
 
 namespace gantry {
 
 const char* toString(Schema::Type type) {
     switch (type) {
-    case Schema::Type::None: return "any";
-    case Schema::Type::Object: return "object";
-    case Schema::Type::Array: return "array";
-    case Schema::Type::String: return "string";
-    case Schema::Type::Integer: return "integer";
-    case Schema::Type::Number: return "number";
-    case Schema::Type::Boolean: return "boolean";
+    case Schema::Type::None:
+        return "any";
+    case Schema::Type::Object:
+        return "object";
+    case Schema::Type::Array:
+        return "array";
+    case Schema::Type::String:
+        return "string";
+    case Schema::Type::Integer:
+        return "integer";
+    case Schema::Type::Number:
+        return "number";
+    case Schema::Type::Boolean:
+        return "boolean";
     }
     return "any";
 }
@@ -114,38 +121,58 @@ const Schema* SchemaSet::compileNode(const Json& node, const std::string& pointe
         return node[key].get<double>();
     };
     for (const auto& [key, value] : node.items()) {
-        if (key == "type") s.type = typeFromString(value.get<std::string>(), pointer);
+        if (key == "type")
+            s.type = typeFromString(value.get<std::string>(), pointer);
         else if (key == "properties")
-            for (const auto& [name, sub] : value.items()) s.properties[name] = child(sub, "/properties/" + name);
-        else if (key == "required") s.required = value.get<std::vector<std::string>>();
-        else if (key == "items") s.items = child(value, "/items");
+            for (const auto& [name, sub] : value.items())
+                s.properties[name] = child(sub, "/properties/" + name);
+        else if (key == "required")
+            s.required = value.get<std::vector<std::string>>();
+        else if (key == "items")
+            s.items = child(value, "/items");
         else if (key == "additionalProperties") {
             if (value.is_boolean()) {
                 s.additionalPropertiesAny = value.get<bool>();
-                if (!s.additionalPropertiesAny) unsupported(pointer, "additionalProperties: false is not structural");
+                if (!s.additionalPropertiesAny)
+                    unsupported(pointer, "additionalProperties: false is not structural");
             } else {
                 s.additionalProperties = child(value, "/additionalProperties");
             }
-        } else if (key == "enum") s.enumValues = value.get<std::vector<Json>>();
+        } else if (key == "enum")
+            s.enumValues = value.get<std::vector<Json>>();
         else if (key == "pattern") {
             s.pattern = value.get<std::string>();
             s.patternRegex = compilePattern(s.pattern, pointer);
-        } else if (key == "format") s.format = value.get<std::string>();
-        else if (key == "nullable") s.nullable = value.get<bool>();
-        else if (key == "x-kubernetes-int-or-string") s.intOrString = value.get<bool>();
-        else if (key == "x-kubernetes-preserve-unknown-fields") s.preserveUnknownFields = value.get<bool>();
-        else if (key == "x-kubernetes-embedded-resource") s.embeddedResource = value.get<bool>();
-        else if (key == "x-kubernetes-list-type") s.listType = value.get<std::string>();
-        else if (key == "x-kubernetes-list-map-keys") s.listMapKeys = value.get<std::vector<std::string>>();
-        else if (key == "uniqueItems") s.uniqueItems = value.get<bool>();
-        else if (key == "exclusiveMinimum") s.exclusiveMinimum = value.get<bool>();
-        else if (key == "exclusiveMaximum") s.exclusiveMaximum = value.get<bool>();
+        } else if (key == "format")
+            s.format = value.get<std::string>();
+        else if (key == "nullable")
+            s.nullable = value.get<bool>();
+        else if (key == "x-kubernetes-int-or-string")
+            s.intOrString = value.get<bool>();
+        else if (key == "x-kubernetes-preserve-unknown-fields")
+            s.preserveUnknownFields = value.get<bool>();
+        else if (key == "x-kubernetes-embedded-resource")
+            s.embeddedResource = value.get<bool>();
+        else if (key == "x-kubernetes-list-type")
+            s.listType = value.get<std::string>();
+        else if (key == "x-kubernetes-list-map-keys")
+            s.listMapKeys = value.get<std::vector<std::string>>();
+        else if (key == "uniqueItems")
+            s.uniqueItems = value.get<bool>();
+        else if (key == "exclusiveMinimum")
+            s.exclusiveMinimum = value.get<bool>();
+        else if (key == "exclusiveMaximum")
+            s.exclusiveMaximum = value.get<bool>();
         else if (key == "anyOf" || key == "allOf" || key == "oneOf") {
             auto& list = key == "anyOf" ? s.anyOf : key == "allOf" ? s.allOf : s.oneOf;
-            for (size_t i = 0; i < value.size(); ++i) list.push_back(child(value[i], "/" + key + "/" + std::to_string(i)));
-        } else if (key == "not") s.notSchema = child(value, "/not");
-        else if (key == "default") s.defaultValue = value;
-        else if (key == "x-gantry-unknown-fields") s.unknownFieldsWarn = value == "warning";
+            for (size_t i = 0; i < value.size(); ++i)
+                list.push_back(child(value[i], "/" + key + "/" + std::to_string(i)));
+        } else if (key == "not")
+            s.notSchema = child(value, "/not");
+        else if (key == "default")
+            s.defaultValue = value;
+        else if (key == "x-gantry-unknown-fields")
+            s.unknownFieldsWarn = value == "warning";
         else if (key == "x-kubernetes-validations") {
             for (const auto& r : value) {
                 CelRule rule;
@@ -183,15 +210,23 @@ namespace {
 
 const char* jsonTypeName(const Json& v) {
     switch (v.type()) {
-    case Json::value_t::null: return "null";
-    case Json::value_t::boolean: return "boolean";
+    case Json::value_t::null:
+        return "null";
+    case Json::value_t::boolean:
+        return "boolean";
     case Json::value_t::number_integer:
-    case Json::value_t::number_unsigned: return "integer";
-    case Json::value_t::number_float: return "number";
-    case Json::value_t::string: return "string";
-    case Json::value_t::array: return "array";
-    case Json::value_t::object: return "object";
-    default: return "value";
+    case Json::value_t::number_unsigned:
+        return "integer";
+    case Json::value_t::number_float:
+        return "number";
+    case Json::value_t::string:
+        return "string";
+    case Json::value_t::array:
+        return "array";
+    case Json::value_t::object:
+        return "object";
+    default:
+        return "value";
     }
 }
 
@@ -206,13 +241,20 @@ bool isInteger(const Json& v) {
 
 bool typeMatches(Schema::Type t, const Json& v) {
     switch (t) {
-    case Schema::Type::None: return true;
-    case Schema::Type::Object: return v.is_object();
-    case Schema::Type::Array: return v.is_array();
-    case Schema::Type::String: return v.is_string();
-    case Schema::Type::Integer: return isInteger(v);
-    case Schema::Type::Number: return v.is_number();
-    case Schema::Type::Boolean: return v.is_boolean();
+    case Schema::Type::None:
+        return true;
+    case Schema::Type::Object:
+        return v.is_object();
+    case Schema::Type::Array:
+        return v.is_array();
+    case Schema::Type::String:
+        return v.is_string();
+    case Schema::Type::Integer:
+        return isInteger(v);
+    case Schema::Type::Number:
+        return v.is_number();
+    case Schema::Type::Boolean:
+        return v.is_boolean();
     }
     return false;
 }
@@ -245,15 +287,18 @@ struct Validator {
     const ValidateOptions& options;
 
     void error(const FieldPath& p, std::string msg) { out.push_back({Severity::Error, p, std::move(msg)}); }
-    void warning(const FieldPath& p, std::string msg) { out.push_back({Severity::Warning, p, std::move(msg)}); }
+    void warning(const FieldPath& p, std::string msg) {
+        out.push_back({Severity::Warning, p, std::move(msg)});
+    }
 
     // Value checks that anyOf/allOf/oneOf branches carry (structural schemas put no fields there).
     bool valueChecksPass(const Json& v, const Schema& s) {
         SchemaProblems scratch;
         Validator inner{scratch, options};
         inner.validate(v, s, FieldPath(), false);
-        return scratch.empty() || std::none_of(scratch.begin(), scratch.end(),
-                                               [](const SchemaProblem& p) { return p.severity == Severity::Error; });
+        return scratch.empty() || std::none_of(scratch.begin(), scratch.end(), [](const SchemaProblem& p) {
+                   return p.severity == Severity::Error;
+               });
     }
 
     void validate(const Json& v, const Schema& s, const FieldPath& path, bool root) {
@@ -268,8 +313,8 @@ struct Validator {
                 return;
             }
         } else if (!typeMatches(s.type, v)) {
-            error(path, std::string("must be of type ") + toString(s.type) + ", not " + jsonTypeName(v) + " (" +
-                            shortValue(v) + ")");
+            error(path, std::string("must be of type ") + toString(s.type) + ", not " + jsonTypeName(v) +
+                            " (" + shortValue(v) + ")");
             return;
         }
         if (!s.enumValues.empty() &&
@@ -283,7 +328,8 @@ struct Validator {
         if (v.is_array()) checkArray(v, s, path);
         if (v.is_object()) checkObject(v, s, path, root);
         for (const auto* branch : s.allOf)
-            if (!valueChecksPass(v, *branch)) error(path, "does not satisfy every allOf branch of the schema");
+            if (!valueChecksPass(v, *branch))
+                error(path, "does not satisfy every allOf branch of the schema");
         if (!s.anyOf.empty() && std::none_of(s.anyOf.begin(), s.anyOf.end(),
                                              [&](const Schema* b) { return valueChecksPass(v, *b); }))
             error(path, "does not satisfy any anyOf branch of the schema");
@@ -299,7 +345,8 @@ struct Validator {
             } catch (const std::exception&) {
                 holds = false; // a rule on a malformed value fails, as CEL's evaluation error does
             }
-            if (!holds) error(rule.fieldPath.empty() ? path : appendFieldPath(path, rule.fieldPath), rule.message);
+            if (!holds)
+                error(rule.fieldPath.empty() ? path : appendFieldPath(path, rule.fieldPath), rule.message);
         }
     }
 
@@ -328,11 +375,13 @@ struct Validator {
                             std::to_string(len) + ")");
         if (s.patternRegex) {
             // std::regex recurses per character; a bounded input keeps it from exhausting the stack.
-            if (str.size() > 4096) error(path, "is too long to check against pattern " + s.pattern);
+            if (str.size() > 4096)
+                error(path, "is too long to check against pattern " + s.pattern);
             else if (!std::regex_search(str, *s.patternRegex))
                 error(path, "\"" + str + "\" does not match the pattern " + s.pattern);
         }
-        if (s.format == "date-time" && !isRfc3339(str)) error(path, "\"" + str + "\" is not an RFC 3339 date-time");
+        if (s.format == "date-time" && !isRfc3339(str))
+            error(path, "\"" + str + "\" is not an RFC 3339 date-time");
     }
 
     void checkNumber(const Json& v, const Schema& s, const FieldPath& path) {
@@ -344,10 +393,12 @@ struct Validator {
                 error(path, shortValue(v) + " is out of range for int64");
         }
         if (s.minimum && (s.exclusiveMinimum ? d <= *s.minimum : d < *s.minimum))
-            error(path, std::string("must be ") + (s.exclusiveMinimum ? "greater than " : "greater than or equal to ") +
+            error(path, std::string("must be ") +
+                            (s.exclusiveMinimum ? "greater than " : "greater than or equal to ") +
                             numberText(*s.minimum) + " (got " + shortValue(v) + ")");
         if (s.maximum && (s.exclusiveMaximum ? d >= *s.maximum : d > *s.maximum))
-            error(path, std::string("must be ") + (s.exclusiveMaximum ? "less than " : "less than or equal to ") +
+            error(path, std::string("must be ") +
+                            (s.exclusiveMaximum ? "less than " : "less than or equal to ") +
                             numberText(*s.maximum) + " (got " + shortValue(v) + ")");
         if (s.multipleOf && *s.multipleOf > 0 && std::fmod(d, *s.multipleOf) != 0)
             error(path, "must be a multiple of " + numberText(*s.multipleOf));
@@ -355,9 +406,11 @@ struct Validator {
 
     void checkArray(const Json& v, const Schema& s, const FieldPath& path) {
         if (s.minItems && int64_t(v.size()) < *s.minItems)
-            error(path, "must have at least " + std::to_string(*s.minItems) + " item(s), has " + std::to_string(v.size()));
+            error(path, "must have at least " + std::to_string(*s.minItems) + " item(s), has " +
+                            std::to_string(v.size()));
         if (s.maxItems && int64_t(v.size()) > *s.maxItems)
-            error(path, "must have at most " + std::to_string(*s.maxItems) + " items, has " + std::to_string(v.size()));
+            error(path, "must have at most " + std::to_string(*s.maxItems) + " items, has " +
+                            std::to_string(v.size()));
         if (s.items)
             for (size_t i = 0; i < v.size(); ++i) validate(v[i], *s.items, path.index(i), false);
         if (s.listType == "set" || s.uniqueItems) {
@@ -407,7 +460,8 @@ struct Validator {
                 warning(path.field(key), "unknown field \"" + (path.empty() ? key : path.str() + "." + key) +
                                              "\" (ignored by the scheduler)");
             } else {
-                error(path.field(key), "unknown field \"" + (path.empty() ? key : path.str() + "." + key) + "\"");
+                error(path.field(key),
+                      "unknown field \"" + (path.empty() ? key : path.str() + "." + key) + "\"");
             }
         }
     }
@@ -423,12 +477,15 @@ void applyDefaults(Json& v, const Schema& s) {
     if (v.is_object() && (s.type == Schema::Type::Object || s.type == Schema::Type::None)) {
         for (const auto& [name, prop] : s.properties) {
             auto it = v.find(name);
-            if ((it == v.end() || (it->is_null() && !prop->nullable)) && prop->defaultValue) v[name] = *prop->defaultValue;
+            if ((it == v.end() || (it->is_null() && !prop->nullable)) && prop->defaultValue)
+                v[name] = *prop->defaultValue;
         }
         for (auto& [key, child] : v.items()) {
             auto prop = s.properties.find(key);
-            if (prop != s.properties.end()) applyDefaults(child, *prop->second);
-            else if (s.additionalProperties) applyDefaults(child, *s.additionalProperties);
+            if (prop != s.properties.end())
+                applyDefaults(child, *prop->second);
+            else if (s.additionalProperties)
+                applyDefaults(child, *s.additionalProperties);
         }
     } else if (v.is_array() && s.items) {
         for (auto& item : v) applyDefaults(item, *s.items);
@@ -437,8 +494,8 @@ void applyDefaults(Json& v, const Schema& s) {
 
 } // namespace
 
-void validateAgainstSchema(const Json& value, const Schema& schema, const FieldPath& path, SchemaProblems& out,
-                           const ValidateOptions& options) {
+void validateAgainstSchema(const Json& value, const Schema& schema, const FieldPath& path,
+                           SchemaProblems& out, const ValidateOptions& options) {
     Json defaulted = value;
     applyDefaults(defaulted, schema);
     Validator{out, options}.validate(defaulted, schema, path, path.empty());

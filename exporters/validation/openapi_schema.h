@@ -5,6 +5,10 @@
 // nullable, numeric and size bounds, formats, list types, and unknown fields as errors.
 // CEL rules (x-kubernetes-validations) are evaluated through explicit C++ checks registered in
 // cel_rules.cpp; a rule without one is kept as text and listed by unevaluatedRules().
+#include "manifest/document.h"
+#include "manifest/field_path.h"
+#include "model/diagnostic.h"
+
 #include <deque>
 #include <functional>
 #include <map>
@@ -12,10 +16,6 @@
 #include <regex>
 #include <string>
 #include <vector>
-
-#include "manifest/document.h"
-#include "manifest/field_path.h"
-#include "model/diagnostic.h"
 
 namespace gantry {
 
@@ -32,7 +32,7 @@ using CelCheck = std::function<bool(const Json& self)>; // true when the rule ho
 struct CelRule {
     std::string rule;
     std::string message;
-    std::string fieldPath; // relative path of the problem, e.g. ".preference"
+    std::string fieldPath;   // relative path of the problem, e.g. ".preference"
     bool transition = false; // mentions oldSelf: needs the stored object, so never evaluated here
     const CelCheck* check = nullptr;
 };
@@ -63,7 +63,7 @@ struct Schema {
     const Schema* notSchema = nullptr;
     std::vector<CelRule> rules;
     std::optional<Json> defaultValue; // applied before validation, as the API server does
-    bool unknownFieldsWarn = false;    // x-gantry-unknown-fields: warning
+    bool unknownFieldsWarn = false;   // x-gantry-unknown-fields: warning
 };
 
 const char* toString(Schema::Type type);
@@ -71,7 +71,7 @@ const char* toString(Schema::Type type);
 // Owns compiled schemas. `x-gantry-ref: "#/definitions/<name>"` refers into the same document
 // (recursion allowed); other references ("<file>#<version>:<pointer>") go to the resolver.
 class SchemaSet {
-public:
+  public:
     using Resolver = std::function<const Schema*(const std::string& ref)>;
     // Compiles the schema at `pointer` inside `document`. Throws std::runtime_error naming the JSON
     // pointer of a construct it cannot compile.
@@ -79,7 +79,7 @@ public:
     // CEL rules with no C++ check (transition rules are not listed).
     std::vector<std::string> unevaluatedRules() const;
 
-private:
+  private:
     struct Context {
         const Json& document;
         const Resolver& resolver;
@@ -95,7 +95,7 @@ struct ValidateOptions {
     std::function<void(const Json& metadata, const FieldPath& path, SchemaProblems& out)> objectMeta;
 };
 
-void validateAgainstSchema(const Json& value, const Schema& schema, const FieldPath& path, SchemaProblems& out,
-                           const ValidateOptions& options = {});
+void validateAgainstSchema(const Json& value, const Schema& schema, const FieldPath& path,
+                           SchemaProblems& out, const ValidateOptions& options = {});
 
 } // namespace gantry

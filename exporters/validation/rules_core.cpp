@@ -1,10 +1,10 @@
 // Rules of the core kinds Gantry writes: PriorityClass, ConfigMap, and the workload templates
 // (batch/v1 Job) with their Kueue labels and YuniKorn gang annotations.
+#include "validation/manifest_set.h"
+
 #include <map>
 #include <regex>
 #include <set>
-
-#include "validation/manifest_set.h"
 
 namespace gantry {
 
@@ -22,14 +22,17 @@ std::string annotation(const Json* meta, const char* section, const std::string&
 }
 
 // yunikorn.apache.org/task-groups on a pod template: a JSON array of task groups.
-void checkTaskGroups(const ManifestObject& o, const Json* templateMeta, const FieldPath& metaPath, ProblemSink& sink) {
+void checkTaskGroups(const ManifestObject& o, const Json* templateMeta, const FieldPath& metaPath,
+                     ProblemSink& sink) {
     const std::string groupsText = annotation(templateMeta, "annotations", "yunikorn.apache.org/task-groups");
-    const std::string groupName = annotation(templateMeta, "annotations", "yunikorn.apache.org/task-group-name");
+    const std::string groupName =
+        annotation(templateMeta, "annotations", "yunikorn.apache.org/task-group-name");
     FieldPath at = metaPath.field("annotations").key("yunikorn.apache.org/task-groups");
     if (groupsText.empty()) {
         if (!groupName.empty())
             sink.error(o, metaPath.field("annotations").key("yunikorn.apache.org/task-group-name"),
-                       "names task group \"" + groupName + "\" but yunikorn.apache.org/task-groups is not set");
+                       "names task group \"" + groupName +
+                           "\" but yunikorn.apache.org/task-groups is not set");
         return;
     }
     Json groups = Json::parse(groupsText, nullptr, false);
@@ -46,10 +49,12 @@ void checkTaskGroups(const ManifestObject& o, const Json* templateMeta, const Fi
             continue;
         }
         std::string name = g.value("name", "");
-        if (name.empty()) sink.error(o, at, where + ": name is required");
-        else if (!names.insert(name).second) sink.error(o, at, "task group name \"" + name + "\" is not unique");
-        if (!g.contains("minMember") || !g["minMember"].is_number_integer() || g["minMember"].get<int64_t>() <= 0 ||
-            g["minMember"].get<int64_t>() > INT32_MAX)
+        if (name.empty())
+            sink.error(o, at, where + ": name is required");
+        else if (!names.insert(name).second)
+            sink.error(o, at, "task group name \"" + name + "\" is not unique");
+        if (!g.contains("minMember") || !g["minMember"].is_number_integer() ||
+            g["minMember"].get<int64_t>() <= 0 || g["minMember"].get<int64_t>() > INT32_MAX)
             sink.error(o, at, where + " (" + name + "): minMember must be an integer greater than 0");
         if (!g.contains("minResource") || !g["minResource"].is_object()) {
             sink.error(o, at, where + " (" + name + "): minResource is required");
@@ -57,18 +62,22 @@ void checkTaskGroups(const ManifestObject& o, const Json* templateMeta, const Fi
             const Json& r = g["minResource"];
             if (r.contains("cpu") && r.contains("vcore"))
                 sink.error(o, at, where + " (" + name + "): minResource must not set both cpu and vcore");
-            if (r.contains("pods")) sink.error(o, at, where + " (" + name + "): minResource must not set pods");
+            if (r.contains("pods"))
+                sink.error(o, at, where + " (" + name + "): minResource must not set pods");
             for (const auto& [res, q] : r.items()) {
                 auto amount = quantityAmount(res, q);
-                if (!amount) sink.error(o, at, where + " (" + name + "): minResource " + res + " is not a quantity");
-                else if (*amount < 0) sink.error(o, at, where + " (" + name + "): minResource " + res + " is negative");
+                if (!amount)
+                    sink.error(o, at, where + " (" + name + "): minResource " + res + " is not a quantity");
+                else if (*amount < 0)
+                    sink.error(o, at, where + " (" + name + "): minResource " + res + " is negative");
             }
         }
     }
     if (!groupName.empty() && !names.count(groupName))
         sink.error(o, metaPath.field("annotations").key("yunikorn.apache.org/task-group-name"),
                    "task group \"" + groupName + "\" is not one of yunikorn.apache.org/task-groups");
-    std::string params = annotation(templateMeta, "annotations", "yunikorn.apache.org/schedulingPolicyParameters");
+    std::string params =
+        annotation(templateMeta, "annotations", "yunikorn.apache.org/schedulingPolicyParameters");
     FieldPath pp = metaPath.field("annotations").key("yunikorn.apache.org/schedulingPolicyParameters");
     size_t start = 0;
     while (start < params.size()) {
@@ -78,13 +87,18 @@ void checkTaskGroups(const ManifestObject& o, const Json* templateMeta, const Fi
         if (pair.empty()) continue;
         size_t eq = pair.find('=');
         std::string key = pair.substr(0, eq), value = eq == std::string::npos ? "" : pair.substr(eq + 1);
-        if (eq == std::string::npos) sink.warning(o, pp, "\"" + pair + "\" is not key=value; YuniKorn skips it");
+        if (eq == std::string::npos)
+            sink.warning(o, pp, "\"" + pair + "\" is not key=value; YuniKorn skips it");
         else if (key == "placeholderTimeoutInSeconds") {
             if (value.empty() || value.find_first_not_of("0123456789") != std::string::npos)
-                sink.error(o, pp, "placeholderTimeoutInSeconds must be a whole number of seconds, not \"" + value + "\"");
+                sink.error(o, pp,
+                           "placeholderTimeoutInSeconds must be a whole number of seconds, not \"" + value +
+                               "\"");
         } else if (key == "gangSchedulingStyle") {
             if (value != "Soft" && value != "Hard")
-                sink.warning(o, pp, "gangSchedulingStyle \"" + value + "\" is neither Soft nor Hard; YuniKorn falls back to Soft");
+                sink.warning(o, pp,
+                             "gangSchedulingStyle \"" + value +
+                                 "\" is neither Soft nor Hard; YuniKorn falls back to Soft");
         } else {
             sink.warning(o, pp, "unknown scheduling policy parameter \"" + key + "\"");
         }
@@ -99,7 +113,8 @@ void checkCoreObjects(const std::vector<ManifestObject>& objects, ProblemSink& s
     std::set<std::string> localQueues; // "ns/name"
     bool anyLocalQueue = false;
     for (const auto& o : objects)
-        if (o.content == ManifestObject::Content::Object && o.group == "kueue.x-k8s.io" && o.kind == "LocalQueue") {
+        if (o.content == ManifestObject::Content::Object && o.group == "kueue.x-k8s.io" &&
+            o.kind == "LocalQueue") {
             localQueues.insert((o.ns.empty() ? "default" : o.ns) + "/" + o.name);
             anyLocalQueue = true;
         }
@@ -111,7 +126,8 @@ void checkCoreObjects(const std::vector<ManifestObject>& objects, ProblemSink& s
             if (const Json* g = o.at({"globalDefault"}); g && *g == true) {
                 if (globalDefault)
                     sink.error(o, FieldPath().field("globalDefault"),
-                               "PriorityClass " + globalDefault->name + " is already marked as default; only one is allowed");
+                               "PriorityClass " + globalDefault->name +
+                                   " is already marked as default; only one is allowed");
                 else
                     globalDefault = &o;
             }
@@ -125,21 +141,24 @@ void checkCoreObjects(const std::vector<ManifestObject>& objects, ProblemSink& s
                 for (const auto& [key, value] : d->items()) {
                     FieldPath at = FieldPath().field(section).key(key);
                     if (key.size() > 253 || !std::regex_match(key, configKey) || key == "." || key == "..")
-                        sink.error(o, at, "a valid config key must consist of alphanumeric characters, '-', '_' or '.'");
+                        sink.error(
+                            o, at,
+                            "a valid config key must consist of alphanumeric characters, '-', '_' or '.'");
                     if (!keys.insert(key).second) sink.error(o, at, "duplicate of key " + key + " in data");
                     total += key.size() + (value.is_string() ? value.get<std::string>().size() : 0);
                 }
             }
             if (total > 1024 * 1024)
-                sink.error(o, FieldPath().field("data"), "ConfigMap holds " + std::to_string(total) +
-                                                             " bytes; the limit is 1048576");
+                sink.error(o, FieldPath().field("data"),
+                           "ConfigMap holds " + std::to_string(total) + " bytes; the limit is 1048576");
         }
         if (isCore(o, "batch", "Job")) {
             const Json* meta = o.at({"metadata"});
             std::string queue = annotation(meta, "labels", "kueue.x-k8s.io/queue-name");
             std::string ns = o.ns.empty() ? "default" : o.ns;
             if (!queue.empty() && anyLocalQueue && !localQueues.count(ns + "/" + queue))
-                sink.warning(o, FieldPath().field("metadata").field("labels").key("kueue.x-k8s.io/queue-name"),
+                sink.warning(o,
+                             FieldPath().field("metadata").field("labels").key("kueue.x-k8s.io/queue-name"),
                              "LocalQueue " + ns + "/" + queue + " is not in these files");
             checkTaskGroups(o, o.at({"spec", "template", "metadata"}),
                             FieldPath().field("spec").field("template").field("metadata"), sink);

@@ -1,11 +1,11 @@
 // Kueue's rules outside the CRD schemas (its validating webhook): resource groups, limits only in a
 // cohort, lendingLimit <= nominalQuota, references between objects, the cohort tree.
+#include "validation/k8s_names.h"
+#include "validation/manifest_set.h"
+
 #include <algorithm>
 #include <map>
 #include <set>
-
-#include "validation/k8s_names.h"
-#include "validation/manifest_set.h"
 
 namespace gantry {
 
@@ -38,8 +38,9 @@ void checkResourceGroups(const ManifestObject& o, bool clusterQueue, bool inCoho
                     sink.error(o, rp, "resource name \"" + name + "\" is not a valid label key: " + why);
                 auto [it, fresh] = resourceGroup.emplace(name, g);
                 if (!fresh)
-                    sink.error(o, rp, "resource \"" + name + "\" is already covered by resourceGroups[" +
-                                          std::to_string(it->second) + "]; a resource may be in one group only");
+                    sink.error(o, rp,
+                               "resource \"" + name + "\" is already covered by resourceGroups[" +
+                                   std::to_string(it->second) + "]; a resource may be in one group only");
             }
         }
         totalResources += covered.size();
@@ -47,8 +48,9 @@ void checkResourceGroups(const ManifestObject& o, bool clusterQueue, bool inCoho
         const Json& flavors = rg["flavors"];
         totalFlavors += flavors.size();
         if (flavors.size() * covered.size() > 512)
-            sink.error(o, gp, "has " + std::to_string(flavors.size() * covered.size()) +
-                                  " flavor x resource pairs; at most 512 are allowed");
+            sink.error(o, gp,
+                       "has " + std::to_string(flavors.size() * covered.size()) +
+                           " flavor x resource pairs; at most 512 are allowed");
         for (size_t f = 0; f < flavors.size(); ++f) {
             const Json& fl = flavors[f];
             if (!fl.is_object()) continue;
@@ -57,8 +59,8 @@ void checkResourceGroups(const ManifestObject& o, bool clusterQueue, bool inCoho
             auto [it, fresh] = flavorGroup.emplace(flavor, g);
             if (!fresh)
                 sink.error(o, fp.field("name"),
-                           "flavor \"" + flavor + "\" is already used in resourceGroups[" + std::to_string(it->second) +
-                               "]; a flavor may be in one resource group only");
+                           "flavor \"" + flavor + "\" is already used in resourceGroups[" +
+                               std::to_string(it->second) + "]; a flavor may be in one resource group only");
             if (flavorsInFiles && !flavor.empty() && !knownFlavors.count(flavor))
                 sink.warning(o, fp.field("name"), "ResourceFlavor \"" + flavor + "\" is not in these files");
             if (!fl.contains("resources") || !fl["resources"].is_array()) continue;
@@ -70,8 +72,9 @@ void checkResourceGroups(const ManifestObject& o, bool clusterQueue, bool inCoho
                 std::string name = q.value("name", "");
                 if (r < covered.size() && name != covered[r])
                     sink.error(o, qp.field("name"),
-                               "must be \"" + covered[r] + "\": a flavor lists the group's coveredResources, in the "
-                                                           "same order (coveredResources[" +
+                               "must be \"" + covered[r] +
+                                   "\": a flavor lists the group's coveredResources, in the "
+                                   "same order (coveredResources[" +
                                    std::to_string(r) + "])");
                 std::optional<int64_t> nominal, borrowing, lending;
                 auto amount = [&](const char* key, std::optional<int64_t>& out) {
@@ -86,12 +89,13 @@ void checkResourceGroups(const ManifestObject& o, bool clusterQueue, bool inCoho
                     sink.error(o, qp.field("lendingLimit"), "must be nil when cohortName is empty");
                 if (clusterQueue && lending && nominal && *lending > *nominal)
                     sink.error(o, qp.field("lendingLimit"),
-                               "must be less than or equal to the nominalQuota (" + formatAmount(name, *lending) +
-                                   " > " + formatAmount(name, *nominal) + ")");
+                               "must be less than or equal to the nominalQuota (" +
+                                   formatAmount(name, *lending) + " > " + formatAmount(name, *nominal) + ")");
             }
         }
     }
-    if (totalFlavors > 256) sink.error(o, at, "uses " + std::to_string(totalFlavors) + " flavors; at most 256 are allowed");
+    if (totalFlavors > 256)
+        sink.error(o, at, "uses " + std::to_string(totalFlavors) + " flavors; at most 256 are allowed");
     if (totalResources > 256)
         sink.error(o, at, "covers " + std::to_string(totalResources) + " resources; at most 256 are allowed");
 }
@@ -99,12 +103,16 @@ void checkResourceGroups(const ManifestObject& o, bool clusterQueue, bool inCoho
 void checkFairSharing(const ManifestObject& o, ProblemSink& sink) {
     const Json* w = o.at({"spec", "fairSharing", "weight"});
     if (!w) return;
-    std::string text = w->is_string() ? w->get<std::string>() : w->is_number_integer() ? std::to_string(w->get<int64_t>()) : "";
+    std::string text = w->is_string()           ? w->get<std::string>()
+                       : w->is_number_integer() ? std::to_string(w->get<int64_t>())
+                                                : "";
     auto q = Quantity::parse(text);
     if (!q) return; // the schema reported it
     FieldPath at = FieldPath().field("spec").field("fairSharing").field("weight");
-    if (q->negative()) sink.error(o, at, "must be greater than or equal to 0");
-    else if (!q->isZero() && q->toDouble() <= 1e-9) sink.error(o, at, "a non-zero weight must be greater than 1e-9");
+    if (q->negative())
+        sink.error(o, at, "must be greater than or equal to 0");
+    else if (!q->isZero() && q->toDouble() <= 1e-9)
+        sink.error(o, at, "a non-zero weight must be greater than 1e-9");
 }
 
 } // namespace
@@ -119,7 +127,8 @@ void checkKueueObjects(const std::vector<ManifestObject>& objects, ProblemSink& 
         if (isKueue(o, "Topology")) topologies.insert(o.name), anyTopology = true;
         if (isKueue(o, "Cohort")) {
             if (!cohorts.emplace(o.name, &o).second)
-                sink.error(o, FieldPath().field("metadata").field("name"), "Cohort \"" + o.name + "\" is defined more than once");
+                sink.error(o, FieldPath().field("metadata").field("name"),
+                           "Cohort \"" + o.name + "\" is defined more than once");
         }
     }
     std::set<std::string> seenCq, cohortCycle;
@@ -134,8 +143,9 @@ void checkKueueObjects(const std::vector<ManifestObject>& objects, ProblemSink& 
             checkResourceGroups(o, true, inCohort, flavors, anyFlavor, sink);
             checkFairSharing(o, sink);
             if (!o.at({"spec", "namespaceSelector"}))
-                sink.warning(o, FieldPath().field("spec").field("namespaceSelector"),
-                             "not set: a null namespaceSelector admits workloads from no namespace; {} admits all");
+                sink.warning(
+                    o, FieldPath().field("spec").field("namespaceSelector"),
+                    "not set: a null namespaceSelector admits workloads from no namespace; {} admits all");
             // Admission checks may only name the queue's own flavors.
             std::set<std::string> own;
             if (const Json* groups = o.at({"spec", "resourceGroups"}); groups && groups->is_array())
@@ -143,15 +153,24 @@ void checkKueueObjects(const std::vector<ManifestObject>& objects, ProblemSink& 
                     if (rg.is_object() && rg.contains("flavors") && rg["flavors"].is_array())
                         for (const auto& f : rg["flavors"])
                             if (f.is_object()) own.insert(f.value("name", ""));
-            if (const Json* checks = o.at({"spec", "admissionChecksStrategy", "admissionChecks"}); checks && checks->is_array())
+            if (const Json* checks = o.at({"spec", "admissionChecksStrategy", "admissionChecks"});
+                checks && checks->is_array())
                 for (size_t i = 0; i < checks->size(); ++i)
-                    if ((*checks)[i].is_object() && (*checks)[i].contains("onFlavors") && (*checks)[i]["onFlavors"].is_array())
+                    if ((*checks)[i].is_object() && (*checks)[i].contains("onFlavors") &&
+                        (*checks)[i]["onFlavors"].is_array())
                         for (size_t j = 0; j < (*checks)[i]["onFlavors"].size(); ++j) {
                             const Json& f = (*checks)[i]["onFlavors"][j];
                             if (f.is_string() && !own.count(f.get<std::string>()))
                                 sink.error(o,
-                                           FieldPath().field("spec").field("admissionChecksStrategy").field("admissionChecks").index(i).field("onFlavors").index(j),
-                                           "flavor \"" + f.get<std::string>() + "\" is not used by this ClusterQueue");
+                                           FieldPath()
+                                               .field("spec")
+                                               .field("admissionChecksStrategy")
+                                               .field("admissionChecks")
+                                               .index(i)
+                                               .field("onFlavors")
+                                               .index(j),
+                                           "flavor \"" + f.get<std::string>() +
+                                               "\" is not used by this ClusterQueue");
                         }
         }
         if (isKueue(o, "Cohort")) {
@@ -169,7 +188,8 @@ void checkKueueObjects(const std::vector<ManifestObject>& objects, ProblemSink& 
                         std::string text;
                         for (const auto& c : chain) text += c + " -> ";
                         cohortCycle.insert(chain.begin(), chain.end());
-                        sink.error(o, FieldPath().field("spec").field("parentName"), "cycle in the cohort tree: " + text + parent);
+                        sink.error(o, FieldPath().field("spec").field("parentName"),
+                                   "cycle in the cohort tree: " + text + parent);
                     }
                     break;
                 }
@@ -186,7 +206,8 @@ void checkKueueObjects(const std::vector<ManifestObject>& objects, ProblemSink& 
                              "ClusterQueue \"" + cq->get<std::string>() + "\" is not in these files");
             if (o.name.size() > 63)
                 sink.warning(o, FieldPath().field("metadata").field("name"),
-                             "longer than 63 characters: jobs cannot name it in their kueue.x-k8s.io/queue-name label");
+                             "longer than 63 characters: jobs cannot name it in their "
+                             "kueue.x-k8s.io/queue-name label");
         }
         if (isKueue(o, "ResourceFlavor")) {
             const Json* t = o.at({"spec", "topologyName"});

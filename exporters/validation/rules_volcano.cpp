@@ -1,12 +1,12 @@
 // Volcano's rules outside the CRD schemas: the Queue webhook and ValidatingAdmissionPolicy
 // (quantities, guarantee <= deserved <= capability, the queue tree and its sums), the Job
 // policy, and HyperNode members. Messages follow upstream's where it has one.
+#include "validation/k8s_names.h"
+#include "validation/manifest_set.h"
+
 #include <algorithm>
 #include <map>
 #include <set>
-
-#include "validation/k8s_names.h"
-#include "validation/manifest_set.h"
 
 namespace gantry {
 
@@ -18,11 +18,14 @@ bool isKind(const ManifestObject& o, const char* group, const char* kind) {
     return o.content == ManifestObject::Content::Object && o.group == group && o.kind == kind;
 }
 
-std::string amountText(const std::string& resource, int64_t amount) { return formatAmount(resource, amount); }
+std::string amountText(const std::string& resource, int64_t amount) {
+    return formatAmount(resource, amount);
+}
 
 std::string listText(const ResourceList& r) {
     std::string out;
-    for (const auto& [name, amount] : r) out += (out.empty() ? "" : ", ") + name + "=" + amountText(name, amount);
+    for (const auto& [name, amount] : r)
+        out += (out.empty() ? "" : ", ") + name + "=" + amountText(name, amount);
     return out.empty() ? "none" : out;
 }
 
@@ -55,8 +58,8 @@ void checkQueueQuantities(const ManifestObject& q, ProblemSink& sink) {
                            " (deserved is not set for " + name + ")");
         } else if (des.get(name) < g) {
             sink.error(q, spec.field("deserved").key(name),
-                       "deserved[" + name + "]=" + amountText(name, des.get(name)) + " must be >= guarantee[" + name +
-                           "]=" + amountText(name, g));
+                       "deserved[" + name + "]=" + amountText(name, des.get(name)) +
+                           " must be >= guarantee[" + name + "]=" + amountText(name, g));
         }
     }
     for (const auto& [name, d] : des)
@@ -67,7 +70,8 @@ void checkQueueQuantities(const ManifestObject& q, ProblemSink& sink) {
     if (const Json* state = q.at({"status", "state"}); state && state->is_string()) {
         std::string s = state->get<std::string>();
         if (!s.empty() && s != "Open" && s != "Closed")
-            sink.error(q, FieldPath().field("status").field("state"), "queue state must be in [Open, Closed]");
+            sink.error(q, FieldPath().field("status").field("state"),
+                       "queue state must be in [Open, Closed]");
     }
     // Hierarchical DRF annotations: same number of parts, positive weights.
     const Json* annotations = q.at({"metadata", "annotations"});
@@ -91,15 +95,17 @@ void checkQueueQuantities(const ManifestObject& q, ProblemSink& sink) {
         FieldPath at = FieldPath().field("metadata").field("annotations");
         if (!path.empty() || !weights.empty()) {
             if (path.empty() || weights.empty() || split(path).size() != split(weights).size())
-                sink.error(q, at.key("volcano.sh/hierarchy-weights"),
-                           "volcano.sh/hierarchy must have the same length with volcano.sh/hierarchy-weights");
+                sink.error(
+                    q, at.key("volcano.sh/hierarchy-weights"),
+                    "volcano.sh/hierarchy must have the same length with volcano.sh/hierarchy-weights");
             for (const auto& w : weights.empty() ? std::vector<std::string>{} : split(weights)) {
                 char* end = nullptr;
                 double v = std::strtod(w.c_str(), &end);
                 bool digits = !w.empty() && w.find_first_not_of("0123456789.") == std::string::npos;
                 if (!digits || end != w.c_str() + w.size() || !(v > 0)) {
                     sink.error(q, at.key("volcano.sh/hierarchy-weights"),
-                               "weights in volcano.sh/hierarchy-weights must be larger than 0 (\"" + w + "\")");
+                               "weights in volcano.sh/hierarchy-weights must be larger than 0 (\"" + w +
+                                   "\")");
                     break;
                 }
             }
@@ -137,9 +143,10 @@ void checkQueueTree(const std::vector<const ManifestObject*>& queues, ProblemSin
         }
         auto p = byName.find(q.parent);
         if (p == byName.end()) {
-            sink.warning(*q.object, parentPath,
-                         "parent queue \"" + q.parent +
-                             "\" is not in these files; it must exist in the cluster before this queue is applied");
+            sink.warning(
+                *q.object, parentPath,
+                "parent queue \"" + q.parent +
+                    "\" is not in these files; it must exist in the cluster before this queue is applied");
             continue;
         }
         p->second.children.push_back(&q);
@@ -172,14 +179,16 @@ void checkQueueTree(const std::vector<const ManifestObject*>& queues, ProblemSin
         int depth = int(chain.size()) + (cur.empty() ? 0 : 1); // a missing ancestor counts as one level
         if (depth > kMaxQueueDepth)
             sink.error(*q.object, parentPath,
-                       "queue " + name + " exceeds the maximum allowed depth of " + std::to_string(kMaxQueueDepth) +
-                           " (Volcano's default --max-queue-depth)");
+                       "queue " + name + " exceeds the maximum allowed depth of " +
+                           std::to_string(kMaxQueueDepth) + " (Volcano's default --max-queue-depth)");
     }
     for (auto& [name, q] : byName)
-        if (!q.parent.empty() && byName.count(q.parent) && !inCycle.count(name) && order[q.parent] > order[name])
+        if (!q.parent.empty() && byName.count(q.parent) && !inCycle.count(name) &&
+            order[q.parent] > order[name])
             sink.warning(*q.object, parentPath,
                          "comes before its parent \"" + q.parent +
-                             "\"; kubectl apply in this order is rejected by Volcano's webhook until the parent exists");
+                             "\"; kubectl apply in this order is rejected by Volcano's webhook until the "
+                             "parent exists");
     // Capability within the nearest ancestor's, and the children's sums within the parent.
     for (auto& [name, q] : byName) {
         if (inCycle.count(name)) continue;
@@ -190,8 +199,8 @@ void checkQueueTree(const std::vector<const ManifestObject*>& queues, ProblemSin
                     if (cap > a.capability.get(res))
                         sink.error(*q.object, FieldPath().field("spec").field("capability").key(res),
                                    "queue " + name + " capability[" + res + "]=" + amountText(res, cap) +
-                                       " exceeds its ancestor " + up + "'s capability=" +
-                                       amountText(res, a.capability.get(res)));
+                                       " exceeds its ancestor " + up +
+                                       "'s capability=" + amountText(res, a.capability.get(res)));
                     break;
                 }
             }
@@ -237,15 +246,20 @@ void checkJob(const ManifestObject& job, const std::map<std::string, const Manif
             std::string name = t.value("name", "");
             if (!names.insert(name).second) sink.error(job, at.field("name"), "duplicated task name found");
             if (name.size() > 63) // the CRD's pattern checks the characters
-                sink.error(job, at.field("name"), "task name \"" + name + "\" must be no more than 63 characters");
-            int64_t replicas = t.contains("replicas") && t["replicas"].is_number_integer() ? t["replicas"].get<int64_t>() : 0;
+                sink.error(job, at.field("name"),
+                           "task name \"" + name + "\" must be no more than 63 characters");
+            int64_t replicas = t.contains("replicas") && t["replicas"].is_number_integer()
+                                   ? t["replicas"].get<int64_t>()
+                                   : 0;
             if (replicas < 0) sink.error(job, at.field("replicas"), "'replicas' < 0 in task: " + name);
             totalReplicas += std::max<int64_t>(replicas, 0);
             if (t.contains("minAvailable") && t["minAvailable"].is_number_integer()) {
                 int64_t minAvailable = t["minAvailable"].get<int64_t>();
-                if (minAvailable < 0) sink.error(job, at.field("minAvailable"), "'minAvailable' < 0 in task: " + name);
+                if (minAvailable < 0)
+                    sink.error(job, at.field("minAvailable"), "'minAvailable' < 0 in task: " + name);
                 if (minAvailable > replicas)
-                    sink.error(job, at.field("minAvailable"), "'minAvailable' is greater than 'replicas' in task: " + name);
+                    sink.error(job, at.field("minAvailable"),
+                               "'minAvailable' is greater than 'replicas' in task: " + name);
             }
         }
     }
@@ -254,39 +268,49 @@ void checkJob(const ManifestObject& job, const std::map<std::string, const Manif
         return v && v->is_number_integer() ? std::optional<int64_t>(v->get<int64_t>()) : std::nullopt;
     };
     if (auto m = integer("minAvailable")) {
-        if (*m < 0) sink.error(job, spec.field("minAvailable"), "job 'minAvailable' must be >= 0");
+        if (*m < 0)
+            sink.error(job, spec.field("minAvailable"), "job 'minAvailable' must be >= 0");
         else if (tasks && tasks->is_array() && *m > totalReplicas)
             sink.error(job, spec.field("minAvailable"),
                        "job 'minAvailable' should not be greater than total replicas in tasks (" +
                            std::to_string(*m) + " > " + std::to_string(totalReplicas) + ")");
     }
-    if (auto m = integer("maxRetry"); m && *m < 0) sink.error(job, spec.field("maxRetry"), "'maxRetry' cannot be less than zero");
-    if (auto m = integer("minSuccess"); m && *m < 1) sink.error(job, spec.field("minSuccess"), "'minSuccess' must be >= 1");
+    if (auto m = integer("maxRetry"); m && *m < 0)
+        sink.error(job, spec.field("maxRetry"), "'maxRetry' cannot be less than zero");
+    if (auto m = integer("minSuccess"); m && *m < 1)
+        sink.error(job, spec.field("minSuccess"), "'minSuccess' must be >= 1");
     if (auto m = integer("ttlSecondsAfterFinished"); m && *m < 0)
-        sink.error(job, spec.field("ttlSecondsAfterFinished"), "'ttlSecondsAfterFinished' cannot be less than zero");
+        sink.error(job, spec.field("ttlSecondsAfterFinished"),
+                   "'ttlSecondsAfterFinished' cannot be less than zero");
     if (const Json* p = job.at({"spec", "plugins"}); p && p->is_object()) {
-        static const std::set<std::string> known{"ssh", "env", "svc", "tensorflow", "mpi", "pytorch", "hcclrank", "ray"};
+        static const std::set<std::string> known{"ssh", "env",     "svc",      "tensorflow",
+                                                 "mpi", "pytorch", "hcclrank", "ray"};
         for (const auto& [name, value] : p->items())
             if (!known.count(name))
                 sink.error(job, spec.field("plugins").key(name),
-                           "unable to find job plugin: " + name + " (known: ssh, env, svc, tensorflow, mpi, pytorch, hcclrank, ray)");
+                           "unable to find job plugin: " + name +
+                               " (known: ssh, env, svc, tensorflow, mpi, pytorch, hcclrank, ray)");
     }
-    if (const Json* nt = job.at({"spec", "networkTopology"}); nt && nt->is_object() && nt->contains("highestTierAllowed") &&
-                                                              nt->contains("highestTierName"))
-        sink.error(job, spec.field("networkTopology"), "highestTierAllowed and highestTierName are mutually exclusive");
+    if (const Json* nt = job.at({"spec", "networkTopology"});
+        nt && nt->is_object() && nt->contains("highestTierAllowed") && nt->contains("highestTierName"))
+        sink.error(job, spec.field("networkTopology"),
+                   "highestTierAllowed and highestTierName are mutually exclusive");
     std::string queue = "default";
     if (const Json* q = job.at({"spec", "queue"}); q && q->is_string() && !q->get<std::string>().empty())
         queue = q->get<std::string>();
     if (queue == "root") {
         sink.error(job, spec.field("queue"), "can not submit job to root queue");
     } else if (parents.count(queue)) {
-        sink.error(job, spec.field("queue"), "can only submit job to leaf queue; \"" + queue + "\" has child queues");
+        sink.error(job, spec.field("queue"),
+                   "can only submit job to leaf queue; \"" + queue + "\" has child queues");
     } else if (auto it = queues.find(queue); it != queues.end()) {
         const Json* state = it->second->at({"status", "state"});
         if (state && state->is_string() && state->get<std::string>() == "Closed")
-            sink.error(job, spec.field("queue"), "can only submit job to queue with state `Open`; \"" + queue + "\" is Closed");
+            sink.error(job, spec.field("queue"),
+                       "can only submit job to queue with state `Open`; \"" + queue + "\" is Closed");
     } else if (!queues.empty() && queue != "default") {
-        sink.warning(job, spec.field("queue"), "queue \"" + queue + "\" is not in these files; it must exist in the cluster");
+        sink.warning(job, spec.field("queue"),
+                     "queue \"" + queue + "\" is not in these files; it must exist in the cluster");
     }
 }
 
@@ -309,7 +333,9 @@ void checkHyperNode(const ManifestObject& hn, const std::map<std::string, const 
         if (!sel || !sel->is_object()) continue; // the schema reported it
         if (sel->contains("exactMatch") && (*sel)["exactMatch"].is_object()) {
             std::string name = (*sel)["exactMatch"].value("name", "");
-            if (name.empty()) sink.error(hn, mp.field("selector").field("exactMatch").field("name"), "member exactMatch name is required");
+            if (name.empty())
+                sink.error(hn, mp.field("selector").field("exactMatch").field("name"),
+                           "member exactMatch name is required");
             else if (auto why = checkQualifiedName(name); !why.empty())
                 sink.error(hn, mp.field("selector").field("exactMatch").field("name"),
                            "member exactMatch validate failed [" + why + "]");
@@ -318,10 +344,11 @@ void checkHyperNode(const ManifestObject& hn, const std::map<std::string, const 
                 if (it == hyperNodes.end()) {
                     sink.warning(hn, mp.field("selector").field("exactMatch").field("name"),
                                  "HyperNode \"" + name + "\" is not in these files");
-                } else if (const Json* ct = it->second->at({"spec", "tier"}); ct && ct->is_number_integer() &&
-                                                                               ct->get<int64_t>() >= tier) {
+                } else if (const Json* ct = it->second->at({"spec", "tier"});
+                           ct && ct->is_number_integer() && ct->get<int64_t>() >= tier) {
                     sink.error(hn, mp.field("selector").field("exactMatch").field("name"),
-                               "member HyperNode \"" + name + "\" has tier " + std::to_string(ct->get<int64_t>()) +
+                               "member HyperNode \"" + name + "\" has tier " +
+                                   std::to_string(ct->get<int64_t>()) +
                                    ", which is not below this HyperNode's tier " + std::to_string(tier));
                 }
             }
@@ -330,13 +357,18 @@ void checkHyperNode(const ManifestObject& hn, const std::map<std::string, const 
             std::string pattern = (*sel)["regexMatch"].value("pattern", "");
             FieldPath pp = mp.field("selector").field("regexMatch").field("pattern");
             auto count = [&](char c) { return std::count(pattern.begin(), pattern.end(), c); };
-            if (pattern.empty()) sink.error(hn, pp, "member regexMatch pattern is required");
-            else if (count('(') != count(')')) sink.error(hn, pp, "member regexMatch pattern is invalid: unmatched parentheses");
-            else if (count('[') != count(']')) sink.error(hn, pp, "member regexMatch pattern is invalid: unmatched square brackets");
-            else if (count('{') != count('}')) sink.error(hn, pp, "member regexMatch pattern is invalid: unmatched curly braces");
+            if (pattern.empty())
+                sink.error(hn, pp, "member regexMatch pattern is required");
+            else if (count('(') != count(')'))
+                sink.error(hn, pp, "member regexMatch pattern is invalid: unmatched parentheses");
+            else if (count('[') != count(']'))
+                sink.error(hn, pp, "member regexMatch pattern is invalid: unmatched square brackets");
+            else if (count('{') != count('}'))
+                sink.error(hn, pp, "member regexMatch pattern is invalid: unmatched curly braces");
         }
         if (sel->contains("labelMatch") && type == "HyperNode")
-            sink.error(hn, mp.field("selector").field("labelMatch"), "labelMatch is only valid for members of type Node");
+            sink.error(hn, mp.field("selector").field("labelMatch"),
+                       "labelMatch is only valid for members of type Node");
     }
 }
 

@@ -1,12 +1,12 @@
 // YuniKorn's queues.yaml rules (yunikorn-core configvalidator.go and the placement rules), checked
 // on the configuration documents, bare or inside a yunikorn-configs ConfigMap.
+#include "validation/manifest_set.h"
+#include "validation/yunikorn_quantity.h"
+
 #include <algorithm>
 #include <map>
 #include <regex>
 #include <set>
-
-#include "validation/manifest_set.h"
-#include "validation/yunikorn_quantity.h"
 
 namespace gantry {
 
@@ -31,7 +31,8 @@ std::string text(const Json& obj, const char* key) {
 uint64_t unsignedValue(const Json& obj, const char* key) {
     if (!obj.is_object()) return 0;
     auto it = obj.find(key);
-    return it != obj.end() && it->is_number_integer() && it->get<int64_t>() > 0 ? uint64_t(it->get<int64_t>()) : 0;
+    return it != obj.end() && it->is_number_integer() && it->get<int64_t>() > 0 ? uint64_t(it->get<int64_t>())
+                                                                                : 0;
 }
 
 const Json* child(const Json& obj, const char* key) {
@@ -77,7 +78,8 @@ struct Checker {
         if (!map || !map->is_object()) return out;
         for (const auto& [name, value] : map->items()) {
             if (!value.is_string() && !value.is_number_integer()) continue; // the schema reported it
-            std::string raw = value.is_string() ? value.get<std::string>() : std::to_string(value.get<int64_t>());
+            std::string raw =
+                value.is_string() ? value.get<std::string>() : std::to_string(value.get<int64_t>());
             std::string why;
             auto amount = parseYuniKornQuantity(name, raw, &why);
             if (!amount) {
@@ -91,7 +93,8 @@ struct Checker {
 
     void cpuKeyWarning(const Json* map, const FieldPath& at) {
         if (map && map->is_object() && map->contains("cpu"))
-            warning(at.key("cpu"), "YuniKorn names CPU \"vcore\"; \"cpu\" here is an unrelated custom resource");
+            warning(at.key("cpu"),
+                    "YuniKorn names CPU \"vcore\"; \"cpu\" here is an unrelated custom resource");
     }
 
     // Resources of one queue: guaranteed <= max, within the parent's effective max; returns the
@@ -106,24 +109,27 @@ struct Checker {
         YkResource curG = resources(g, gp), curM = resources(m, mp);
         std::string name = text(q, "name"), first;
         if (!fits(curM, curG, &first))
-            error(gp.key(first), "guaranteed resource " + show(curG) + " is larger than maximum resource " + show(curM) +
-                                     " for queue " + name);
-        if (parentMax && !fits(*parentMax, curM, &first))
-            error(mp.key(first), "max resource of parent " + show(*parentMax) + " is smaller than maximum resource " +
+            error(gp.key(first), "guaranteed resource " + show(curG) + " is larger than maximum resource " +
                                      show(curM) + " for queue " + name);
+        if (parentMax && !fits(*parentMax, curM, &first))
+            error(mp.key(first), "max resource of parent " + show(*parentMax) +
+                                     " is smaller than maximum resource " + show(curM) + " for queue " +
+                                     name);
         YkResource effectiveMax = parentMax ? componentMin(curM, *parentMax) : curM;
         YkResource sumG;
         if (const Json* children = child(q, "queues"); children && children->is_array())
             for (size_t i = 0; i < children->size(); ++i)
-                for (const auto& [k, v] : queueResources((*children)[i], at.field("queues").index(i), &effectiveMax))
+                for (const auto& [k, v] :
+                     queueResources((*children)[i], at.field("queues").index(i), &effectiveMax))
                     sumG[k] += v;
         if (!fits(curG, sumG, &first))
             error(gp.key(first), "guaranteed resource of parent " + show(curG) +
                                      " is smaller than sum of guaranteed resources " + show(sumG) +
                                      " of the children for queue " + name);
         if (!fits(effectiveMax, sumG, &first))
-            error(mp.key(first), "max resource " + show(effectiveMax) + " is smaller than sum of guaranteed resources " +
-                                     show(sumG) + " of the children for queue " + name);
+            error(mp.key(first), "max resource " + show(effectiveMax) +
+                                     " is smaller than sum of guaranteed resources " + show(sumG) +
+                                     " of the children for queue " + name);
         bool zero = std::all_of(curG.begin(), curG.end(), [](const auto& e) { return e.second == 0; });
         return zero ? sumG : curG;
     }
@@ -165,42 +171,52 @@ struct Checker {
                 return out;
             };
             auto u = names("users"), g = names("groups");
-            if (u.empty() && g.empty()) error(lp, "empty user and group lists defined in limit '" + name + "'");
+            if (u.empty() && g.empty())
+                error(lp, "empty user and group lists defined in limit '" + name + "'");
             for (size_t k = 0; k < u.size(); ++k) {
                 FieldPath np = lp.field("users").index(k);
-                if (u[k] != "*" && !std::regex_match(u[k], userRe)) error(np, "invalid limit user name '" + u[k] + "' in limit definition");
-                if (!users.insert(u[k]).second) error(np, "duplicated user name '" + u[k] + "', already exists");
+                if (u[k] != "*" && !std::regex_match(u[k], userRe))
+                    error(np, "invalid limit user name '" + u[k] + "' in limit definition");
+                if (!users.insert(u[k]).second)
+                    error(np, "duplicated user name '" + u[k] + "', already exists");
                 else if (users.count("*") && u[k] != "*")
                     error(np, "should not set no wildcard user " + u[k] + " after wildcard user limit");
             }
             for (size_t k = 0; k < g.size(); ++k) {
                 FieldPath np = lp.field("groups").index(k);
-                if (g[k] != "*" && !std::regex_match(g[k], groupRe)) error(np, "invalid limit group name '" + g[k] + "' in limit definition");
-                if (!groups.insert(g[k]).second) error(np, "duplicated group name '" + g[k] + "'");
+                if (g[k] != "*" && !std::regex_match(g[k], groupRe))
+                    error(np, "invalid limit group name '" + g[k] + "' in limit definition");
+                if (!groups.insert(g[k]).second)
+                    error(np, "duplicated group name '" + g[k] + "'");
                 else if (groups.count("*") && g[k] != "*")
                     error(np, "should not set no wildcard group " + g[k] + " after wildcard group limit");
             }
             if (groups.count("*") && groups.size() == 1)
-                error(lp.field("groups"), "should not specify only one group limit that is using the wildcard; there "
-                                          "must be at least one limit with a group name defined");
+                error(lp.field("groups"),
+                      "should not specify only one group limit that is using the wildcard; there "
+                      "must be at least one limit with a group name defined");
             const Json* maxRes = child(l, "maxresources");
             YkResource limitRes = resources(maxRes, lp.field("maxresources"));
             bool hasRes = maxRes && maxRes->is_object() && !maxRes->empty();
             if (hasRes) {
-                bool positive = !limitRes.empty() && std::any_of(limitRes.begin(), limitRes.end(), [](auto& e) { return e.second > 0; }) &&
-                                std::none_of(limitRes.begin(), limitRes.end(), [](auto& e) { return e.second < 0; });
-                if (!positive) error(lp.field("maxresources"), "MaxResources should be greater than zero in '" + name + "' limit");
+                bool positive =
+                    !limitRes.empty() &&
+                    std::any_of(limitRes.begin(), limitRes.end(), [](auto& e) { return e.second > 0; }) &&
+                    std::none_of(limitRes.begin(), limitRes.end(), [](auto& e) { return e.second < 0; });
+                if (!positive)
+                    error(lp.field("maxresources"),
+                          "MaxResources should be greater than zero in '" + name + "' limit");
             }
             uint64_t apps = unsignedValue(l, "maxapplications");
             if (apps == 0 && !hasRes)
                 error(lp, "invalid resource combination for limit " + name + " all resource limits are null");
             if (queueMaxApps != 0 && queueMaxApps < apps)
-                error(lp.field("maxapplications"),
-                      "invalid MaxApplications settings for limit " + name + " exceed current the queue MaxApplications");
+                error(lp.field("maxapplications"), "invalid MaxApplications settings for limit " + name +
+                                                       " exceed current the queue MaxApplications");
             std::string first;
             if (!isRoot && !fits(queueMax, limitRes, &first))
-                error(lp.field("maxresources").key(first),
-                      "invalid MaxResources settings for limit " + name + " exceed current the queue MaxResources");
+                error(lp.field("maxresources").key(first), "invalid MaxResources settings for limit " + name +
+                                                               " exceed current the queue MaxResources");
         }
     }
 
@@ -213,11 +229,14 @@ struct Checker {
             std::string lv = lower(v);
             FieldPath p = at.field("properties").key(key);
             auto bad = [&](const std::string& allowed) {
-                warning(p, "invalid value \"" + v + "\" for " + key + " (" + allowed + "); YuniKorn logs it and uses the default");
+                warning(p, "invalid value \"" + v + "\" for " + key + " (" + allowed +
+                               "); YuniKorn logs it and uses the default");
             };
             if (key == "application.sort.policy") {
-                if (lv != "fifo" && lv != "fair" && lv != "stateaware") bad("fifo or fair");
-                else if (lv == "stateaware") warning(p, "stateaware is deprecated; it now behaves as fifo");
+                if (lv != "fifo" && lv != "fair" && lv != "stateaware")
+                    bad("fifo or fair");
+                else if (lv == "stateaware")
+                    warning(p, "stateaware is deprecated; it now behaves as fifo");
             } else if (key == "application.sort.priority") {
                 if (lv != "enabled" && lv != "disabled") bad("enabled or disabled");
             } else if (key == "priority.policy") {
@@ -225,14 +244,17 @@ struct Checker {
             } else if (key == "priority.offset") {
                 char* end = nullptr;
                 long long n = std::strtoll(v.c_str(), &end, 10);
-                if (v.empty() || end != v.c_str() + v.size() || n < INT32_MIN || n > INT32_MAX) bad("an int32");
+                if (v.empty() || end != v.c_str() + v.size() || n < INT32_MIN || n > INT32_MAX)
+                    bad("an int32");
             } else if (key == "preemption.policy") {
                 if (lv != "default" && lv != "fence" && lv != "disabled") bad("default, fence or disabled");
             } else if (key == "preemption.delay" || key == "quota.preemption.delay" ||
                        key == "application.unschedasks.backoff.delay") {
-                if (!std::regex_match(v, duration) || v.find_first_not_of("0.nsuµmh") == std::string::npos) bad("a positive duration such as 30s");
+                if (!std::regex_match(v, duration) || v.find_first_not_of("0.nsuµmh") == std::string::npos)
+                    bad("a positive duration such as 30s");
             } else if (key == "application.unschedasks.backoff") {
-                if (v.empty() || v.find_first_not_of("0123456789") != std::string::npos) bad("an unsigned integer");
+                if (v.empty() || v.find_first_not_of("0123456789") != std::string::npos)
+                    bad("an unsigned integer");
             }
         }
     }
@@ -248,7 +270,8 @@ struct Checker {
         bool hasChildren = children && children->is_array() && !children->empty();
         if (!isRoot && !hasChildren && path.size() > 63)
             warning(at.field("name"), "queue path " + path +
-                                          " is longer than 63 characters: pods cannot name it in the yunikorn.apache.org/queue label");
+                                          " is longer than 63 characters: pods cannot name it in the "
+                                          "yunikorn.apache.org/queue label");
         if (!hasChildren) return;
         std::set<std::string> seen;
         for (size_t i = 0; i < children->size(); ++i) {
@@ -256,13 +279,16 @@ struct Checker {
             std::string name = text(c, "name");
             FieldPath cp = at.field("queues").index(i);
             if (!std::regex_match(name, nameRe))
-                error(cp.field("name"), "invalid queue name \"" + name +
-                                            "\": 1 to 64 characters of letters, digits and _ : # / @ - (no dots)");
+                error(cp.field("name"),
+                      "invalid queue name \"" + name +
+                          "\": 1 to 64 characters of letters, digits and _ : # / @ - (no dots)");
             else if (!seen.insert(lower(name)).second)
-                error(cp.field("name"), "duplicate child name found with name '" + name + "' (sibling names are compared case-insensitively)");
+                error(cp.field("name"), "duplicate child name found with name '" + name +
+                                            "' (sibling names are compared case-insensitively)");
         }
         for (size_t i = 0; i < children->size(); ++i)
-            queueTree((*children)[i], at.field("queues").index(i), false, path + "." + text((*children)[i], "name"));
+            queueTree((*children)[i], at.field("queues").index(i), false,
+                      path + "." + text((*children)[i], "name"));
     }
 
     void maxApplications(const Json& q, const FieldPath& at) {
@@ -274,11 +300,13 @@ struct Checker {
             FieldPath cp = at.field("queues").index(i);
             uint64_t theirs = unsignedValue(c, "maxapplications");
             if (mine != 0 && theirs == 0)
-                error(cp.field("maxapplications"), "must be set (> 0) because the parent queue " + text(q, "name") +
-                                                       " sets maxapplications " + std::to_string(mine));
+                error(cp.field("maxapplications"), "must be set (> 0) because the parent queue " +
+                                                       text(q, "name") + " sets maxapplications " +
+                                                       std::to_string(mine));
             else if (mine != 0 && mine < theirs)
-                error(cp.field("maxapplications"), "parent maxApplications must be larger than child maxApplications (" +
-                                                       std::to_string(theirs) + " > " + std::to_string(mine) + ")");
+                error(cp.field("maxapplications"),
+                      "parent maxApplications must be larger than child maxApplications (" +
+                          std::to_string(theirs) + " > " + std::to_string(mine) + ")");
             maxApplications(c, cp);
         }
     }
@@ -299,8 +327,10 @@ struct Checker {
                 FieldPath lp = at.field("limits").index(i);
                 YkResource res = quiet.resources(child(l, "maxresources"), FieldPath());
                 uint64_t apps = unsignedValue(l, "maxapplications");
-                auto apply = [&](const char* key, const char* what, const std::map<std::string, YkResource>& pRes,
-                                 std::map<std::string, YkResource>& cRes, const std::map<std::string, uint64_t>& pApps,
+                auto apply = [&](const char* key, const char* what,
+                                 const std::map<std::string, YkResource>& pRes,
+                                 std::map<std::string, YkResource>& cRes,
+                                 const std::map<std::string, uint64_t>& pApps,
                                  std::map<std::string, uint64_t>& cApps) {
                     const Json* names = child(l, key);
                     if (!names || !names->is_array()) return;
@@ -311,14 +341,19 @@ struct Checker {
                         auto wildcard = who != "*" ? pRes.find("*") : pRes.end();
                         if (exact != pRes.end()) {
                             if (!fits(exact->second, res))
-                                error(lp.field("maxresources"), std::string(what) + " " + who + " max resource " + show(res) + " of queue " + name +
-                                                                    " is greater than immediate or ancestor parent maximum resource " + show(exact->second));
+                                error(lp.field("maxresources"),
+                                      std::string(what) + " " + who + " max resource " + show(res) +
+                                          " of queue " + name +
+                                          " is greater than immediate or ancestor parent maximum resource " +
+                                          show(exact->second));
                             cRes[who] = componentMin(res, exact->second);
                         } else if (wildcard != pRes.end()) {
                             if (!fits(wildcard->second, res))
-                                error(lp.field("maxresources"), std::string(what) + " " + who + " max resource " + show(res) + " of queue " + name +
-                                                                    " is greater than wildcard maximum resource " + show(wildcard->second) +
-                                                                    " of immediate or ancestor parent queue");
+                                error(lp.field("maxresources"),
+                                      std::string(what) + " " + who + " max resource " + show(res) +
+                                          " of queue " + name +
+                                          " is greater than wildcard maximum resource " +
+                                          show(wildcard->second) + " of immediate or ancestor parent queue");
                             cRes[who] = res;
                         } else {
                             cRes[who] = res;
@@ -328,12 +363,18 @@ struct Checker {
                         auto over = [&](uint64_t limit) { return limit != 0 && (limit < apps || apps == 0); };
                         if (exactApps != pApps.end()) {
                             if (over(exactApps->second))
-                                error(lp.field("maxapplications"), std::string(what) + " " + who + " max applications " + std::to_string(apps) + " of queue " + name +
-                                                                       " is greater than immediate or ancestor parent max applications " + std::to_string(exactApps->second));
+                                error(lp.field("maxapplications"),
+                                      std::string(what) + " " + who + " max applications " +
+                                          std::to_string(apps) + " of queue " + name +
+                                          " is greater than immediate or ancestor parent max applications " +
+                                          std::to_string(exactApps->second));
                         } else if (wildApps != pApps.end() && over(wildApps->second)) {
-                            error(lp.field("maxapplications"), std::string(what) + " " + who + " max applications " + std::to_string(apps) + " of queue " + name +
-                                                                   " is greater than wildcard max applications " + std::to_string(wildApps->second) +
-                                                                   " of immediate or ancestor parent queue");
+                            error(lp.field("maxapplications"),
+                                  std::string(what) + " " + who + " max applications " +
+                                      std::to_string(apps) + " of queue " + name +
+                                      " is greater than wildcard max applications " +
+                                      std::to_string(wildApps->second) +
+                                      " of immediate or ancestor parent queue");
                         }
                         cApps[who] = apps;
                     }
@@ -344,7 +385,8 @@ struct Checker {
         }
         if (const Json* children = child(q, "queues"); children && children->is_array())
             for (size_t i = 0; i < children->size(); ++i)
-                limitHierarchy((*children)[i], at.field("queues").index(i), userRes, groupRes, userApps, groupApps);
+                limitHierarchy((*children)[i], at.field("queues").index(i), userRes, groupRes, userApps,
+                               groupApps);
     }
 
     // Placement rules: names, values, filters, and the queues a fixed path names.
@@ -354,12 +396,17 @@ struct Checker {
         static const std::regex groupRe(R"(^[_a-zA-Z][a-zA-Z0-9:_.-]*$)");
         static const std::regex special(R"([\^$*+?()\[{}|])");
         std::string name = text(rule, "name"), n = lower(name);
-        if (!std::regex_match(name, ruleName)) error(at.field("name"), "invalid rule name " + name + ", a name must be a valid identifier");
-        else if (n == "recovery") error(at.field("name"), "recovery rule cannot be part of the config");
+        if (!std::regex_match(name, ruleName))
+            error(at.field("name"), "invalid rule name " + name + ", a name must be a valid identifier");
+        else if (n == "recovery")
+            error(at.field("name"), "recovery rule cannot be part of the config");
         else if (n != "provided" && n != "user" && n != "fixed" && n != "tag")
-            error(at.field("name"), "unknown rule name specified " + name + " (known: provided, user, fixed, tag)");
+            error(at.field("name"),
+                  "unknown rule name specified " + name + " (known: provided, user, fixed, tag)");
         if ((n == "fixed" || n == "tag") && text(rule, "value").empty())
-            error(at.field("value"), "a " + n + " rule needs a value" + (n == "tag" ? " (the tag, e.g. namespace)" : " (a queue name or path)"));
+            error(at.field("value"),
+                  "a " + n + " rule needs a value" +
+                      (n == "tag" ? " (the tag, e.g. namespace)" : " (a queue name or path)"));
         if (n == "fixed") {
             static const std::regex queueName(R"(^[a-zA-Z0-9_:#/@-]{1,64}$)");
             std::string v = text(rule, "value");
@@ -392,13 +439,15 @@ struct Checker {
                     compiles = false;
                 }
                 if (!compiles || !std::regex_search(entry, special))
-                    error(at.field("filter").field(key), std::string("invalid rule filter ") + what +
-                                                             " list is not a proper list or regexp: " + entry);
+                    error(at.field("filter").field(key),
+                          std::string("invalid rule filter ") + what +
+                              " list is not a proper list or regexp: " + entry);
             };
             single("users", userRe, "user");
             single("groups", groupRe, "group");
         }
-        if (const Json* parent = child(rule, "parent"); parent && parent->is_object()) placementRule(*parent, at.field("parent"));
+        if (const Json* parent = child(rule, "parent"); parent && parent->is_object())
+            placementRule(*parent, at.field("parent"));
     }
 
     static const Json* findChild(const Json* queues, const std::string& name) {
@@ -414,10 +463,12 @@ struct Checker {
         for (size_t i = 0; i < rules->size(); ++i) {
             // The chain from the outermost parent rule to this one.
             std::vector<const Json*> chain;
-            for (const Json* r = &(*rules)[i]; r && r->is_object(); r = child(*r, "parent")) chain.insert(chain.begin(), r);
+            for (const Json* r = &(*rules)[i]; r && r->is_object(); r = child(*r, "parent"))
+                chain.insert(chain.begin(), r);
             std::string path, names;
             bool dynamic = false;
-            bool create = (*rules)[i].is_object() && child((*rules)[i], "create") && (*child((*rules)[i], "create")) == true;
+            bool create = (*rules)[i].is_object() && child((*rules)[i], "create") &&
+                          (*child((*rules)[i], "create")) == true;
             for (const Json* r : chain) {
                 names += (names.empty() ? "" : "->") + text(*r, "name");
                 if (dynamic) continue;
@@ -446,7 +497,7 @@ struct Checker {
             // Walk the configured tree along the path.
             std::vector<std::string> parts;
             std::string lp = lower(path);
-            for (size_t s = 0, d; ; s = d + 1) {
+            for (size_t s = 0, d;; s = d + 1) {
                 d = lp.find('.', s);
                 parts.push_back(lp.substr(s, d == std::string::npos ? d : d - s));
                 if (d == std::string::npos) break;
@@ -457,10 +508,13 @@ struct Checker {
             for (size_t k = 0; k < parts.size(); ++k) {
                 bool levelEmpty = !level || !level->is_array() || level->empty();
                 if (levelEmpty) {
-                    bool parentFlag = parentConf && ((child(*parentConf, "parent") && *child(*parentConf, "parent") == true) ||
-                                                     (child(*parentConf, "queues") && !child(*parentConf, "queues")->empty()));
+                    bool parentFlag =
+                        parentConf &&
+                        ((child(*parentConf, "parent") && *child(*parentConf, "parent") == true) ||
+                         (child(*parentConf, "queues") && !child(*parentConf, "queues")->empty()));
                     if (parentConf && !parentFlag)
-                        problem = "references non-existing queues (" + path + ") which cannot be created because the last queue (" +
+                        problem = "references non-existing queues (" + path +
+                                  ") which cannot be created because the last queue (" +
                                   text(*parentConf, "name") + ") in the hierarchy is a leaf";
                     else if (!create)
                         problem = "references non-existing queues (" + path + ") and create is 'false'";
@@ -468,21 +522,27 @@ struct Checker {
                 }
                 const Json* conf = findChild(level, parts[k]);
                 if (!conf) {
-                    if (!create) problem = "references non-existing queues (" + path + ") and create is 'false'";
+                    if (!create)
+                        problem = "references non-existing queues (" + path + ") and create is 'false'";
                     break;
                 }
                 if (k + 1 == parts.size()) {
                     bool isParent = (child(*conf, "parent") && *child(*conf, "parent") == true) ||
-                                    (child(*conf, "queues") && child(*conf, "queues")->is_array() && !child(*conf, "queues")->empty()) ||
+                                    (child(*conf, "queues") && child(*conf, "queues")->is_array() &&
+                                     !child(*conf, "queues")->empty()) ||
                                     lower(text(*conf, "name")) == "root";
-                    if (dynamic && !isParent) problem = "references a queue (" + path + ") which is a leaf, but rules follow it";
-                    if (!dynamic && isParent) problem = "references a queue (" + path + ") which is not a leaf";
+                    if (dynamic && !isParent)
+                        problem = "references a queue (" + path + ") which is a leaf, but rules follow it";
+                    if (!dynamic && isParent)
+                        problem = "references a queue (" + path + ") which is not a leaf";
                     break;
                 }
                 parentConf = conf;
                 level = child(*conf, "queues");
             }
-            if (!problem.empty()) error(at.index(i), "placement rule no. #" + std::to_string(i) + " (" + names + ") " + problem);
+            if (!problem.empty())
+                error(at.index(i),
+                      "placement rule no. #" + std::to_string(i) + " (" + names + ") " + problem);
         }
     }
 
@@ -501,8 +561,8 @@ struct Checker {
             root = &implicitRoot;
             rootPath = at; // children sit at <partition>.queues[i]
         }
-        if (const Json* res = child(*root, "resources"); res && res->is_object() &&
-                                                         (res->contains("guaranteed") || res->contains("max")))
+        if (const Json* res = child(*root, "resources");
+            res && res->is_object() && (res->contains("guaranteed") || res->contains("max")))
             error(rootPath.field("resources"), "root queue must not have resource limits set");
         // Partition limits apply to root; both set must be identical.
         const Json* pl = child(p, "limits");
@@ -510,7 +570,8 @@ struct Checker {
         if (pl && rl && pl->is_array() && rl->is_array() && !pl->empty() && !rl->empty() && *pl != *rl)
             error(at.field("limits"), "partition limits and root queue limits are not equivalent");
         Json rootWithLimits = *root;
-        bool partitionLimitsOnRoot = pl && pl->is_array() && !pl->empty() && (!rl || !rl->is_array() || rl->empty());
+        bool partitionLimitsOnRoot =
+            pl && pl->is_array() && !pl->empty() && (!rl || !rl->is_array() || rl->empty());
         if (partitionLimitsOnRoot) rootWithLimits["limits"] = *pl;
         queueTree(*root, rootPath, true, "root");
         if (partitionLimitsOnRoot) limits(pl, rootWithLimits, true, at.field("limits"));

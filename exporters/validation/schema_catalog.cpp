@@ -1,17 +1,17 @@
 #include "validation/schema_catalog.h"
 
-#include <map>
-#include <stdexcept>
-
 #include "embedded/embedded_files.h"
 #include "manifest/document.h"
+
+#include <map>
+#include <stdexcept>
 
 namespace gantry {
 
 struct SchemaCatalog::File {
     std::string path;
     std::string_view text;
-    std::string group, kind; // from a quick scan, before the file is parsed
+    std::string group, kind;  // from a quick scan, before the file is parsed
     std::string documentName; // Gantry's non-Kubernetes document schemas
     bool loaded = false;
     Json json;
@@ -31,7 +31,8 @@ std::string scanKey(std::string_view text, std::string_view indentedKey) {
     size_t start = at + needle.size();
     size_t end = text.find('\n', start);
     std::string value(text.substr(start, end - start));
-    if (value.size() >= 2 && (value.front() == '"' || value.front() == '\'')) value = value.substr(1, value.size() - 2);
+    if (value.size() >= 2 && (value.front() == '"' || value.front() == '\''))
+        value = value.substr(1, value.size() - 2);
     return value;
 }
 
@@ -107,7 +108,8 @@ SchemaCatalog::File& SchemaCatalog::load(File& file) {
         k.storage = v.value("storage", false);
         k.deprecated = v.value("deprecated", false);
         k.file = file.path;
-        k.schema = schemas_.compile(j, "/spec/versions/" + std::to_string(i) + "/schema/openAPIV3Schema", resolver);
+        k.schema =
+            schemas_.compile(j, "/spec/versions/" + std::to_string(i) + "/schema/openAPIV3Schema", resolver);
         file.kinds.push_back(k);
     }
     return file;
@@ -129,7 +131,8 @@ const Schema* SchemaCatalog::resolve(const std::string& ref) {
         for (size_t i = 0; i < versions.size(); ++i) {
             if (versions[i]["name"] != version) continue;
             std::string base = "/spec/versions/" + std::to_string(i) + "/schema/openAPIV3Schema";
-            const Schema* s = schemas_.compile(f->json, base + pointer, [this](const std::string& r) { return resolve(r); });
+            const Schema* s = schemas_.compile(f->json, base + pointer,
+                                               [this](const std::string& r) { return resolve(r); });
             cache[ref] = s;
             return s;
         }

@@ -2,12 +2,12 @@
 // The schemas Gantry validates with: the upstream CRDs and Gantry's own schemas, all embedded in
 // the binary (resources/schemas/). Each file is parsed and compiled the first time a kind of it is
 // asked for.
+#include "validation/openapi_schema.h"
+
 #include <memory>
 #include <mutex>
 #include <string>
 #include <vector>
-
-#include "validation/openapi_schema.h"
 
 namespace gantry {
 
@@ -26,7 +26,7 @@ struct KindSchema {
 };
 
 class SchemaCatalog {
-public:
+  public:
     // The process-wide catalog of the embedded files.
     static SchemaCatalog& shared();
 
@@ -41,7 +41,7 @@ public:
     // CEL rules that have no C++ check, over every file (compiles them all).
     std::vector<std::string> unevaluatedRules();
 
-private:
+  private:
     SchemaCatalog();
     struct File;
     File& load(File& file);

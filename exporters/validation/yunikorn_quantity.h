@@ -10,6 +10,7 @@
 namespace gantry {
 
 // The value in YuniKorn's internal unit, or nullopt with the reason in *why.
-std::optional<int64_t> parseYuniKornQuantity(std::string_view resource, std::string_view text, std::string* why);
+std::optional<int64_t> parseYuniKornQuantity(std::string_view resource, std::string_view text,
+                                             std::string* why);
 
 } // namespace gantry

@@ -1,13 +1,13 @@
 // gantry export --from INPUT --target volcano|yunikorn|kueue --out DIR: turns a snapshot (with
 // queues of any of the three schedulers) into validated manifests for the target scheduler.
 // Either every file is written, or none is and the exit status says why.
-#include <filesystem>
-#include <iostream>
-
 #include "command.h"
 #include "export/export.h"
 #include "input_error.h"
 #include "input_loader.h"
+
+#include <filesystem>
+#include <iostream>
 
 namespace gantry::cli {
 
@@ -49,11 +49,16 @@ int runExport(const Args& args) {
                    a == "--yunikorn-namespace") {
             auto v = value(a.c_str());
             if (!v) return usageError("export", a + " needs a value");
-            if (a == "--from") inputs.push_back(*v);
-            else if (a == "--target") target = *v;
-            else if (a == "--out") out = *v;
-            else if (a == "--volcano-namespace") options.volcanoNamespace = *v;
-            else options.yunikornNamespace = *v;
+            if (a == "--from")
+                inputs.push_back(*v);
+            else if (a == "--target")
+                target = *v;
+            else if (a == "--out")
+                out = *v;
+            else if (a == "--volcano-namespace")
+                options.volcanoNamespace = *v;
+            else
+                options.yunikornNamespace = *v;
         } else if (a == "--single-file") {
             options.layout = ExportLayout::SingleFile;
         } else if (a == "--no-workloads") {
@@ -93,7 +98,8 @@ int runExport(const Args& args) {
     if (!result.written) {
         for (const auto& d : result.diagnostics)
             if (d.severity == Severity::Error) std::cerr << d.str() << '\n';
-        std::cerr << "gantry export: the " << target << " manifests do not validate; nothing written to " << out << '\n';
+        std::cerr << "gantry export: the " << target << " manifests do not validate; nothing written to "
+                  << out << '\n';
         return BadInput;
     }
     if (!quiet) std::cout << result.report;

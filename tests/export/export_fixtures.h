@@ -1,16 +1,16 @@
 #pragma once
 // A small GPU cluster designed in C++: H100 and A100 nodes over two zones and four racks, CPU nodes,
 // a three-level Volcano queue tree, priority classes and three what-if workloads.
-#include <QString>
-#include <QStringList>
-
 #include "export/export.h"
 #include "validation/manifest_validator.h"
 
+#include <QString>
+#include <QStringList>
+
 namespace gantry::test {
 
-inline Node gpuNode(const std::string& name, const std::string& model, bool productLabel, const std::string& zone,
-                    const std::string& rack) {
+inline Node gpuNode(const std::string& name, const std::string& model, bool productLabel,
+                    const std::string& zone, const std::string& rack) {
     Node n;
     n.name = name;
     n.pool = model.empty() ? "cpu" : model;
@@ -46,14 +46,15 @@ inline Project gpuProject() {
     Cluster& c = p.cluster;
     c.name = "lab";
     c.topologyLevels = {{"zone", "topology.kubernetes.io/zone"}, {"rack", "topology.gantry.io/rack"}};
-    c.nodes = {gpuNode("h100-0", "H100", true, "z1", "r1"), gpuNode("h100-1", "H100", true, "z1", "r1"),
-               gpuNode("h100-2", "H100", true, "z1", "r2"), gpuNode("h100-3", "H100", true, "z1", "r2"),
+    c.nodes = {gpuNode("h100-0", "H100", true, "z1", "r1"),  gpuNode("h100-1", "H100", true, "z1", "r1"),
+               gpuNode("h100-2", "H100", true, "z1", "r2"),  gpuNode("h100-3", "H100", true, "z1", "r2"),
                gpuNode("a100-0", "A100", false, "z2", "r3"), gpuNode("a100-1", "A100", false, "z2", "r3"),
-               gpuNode("cpu-0", "", false, "z2", "r4"), gpuNode("cpu-1", "", false, "z2", "r4")};
+               gpuNode("cpu-0", "", false, "z2", "r4"),      gpuNode("cpu-1", "", false, "z2", "r4")};
     const int64_t gpu = 1000, core = 1000, gi = int64_t(1) << 30;
     c.queues = {volcanoQueue("org", "", {{"nvidia.com/gpu", 32 * gpu}, {"cpu", 256 * core}},
                              {{"nvidia.com/gpu", 48 * gpu}}, {{"nvidia.com/gpu", 8 * gpu}}),
-                volcanoQueue("team-a", "org", {{"nvidia.com/gpu", 16 * gpu}, {"cpu", 128 * core}, {"memory", 512 * gi}},
+                volcanoQueue("team-a", "org",
+                             {{"nvidia.com/gpu", 16 * gpu}, {"cpu", 128 * core}, {"memory", 512 * gi}},
                              {{"nvidia.com/gpu", 32 * gpu}}, {{"nvidia.com/gpu", 4 * gpu}}),
                 volcanoQueue("team-b", "org", {{"nvidia.com/gpu", 8 * gpu}, {"cpu", 1500}}),
                 volcanoQueue("batch", "", {}, {{"nvidia.com/gpu", 8 * gpu}})};

@@ -1,16 +1,18 @@
 // The table of manifests: every file under tests/data/export/manifests/ is validated and its
 // diagnostics must be exactly the "# expect:" lines it carries (none for a valid file). Each broken
 // file breaks one rule; the valid ones restate upstream examples.
-#include <QtTest>
-
 #include "test_registry.h"
 #include "validation/manifest_validator.h"
+
+#include <QtTest>
 
 using namespace gantry;
 
 namespace {
 
-QString dataDir() { return QString(GANTRY_TEST_DATA) + "/export/manifests"; }
+QString dataDir() {
+    return QString(GANTRY_TEST_DATA) + "/export/manifests";
+}
 
 // "# expect: 12:7: error: ..." lines, in any order.
 QStringList expectations(const QString& path) {
@@ -26,7 +28,7 @@ QStringList expectations(const QString& path) {
 
 class BrokenTableTest : public QObject {
     Q_OBJECT
-private slots:
+  private slots:
     void eachFileGivesExactlyItsExpectedDiagnostics_data() {
         QTest::addColumn<QString>("path");
         QDir dir(dataDir());

@@ -1,32 +1,35 @@
 // The embedded schemas: every bundled CRD and Gantry schema compiles, the kinds Gantry exports are
 // served, and every CEL rule of the CRDs is either evaluated by a C++ check or a transition rule.
-#include <QtTest>
-#include <set>
-
 #include "embedded/embedded_files.h"
 #include "test_registry.h"
 #include "validation/schema_catalog.h"
+
+#include <QtTest>
+#include <set>
 
 using namespace gantry;
 
 class CatalogTest : public QObject {
     Q_OBJECT
-private slots:
+  private slots:
     void embeddedFilesAreTheBundledOnes() {
         std::set<std::string> paths;
         for (const auto& f : embeddedFiles()) paths.insert(std::string(f.path));
-        for (const char* p : {"volcano/scheduling.volcano.sh_queues.yaml", "volcano/scheduling.volcano.sh_podgroups.yaml",
-                              "volcano/batch.volcano.sh_jobs.yaml", "volcano/topology.volcano.sh_hypernodes.yaml",
-                              "kueue/kueue.x-k8s.io_clusterqueues.yaml", "kueue/kueue.x-k8s.io_cohorts.yaml",
-                              "kueue/kueue.x-k8s.io_localqueues.yaml", "kueue/kueue.x-k8s.io_resourceflavors.yaml",
-                              "kueue/kueue.x-k8s.io_topologies.yaml", "kueue/kueue.x-k8s.io_workloadpriorityclasses.yaml",
-                              "gantry/yunikorn.queues.yaml", "gantry/volcano.scheduler-conf.yaml"})
+        for (const char* p :
+             {"volcano/scheduling.volcano.sh_queues.yaml", "volcano/scheduling.volcano.sh_podgroups.yaml",
+              "volcano/batch.volcano.sh_jobs.yaml", "volcano/topology.volcano.sh_hypernodes.yaml",
+              "kueue/kueue.x-k8s.io_clusterqueues.yaml", "kueue/kueue.x-k8s.io_cohorts.yaml",
+              "kueue/kueue.x-k8s.io_localqueues.yaml", "kueue/kueue.x-k8s.io_resourceflavors.yaml",
+              "kueue/kueue.x-k8s.io_topologies.yaml", "kueue/kueue.x-k8s.io_workloadpriorityclasses.yaml",
+              "gantry/yunikorn.queues.yaml", "gantry/volcano.scheduler-conf.yaml"})
             QVERIFY2(paths.count(p), p);
         QVERIFY(!paths.count("kueue/kueue.x-k8s.io_workloads.yaml")); // 1.4 MB, not a kind Gantry writes
         // The bytes are the file's, unchanged.
-        QFile source(QString(GANTRY_SOURCE_DIR) + "/resources/schemas/volcano/scheduling.volcano.sh_queues.yaml");
+        QFile source(QString(GANTRY_SOURCE_DIR) +
+                     "/resources/schemas/volcano/scheduling.volcano.sh_queues.yaml");
         QVERIFY(source.open(QIODevice::ReadOnly));
-        QCOMPARE(QByteArray::fromStdString(std::string(*embeddedFile("volcano/scheduling.volcano.sh_queues.yaml"))),
+        QCOMPARE(QByteArray::fromStdString(
+                     std::string(*embeddedFile("volcano/scheduling.volcano.sh_queues.yaml"))),
                  source.readAll());
     }
 

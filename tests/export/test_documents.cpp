@@ -1,35 +1,52 @@
 // Reading manifests with kubectl's YAML rules and locations, and writing them back.
-#include <QtTest>
-
 #include "input_error.h"
 #include "manifest/document.h"
 #include "test_registry.h"
+
+#include <QtTest>
 
 using namespace gantry;
 
 class DocumentsTest : public QObject {
     Q_OBJECT
-private slots:
+  private slots:
     void scalarsResolveAsKubectlDoes_data() {
         QTest::addColumn<QString>("text");
         QTest::addColumn<QString>("json");
-        QTest::newRow("int") << "a: 10" << R"({"a":10})";
-        QTest::newRow("negative") << "a: -3" << R"({"a":-3})";
-        QTest::newRow("hex") << "a: 0x1f" << R"({"a":31})";
-        QTest::newRow("octal-1.1") << "a: 0755" << R"({"a":493})";
-        QTest::newRow("float") << "a: 1.5" << R"({"a":1.5})";
-        QTest::newRow("exponent") << "a: 1e3" << R"({"a":1000.0})";
-        QTest::newRow("quantity") << "a: 500m" << R"({"a":"500m"})";
-        QTest::newRow("binary-suffix") << "a: 16Gi" << R"({"a":"16Gi"})";
-        QTest::newRow("yes") << "a: yes" << R"({"a":true})";
-        QTest::newRow("Off") << "a: Off" << R"({"a":false})";
-        QTest::newRow("quoted-yes") << "a: 'yes'" << R"({"a":"yes"})";
-        QTest::newRow("quoted-number") << "a: \"8\"" << R"({"a":"8"})";
-        QTest::newRow("tilde") << "a: ~" << R"({"a":null})";
-        QTest::newRow("empty") << "a:" << R"({"a":null})";
-        QTest::newRow("str-tag") << "a: !!str 10" << R"({"a":"10"})";
-        QTest::newRow("key-on") << "on: 1" << R"({"true":1})";
-        QTest::newRow("json") << R"({"a": [1, "x", true, null]})" << R"({"a":[1,"x",true,null]})";
+        QTest::newRow("int") << "a: 10"
+                             << R"({"a":10})";
+        QTest::newRow("negative") << "a: -3"
+                                  << R"({"a":-3})";
+        QTest::newRow("hex") << "a: 0x1f"
+                             << R"({"a":31})";
+        QTest::newRow("octal-1.1") << "a: 0755"
+                                   << R"({"a":493})";
+        QTest::newRow("float") << "a: 1.5"
+                               << R"({"a":1.5})";
+        QTest::newRow("exponent") << "a: 1e3"
+                                  << R"({"a":1000.0})";
+        QTest::newRow("quantity") << "a: 500m"
+                                  << R"({"a":"500m"})";
+        QTest::newRow("binary-suffix") << "a: 16Gi"
+                                       << R"({"a":"16Gi"})";
+        QTest::newRow("yes") << "a: yes"
+                             << R"({"a":true})";
+        QTest::newRow("Off") << "a: Off"
+                             << R"({"a":false})";
+        QTest::newRow("quoted-yes") << "a: 'yes'"
+                                    << R"({"a":"yes"})";
+        QTest::newRow("quoted-number") << "a: \"8\""
+                                       << R"({"a":"8"})";
+        QTest::newRow("tilde") << "a: ~"
+                               << R"({"a":null})";
+        QTest::newRow("empty") << "a:"
+                               << R"({"a":null})";
+        QTest::newRow("str-tag") << "a: !!str 10"
+                                 << R"({"a":"10"})";
+        QTest::newRow("key-on") << "on: 1"
+                                << R"({"true":1})";
+        QTest::newRow("json") << R"({"a": [1, "x", true, null]})"
+                              << R"({"a":[1,"x",true,null]})";
     }
     void scalarsResolveAsKubectlDoes() {
         QFETCH(QString, text);
@@ -39,7 +56,8 @@ private slots:
     }
 
     void locationsAndDuplicates() {
-        auto docs = parseManifests("---\n# empty first document\n---\nkind: Queue\nspec:\n  weight: 2\n  weight: 3\n", "q.yaml");
+        auto docs = parseManifests(
+            "---\n# empty first document\n---\nkind: Queue\nspec:\n  weight: 2\n  weight: 3\n", "q.yaml");
         QCOMPARE(docs.size(), size_t(1));
         QCOMPARE(docs[0].index, 2); // the empty document still counts
         SourceRef w = docs[0].where(FieldPath().field("spec").field("weight"));
@@ -64,12 +82,14 @@ private slots:
     }
 
     void embeddedLiteralBlockMapsBack() {
-        std::string text = "apiVersion: v1\nkind: ConfigMap\ndata:\n  queues.yaml: |\n    partitions:\n      - name: default\n"
+        std::string text = "apiVersion: v1\nkind: ConfigMap\ndata:\n  queues.yaml: |\n    partitions:\n      "
+                           "- name: default\n"
                            "        queues:\n          - name: root\n";
         auto outer = parseManifests(text, "cm.yaml");
         auto inner = parseEmbeddedYaml(outer.at(0), FieldPath().field("data").key("queues.yaml"), text);
         QCOMPARE(inner.size(), size_t(1));
-        SourceRef w = inner[0].where(FieldPath().field("partitions").index(0).field("queues").index(0).field("name"));
+        SourceRef w =
+            inner[0].where(FieldPath().field("partitions").index(0).field("queues").index(0).field("name"));
         QCOMPARE(w.file, std::string("cm.yaml"));
         QCOMPARE(w.line, 8);
         QCOMPARE(w.column, 19);

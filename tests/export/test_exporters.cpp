@@ -1,9 +1,9 @@
 // The three exporters on a project designed in C++: every export validates against the bundled
 // CRDs and rules, and carries the policy, topology and workloads the way each scheduler wants them.
-#include <QtTest>
-
 #include "export_fixtures.h"
 #include "test_registry.h"
+
+#include <QtTest>
 
 using namespace gantry;
 using namespace gantry::test;
@@ -17,13 +17,15 @@ void expectValid(const ExportBundle& b) {
     QVERIFY2(!hasErrors(single), qPrintable(messages(single, Severity::Error).join('\n')));
 }
 
-Json parseYaml(const std::string& text) { return parseManifests(text, "embedded").at(0).value; }
+Json parseYaml(const std::string& text) {
+    return parseManifests(text, "embedded").at(0).value;
+}
 
 } // namespace
 
 class ExportersTest : public QObject {
     Q_OBJECT
-private slots:
+  private slots:
     void volcanoQueuesPolicyTopologyAndJobs() {
         ExportBundle b = exportVolcano(gpuProject(), {});
         expectValid(b);
@@ -64,7 +66,9 @@ private slots:
         const Json* r1 = named(hyper, "rack-z1-r1");
         QVERIFY(r1);
         QCOMPARE((*r1)["spec"]["tier"], Json(1));
-        QCOMPARE((*r1)["spec"]["members"][0]["selector"]["labelMatch"]["matchLabels"]["topology.gantry.io/rack"], Json("r1"));
+        QCOMPARE(
+            (*r1)["spec"]["members"][0]["selector"]["labelMatch"]["matchLabels"]["topology.gantry.io/rack"],
+            Json("r1"));
         const Json* z1 = named(hyper, "zone-z1");
         QVERIFY(z1);
         QCOMPARE((*z1)["spec"]["tier"], Json(2));
@@ -78,10 +82,15 @@ private slots:
         QCOMPARE((*train)["spec"]["minAvailable"], Json(4));
         QCOMPARE((*train)["spec"]["queue"], Json("team-a"));
         QCOMPARE((*train)["spec"]["networkTopology"], (Json{{"mode", "hard"}, {"highestTierAllowed", 1}}));
-        QCOMPARE((*train)["spec"]["tasks"][0]["template"]["spec"]["containers"][0]["resources"]["limits"]["nvidia.com/gpu"], Json("8"));
-        QCOMPARE((*train)["metadata"]["annotations"]["gantry.io/what-if"], Json("jobs=4 arrival=fixed duration=fixed 3600s"));
+        QCOMPARE((*train)["spec"]["tasks"][0]["template"]["spec"]["containers"][0]["resources"]["limits"]
+                         ["nvidia.com/gpu"],
+                 Json("8"));
+        QCOMPARE((*train)["metadata"]["annotations"]["gantry.io/what-if"],
+                 Json("jobs=4 arrival=fixed duration=fixed 3600s"));
         const Json* notebook = named(jobs, "notebook");
-        QCOMPARE((*notebook)["spec"]["tasks"][0]["template"]["metadata"]["annotations"]["volcano.sh/preemptable"], Json("false"));
+        QCOMPARE(
+            (*notebook)["spec"]["tasks"][0]["template"]["metadata"]["annotations"]["volcano.sh/preemptable"],
+            Json("false"));
         QVERIFY(hasWarning(b, "workload notebook, gpu: a share of 500/1000 of a GPU"));
         // Designed nodes get their topology labels as patches.
         auto nodes = objectsOf(b, "Node");
@@ -97,7 +106,8 @@ private slots:
         QStringList errors = messages(validateExport(b, ExportLayout::PerKind), Severity::Error);
         QCOMPARE(errors.size(), 1);
         QVERIFY2(errors[0].startsWith("queues.yaml:"), qPrintable(errors[0]));
-        QVERIFY2(errors[0].contains("document 1, Queue org, spec.deserved[nvidia.com/gpu]: sum of children's deserved"),
+        QVERIFY2(errors[0].contains(
+                     "document 1, Queue org, spec.deserved[nvidia.com/gpu]: sum of children's deserved"),
                  qPrintable(errors[0]));
     }
 
@@ -107,7 +117,9 @@ private slots:
         auto maps = objectsOf(b, "ConfigMap");
         QCOMPARE(maps.size(), size_t(1));
         QCOMPARE(maps[0]["metadata"]["name"], Json("yunikorn-configs"));
-        Json cfg = parseManifests(maps[0]["data"]["queues.yaml"].get<std::string>(), "q", YamlRules::Yaml12).at(0).value;
+        Json cfg = parseManifests(maps[0]["data"]["queues.yaml"].get<std::string>(), "q", YamlRules::Yaml12)
+                       .at(0)
+                       .value;
         const Json& part = cfg["partitions"][0];
         QCOMPARE(part["name"], Json("default"));
         const Json& root = part["queues"][0];
@@ -125,7 +137,8 @@ private slots:
         // Losses name the queue and the field.
         QVERIFY(hasWarning(b, "queue team-a, spec.guarantee: YuniKorn has no never-lent reservation"));
         QVERIFY(hasWarning(b, "queue team-a, spec.weight: YuniKorn queues have no weight"));
-        QVERIFY(hasWarning(b, "workload train, networkTopology: YuniKorn has no topology-aware gang placement"));
+        QVERIFY(
+            hasWarning(b, "workload train, networkTopology: YuniKorn has no topology-aware gang placement"));
         // Gang annotations.
         auto jobs = objectsOf(b, "Job");
         const Json* train = named(jobs, "train");
@@ -146,7 +159,8 @@ private slots:
         p.cluster.queues[2].deserved.set("nvidia.com/gpu", 2500);
         ExportBundle b = exportYuniKorn(p, {});
         expectValid(b);
-        QVERIFY(hasWarning(b, "queue team-b, guaranteed[nvidia.com/gpu]: 2500m is not a whole number and YuniKorn quantities have no fractions; rounded up to 3"));
+        QVERIFY(hasWarning(b, "queue team-b, guaranteed[nvidia.com/gpu]: 2500m is not a whole number and "
+                              "YuniKorn quantities have no fractions; rounded up to 3"));
     }
 
     void kueueCohortsFlavorsTopologyAndJobs() {
@@ -155,14 +169,18 @@ private slots:
         auto topology = objectsOf(b, "Topology");
         QCOMPARE(topology.size(), size_t(1));
         QCOMPARE(topology[0]["spec"]["levels"],
-                 (Json::array({Json{{"nodeLabel", "topology.kubernetes.io/zone"}}, Json{{"nodeLabel", "topology.gantry.io/rack"}},
+                 (Json::array({Json{{"nodeLabel", "topology.kubernetes.io/zone"}},
+                               Json{{"nodeLabel", "topology.gantry.io/rack"}},
                                Json{{"nodeLabel", "kubernetes.io/hostname"}}})));
         // One flavor per node class; A100 nodes have no label of their own, so Gantry adds one.
         auto flavors = objectsOf(b, "ResourceFlavor");
         const Json* h100 = named(flavors, "gpu-h100");
         QVERIFY(h100);
         QCOMPARE((*h100)["spec"]["nodeLabels"], (Json{{"nvidia.com/gpu.product", "H100"}}));
-        QCOMPARE((*h100)["spec"]["nodeTaints"][0]["key"], Json("nvidia.com/gpu"));
+        QCOMPARE((*h100)["spec"]["tolerations"][0], (Json{{"key", "nvidia.com/gpu"},
+                                                          {"operator", "Equal"},
+                                                          {"value", "present"},
+                                                          {"effect", "NoSchedule"}}));
         QCOMPARE((*h100)["spec"]["topologyName"], Json("default"));
         const Json* a100 = named(flavors, "gpu-a100");
         QCOMPARE((*a100)["spec"]["nodeLabels"], (Json{{"gantry.io/node-class", "gpu-a100"}}));
@@ -188,13 +206,17 @@ private slots:
         QCOMPARE(res["coveredResources"], (Json::array({"cpu", "memory", "nvidia.com/gpu"})));
         QCOMPARE(res["flavors"][0]["name"], Json("default-flavor"));
         // deserved 16 -> nominal; capability 32 -> borrowing 16; guarantee 4 -> lending 12.
-        QCOMPARE(res["flavors"][0]["resources"][2],
-                 (Json{{"name", "nvidia.com/gpu"}, {"nominalQuota", "16"}, {"borrowingLimit", "16"}, {"lendingLimit", "12"}}));
+        QCOMPARE(res["flavors"][0]["resources"][2], (Json{{"name", "nvidia.com/gpu"},
+                                                          {"nominalQuota", "16"},
+                                                          {"borrowingLimit", "16"},
+                                                          {"lendingLimit", "12"}}));
         // The org cohort holds what its deserved has beyond its children's: 32 - 16 - 8 GPUs.
         const Json& orgGroup = (*org)["spec"]["resourceGroups"][0];
         QCOMPARE(orgGroup["coveredResources"], (Json::array({"cpu", "nvidia.com/gpu"})));
-        QCOMPARE(orgGroup["flavors"][0]["resources"][1],
-                 (Json{{"name", "nvidia.com/gpu"}, {"nominalQuota", "8"}, {"borrowingLimit", "16"}, {"lendingLimit", "24"}}));
+        QCOMPARE(orgGroup["flavors"][0]["resources"][1], (Json{{"name", "nvidia.com/gpu"},
+                                                               {"nominalQuota", "8"},
+                                                               {"borrowingLimit", "16"},
+                                                               {"lendingLimit", "24"}}));
         QCOMPARE((*named(cqs, "batch"))["spec"]["queueingStrategy"], Json("StrictFIFO"));
 
         // LocalQueues per namespace that runs a workload, WorkloadPriorityClasses, suspended Jobs.
@@ -208,11 +230,13 @@ private slots:
         QCOMPARE((*train)["metadata"]["labels"]["kueue.x-k8s.io/queue-name"], Json("team-a"));
         QCOMPARE((*train)["metadata"]["labels"]["kueue.x-k8s.io/priority-class"], Json("high"));
         QCOMPARE((*train)["spec"]["suspend"], Json(true));
-        QCOMPARE((*train)["spec"]["template"]["metadata"]["annotations"]["kueue.x-k8s.io/podset-required-topology"],
+        QCOMPARE((*train)["spec"]["template"]["metadata"]["annotations"]
+                         ["kueue.x-k8s.io/podset-required-topology"],
                  Json("topology.gantry.io/rack"));
         const Json* sweep = named(jobs, "sweep");
         QCOMPARE((*sweep)["metadata"]["annotations"]["kueue.x-k8s.io/job-min-parallelism"], Json("2"));
-        QVERIFY(hasWarning(b, "workload notebook, preemptable: Kueue has no per-workload opt-out of preemption"));
+        QVERIFY(
+            hasWarning(b, "workload notebook, preemptable: Kueue has no per-workload opt-out of preemption"));
     }
 
     void everyTargetFromTheBundledSample() {
@@ -223,24 +247,28 @@ private slots:
         const auto files = samples.entryList({"*.yaml", "*.gantry"}, QDir::Files, QDir::Name);
         QVERIFY(!files.isEmpty());
         for (const QString& f : files) {
-            for (auto target : {TargetScheduler::Volcano, TargetScheduler::YuniKorn, TargetScheduler::Kueue}) {
+            for (auto target :
+                 {TargetScheduler::Volcano, TargetScheduler::YuniKorn, TargetScheduler::Kueue}) {
                 ExportOptions o;
                 o.target = target;
                 ExportBundle b = exportProject(loadSample(samples.filePath(f).toStdString()), o);
                 Diagnostics d = validateExport(b, ExportLayout::PerKind);
-                QVERIFY2(!hasErrors(d), qPrintable(f + " -> " + toString(target) + ":\n" + messages(d, Severity::Error).join('\n')));
+                QVERIFY2(!hasErrors(d), qPrintable(f + " -> " + toString(target) + ":\n" +
+                                                   messages(d, Severity::Error).join('\n')));
                 QVERIFY(b.objects.size() > 10);
             }
         }
     }
 
-private:
+  private:
     static Project loadSample(const std::string& path);
 };
 
 #include "input_loader.h"
 
-Project ExportersTest::loadSample(const std::string& path) { return loadInputs({path}).project; }
+Project ExportersTest::loadSample(const std::string& path) {
+    return loadInputs({path}).project;
+}
 
 GANTRY_TEST(ExportersTest)
 #include "test_exporters.moc"

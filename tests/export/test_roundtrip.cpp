@@ -2,19 +2,21 @@
 // the two schedulers is lossless (docs/quota-mapping.md), and says what it lost otherwise. Inputs
 // are real setups of each scheduler; every export goes through the rendered YAML and the snapshot
 // importer, as a user's `gantry export` then `gantry import` would.
-#include <QtTest>
-
 #include "export/export_support.h"
 #include "export_fixtures.h"
 #include "snapshot/snapshot_importer.h"
 #include "test_registry.h"
+
+#include <QtTest>
 
 using namespace gantry;
 using namespace gantry::test;
 
 namespace {
 
-QString data(const char* rel) { return QString(GANTRY_TEST_DATA) + "/export/" + rel; }
+QString data(const char* rel) {
+    return QString(GANTRY_TEST_DATA) + "/export/" + rel;
+}
 
 Cluster importFiles(const std::vector<std::pair<std::string, std::string>>& files) {
     SnapshotImporter in;
@@ -62,7 +64,8 @@ View view(const Cluster& c) {
     for (size_t k = 0; k < tree.nodes.size(); ++k) {
         const auto& n = tree.nodes[k];
         QString name = QString::fromStdString(n.name);
-        v.tree << name + " <- " + (n.parent >= 0 ? QString::fromStdString(tree.nodes[size_t(n.parent)].name) : "root");
+        v.tree << name + " <- " +
+                      (n.parent >= 0 ? QString::fromStdString(tree.nodes[size_t(n.parent)].name) : "root");
         v.reserved << name + ": " + QString::fromStdString(quota[k].reserved.str());
         v.entitled << name + ": " + QString::fromStdString(quota[k].entitled.str());
         v.cap << name + ": " + QString::fromStdString(quota[k].cap.str());
@@ -75,15 +78,17 @@ View view(const Cluster& c) {
 
 class RoundTripTest : public QObject {
     Q_OBJECT
-private slots:
+  private slots:
     void conversions_data() {
         QTest::addColumn<QString>("source");
         QTest::addColumn<int>("via");
         QTest::addColumn<bool>("reservedKept"); // Volcano guarantee / Kueue lendingLimit survive the trip
         const auto volcano = int(TargetScheduler::Volcano), yunikorn = int(TargetScheduler::YuniKorn),
                    kueue = int(TargetScheduler::Kueue);
-        QString v = data("manifests/valid-volcano-hierarchy.yaml"), k = data("roundtrip/kueue-cohorts-plain.yaml"),
-                y = data("manifests/valid-yunikorn-configmap.yaml"), single = data("manifests/valid-kueue-single-clusterqueue.yaml");
+        QString v = data("manifests/valid-volcano-hierarchy.yaml"),
+                k = data("roundtrip/kueue-cohorts-plain.yaml"),
+                y = data("manifests/valid-yunikorn-configmap.yaml"),
+                single = data("manifests/valid-kueue-single-clusterqueue.yaml");
         QTest::newRow("volcano-volcano") << v << volcano << true;
         QTest::newRow("volcano-kueue") << v << kueue << true;
         QTest::newRow("volcano-yunikorn") << v << yunikorn << false;
@@ -102,9 +107,10 @@ private slots:
         Project original = importFile(source);
         auto target = TargetScheduler(via);
         // Back to the scheduler the setup came from.
-        auto home = original.cluster.queues.front().kind == Queue::Kind::Queue           ? TargetScheduler::Volcano
-                    : original.cluster.queues.front().kind == Queue::Kind::YuniKornQueue ? TargetScheduler::YuniKorn
-                                                                                        : TargetScheduler::Kueue;
+        auto home = original.cluster.queues.front().kind == Queue::Kind::Queue ? TargetScheduler::Volcano
+                    : original.cluster.queues.front().kind == Queue::Kind::YuniKornQueue
+                        ? TargetScheduler::YuniKorn
+                        : TargetScheduler::Kueue;
         ExportBundle there;
         Project converted = convert(original, target, &there);
         Project back = convert(converted, home);
@@ -175,9 +181,10 @@ private slots:
         for (auto target : {TargetScheduler::Volcano, TargetScheduler::YuniKorn}) {
             ExportBundle b;
             convert(k, target, &b);
-            QVERIFY(hasWarning(b, std::string("queue team-nlp, spec.resourceGroups[nvidia.com/gpu]: the quotas of flavors "
-                                              "h100, a100 are summed into one nvidia.com/gpu quota: ") +
-                                      (target == TargetScheduler::Volcano ? "Volcano" : "YuniKorn")));
+            QVERIFY(hasWarning(
+                b, std::string("queue team-nlp, spec.resourceGroups[nvidia.com/gpu]: the quotas of flavors "
+                               "h100, a100 are summed into one nvidia.com/gpu quota: ") +
+                       (target == TargetScheduler::Volcano ? "Volcano" : "YuniKorn")));
         }
     }
 
@@ -188,11 +195,13 @@ private slots:
         QVERIFY(cases.size() >= 10);
         for (const QString& c : cases) {
             Project p = importFile(dir.filePath(c + "/snapshot.yaml"));
-            for (auto target : {TargetScheduler::Volcano, TargetScheduler::YuniKorn, TargetScheduler::Kueue}) {
+            for (auto target :
+                 {TargetScheduler::Volcano, TargetScheduler::YuniKorn, TargetScheduler::Kueue}) {
                 ExportOptions o;
                 o.target = target;
                 Diagnostics d = validateExport(exportProject(p, o), ExportLayout::PerKind);
-                QVERIFY2(!hasErrors(d), qPrintable(c + " -> " + toString(target) + ":\n" + messages(d, Severity::Error).join('\n')));
+                QVERIFY2(!hasErrors(d), qPrintable(c + " -> " + toString(target) + ":\n" +
+                                                   messages(d, Severity::Error).join('\n')));
             }
         }
     }
