@@ -332,9 +332,26 @@ std::vector<Json> nodeLabelPatches(const Cluster& cluster, const std::vector<Nod
     return out;
 }
 
-namespace {
+Json workloadJob(const char* apiVersion, const WorkloadTemplate& w, Json spec, const Labels& labels,
+                 Labels annotations) {
+    annotations["gantry.io/what-if"] = describeWhatIf(w);
+    return Json{{"apiVersion", apiVersion},
+                {"kind", "Job"},
+                {"metadata", objectMeta(dnsSubdomain(w.name), w.ns, labels, annotations)},
+                {"spec", std::move(spec)}};
+}
 
-Json toleration(const Toleration& t) {
+void nameQueues(QueueTree& tree, std::string (*valid)(const std::string&), const std::string& rule,
+                Losses& losses) {
+    for (auto& n : tree.nodes) {
+        std::string name = valid(n.queue->name);
+        if (name != n.queue->name)
+            losses.queue(*n.queue, "name", "not a valid " + rule + "; exported as " + name);
+        n.name = name;
+    }
+}
+
+Json tolerationJson(const Toleration& t) {
     Json j = Json::object();
     if (!t.key.empty()) j["key"] = t.key;
     j["operator"] = t.exists ? "Exists" : "Equal";
@@ -343,6 +360,8 @@ Json toleration(const Toleration& t) {
     if (t.tolerationSeconds) j["tolerationSeconds"] = *t.tolerationSeconds;
     return j;
 }
+
+namespace {
 
 int64_t meanSeconds(const DurationDistribution& d) {
     double s =
@@ -450,7 +469,7 @@ Json workloadPodTemplate(const WorkloadTemplate& w, Losses& losses, const Labels
     if (!w.nodeSelector.empty()) spec["nodeSelector"] = w.nodeSelector;
     if (!w.tolerations.empty()) {
         Json t = Json::array();
-        for (const auto& x : w.tolerations) t.push_back(toleration(x));
+        for (const auto& x : w.tolerations) t.push_back(tolerationJson(x));
         spec["tolerations"] = t;
     }
     spec["containers"] = Json::array({container});

@@ -102,5 +102,13 @@ Json workloadPodTemplate(const WorkloadTemplate& w, Losses& losses, const Labels
                          const Labels& annotations = {}, const std::string& schedulerName = "");
 // A one-line description of the what-if arrival and duration, kept as an annotation.
 std::string describeWhatIf(const WorkloadTemplate& w);
+// The Job object of a workload template (Volcano's or batch/v1), with the what-if annotation.
+Json workloadJob(const char* apiVersion, const WorkloadTemplate& w, Json spec, const Labels& labels = {},
+                 Labels annotations = {});
+Json tolerationJson(const Toleration& t);
+
+// Gives every queue of the tree its name in the target; a name that had to change is a loss.
+void nameQueues(QueueTree& tree, std::string (*valid)(const std::string&), const std::string& rule,
+                Losses& losses);
 
 } // namespace gantry::exporting

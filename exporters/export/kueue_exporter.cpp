@@ -76,15 +76,7 @@ Json taintsJson(const std::vector<Taint>& taints) {
 
 Json tolerationsJson(const std::vector<Toleration>& tolerations) {
     Json out = Json::array();
-    for (const auto& t : tolerations) {
-        Json j = Json::object();
-        if (!t.key.empty()) j["key"] = t.key;
-        j["operator"] = t.exists ? "Exists" : "Equal";
-        if (!t.exists && !t.value.empty()) j["value"] = t.value;
-        if (t.effect) j["effect"] = toString(*t.effect);
-        if (t.tolerationSeconds) j["tolerationSeconds"] = *t.tolerationSeconds;
-        out.push_back(j);
-    }
+    for (const auto& t : tolerations) out.push_back(tolerationJson(t));
     return out;
 }
 
@@ -122,12 +114,7 @@ ExportBundle exportKueue(const Project& project, const ExportOptions& options) {
     Losses losses(bundle);
     const Cluster& cluster = project.cluster;
     QueueTree tree = buildQueueTree(cluster);
-    for (auto& n : tree.nodes) {
-        std::string name = dnsSubdomain(n.queue->name);
-        if (name != n.queue->name)
-            losses.queue(*n.queue, "name", "not a valid Kubernetes name; exported as " + name);
-        n.name = name;
-    }
+    nameQueues(tree, dnsSubdomain, "Kubernetes name", losses);
     auto quota = neutralQuotas(tree, cluster, kTarget, losses);
     auto classes = nodeClasses(cluster);
 
@@ -435,13 +422,10 @@ ExportBundle exportKueue(const Project& project, const ExportOptions& options) {
                       {"completions", w.replicas},
                       {"backoffLimit", 0},
                       {"template", tmpl}};
-            Labels annotations{{"gantry.io/what-if", describeWhatIf(w)}};
+            Labels annotations;
             if (w.minMember > 0 && w.minMember < w.replicas)
                 annotations["kueue.x-k8s.io/job-min-parallelism"] = std::to_string(w.minMember);
-            Json obj{{"apiVersion", "batch/v1"},
-                     {"kind", "Job"},
-                     {"metadata", objectMeta(dnsSubdomain(w.name), w.ns, labels, annotations)},
-                     {"spec", spec}};
+            Json obj = workloadJob("batch/v1", w, spec, labels, annotations);
             bundle.objects.push_back({obj, "jobs.yaml"});
         }
     }

@@ -261,12 +261,7 @@ ExportBundle exportVolcano(const Project& project, const ExportOptions& options)
     Losses losses(bundle);
     const Cluster& cluster = project.cluster;
     QueueTree tree = buildQueueTree(cluster);
-    for (auto& n : tree.nodes) {
-        std::string name = dnsSubdomain(n.queue->name);
-        if (name != n.queue->name)
-            losses.queue(*n.queue, "name", "not a valid Kubernetes name; exported as " + name);
-        n.name = name;
-    }
+    nameQueues(tree, dnsSubdomain, "Kubernetes name", losses);
     if (tree.root &&
         (!tree.root->capability.empty() || !tree.root->deserved.empty() || !tree.root->guarantee.empty() ||
          !tree.root->guaranteed.empty() || !tree.root->max.empty()))
@@ -356,11 +351,7 @@ ExportBundle exportVolcano(const Project& project, const ExportOptions& options)
                 spec["networkTopology"] = nt;
             }
             spec["tasks"] = Json::array({task});
-            Json obj{{"apiVersion", "batch.volcano.sh/v1alpha1"},
-                     {"kind", "Job"},
-                     {"metadata",
-                      objectMeta(dnsSubdomain(w.name), w.ns, {}, {{"gantry.io/what-if", describeWhatIf(w)}})},
-                     {"spec", spec}};
+            Json obj = workloadJob("batch.volcano.sh/v1alpha1", w, spec);
             bundle.objects.push_back({obj, "jobs.yaml"});
         }
     }

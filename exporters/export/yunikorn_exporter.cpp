@@ -301,12 +301,7 @@ ExportBundle exportYuniKorn(const Project& project, const ExportOptions& options
     Losses losses(bundle);
     const Cluster& cluster = project.cluster;
     QueueTree tree = buildQueueTree(cluster);
-    for (auto& n : tree.nodes) {
-        std::string name = yunikornName(n.queue->name);
-        if (name != n.queue->name)
-            losses.queue(*n.queue, "name", "not a valid YuniKorn queue name; exported as " + name);
-        n.name = name;
-    }
+    nameQueues(tree, yunikornName, "YuniKorn queue name", losses);
     auto quota = neutralQuotas(tree, cluster, kTarget, losses);
     Partition part{project, tree, quota, losses};
     for (int k : tree.topLevel) part.clampMax(k, {});
@@ -403,11 +398,7 @@ ExportBundle exportYuniKorn(const Project& project, const ExportOptions& options
                       {"completions", w.replicas},
                       {"backoffLimit", 0},
                       {"template", tmpl}};
-            Json obj{{"apiVersion", "batch/v1"},
-                     {"kind", "Job"},
-                     {"metadata",
-                      objectMeta(dnsSubdomain(w.name), w.ns, {}, {{"gantry.io/what-if", describeWhatIf(w)}})},
-                     {"spec", spec}};
+            Json obj = workloadJob("batch/v1", w, spec);
             bundle.objects.push_back({obj, "jobs.yaml"});
         }
     }

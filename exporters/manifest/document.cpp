@@ -1,6 +1,7 @@
 #include "manifest/document.h"
 
 #include "input_error.h"
+#include "yaml_source.h"
 
 #include <cerrno>
 #include <charconv>
@@ -216,13 +217,7 @@ std::vector<ManifestDocument> parseManifests(const std::string& text, const std:
 }
 
 std::vector<ManifestDocument> readManifestFile(const std::string& path) {
-    std::ifstream in(path, std::ios::binary);
-    if (!in)
-        throw InputError(SourceRef{path, 0, 0, 0}, std::string("cannot open file: ") + std::strerror(errno));
-    std::ostringstream buffer;
-    buffer << in.rdbuf();
-    if (in.bad()) throw InputError(SourceRef{path, 0, 0, 0}, "cannot read file");
-    return parseManifests(buffer.str(), path);
+    return parseManifests(readTextFile(path), path);
 }
 
 EmbeddedText embeddedText(const ManifestDocument& outer, const FieldPath& field,

@@ -3,6 +3,7 @@
 #include "input_error.h"
 #include "validation/manifest_set.h"
 #include "validation/schema_catalog.h"
+#include "yaml_source.h"
 
 #include <algorithm>
 #include <fstream>
@@ -30,14 +31,11 @@ bool isYuniKornConfigMap(const ManifestObject& o, const std::string& key) {
 } // namespace
 
 void ManifestValidator::addFile(const std::string& path) {
-    std::ifstream in(path, std::ios::binary);
-    if (!in) {
-        readErrors_.push_back({Severity::Error, SourceRef{path, 0, 0, 0}, "cannot open file"});
-        return;
+    try {
+        addText(readTextFile(path), path);
+    } catch (const InputError& e) {
+        readErrors_.push_back(e.diagnostic());
     }
-    std::ostringstream buffer;
-    buffer << in.rdbuf();
-    addText(buffer.str(), path);
 }
 
 void ManifestValidator::addText(const std::string& text, const std::string& name) {
