@@ -37,17 +37,15 @@ int runExport(const Args& args) {
     bool quiet = false;
     for (size_t i = 0; i < args.size(); ++i) {
         const std::string& a = args[i];
-        auto value = [&](const char* flag) -> std::optional<std::string> {
-            if (i + 1 >= args.size()) return std::nullopt;
-            (void)flag;
-            return args[++i];
+        auto value = [&]() -> std::optional<std::string> {
+            return i + 1 < args.size() ? std::optional<std::string>(args[++i]) : std::nullopt;
         };
         if (a == "--help" || a == "-h") {
             std::cout << kUsage;
             return Ok;
         } else if (a == "--from" || a == "--target" || a == "--out" || a == "--volcano-namespace" ||
                    a == "--yunikorn-namespace") {
-            auto v = value(a.c_str());
+            auto v = value();
             if (!v) return usageError("export", a + " needs a value");
             if (a == "--from")
                 inputs.push_back(*v);
