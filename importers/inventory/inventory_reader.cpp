@@ -453,9 +453,11 @@ Inventory readRoot(const Y& root, Diagnostics* warnings) {
     root.checkKeys("inventory",
                    {"apiVersion", "kind", "name", "description", "topologyLevels", "pools", "flavors",
                     "namespaces", "queues", "priorityClasses", "workloads", "hyperNodes"});
+    if (!root["apiVersion"].present())
+        root.fail(std::string("an inventory needs apiVersion: ") + kGantryApiVersion);
     if (root["apiVersion"].str() != kGantryApiVersion)
-        (root["apiVersion"].present() ? root["apiVersion"] : root)
-            .fail(std::string("an inventory starts with apiVersion: ") + kGantryApiVersion);
+        root["apiVersion"].fail(std::string("expected ") + kGantryApiVersion + " for an inventory, got '" +
+                                root["apiVersion"].str() + "'");
     if (root["kind"].str() != kInventoryKind)
         (root["kind"].present() ? root["kind"] : root).fail("expected kind: Inventory");
     Inventory inv;
@@ -564,7 +566,7 @@ Inventory readInventory(const std::string& text, const std::string& name, Diagno
     if (docs.empty()) throw InputError(SourceRef{name, 0, 0, 0}, "the inventory is empty");
     if (docs.size() > 1)
         throw InputError(
-            docs[1].origin.locate(docs[1].root.Mark().line, docs[1].root.Mark().column, docs[1].index),
+            docs[1].origin.locate(docs[1].root->line, docs[1].root->column, docs[1].index),
             "an inventory is a single YAML document");
     auto root = readerFor(docs[0], warnings, nullptr);
     if (!root.isMap()) root.fail("expected an inventory (a mapping with apiVersion, kind and pools)");
