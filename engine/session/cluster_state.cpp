@@ -1,27 +1,37 @@
 #include "session/cluster_state.h"
 
+#include "session/text_util.h"
+
 #include <algorithm>
 #include <cstring>
 #include <functional>
-#include <stdexcept>
 #include <regex>
-
-#include "session/text_util.h"
+#include <stdexcept>
 
 namespace gantry::engine {
 
 const char* toString(TaskStatus status) {
     switch (status) {
-    case TaskStatus::Pending: return "Pending";
-    case TaskStatus::Allocated: return "Allocated";
-    case TaskStatus::Pipelined: return "Pipelined";
-    case TaskStatus::Binding: return "Binding";
-    case TaskStatus::Bound: return "Bound";
-    case TaskStatus::Running: return "Running";
-    case TaskStatus::Releasing: return "Releasing";
-    case TaskStatus::Succeeded: return "Succeeded";
-    case TaskStatus::Failed: return "Failed";
-    default: return "Unknown";
+    case TaskStatus::Pending:
+        return "Pending";
+    case TaskStatus::Allocated:
+        return "Allocated";
+    case TaskStatus::Pipelined:
+        return "Pipelined";
+    case TaskStatus::Binding:
+        return "Binding";
+    case TaskStatus::Bound:
+        return "Bound";
+    case TaskStatus::Running:
+        return "Running";
+    case TaskStatus::Releasing:
+        return "Releasing";
+    case TaskStatus::Succeeded:
+        return "Succeeded";
+    case TaskStatus::Failed:
+        return "Failed";
+    default:
+        return "Unknown";
     }
 }
 
@@ -33,8 +43,12 @@ bool scheduledStatus(TaskStatus s) {
     return s == TaskStatus::Running || s == TaskStatus::Bound || s == TaskStatus::Failed ||
            s == TaskStatus::Succeeded;
 }
-bool completedStatus(TaskStatus s) { return s == TaskStatus::Failed || s == TaskStatus::Succeeded; }
-bool preemptableStatus(TaskStatus s) { return s == TaskStatus::Bound || s == TaskStatus::Running; }
+bool completedStatus(TaskStatus s) {
+    return s == TaskStatus::Failed || s == TaskStatus::Succeeded;
+}
+bool preemptableStatus(TaskStatus s) {
+    return s == TaskStatus::Bound || s == TaskStatus::Running;
+}
 bool occupiesNode(TaskStatus s) {
     return s != TaskStatus::Pending && s != TaskStatus::Succeeded && s != TaskStatus::Failed;
 }
@@ -55,7 +69,8 @@ std::optional<uint32_t> StringPool::find(const std::string& s) const {
 }
 
 bool volcanoCountsResource(const std::string& name) {
-    if (name == res::Cpu || name == res::Memory || name == res::Pods || name == res::EphemeralStorage) return true;
+    if (name == res::Cpu || name == res::Memory || name == res::Pods || name == res::EphemeralStorage)
+        return true;
     if (name.rfind("count/", 0) == 0) return false;
     if (name.rfind("hugepages-", 0) == 0 || name.rfind("attachable-volumes-", 0) == 0) return true;
     if (name.find("kubernetes.io/") != std::string::npos) return true; // prefixed native
@@ -63,7 +78,9 @@ bool volcanoCountsResource(const std::string& name) {
     return name.rfind("requests.", 0) != 0;                            // extended
 }
 
-bool ClusterState::countsResource(const std::string& name) const { return volcanoCountsResource(name); }
+bool ClusterState::countsResource(const std::string& name) const {
+    return volcanoCountsResource(name);
+}
 
 int ClusterState::findNode(const std::string& name) const {
     auto it = nodeIndex.find(name);
@@ -322,7 +339,8 @@ uint32_t ClusterState::internShape(PodShape&& shape) {
     std::string key;
     key.reserve(256);
     for (int64_t v : shape.request) key += std::to_string(v) + ',';
-    key += std::to_string(shape.presentMask) + (shape.cpuRequested ? "c" : "-") + (shape.memRequested ? "m" : "-");
+    key += std::to_string(shape.presentMask) + (shape.cpuRequested ? "c" : "-") +
+           (shape.memRequested ? "m" : "-");
     key += '|' + std::to_string(shape.ns) + '|';
     appendLabels(key, shape.labels);
     appendLabels(key, shape.nodeSelector);
@@ -459,9 +477,15 @@ struct Builder {
                     const std::string& name = s.nodeName(n);
                     bool hit = false;
                     switch (m.match) {
-                    case HyperNodeMember::Match::Exact: hit = name == m.value; break;
-                    case HyperNodeMember::Match::Regex: hit = std::regex_match(name, std::regex(m.value)); break;
-                    case HyperNodeMember::Match::Label: hit = matches(m.selector, s.nodes[n].labels); break;
+                    case HyperNodeMember::Match::Exact:
+                        hit = name == m.value;
+                        break;
+                    case HyperNodeMember::Match::Regex:
+                        hit = std::regex_match(name, std::regex(m.value));
+                        break;
+                    case HyperNodeMember::Match::Label:
+                        hit = matches(m.selector, s.nodes[n].labels);
+                        break;
                     }
                     if (hit) direct[i].push_back(n);
                 }
@@ -504,8 +528,9 @@ struct Builder {
         for (int32_t h = 0; h < int32_t(s.hyperNodes.size()); ++h)
             for (uint32_t n : s.hyperNodes[size_t(h)].nodes) s.nodes[n].hyperNodes.push_back(h);
         for (auto& n : s.nodes)
-            std::stable_sort(n.hyperNodes.begin(), n.hyperNodes.end(),
-                             [&](int32_t a, int32_t b) { return s.hyperNodes[size_t(a)].tier < s.hyperNodes[size_t(b)].tier; });
+            std::stable_sort(n.hyperNodes.begin(), n.hyperNodes.end(), [&](int32_t a, int32_t b) {
+                return s.hyperNodes[size_t(a)].tier < s.hyperNodes[size_t(b)].tier;
+            });
     }
 
     void addQueues(const Cluster& c) {
@@ -554,7 +579,8 @@ struct Builder {
             }
             uint32_t id = addJobRecord(g, queue);
             // Workloads expanded by the importer (origin other than a PodGroup object) are what-if jobs.
-            if (!g.origin.empty() && g.origin.rfind("scheduling.", 0) != 0 && g.origin.rfind("kueue.", 0) != 0)
+            if (!g.origin.empty() && g.origin.rfind("scheduling.", 0) != 0 &&
+                g.origin.rfind("kueue.", 0) != 0)
                 whatIf.insert(id);
         }
     }
@@ -585,8 +611,10 @@ struct Builder {
             if (it == m.end()) return std::nullopt;
             return parseGoBool(it->second).value_or(false);
         };
-        if (auto b = readBool(g.annotations, "volcano.sh/preemptable")) j.preemptable = *b;
-        else if (auto b2 = readBool(g.labels, "volcano.sh/preemptable")) j.preemptable = *b2;
+        if (auto b = readBool(g.annotations, "volcano.sh/preemptable"))
+            j.preemptable = *b;
+        else if (auto b2 = readBool(g.labels, "volcano.sh/preemptable"))
+            j.preemptable = *b2;
         for (const char* key : {"volcano.sh/sla-waiting-time", "sla-waiting-time"}) {
             auto it = g.annotations.find(key);
             if (it == g.annotations.end()) continue;
@@ -632,9 +660,15 @@ struct Builder {
             if (dim == kCpu) sh.cpuRequested = true;
             if (dim == kMemory) sh.memRequested = true;
         }
+        // GetPodResourceWithoutInitContainers adds one "pods" to every task's request: a pod takes a
+        // pod slot of its node, and the count takes part in every resource comparison and share.
+        sh.request[kPods] += 1;
+        sh.presentMask |= uint64_t(1) << kPods;
         for (int dim = 0; dim < s.D(); ++dim) {
-            if (dim < 2) sh.vres.set(dim, double(sh.request[size_t(dim)]));
-            else if ((sh.presentMask >> dim) & 1u) sh.vres.set(dim, double(sh.request[size_t(dim)]));
+            if (dim < 2)
+                sh.vres.set(dim, double(sh.request[size_t(dim)]));
+            else if ((sh.presentMask >> dim) & 1u)
+                sh.vres.set(dim, double(sh.request[size_t(dim)]));
         }
         sh.bestEffort = sh.vres.isEmpty();
         sh.ns = s.strings.intern(p.ns);
@@ -682,23 +716,36 @@ struct Builder {
                 t.kubePriority = pc->second;
         auto tp = p.annotations.find("volcano.sh/task-priority");
         if (tp != p.annotations.end())
-            if (auto v = parseGoInt(tp->second); v && *v >= INT32_MIN && *v <= INT32_MAX) t.priority = int32_t(*v);
+            if (auto v = parseGoInt(tp->second); v && *v >= INT32_MIN && *v <= INT32_MAX)
+                t.priority = int32_t(*v);
         t.nameIndex = nameIndexOf(p.name);
         t.order = order;
         // Status as the Volcano cache derives it from the pod.
         TaskStatus status = TaskStatus::Unknown;
         switch (p.phase) {
-        case PodPhase::Running: status = TaskStatus::Running; break;
-        case PodPhase::Pending: status = p.nodeName.empty() ? TaskStatus::Pending : TaskStatus::Bound; break;
-        case PodPhase::Succeeded: status = TaskStatus::Succeeded; break;
-        case PodPhase::Failed: status = TaskStatus::Failed; break;
-        case PodPhase::Unknown: status = TaskStatus::Unknown; break;
+        case PodPhase::Running:
+            status = TaskStatus::Running;
+            break;
+        case PodPhase::Pending:
+            status = p.nodeName.empty() ? TaskStatus::Pending : TaskStatus::Bound;
+            break;
+        case PodPhase::Succeeded:
+            status = TaskStatus::Succeeded;
+            break;
+        case PodPhase::Failed:
+            status = TaskStatus::Failed;
+            break;
+        case PodPhase::Unknown:
+            status = TaskStatus::Unknown;
+            break;
         }
         int32_t node = -1;
         if (!p.nodeName.empty()) {
             node = s.findNode(p.nodeName);
-            if (node < 0) warn(p.source, "pod " + p.key() + " is bound to node '" + p.nodeName +
-                                             "', which is not in the cluster (or not Ready); its requests are not counted");
+            if (node < 0)
+                warn(p.source,
+                     "pod " + p.key() + " is bound to node '" + p.nodeName +
+                         "', which is not in the cluster (or not Ready); its requests are not counted");
         }
         uint32_t id = uint32_t(s.tasks.size());
         t.status = TaskStatus::Pending;

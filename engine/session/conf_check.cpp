@@ -218,9 +218,28 @@ Diagnostics checkSchedulerConf(const SchedulerConf& conf) {
         }
     }
     if (capacity && proportion) {
+        // Both plugins enforce queue quotas through these extension points; with both on, a queue is
+        // held to two different shares. Queue order alone only ranks queues (upstream's own
+        // topology-aware preemption test runs capacity that way next to proportion).
+        static const char* const quota[] = {"enabledAllocatable", "enabledOverused", "enableReclaimable",
+                                            "enablePreemptive", "enableJobEnqueued"};
+        auto enforced = [&](const PluginOption* p) {
+            std::string on;
+            for (const char* sw : quota)
+                if (p->enabled(sw)) on += std::string(on.empty() ? "" : ", ") + sw;
+            return on;
+        };
+        const std::string capOn = enforced(capacity), propOn = enforced(proportion);
         const PluginOption* later = capacity->source.line > proportion->source.line ? capacity : proportion;
-        error(later->source, "capacity and proportion both divide the cluster between queues and contradict each "
-                             "other; use one of them");
+        if (!capOn.empty() && !propOn.empty())
+            error(later->source, "capacity and proportion both enforce queue quotas (capacity: " + capOn +
+                                     "; proportion: " + propOn + ") and contradict each other; use one of them");
+        else if (capOn.empty() && propOn.empty())
+            warning(later->source, "capacity and proportion are both listed but neither enforces queue quotas here");
+        else
+            warning(later->source, "capacity and proportion are both listed; only " +
+                                       std::string(capOn.empty() ? "proportion" : "capacity") +
+                                       " enforces queue quotas here, the other one only orders queues");
     }
 
     // Action configurations.
