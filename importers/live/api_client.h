@@ -3,26 +3,26 @@
 // honoured), Status bodies turned into one-line errors that name the context and user, JSON checked,
 // and lists paged with limit/continue the way kubectl pages them, restarting a list whose continue
 // token expired (410 Gone).
+#include "live/api_transport.h"
+
 #include <atomic>
 #include <functional>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 
-#include "live/api_transport.h"
-
 namespace gantry::live {
 
 struct RetryPolicy {
-    int maxAttempts = 5;        // first try included
-    double firstBackoff = 0.5;  // seconds, doubled each time
-    double maxBackoff = 8;      // seconds
-    double maxRetryAfter = 30;  // seconds; a longer Retry-After is cut to this
-    int maxListRestarts = 3;    // 410 Gone restarts of one list
+    int maxAttempts = 5;       // first try included
+    double firstBackoff = 0.5; // seconds, doubled each time
+    double maxBackoff = 8;     // seconds
+    double maxRetryAfter = 30; // seconds; a longer Retry-After is cut to this
+    int maxListRestarts = 3;   // 410 Gone restarts of one list
 };
 
 struct ListPage {
-    nlohmann::json items; // array, each item with apiVersion and kind filled in
+    nlohmann::json items;             // array, each item with apiVersion and kind filled in
     std::optional<int64_t> remaining; // metadata.remainingItemCount
 };
 
@@ -32,7 +32,7 @@ struct ListOutcome {
 };
 
 class ApiClient {
-public:
+  public:
     ApiClient(const Connection& connection, const Timeouts& timeouts, const RetryPolicy& retry,
               const std::atomic<bool>* cancel);
 
@@ -51,10 +51,11 @@ public:
     int credentialPluginRuns() const { return transport_.credentialPluginRuns(); }
     int retriesDone() const { return retries_; }
 
-private:
+  private:
     HttpResponse request(const std::string& path, const std::string& what);
     nlohmann::json parse(const HttpResponse& response, const std::string& path, const std::string& what);
-    [[noreturn]] void failStatus(const HttpResponse& response, const std::string& path, const std::string& what);
+    [[noreturn]] void failStatus(const HttpResponse& response, const std::string& path,
+                                 const std::string& what);
     void sleepFor(double seconds);
 
     ApiTransport transport_;

@@ -1,5 +1,9 @@
 #include "live/kubeconfig.h"
 
+#include "input_error.h"
+#include "live/base64.h"
+#include "yaml_source.h"
+
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
@@ -8,10 +12,6 @@
 #include <set>
 #include <sstream>
 #include <sys/stat.h>
-
-#include "input_error.h"
-#include "live/base64.h"
-#include "yaml_source.h"
 
 namespace gantry::live {
 
@@ -24,7 +24,9 @@ struct FileContext {
     std::string dir; // absolute folder of the file, for relative paths
 };
 
-SourceRef at(const YAML::Node& node, const FileContext& f) { return whereOf(node, f.path); }
+SourceRef at(const YAML::Node& node, const FileContext& f) {
+    return whereOf(node, f.path);
+}
 
 std::string scalar(const YAML::Node& map, const char* key, const FileContext& f) {
     YAML::Node v = map[key];
@@ -64,9 +66,11 @@ void forEachNamed(const YAML::Node& root, const char* list, const char* inner, c
     if (!seq.IsDefined() || seq.IsNull()) return;
     if (!seq.IsSequence()) throw InputError(at(seq, f), std::string("'") + list + "' must be a list");
     for (const auto& entry : seq) {
-        if (!entry.IsMap()) throw InputError(at(entry, f), std::string("each entry of '") + list + "' must be a map");
+        if (!entry.IsMap())
+            throw InputError(at(entry, f), std::string("each entry of '") + list + "' must be a map");
         std::string name = scalar(entry, "name", f);
-        if (name.empty()) throw InputError(at(entry, f), std::string("an entry of '") + list + "' has no name");
+        if (name.empty())
+            throw InputError(at(entry, f), std::string("an entry of '") + list + "' has no name");
         YAML::Node body = entry[inner];
         if (body.IsDefined() && !body.IsNull() && !body.IsMap())
             throw InputError(at(body, f), std::string("'") + inner + "' of '" + name + "' must be a map");
@@ -111,12 +115,14 @@ ExecConfig parseExec(const YAML::Node& node, const FileContext& f) {
     // client-go defaults interactiveMode only for v1beta1; v1 plugins must say.
     if (exec.interactiveMode.empty()) {
         if (exec.apiVersion.ends_with("/v1"))
-            throw InputError(exec.source, "the exec plugin must set 'interactiveMode' (Never, IfAvailable or Always)");
+            throw InputError(exec.source,
+                             "the exec plugin must set 'interactiveMode' (Never, IfAvailable or Always)");
         exec.interactiveMode = "IfAvailable";
     }
-    if (exec.interactiveMode != "Never" && exec.interactiveMode != "IfAvailable" && exec.interactiveMode != "Always")
-        throw InputError(at(node["interactiveMode"], f),
-                         "invalid interactiveMode '" + exec.interactiveMode + "' (Never, IfAvailable or Always)");
+    if (exec.interactiveMode != "Never" && exec.interactiveMode != "IfAvailable" &&
+        exec.interactiveMode != "Always")
+        throw InputError(at(node["interactiveMode"], f), "invalid interactiveMode '" + exec.interactiveMode +
+                                                             "' (Never, IfAvailable or Always)");
     return exec;
 }
 
@@ -132,7 +138,8 @@ std::string readWholeFile(const std::string& path, std::string* error) {
 }
 
 std::string trimmed(std::string s) {
-    while (!s.empty() && (s.back() == '\n' || s.back() == '\r' || s.back() == ' ' || s.back() == '\t')) s.pop_back();
+    while (!s.empty() && (s.back() == '\n' || s.back() == '\r' || s.back() == ' ' || s.back() == '\t'))
+        s.pop_back();
     size_t start = 0;
     while (start < s.size() && (s[start] == ' ' || s[start] == '\t')) ++start;
     return s.substr(start);
@@ -141,7 +148,8 @@ std::string trimmed(std::string s) {
 std::string fileRef(const std::string& path, const SourceRef& where, const char* what) {
     std::string error;
     std::string data = readWholeFile(path, &error);
-    if (!error.empty()) throw InputError(where, std::string("cannot read ") + what + " " + path + ": " + error);
+    if (!error.empty())
+        throw InputError(where, std::string("cannot read ") + what + " " + path + ": " + error);
     return data;
 }
 
@@ -169,56 +177,61 @@ KubeConfig parseKubeConfigFile(const std::string& path) {
     auto docs = loadYamlFile(path);
     if (docs.empty() || docs.front().root.IsNull()) return config; // an empty file is an empty config
     const YAML::Node& root = docs.front().root;
-    if (!root.IsMap()) throw InputError(at(root, f), "a kubeconfig must be a map (apiVersion: v1, kind: Config)");
+    if (!root.IsMap())
+        throw InputError(at(root, f), "a kubeconfig must be a map (apiVersion: v1, kind: Config)");
     std::string kind = scalar(root, "kind", f);
     if (!kind.empty() && kind != "Config")
         throw InputError(at(root["kind"], f), "kind is '" + kind + "', a kubeconfig has kind Config");
 
     config.currentContext = scalar(root, "current-context", f);
-    forEachNamed(root, "clusters", "cluster", f, [&](const std::string& name, const YAML::Node& c, SourceRef where) {
-        if (config.clusters.count(name)) return;
-        KubeCluster cluster;
-        cluster.source = where;
-        cluster.server = scalar(c, "server", f);
-        cluster.certificateAuthority = resolved(scalar(c, "certificate-authority", f), f);
-        cluster.certificateAuthorityData = decoded(c, "certificate-authority-data", f);
-        cluster.insecureSkipTlsVerify = flag(c, "insecure-skip-tls-verify", f);
-        cluster.tlsServerName = scalar(c, "tls-server-name", f);
-        cluster.proxyUrl = scalar(c, "proxy-url", f);
-        cluster.disableCompression = flag(c, "disable-compression", f);
-        config.clusters.emplace(name, std::move(cluster));
-    });
-    forEachNamed(root, "users", "user", f, [&](const std::string& name, const YAML::Node& u, SourceRef where) {
-        if (config.users.count(name)) return;
-        KubeUser user;
-        user.source = where;
-        user.token = scalar(u, "token", f);
-        user.tokenFile = resolved(scalar(u, "tokenFile", f), f);
-        user.clientCertificate = resolved(scalar(u, "client-certificate", f), f);
-        user.clientKey = resolved(scalar(u, "client-key", f), f);
-        user.clientCertificateData = decoded(u, "client-certificate-data", f);
-        user.clientKeyData = decoded(u, "client-key-data", f);
-        user.username = scalar(u, "username", f);
-        user.password = scalar(u, "password", f);
-        if (YAML::Node e = u["exec"]; e.IsDefined() && !e.IsNull()) user.exec = parseExec(e, f);
-        if (YAML::Node p = u["auth-provider"]; p.IsDefined() && !p.IsNull()) {
-            if (!p.IsMap()) throw InputError(at(p, f), "'auth-provider' must be a map");
-            user.authProvider = scalar(p, "name", f);
-            if (YAML::Node cfg = p["config"]; cfg.IsMap())
-                for (const auto& kv : cfg)
-                    if (kv.second.IsScalar()) user.authProviderConfig[kv.first.as<std::string>()] = kv.second.Scalar();
-        }
-        config.users.emplace(name, std::move(user));
-    });
-    forEachNamed(root, "contexts", "context", f, [&](const std::string& name, const YAML::Node& c, SourceRef where) {
-        if (config.contexts.count(name)) return;
-        KubeContext context;
-        context.source = where;
-        context.cluster = scalar(c, "cluster", f);
-        context.user = scalar(c, "user", f);
-        context.ns = scalar(c, "namespace", f);
-        config.contexts.emplace(name, std::move(context));
-    });
+    forEachNamed(root, "clusters", "cluster", f,
+                 [&](const std::string& name, const YAML::Node& c, SourceRef where) {
+                     if (config.clusters.count(name)) return;
+                     KubeCluster cluster;
+                     cluster.source = where;
+                     cluster.server = scalar(c, "server", f);
+                     cluster.certificateAuthority = resolved(scalar(c, "certificate-authority", f), f);
+                     cluster.certificateAuthorityData = decoded(c, "certificate-authority-data", f);
+                     cluster.insecureSkipTlsVerify = flag(c, "insecure-skip-tls-verify", f);
+                     cluster.tlsServerName = scalar(c, "tls-server-name", f);
+                     cluster.proxyUrl = scalar(c, "proxy-url", f);
+                     cluster.disableCompression = flag(c, "disable-compression", f);
+                     config.clusters.emplace(name, std::move(cluster));
+                 });
+    forEachNamed(root, "users", "user", f,
+                 [&](const std::string& name, const YAML::Node& u, SourceRef where) {
+                     if (config.users.count(name)) return;
+                     KubeUser user;
+                     user.source = where;
+                     user.token = scalar(u, "token", f);
+                     user.tokenFile = resolved(scalar(u, "tokenFile", f), f);
+                     user.clientCertificate = resolved(scalar(u, "client-certificate", f), f);
+                     user.clientKey = resolved(scalar(u, "client-key", f), f);
+                     user.clientCertificateData = decoded(u, "client-certificate-data", f);
+                     user.clientKeyData = decoded(u, "client-key-data", f);
+                     user.username = scalar(u, "username", f);
+                     user.password = scalar(u, "password", f);
+                     if (YAML::Node e = u["exec"]; e.IsDefined() && !e.IsNull()) user.exec = parseExec(e, f);
+                     if (YAML::Node p = u["auth-provider"]; p.IsDefined() && !p.IsNull()) {
+                         if (!p.IsMap()) throw InputError(at(p, f), "'auth-provider' must be a map");
+                         user.authProvider = scalar(p, "name", f);
+                         if (YAML::Node cfg = p["config"]; cfg.IsMap())
+                             for (const auto& kv : cfg)
+                                 if (kv.second.IsScalar())
+                                     user.authProviderConfig[kv.first.as<std::string>()] = kv.second.Scalar();
+                     }
+                     config.users.emplace(name, std::move(user));
+                 });
+    forEachNamed(root, "contexts", "context", f,
+                 [&](const std::string& name, const YAML::Node& c, SourceRef where) {
+                     if (config.contexts.count(name)) return;
+                     KubeContext context;
+                     context.source = where;
+                     context.cluster = scalar(c, "cluster", f);
+                     context.user = scalar(c, "user", f);
+                     context.ns = scalar(c, "namespace", f);
+                     config.contexts.emplace(name, std::move(context));
+                 });
     return config;
 }
 
@@ -270,10 +283,12 @@ Connection connectionForContext(const KubeConfig& config, const std::string& req
     SourceRef where{joined(config.files, ":"), 0, 0, 0};
     std::string name = requested.empty() ? config.currentContext : requested;
     if (name.empty())
-        throw InputError(where, "no current-context is set; pass --context (contexts: " + namesOf(config.contexts) + ")");
+        throw InputError(
+            where, "no current-context is set; pass --context (contexts: " + namesOf(config.contexts) + ")");
     auto ctx = config.contexts.find(name);
     if (ctx == config.contexts.end())
-        throw InputError(where, "context '" + name + "' is not defined (contexts: " + namesOf(config.contexts) + ")");
+        throw InputError(where, "context '" + name +
+                                    "' is not defined (contexts: " + namesOf(config.contexts) + ")");
     const KubeContext& context = ctx->second;
 
     Connection conn;
@@ -285,9 +300,11 @@ Connection connectionForContext(const KubeConfig& config, const std::string& req
     if (context.cluster.empty()) throw InputError(context.source, "context '" + name + "' names no cluster");
     auto cl = config.clusters.find(context.cluster);
     if (cl == config.clusters.end())
-        throw InputError(context.source, "cluster '" + context.cluster + "' of context '" + name + "' is not defined");
+        throw InputError(context.source,
+                         "cluster '" + context.cluster + "' of context '" + name + "' is not defined");
     const KubeCluster& cluster = cl->second;
-    if (cluster.server.empty()) throw InputError(cluster.source, "cluster '" + context.cluster + "' has no server");
+    if (cluster.server.empty())
+        throw InputError(cluster.source, "cluster '" + context.cluster + "' has no server");
     conn.server = cluster.server;
     if (conn.server.find("://") == std::string::npos) conn.server = "https://" + conn.server;
     if (!conn.server.starts_with("https://") && !conn.server.starts_with("http://"))
@@ -296,8 +313,9 @@ Connection connectionForContext(const KubeConfig& config, const std::string& req
     while (conn.server.size() > 8 && conn.server.back() == '/') conn.server.pop_back();
 
     if (!cluster.certificateAuthority.empty() && !cluster.certificateAuthorityData.empty())
-        throw InputError(cluster.source, "cluster '" + context.cluster +
-                                             "' sets both certificate-authority and certificate-authority-data");
+        throw InputError(cluster.source,
+                         "cluster '" + context.cluster +
+                             "' sets both certificate-authority and certificate-authority-data");
     if (!cluster.certificateAuthorityData.empty()) {
         conn.caPem = cluster.certificateAuthorityData;
         conn.caOrigin = "certificate-authority-data of cluster '" + context.cluster + "'";
@@ -308,16 +326,17 @@ Connection connectionForContext(const KubeConfig& config, const std::string& req
     conn.insecureSkipTlsVerify = cluster.insecureSkipTlsVerify;
     if (conn.insecureSkipTlsVerify) {
         if (!conn.caPem.empty())
-            throw InputError(cluster.source, "cluster '" + context.cluster +
-                                                 "' sets insecure-skip-tls-verify together with a certificate "
-                                                 "authority; kubectl refuses this too");
+            throw InputError(cluster.source,
+                             "cluster '" + context.cluster +
+                                 "' sets insecure-skip-tls-verify together with a certificate "
+                                 "authority; kubectl refuses this too");
         conn.warnings.push_back("TLS verification is off for cluster '" + context.cluster +
                                 "' (insecure-skip-tls-verify): the server's identity is not checked");
     }
     conn.tlsServerName = cluster.tlsServerName;
     conn.proxyUrl = cluster.proxyUrl;
-    if (!conn.proxyUrl.empty() && !conn.proxyUrl.starts_with("http://") && !conn.proxyUrl.starts_with("https://") &&
-        !conn.proxyUrl.starts_with("socks5://"))
+    if (!conn.proxyUrl.empty() && !conn.proxyUrl.starts_with("http://") &&
+        !conn.proxyUrl.starts_with("https://") && !conn.proxyUrl.starts_with("socks5://"))
         throw InputError(cluster.source, "proxy-url '" + conn.proxyUrl + "' of cluster '" + context.cluster +
                                              "' must be an http, https or socks5 URL");
     conn.disableCompression = cluster.disableCompression;
@@ -325,7 +344,8 @@ Connection connectionForContext(const KubeConfig& config, const std::string& req
     if (context.user.empty()) return conn; // anonymous, as kubectl allows
     auto us = config.users.find(context.user);
     if (us == config.users.end())
-        throw InputError(context.source, "user '" + context.user + "' of context '" + name + "' is not defined");
+        throw InputError(context.source,
+                         "user '" + context.user + "' of context '" + name + "' is not defined");
     const KubeUser& user = us->second;
     if (!user.token.empty()) {
         conn.token = user.token;
@@ -335,8 +355,9 @@ Connection connectionForContext(const KubeConfig& config, const std::string& req
     }
     if (!user.username.empty() || !user.password.empty()) {
         if (!user.token.empty())
-            throw InputError(user.source, "user '" + context.user +
-                                              "' has both a token and a username/password; only one is allowed");
+            throw InputError(user.source,
+                             "user '" + context.user +
+                                 "' has both a token and a username/password; only one is allowed");
         conn.username = user.username;
         conn.password = user.password;
     }
@@ -345,27 +366,32 @@ Connection connectionForContext(const KubeConfig& config, const std::string& req
             throw InputError(user.source, "user '" + context.user +
                                               "' sets both client-certificate and client-certificate-data");
         if (!user.clientKey.empty() && !user.clientKeyData.empty())
-            throw InputError(user.source, "user '" + context.user + "' sets both client-key and client-key-data");
+            throw InputError(user.source,
+                             "user '" + context.user + "' sets both client-key and client-key-data");
         if (user.clientKey.empty() && user.clientKeyData.empty())
-            throw InputError(user.source, "user '" + context.user + "' has a client certificate but no client key");
+            throw InputError(user.source,
+                             "user '" + context.user + "' has a client certificate but no client key");
         conn.clientCertPem = user.clientCertificateData.empty()
                                  ? fileRef(user.clientCertificate, user.source, "client-certificate")
                                  : user.clientCertificateData;
-        conn.clientKeyPem =
-            user.clientKeyData.empty() ? fileRef(user.clientKey, user.source, "client-key") : user.clientKeyData;
+        conn.clientKeyPem = user.clientKeyData.empty() ? fileRef(user.clientKey, user.source, "client-key")
+                                                       : user.clientKeyData;
     } else if (!user.clientKey.empty() || !user.clientKeyData.empty()) {
-        throw InputError(user.source, "user '" + context.user + "' has a client key but no client certificate");
+        throw InputError(user.source,
+                         "user '" + context.user + "' has a client key but no client certificate");
     }
     conn.exec = user.exec;
     if (!user.authProvider.empty()) {
-        if (user.exec) throw InputError(user.source, "user '" + context.user + "' sets both auth-provider and exec");
+        if (user.exec)
+            throw InputError(user.source, "user '" + context.user + "' sets both auth-provider and exec");
         auto idToken = user.authProviderConfig.find("id-token");
         if (user.authProvider == "oidc" && idToken != user.authProviderConfig.end() && conn.token.empty()) {
             conn.token = idToken->second; // no refresh: an expired id-token gives a clear 401
         } else {
-            throw InputError(user.source, "auth-provider '" + user.authProvider + "' of user '" + context.user +
-                                              "' is not supported (kubectl removed it too); configure an exec "
-                                              "credential plugin such as gke-gcloud-auth-plugin or kubelogin");
+            throw InputError(user.source,
+                             "auth-provider '" + user.authProvider + "' of user '" + context.user +
+                                 "' is not supported (kubectl removed it too); configure an exec "
+                                 "credential plugin such as gke-gcloud-auth-plugin or kubelogin");
         }
     }
     if (conn.server.starts_with("http://") &&

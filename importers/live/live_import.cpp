@@ -1,12 +1,12 @@
 #include "live/live_import.h"
 
-#include <chrono>
-#include <ctime>
-#include <map>
-
 #include "live/live_error.h"
 #include "live/snapshot_sanitize.h"
 #include "live/snapshot_yaml.h"
+
+#include <chrono>
+#include <ctime>
+#include <map>
 
 namespace gantry::live {
 
@@ -28,7 +28,9 @@ struct WantedGroup {
 const std::vector<WantedGroup>& wantedGroups() {
     static const std::vector<WantedGroup> groups = {
         {"scheduling.volcano.sh", "Volcano", {{"scheduling.volcano.sh", "queues", "Volcano queues"}}},
-        {"topology.volcano.sh", "Volcano network topology", {{"topology.volcano.sh", "hypernodes", "Volcano hypernodes"}}},
+        {"topology.volcano.sh",
+         "Volcano network topology",
+         {{"topology.volcano.sh", "hypernodes", "Volcano hypernodes"}}},
         {"kueue.x-k8s.io",
          "Kueue",
          {{"kueue.x-k8s.io", "resourceflavors", "Kueue resource flavors"},
@@ -52,7 +54,7 @@ std::string nowRfc3339() {
 
 // Discovery: which version of a group serves a resource (preferred version first).
 class Discovery {
-public:
+  public:
     explicit Discovery(ApiClient& api) : api_(api) {
         nlohmann::json doc = api_.getJson("/apis", "the API group list (discovery)");
         if (!doc.is_object() || !doc.contains("groups") || !doc["groups"].is_array())
@@ -67,7 +69,8 @@ public:
             if (!preferred.empty()) versions.push_back(preferred);
             if (g.contains("versions") && g["versions"].is_array())
                 for (const auto& v : g["versions"])
-                    if (v.is_object() && v.value("version", "") != preferred) versions.push_back(v.value("version", ""));
+                    if (v.is_object() && v.value("version", "") != preferred)
+                        versions.push_back(v.value("version", ""));
             groups_[name] = versions;
         }
     }
@@ -95,14 +98,14 @@ public:
         return std::nullopt;
     }
 
-private:
+  private:
     ApiClient& api_;
     std::map<std::string, std::vector<std::string>> groups_;
     std::map<std::string, std::vector<std::string>> resources_;
 };
 
 class Importer {
-public:
+  public:
     Importer(const Connection& connection, SnapshotOutput& out, const ImportOptions& options)
         : api_(connection, options.timeouts, options.retry, options.cancel), out_(out), options_(options) {
         summary_.server = connection.server;
@@ -118,21 +121,25 @@ public:
         writeHeader();
 
         readList("/api/v1/namespaces", "", "namespaces");
-        if (auto p = discovery.path("scheduling.k8s.io", "priorityclasses")) readList(*p, "", "priority classes");
-        else summary_.notes.push_back("scheduling.k8s.io/priorityclasses is not served: no priority classes read");
+        if (auto p = discovery.path("scheduling.k8s.io", "priorityclasses"))
+            readList(*p, "", "priority classes");
+        else
+            summary_.notes.push_back(
+                "scheduling.k8s.io/priorityclasses is not served: no priority classes read");
         readList("/api/v1/nodes", "", "nodes");
 
         for (const auto& group : wantedGroups()) {
             if (!discovery.served(group.group)) {
-                summary_.notes.push_back(std::string(group.product) + " is not installed (API group " + group.group +
-                                         " is not served)");
+                summary_.notes.push_back(std::string(group.product) + " is not installed (API group " +
+                                         group.group + " is not served)");
                 continue;
             }
             for (const auto& w : group.resources) {
-                if (auto p = discovery.path(w.group, w.resource)) readList(*p, "", w.label);
+                if (auto p = discovery.path(w.group, w.resource))
+                    readList(*p, "", w.label);
                 else
-                    summary_.notes.push_back(std::string(w.group) + " serves no " + w.resource + ": no " + w.label +
-                                             " read");
+                    summary_.notes.push_back(std::string(w.group) + " serves no " + w.resource + ": no " +
+                                             w.label + " read");
             }
         }
         // The scheduler configurations live in ConfigMaps whose namespace depends on the install.
@@ -141,12 +148,16 @@ public:
         if (yunikorn == 0) summary_.notes.push_back("YuniKorn: no yunikorn-configs ConfigMap found");
         bool volcano = discovery.served("scheduling.volcano.sh");
         if (volcano) {
-            size_t conf = readList("/api/v1/configmaps", "fieldSelector=metadata.name%3Dvolcano-scheduler-configmap",
-                                   "Volcano scheduler configuration");
-            if (conf == 0) summary_.notes.push_back("Volcano: no volcano-scheduler-configmap ConfigMap found");
-            if (auto p = discovery.path("scheduling.volcano.sh", "podgroups")) readList(*p, "", "Volcano pod groups");
+            size_t conf =
+                readList("/api/v1/configmaps", "fieldSelector=metadata.name%3Dvolcano-scheduler-configmap",
+                         "Volcano scheduler configuration");
+            if (conf == 0)
+                summary_.notes.push_back("Volcano: no volcano-scheduler-configmap ConfigMap found");
+            if (auto p = discovery.path("scheduling.volcano.sh", "podgroups"))
+                readList(*p, "", "Volcano pod groups");
         }
-        readList("/api/v1/pods", "fieldSelector=status.phase%21%3DSucceeded%2Cstatus.phase%21%3DFailed", "pods");
+        readList("/api/v1/pods", "fieldSelector=status.phase%21%3DSucceeded%2Cstatus.phase%21%3DFailed",
+                 "pods");
         if (skippedFinished_ > 0)
             summary_.notes.push_back("skipped " + std::to_string(skippedFinished_) +
                                      " finished pods and completed pod groups");
@@ -155,21 +166,21 @@ public:
         return summary_;
     }
 
-private:
+  private:
     void writeHeader() {
         std::string header = "# Gantry snapshot of a live cluster, read " + nowRfc3339() + "\n";
         header += "# server: " + summary_.server;
         if (!summary_.serverVersion.empty()) header += " (Kubernetes " + summary_.serverVersion + ")";
         header += "\n";
         if (!summary_.context.empty()) header += "# context: " + summary_.context + "\n";
-        header += "# Without managedFields, Secrets or credentials; see docs/live-import.md.\n";
+        header += "# Trimmed for planning, with no Secrets or credentials: see docs/live-import.md.\n";
         out_.write(header);
     }
 
     // Objects that do not matter to a plan of what is running or waiting.
     bool finished(const nlohmann::json& item) {
-        const auto& status = item.contains("status") && item["status"].is_object() ? item["status"]
-                                                                                 : nlohmann::json::object();
+        const auto& status =
+            item.contains("status") && item["status"].is_object() ? item["status"] : nlohmann::json::object();
         std::string phase = status.value("phase", "");
         std::string kind = item.value("kind", "");
         if (kind == "Pod" && (phase == "Succeeded" || phase == "Failed")) return true;
