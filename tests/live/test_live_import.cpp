@@ -6,6 +6,7 @@
 #include "live/live_error.h"
 #include "live/live_import.h"
 #include "live_harness.h"
+#include "snapshot/snapshot_importer.h"
 #include "test_registry.h"
 
 #include <QtTest>
@@ -502,6 +503,39 @@ class LiveImportTest : public QObject {
         QCOMPARE(QString(p.readAllStandardOutput()).split('\n', Qt::SkipEmptyParts).size(),
                  LiveHarness::kPods);
         QVERIFY(usersOn(*h_->server, "/api/v1/nodes").count("kubectl-user"));
+    }
+
+    void snapshotImporterReadsTheResult() {
+        std::string kc = h_->kubeconfig("for-importer", {std::string("token: ") + LiveHarness::kToken});
+        std::string out = h_->path("out/for-importer.yaml");
+        CliRun run = runGantry({"--kubeconfig", QString::fromStdString(kc), "--out", QString::fromStdString(out), "--quiet"});
+        QVERIFY2(run.exitCode == 0, run.err.c_str());
+        Diagnostics warnings;
+        Cluster cluster;
+        try {
+            cluster = readSnapshotFiles({out}, &warnings);
+        } catch (const InputError& e) {
+            QFAIL(e.what());
+        }
+        for (const auto& w : warnings) qWarning("snapshot warning: %s", w.str().c_str());
+        QVERIFY(warnings.empty());
+        QCOMPARE(cluster.nodes.size(), size_t(LiveHarness::kNodes));
+        QCOMPARE(cluster.pods.size(), livePods(LiveHarness::kPods));
+        QCOMPARE(cluster.namespaces.size(), size_t(3));
+        QCOMPARE(cluster.nodes[0].gpus.count, 8);
+        QCOMPARE(cluster.nodes[0].gpus.model, std::string("NVIDIA-A100-SXM4-80GB"));
+        QVERIFY(cluster.findQueue("research") != nullptr);
+        QVERIFY(cluster.findQueue("team-a-cq") != nullptr);
+        QVERIFY(cluster.findPodGroup("team-b", "job-0") != nullptr);
+        QCOMPARE(cluster.hyperNodes.size(), size_t(1));
+        QCOMPARE(cluster.localQueues.size(), size_t(1));
+        QVERIFY(cluster.volcanoConf.has_value());
+        QVERIFY(cluster.yunikorn.has_value());
+        // Requests survive the trimming: 12 CPUs and 8 GPUs for a GPU worker.
+        const Pod& pod = cluster.pods.front();
+        QCOMPARE(pod.requests.get("cpu"), int64_t(12000));
+        QVERIFY(pod.gpu.count == 8 || pod.gpu.count == 0);
+        QVERIFY(!pod.source.file.empty() && pod.source.line > 0); // located in the snapshot file
     }
 
     void cleanupTestCase() { h_.reset(); }

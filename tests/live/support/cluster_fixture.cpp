@@ -210,7 +210,7 @@ void populateCluster(LoopbackApiServer& server, int nodes, int pods, bool schedu
     const char* models[] = {"NVIDIA-A100-SXM4-80GB", "NVIDIA-H100-80GB-HBM3"};
     for (int i = 0; i < nodes; ++i) server.add("nodes", makeNode(i, models[i % 2], 8));
     for (int i = 0; i < pods; ++i) {
-        std::string ns = i % 2 ? "team-a" : "team-b";
+        std::string ns = (i / 4) % 2 ? "team-a" : "team-b";
         std::string job = "job-" + std::to_string(i / 4);
         std::string phase = i % 50 == 49   ? "Succeeded"
                             : i % 97 == 96 ? "Failed"
@@ -220,7 +220,7 @@ void populateCluster(LoopbackApiServer& server, int nodes, int pods, bool schedu
         std::snprintf(node, sizeof node, "gpu-node-%04d", nodes ? i % nodes : 0);
         server.add("pods",
                    makePod(ns, job + "-worker-" + std::to_string(i % 4), phase == "Pending" ? "" : node,
-                           phase, i % 3 == 2 ? 0 : 8, schedulers ? job : ""));
+                           phase, i % 3 == 2 ? 0 : 8, schedulers && i < 4 ? job : "")); // job-0 is a Volcano gang
     }
     if (!schedulers) return;
     serveVolcano(server);
