@@ -1,5 +1,6 @@
 #include "live/api_client.h"
 
+#include "live/list_stream.h"
 #include "live/live_error.h"
 
 #include <chrono>
@@ -60,11 +61,6 @@ std::optional<double> retryAfterSeconds(const std::string& value) {
         return delta > 0 ? delta : 0;
     }
     return std::nullopt;
-}
-
-std::string itemKind(const std::string& listKind) {
-    if (listKind.size() > 4 && listKind.ends_with("List")) return listKind.substr(0, listKind.size() - 4);
-    return {};
 }
 
 std::string withQuery(const std::string& path, const std::string& query) {
@@ -160,29 +156,34 @@ void ApiClient::failStatus(const HttpResponse& response, const std::string& path
     }
 }
 
-nlohmann::json ApiClient::parse(const HttpResponse& response, const std::string& path,
-                                const std::string& what) {
+void ApiClient::requireJsonStart(const HttpResponse& response, const std::string& path, const std::string& what) {
     const std::string& body = response.body;
     size_t first = body.find_first_not_of(" \t\r\n");
     if (first == std::string::npos)
         throw LiveError(FailureKind::BadResponse, "the answer to GET " + path + " (" + what + ") is empty");
     if (body[first] != '{' && body[first] != '[') {
-        std::string type =
-            response.contentType.empty() ? std::string("no content type") : response.contentType;
-        throw LiveError(FailureKind::BadResponse,
-                        "the answer to GET " + path + " (" + what + ") is not JSON (" + type +
-                            "): " + statusMessage(body) +
-                            " -- is the server address that of a Kubernetes API server?");
+        std::string type = response.contentType.empty() ? std::string("no content type") : response.contentType;
+        throw LiveError(FailureKind::BadResponse, "the answer to GET " + path + " (" + what + ") is not JSON (" +
+                                                      type + "): " + statusMessage(body) +
+                                                      " -- is the server address that of a Kubernetes API server?");
     }
+}
+
+void ApiClient::failMalformed(const HttpResponse& response, const std::string& path, const std::string& what,
+                              size_t byte) {
+    bool truncated = byte >= response.body.size();
+    throw LiveError(FailureKind::BadResponse,
+                    "the answer to GET " + path + " (" + what + ") is " +
+                        (truncated ? "truncated JSON (it ends after " + std::to_string(response.body.size()) + " bytes)"
+                                   : "not valid JSON (at byte " + std::to_string(byte) + ")"));
+}
+
+nlohmann::json ApiClient::parse(const HttpResponse& response, const std::string& path, const std::string& what) {
+    requireJsonStart(response, path, what);
     try {
-        return nlohmann::json::parse(body);
+        return nlohmann::json::parse(response.body);
     } catch (const nlohmann::json::parse_error& e) {
-        bool truncated = e.byte >= body.size();
-        throw LiveError(FailureKind::BadResponse,
-                        "the answer to GET " + path + " (" + what + ") is " +
-                            (truncated
-                                 ? "truncated JSON (it ends after " + std::to_string(body.size()) + " bytes)"
-                                 : "not valid JSON (at byte " + std::to_string(e.byte) + ")"));
+        failMalformed(response, path, what, e.byte);
     }
 }
 
@@ -200,7 +201,7 @@ std::optional<nlohmann::json> ApiClient::getJsonIfServed(const std::string& path
 }
 
 ListOutcome ApiClient::list(const std::string& path, const std::string& query, const std::string& what,
-                            int pageSize, const std::function<void(ListPage&)>& onPage,
+                            int pageSize, const std::function<std::string(const std::string&)>& readPage,
                             const std::function<void()>& onRestart) {
     ListOutcome outcome;
     std::string continueToken;
@@ -213,49 +214,29 @@ ListOutcome ApiClient::list(const std::string& path, const std::string& query, c
         if (response.status == 410 && !continueToken.empty()) {
             // The continue token expired (etcd compacted past it): list again from the start.
             if (++outcome.restarts > retry_.maxListRestarts)
-                throw LiveError(FailureKind::ServerError, "the list of " + what +
-                                                              " kept expiring (410 Gone " +
-                                                              std::to_string(outcome.restarts) +
-                                                              " times); the cluster changes faster than "
-                                                              "it can be read");
+                throw LiveError(FailureKind::ServerError,
+                                "the list of " + what + " kept expiring (410 Gone " +
+                                    std::to_string(outcome.restarts) +
+                                    " times); the cluster changes faster than it can be read");
             onRestart();
-            outcome.items = 0;
             continueToken.clear();
             continue;
         }
         if (response.status != 200) failStatus(response, target, what);
-        nlohmann::json doc = parse(response, target, what);
-        if (!doc.is_object() || !doc.contains("items") ||
-            !(doc["items"].is_array() || doc["items"].is_null()))
-            throw LiveError(FailureKind::BadResponse, "the answer to GET " + target + " (" + what +
-                                                          ") is not a Kubernetes list (kind '" +
-                                                          (doc.is_object() ? doc.value("kind", "") : "") +
-                                                          "')");
-        ListPage page;
-        page.items = doc["items"].is_null() ? nlohmann::json::array() : std::move(doc["items"]);
-        std::string kind = itemKind(doc.value("kind", ""));
-        std::string apiVersion = doc.value("apiVersion", "");
-        // Items of built-in lists come without apiVersion and kind; a snapshot needs both.
-        for (auto& item : page.items) {
-            if (!item.is_object())
-                throw LiveError(FailureKind::BadResponse,
-                                "the list of " + what + " holds an item that is not an object");
-            if (!item.contains("apiVersion") && !apiVersion.empty()) item["apiVersion"] = apiVersion;
-            if (!item.contains("kind") && !kind.empty()) item["kind"] = kind;
+        requireJsonStart(response, target, what);
+        std::string next;
+        try {
+            next = readPage(response.body);
+        } catch (const MalformedJson& e) {
+            failMalformed(response, target, what, e.byte);
+        } catch (const NotAList& e) {
+            throw LiveError(FailureKind::BadResponse,
+                            "the answer to GET " + target + " (" + what + ") is not a Kubernetes list: " + e.what());
         }
-        const auto& meta = doc.contains("metadata") && doc["metadata"].is_object() ? doc["metadata"]
-                                                                                   : nlohmann::json::object();
-        if (meta.contains("remainingItemCount") && meta["remainingItemCount"].is_number_integer())
-            page.remaining = meta["remainingItemCount"].get<int64_t>();
-        outcome.items += page.items.size();
-        std::string next = meta.contains("continue") && meta["continue"].is_string()
-                               ? meta["continue"].get<std::string>()
-                               : std::string();
-        onPage(page);
+        ++outcome.pages;
         if (next.empty()) return outcome;
         if (next == continueToken)
-            throw LiveError(FailureKind::BadResponse,
-                            "the server returned the same continue token twice for " + what);
+            throw LiveError(FailureKind::BadResponse, "the server returned the same continue token twice for " + what);
         continueToken = next;
     }
 }

@@ -27,7 +27,7 @@ struct ListPage {
 };
 
 struct ListOutcome {
-    size_t items = 0;
+    int pages = 0;
     int restarts = 0;
 };
 
@@ -41,11 +41,13 @@ class ApiClient {
     // As getJson, but a 404 is nullopt (an API that is not served).
     std::optional<nlohmann::json> getJsonIfServed(const std::string& path, const std::string& what);
 
-    // Every item of a list: `query` without limit/continue ("fieldSelector=..."). onPage gets each
-    // page; onRestart is called before a list starts over after 410 Gone, so the caller can drop
-    // what it kept of the abandoned pass.
+    // Every page of a list: `query` without limit/continue ("fieldSelector=..."). readPage gets each
+    // page's JSON text and returns its continue token (it may throw MalformedJson or NotAList, which
+    // become BadResponse errors naming the request); onRestart is called before a list starts over
+    // after 410 Gone, so the caller can drop what it kept of the abandoned pass.
     ListOutcome list(const std::string& path, const std::string& query, const std::string& what, int pageSize,
-                     const std::function<void(ListPage&)>& onPage, const std::function<void()>& onRestart);
+                     const std::function<std::string(const std::string& json)>& readPage,
+                     const std::function<void()>& onRestart);
 
     const Connection& connection() const { return transport_.connection(); }
     int credentialPluginRuns() const { return transport_.credentialPluginRuns(); }
@@ -54,6 +56,9 @@ class ApiClient {
   private:
     HttpResponse request(const std::string& path, const std::string& what);
     nlohmann::json parse(const HttpResponse& response, const std::string& path, const std::string& what);
+    void requireJsonStart(const HttpResponse& response, const std::string& path, const std::string& what);
+    [[noreturn]] void failMalformed(const HttpResponse& response, const std::string& path, const std::string& what,
+                                   size_t byte);
     [[noreturn]] void failStatus(const HttpResponse& response, const std::string& path,
                                  const std::string& what);
     void sleepFor(double seconds);

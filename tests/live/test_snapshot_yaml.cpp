@@ -1,9 +1,10 @@
-// The snapshot's YAML writer: whatever JSON the API serves comes back identical through a YAML reader.
-#include "live/snapshot_sanitize.h"
-#include "live/snapshot_yaml.h"
+// The snapshot's streaming writer: whatever JSON the API serves comes back identical through a YAML
+// reader, trimmed of what a snapshot must not keep.
+#include "live/list_stream.h"
 #include "test_registry.h"
 
 #include <QtTest>
+#include <nlohmann/json.hpp>
 #include <yaml-cpp/yaml.h>
 
 using namespace gantry::live;
@@ -30,6 +31,10 @@ json toJson(const YAML::Node& n) {
     json number = json::parse(s, nullptr, false);
     if (!number.is_discarded() && number.is_number()) return number;
     return s;
+}
+
+std::string listOf(const char* listKind, const json& items) {
+    return json{{"kind", listKind}, {"apiVersion", "v1"}, {"metadata", {{"resourceVersion", "9"}}}, {"items", items}}.dump();
 }
 
 } // namespace
@@ -76,8 +81,9 @@ class SnapshotYamlTest : public QObject {
              {{{"a", {1, 2}}, {"b", {{"c", {{"d", "e"}}}}}}, {{1, 2}, {3}}, json::array(), json::object()}},
         };
         std::string text;
-        appendYamlDocument(object, text);
-        appendYamlDocument(json{{"second", "document"}}, text);
+        StreamedPage page = streamListPage(listOf("ConfigMapList", {object, {{"second", "document"}}}), "ConfigMap", text);
+        QCOMPARE(page.written, size_t(2));
+        QVERIFY(page.continueToken.empty());
         auto docs = YAML::LoadAll(text);
         QCOMPARE(docs.size(), size_t(2));
         json back = toJson(docs[0]);
@@ -85,47 +91,69 @@ class SnapshotYamlTest : public QObject {
             qWarning("%s", text.c_str());
             QCOMPARE(QString::fromStdString(back.dump(1)), QString::fromStdString(object.dump(1)));
         }
-        QCOMPARE(toJson(docs[1]), (json{{"second", "document"}}));
+        // The item without apiVersion and kind gets the list's.
+        QCOMPARE(toJson(docs[1]), (json{{"apiVersion", "v1"}, {"kind", "ConfigMap"}, {"second", "document"}}));
         // Readable where it can be: kubectl-like plain scalars and literal blocks for config files.
         QVERIFY(text.find("kind: ConfigMap\n") != std::string::npos);
         QVERIFY(text.find("volcano-scheduler.conf: |\n    actions:") != std::string::npos);
         QVERIFY(text.find("\"looks like bool\": \"true\"") != std::string::npos);
     }
 
-    void sanitizeKeepsSchedulingFieldsOnly() {
-        json pod = {
-            {"kind", "Pod"},
-            {"metadata",
-             {{"name", "p"},
-              {"annotations", {{"kubectl.kubernetes.io/last-applied-configuration", "{}"}, {"keep", "me"}}},
-              {"managedFields", json::array({{{"manager", "kubectl"}}})}}},
-            {"spec",
-             {{"containers",
-               {{{"name", "c"},
-                 {"image", "i"},
-                 {"env", {{{"name", "T"}, {"value", "secret"}}}},
-                 {"args", {"--password=x"}},
-                 {"resources", {{"requests", {{"cpu", "1"}}}}}}}},
-              {"initContainers", {{{"name", "init"}, {"restartPolicy", "Always"}, {"command", {"sh"}}}}},
-              {"volumes", {{{"name", "v"}, {"csi", {{"volumeAttributes", {{"key", "secret"}}}}}}}},
-              {"nodeSelector", {{"gpu", "h100"}}},
-              {"imagePullSecrets", {{{"name", "regcred"}}}}}},
-            {"status", {{"phase", "Running"}, {"containerStatuses", json::array()}, {"podIP", "1.2.3.4"}}}};
-        sanitizeObject(pod, "Pod");
-        QVERIFY(!pod["metadata"].contains("managedFields"));
-        QCOMPARE(pod["metadata"]["annotations"], (json{{"keep", "me"}}));
-        QCOMPARE(pod["spec"]["containers"][0],
-                 (json{{"name", "c"}, {"image", "i"}, {"resources", {{"requests", {{"cpu", "1"}}}}}}));
-        QCOMPARE(pod["spec"]["initContainers"][0], (json{{"name", "init"}, {"restartPolicy", "Always"}}));
-        QCOMPARE(pod["spec"]["volumes"][0], (json{{"name", "v"}}));
-        QCOMPARE(pod["spec"]["nodeSelector"], (json{{"gpu", "h100"}}));
-        QVERIFY(!pod["spec"].contains("imagePullSecrets"));
-        QCOMPARE(pod["status"], (json{{"phase", "Running"}}));
-        json node = {
-            {"kind", "Node"},
-            {"status", {{"images", json::array({{{"names", {"x"}}}})}, {"allocatable", {{"cpu", "8"}}}}}};
-        sanitizeObject(node, "Node");
-        QCOMPARE(node["status"], (json{{"allocatable", {{"cpu", "8"}}}}));
+    void keepsSchedulingFieldsOnly() {
+        json pod = {{"metadata",
+                     {{"name", "p"},
+                      {"annotations", {{"kubectl.kubernetes.io/last-applied-configuration", "{}"}, {"keep", "me"}}},
+                      {"managedFields", json::array({{{"manager", "kubectl"}}})}}},
+                    {"spec",
+                     {{"containers", {{{"name", "c"}, {"image", "i"}, {"env", {{{"name", "T"}, {"value", "secret"}}}},
+                                       {"args", {"--password=x"}}, {"resources", {{"requests", {{"cpu", "1"}}}}}}}},
+                      {"initContainers", {{{"name", "init"}, {"restartPolicy", "Always"}, {"command", {"sh"}}}}},
+                      {"volumes", {{{"name", "v"}, {"csi", {{"volumeAttributes", {{"key", "secret"}}}}}}}},
+                      {"nodeSelector", {{"gpu", "h100"}}},
+                      {"imagePullSecrets", {{{"name", "regcred"}}}}}},
+                    {"status", {{"phase", "Running"}, {"containerStatuses", json::array()}, {"podIP", "1.2.3.4"}}}};
+        json finished = {{"metadata", {{"name", "done"}}}, {"status", {{"phase", "Succeeded"}}}};
+        std::string text;
+        StreamedPage page = streamListPage(
+            json{{"kind", "PodList"}, {"apiVersion", "v1"}, {"metadata", {{"continue", "abc"}, {"remainingItemCount", 7}}},
+                 {"items", {pod, finished}}}
+                .dump(),
+            "Pod", text);
+        QCOMPARE(page.items, size_t(2));
+        QCOMPARE(page.written, size_t(1));
+        QCOMPARE(page.skipped, size_t(1));
+        QCOMPARE(page.continueToken, std::string("abc"));
+        QCOMPARE(*page.remaining, int64_t(7));
+        json back = toJson(YAML::Load(text));
+        json expected = {{"apiVersion", "v1"},
+                         {"kind", "Pod"},
+                         {"metadata", {{"name", "p"}, {"annotations", {{"keep", "me"}}}}},
+                         {"spec",
+                          {{"containers", {{{"name", "c"}, {"image", "i"}, {"resources", {{"requests", {{"cpu", "1"}}}}}}}},
+                           {"initContainers", {{{"name", "init"}, {"restartPolicy", "Always"}}}},
+                           {"volumes", {{{"name", "v"}}}},
+                           {"nodeSelector", {{"gpu", "h100"}}}}},
+                         {"status", {{"phase", "Running"}}}};
+        QCOMPARE(QString::fromStdString(back.dump()), QString::fromStdString(expected.dump()));
+
+        std::string nodes;
+        streamListPage(listOf("NodeList", {{{"metadata", {{"name", "n"}}},
+                                            {"status", {{"images", json::array({{{"names", {"x"}}}})}, {"allocatable", {{"cpu", "8"}}}}}}}),
+                       "Node", nodes);
+        QCOMPARE(toJson(YAML::Load(nodes))["status"], (json{{"allocatable", {{"cpu", "8"}}}}));
+    }
+
+    void rejectsWhatIsNotAList() {
+        std::string out;
+        QVERIFY_THROWS_EXCEPTION(NotAList, streamListPage(R"({"kind":"Status","code":500})", "Pod", out));
+        QVERIFY_THROWS_EXCEPTION(NotAList, streamListPage(R"({"kind":"PodList","items":[1,2]})", "Pod", out));
+        QVERIFY_THROWS_EXCEPTION(NotAList, streamListPage(R"([1,2])", "Pod", out));
+        try {
+            streamListPage(R"({"kind":"PodList","items":[{"metadata":{"name":)", "Pod", out);
+            QFAIL("expected MalformedJson");
+        } catch (const MalformedJson& e) {
+            QVERIFY(e.byte >= 40); // at the end: truncated
+        }
     }
 };
 
