@@ -263,20 +263,18 @@ void ApiTransport::failTransport(int codeValue, const std::string& path, size_t 
                                                       ": " + why);
     }
     case CURLE_OPERATION_TIMEDOUT: {
-        // Which phase timed out: nothing sent yet means connect or TLS handshake (a reused connection
-        // reports no connect time, so the request size tells whether the request went out).
-        double connectTime = 0;
+        // Which phase timed out: nothing sent yet means the TCP connect or the TLS handshake (libcurl
+        // says "SSL connection timeout" for the latter); otherwise the server stalled on the request.
         long requestSize = 0;
-        curl_easy_getinfo(curl, CURLINFO_CONNECT_TIME, &connectTime);
         curl_easy_getinfo(curl, CURLINFO_REQUEST_SIZE, &requestSize);
-        if (requestSize == 0 && connectTime <= 0)
-            throw LiveError(FailureKind::Unreachable, "cannot connect to " + server + ": no answer within " +
-                                                          seconds(timeouts_.connectSeconds) +
-                                                          " (connect timeout)");
-        if (requestSize == 0)
+        if (requestSize == 0 && detail.find("SSL") != std::string::npos)
             throw LiveError(FailureKind::Timeout, "server " + server +
-                                                      " accepted the connection but the TLS handshake "
-                                                      "did not complete (stalled)");
+                                                      " accepted the connection but the TLS handshake did not "
+                                                      "complete within " +
+                                                      seconds(timeouts_.connectSeconds) + " (stalled)");
+        if (requestSize == 0)
+            throw LiveError(FailureKind::Unreachable, "cannot connect to " + server + ": no answer within " +
+                                                          seconds(timeouts_.connectSeconds) + " (connect timeout)");
         if (received == 0)
             throw LiveError(FailureKind::Timeout, "server " + server + " sent no answer to " + request +
                                                       " within " + seconds(timeouts_.requestSeconds) +

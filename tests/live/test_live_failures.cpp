@@ -4,6 +4,10 @@
 #include "test_registry.h"
 
 #include <QtTest>
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <unistd.h>
 
 using namespace gantry::testing;
 
@@ -97,6 +101,22 @@ class LiveFailureTest : public QObject {
         h_->server->addFault(f);
         expectFailure(tokenConfig("stall"), "sent no answer to GET /apis within 2 s (stalled)", 8, 3,
                       {"--request-timeout", "2"});
+    }
+
+    void tlsHandshakeStalls() {
+        // A port that accepts connections (the kernel completes TCP) but never speaks TLS.
+        int fd = ::socket(AF_INET, SOCK_STREAM, 0);
+        sockaddr_in addr{};
+        addr.sin_family = AF_INET;
+        addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+        QCOMPARE(::bind(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr), 0);
+        QCOMPARE(::listen(fd, 8), 0);
+        socklen_t len = sizeof addr;
+        ::getsockname(fd, reinterpret_cast<sockaddr*>(&addr), &len);
+        expectFailure(tokenConfig("silent", "https://127.0.0.1:" + std::to_string(ntohs(addr.sin_port))),
+                      "accepted the connection but the TLS handshake did not complete within 1 s (stalled)", 8, 3,
+                      {"--connect-timeout", "1"});
+        ::close(fd);
     }
 
     void serverStallsMidAnswer() {
