@@ -156,29 +156,34 @@ void ApiClient::failStatus(const HttpResponse& response, const std::string& path
     }
 }
 
-void ApiClient::requireJsonStart(const HttpResponse& response, const std::string& path, const std::string& what) {
+void ApiClient::requireJsonStart(const HttpResponse& response, const std::string& path,
+                                 const std::string& what) {
     const std::string& body = response.body;
     size_t first = body.find_first_not_of(" \t\r\n");
     if (first == std::string::npos)
         throw LiveError(FailureKind::BadResponse, "the answer to GET " + path + " (" + what + ") is empty");
     if (body[first] != '{' && body[first] != '[') {
-        std::string type = response.contentType.empty() ? std::string("no content type") : response.contentType;
-        throw LiveError(FailureKind::BadResponse, "the answer to GET " + path + " (" + what + ") is not JSON (" +
-                                                      type + "): " + statusMessage(body) +
-                                                      " -- is the server address that of a Kubernetes API server?");
+        std::string type =
+            response.contentType.empty() ? std::string("no content type") : response.contentType;
+        throw LiveError(FailureKind::BadResponse,
+                        "the answer to GET " + path + " (" + what + ") is not JSON (" + type +
+                            "): " + statusMessage(body) +
+                            " -- is the server address that of a Kubernetes API server?");
     }
 }
 
 void ApiClient::failMalformed(const HttpResponse& response, const std::string& path, const std::string& what,
                               size_t byte) {
     bool truncated = byte >= response.body.size();
-    throw LiveError(FailureKind::BadResponse,
-                    "the answer to GET " + path + " (" + what + ") is " +
-                        (truncated ? "truncated JSON (it ends after " + std::to_string(response.body.size()) + " bytes)"
-                                   : "not valid JSON (at byte " + std::to_string(byte) + ")"));
+    throw LiveError(
+        FailureKind::BadResponse,
+        "the answer to GET " + path + " (" + what + ") is " +
+            (truncated ? "truncated JSON (it ends after " + std::to_string(response.body.size()) + " bytes)"
+                       : "not valid JSON (at byte " + std::to_string(byte) + ")"));
 }
 
-nlohmann::json ApiClient::parse(const HttpResponse& response, const std::string& path, const std::string& what) {
+nlohmann::json ApiClient::parse(const HttpResponse& response, const std::string& path,
+                                const std::string& what) {
     requireJsonStart(response, path, what);
     try {
         return nlohmann::json::parse(response.body);
@@ -230,13 +235,14 @@ ListOutcome ApiClient::list(const std::string& path, const std::string& query, c
         } catch (const MalformedJson& e) {
             failMalformed(response, target, what, e.byte);
         } catch (const NotAList& e) {
-            throw LiveError(FailureKind::BadResponse,
-                            "the answer to GET " + target + " (" + what + ") is not a Kubernetes list: " + e.what());
+            throw LiveError(FailureKind::BadResponse, "the answer to GET " + target + " (" + what +
+                                                          ") is not a Kubernetes list: " + e.what());
         }
         ++outcome.pages;
         if (next.empty()) return outcome;
         if (next == continueToken)
-            throw LiveError(FailureKind::BadResponse, "the server returned the same continue token twice for " + what);
+            throw LiveError(FailureKind::BadResponse,
+                            "the server returned the same continue token twice for " + what);
         continueToken = next;
     }
 }

@@ -57,8 +57,8 @@ class ApiClient {
     HttpResponse request(const std::string& path, const std::string& what);
     nlohmann::json parse(const HttpResponse& response, const std::string& path, const std::string& what);
     void requireJsonStart(const HttpResponse& response, const std::string& path, const std::string& what);
-    [[noreturn]] void failMalformed(const HttpResponse& response, const std::string& path, const std::string& what,
-                                   size_t byte);
+    [[noreturn]] void failMalformed(const HttpResponse& response, const std::string& path,
+                                    const std::string& what, size_t byte);
     [[noreturn]] void failStatus(const HttpResponse& response, const std::string& path,
                                  const std::string& what);
     void sleepFor(double seconds);

@@ -268,13 +268,15 @@ void ApiTransport::failTransport(int codeValue, const std::string& path, size_t 
         long requestSize = 0;
         curl_easy_getinfo(curl, CURLINFO_REQUEST_SIZE, &requestSize);
         if (requestSize == 0 && detail.find("SSL") != std::string::npos)
-            throw LiveError(FailureKind::Timeout, "server " + server +
-                                                      " accepted the connection but the TLS handshake did not "
-                                                      "complete within " +
-                                                      seconds(timeouts_.connectSeconds) + " (stalled)");
+            throw LiveError(FailureKind::Timeout,
+                            "server " + server +
+                                " accepted the connection but the TLS handshake did not "
+                                "complete within " +
+                                seconds(timeouts_.connectSeconds) + " (stalled)");
         if (requestSize == 0)
             throw LiveError(FailureKind::Unreachable, "cannot connect to " + server + ": no answer within " +
-                                                          seconds(timeouts_.connectSeconds) + " (connect timeout)");
+                                                          seconds(timeouts_.connectSeconds) +
+                                                          " (connect timeout)");
         if (received == 0)
             throw LiveError(FailureKind::Timeout, "server " + server + " sent no answer to " + request +
                                                       " within " + seconds(timeouts_.requestSeconds) +

@@ -1,10 +1,10 @@
 #include "live/list_stream.h"
 
-#include <nlohmann/json.hpp>
-#include <vector>
-
 #include "live/snapshot_sanitize.h"
 #include "live/snapshot_yaml.h"
+
+#include <nlohmann/json.hpp>
+#include <vector>
 
 namespace gantry::live {
 
@@ -15,7 +15,7 @@ using json = nlohmann::json;
 // Writes one item as block YAML while JSON events arrive. A container's line ("key:" or "- ") is held
 // back until its first child, so an empty one can still be written as "key: {}".
 class ItemWriter {
-public:
+  public:
     ItemWriter(std::string_view kind, std::string& out) : kind_(kind), out_(out) {}
 
     void begin() {
@@ -123,12 +123,12 @@ public:
         if (flushed_ > frames_.size()) flushed_ = frames_.size();
     }
 
-private:
+  private:
     struct Frame {
         bool array = false;
-        int indent = 0;      // column of this container's keys or "- "
+        int indent = 0;           // column of this container's keys or "- "
         bool inlineFirst = false; // the first child continues the "- " line
-        bool any = false;    // a child was written
+        bool any = false;         // a child was written
         bool underKey = false;
         std::string prefix; // "  key:" or "  -", written before the first child
     };
@@ -188,8 +188,9 @@ private:
 
 // The list around the items: kind, apiVersion, metadata.continue / remainingItemCount, items.
 class PageHandler : public nlohmann::json_sax<json> {
-public:
-    PageHandler(const std::string& itemKind, std::string& out) : requestedKind_(itemKind), writer_(itemKind, out) {}
+  public:
+    PageHandler(const std::string& itemKind, std::string& out)
+        : requestedKind_(itemKind), writer_(itemKind, out) {}
 
     bool null() override {
         if (depth_ == 1 && key_ == "items") sawItems_ = true; // "items": null is an empty list
@@ -197,13 +198,17 @@ public:
     }
     bool boolean(bool v) override { return v ? scalar("true", 4) : scalar("false", 5); }
     bool number_integer(number_integer_t v) override {
-        if (inItem()) numberText(std::to_string(v));
-        else topNumber(v);
+        if (inItem())
+            numberText(std::to_string(v));
+        else
+            topNumber(v);
         return true;
     }
     bool number_unsigned(number_unsigned_t v) override {
-        if (inItem()) numberText(std::to_string(v));
-        else topNumber(int64_t(v));
+        if (inItem())
+            numberText(std::to_string(v));
+        else
+            topNumber(int64_t(v));
         return true;
     }
     bool number_float(number_float_t, const string_t& s) override {
@@ -246,8 +251,10 @@ public:
         } else if (itemDepth_ > 0 && depth_ == itemDepth_ - 1) {
             itemDepth_ = 0;
             std::string kind = itemKindFromList();
-            if (writer_.end(apiVersion_, kind)) ++page.written;
-            else ++page.skipped;
+            if (writer_.end(apiVersion_, kind))
+                ++page.written;
+            else
+                ++page.skipped;
         } else if (depth_ == 1) {
             inMetadata_ = false;
         }
@@ -267,16 +274,21 @@ public:
     }
     bool end_array() override {
         --depth_;
-        if (itemDepth_ > 0 && depth_ >= itemDepth_) writer_.endContainer();
-        else if (depth_ == 1) inItems_ = false;
+        if (itemDepth_ > 0 && depth_ >= itemDepth_)
+            writer_.endContainer();
+        else if (depth_ == 1)
+            inItems_ = false;
         return true;
     }
     bool key(string_t& k) override {
-        if (inItem()) writer_.key(k);
-        else key_ = k;
+        if (inItem())
+            writer_.key(k);
+        else
+            key_ = k;
         return true;
     }
-    bool parse_error(std::size_t position, const std::string&, const nlohmann::detail::exception& e) override {
+    bool parse_error(std::size_t position, const std::string&,
+                     const nlohmann::detail::exception& e) override {
         throw MalformedJson(position, e.what());
     }
 
@@ -287,17 +299,21 @@ public:
 
     StreamedPage page;
 
-private:
+  private:
     bool inItem() const { return itemDepth_ > 0 && depth_ >= itemDepth_; }
     bool scalar(const char* text, size_t size) {
-        if (inItem()) writer_.scalar(text, size);
-        else if (depth_ == 2 && inItems_) throw NotAList("the list holds an item that is not an object");
+        if (inItem())
+            writer_.scalar(text, size);
+        else if (depth_ == 2 && inItems_)
+            throw NotAList("the list holds an item that is not an object");
         return true;
     }
     void numberText(const std::string& s) { writer_.scalar(s.data(), s.size()); }
     void topNumber(int64_t v) {
-        if (depth_ == 2 && inMetadata_ && key_ == "remainingItemCount") page.remaining = v;
-        else if (depth_ == 2 && inItems_) throw NotAList("the list holds an item that is not an object");
+        if (depth_ == 2 && inMetadata_ && key_ == "remainingItemCount")
+            page.remaining = v;
+        else if (depth_ == 2 && inItems_)
+            throw NotAList("the list holds an item that is not an object");
     }
     std::string itemKindFromList() const {
         if (listKind_.size() > 4 && listKind_.ends_with("List") && listKind_ != "List")

@@ -1,7 +1,7 @@
 #include "live/live_import.h"
 
-#include "live/live_error.h"
 #include "live/list_stream.h"
+#include "live/live_error.h"
 
 #include <chrono>
 #include <ctime>
@@ -27,7 +27,9 @@ struct WantedGroup {
 
 const std::vector<WantedGroup>& wantedGroups() {
     static const std::vector<WantedGroup> groups = {
-        {"scheduling.volcano.sh", "Volcano", {{"scheduling.volcano.sh", "queues", "Queue", "Volcano queues"}}},
+        {"scheduling.volcano.sh",
+         "Volcano",
+         {{"scheduling.volcano.sh", "queues", "Queue", "Volcano queues"}}},
         {"topology.volcano.sh",
          "Volcano network topology",
          {{"topology.volcano.sh", "hypernodes", "HyperNode", "Volcano hypernodes"}}},
@@ -38,7 +40,8 @@ const std::vector<WantedGroup>& wantedGroups() {
           {"kueue.x-k8s.io", "cohorts", "Cohort", "Kueue cohorts"},
           {"kueue.x-k8s.io", "clusterqueues", "ClusterQueue", "Kueue cluster queues"},
           {"kueue.x-k8s.io", "localqueues", "LocalQueue", "Kueue local queues"},
-          {"kueue.x-k8s.io", "workloadpriorityclasses", "WorkloadPriorityClass", "Kueue workload priority classes"}}},
+          {"kueue.x-k8s.io", "workloadpriorityclasses", "WorkloadPriorityClass",
+           "Kueue workload priority classes"}}},
     };
     return groups;
 }
@@ -156,7 +159,8 @@ class Importer {
             if (auto p = discovery.path("scheduling.volcano.sh", "podgroups"))
                 readList(*p, "", "PodGroup", "Volcano pod groups");
         }
-        readList("/api/v1/pods", "fieldSelector=status.phase%21%3DSucceeded%2Cstatus.phase%21%3DFailed", "Pod", "pods");
+        readList("/api/v1/pods", "fieldSelector=status.phase%21%3DSucceeded%2Cstatus.phase%21%3DFailed",
+                 "Pod", "pods");
         if (skippedFinished_ > 0)
             summary_.notes.push_back("skipped " + std::to_string(skippedFinished_) +
                                      " finished pods and completed pod groups");

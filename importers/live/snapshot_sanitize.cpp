@@ -19,14 +19,16 @@ bool oneOf(std::string_view key, std::initializer_list<std::string_view> keys) {
 
 bool keepField(std::string_view kind, const std::vector<std::string>& path, std::string_view key) {
     if (is(path, {"metadata"})) return key != "managedFields";
-    if (is(path, {"metadata", "annotations"})) return key != "kubectl.kubernetes.io/last-applied-configuration";
+    if (is(path, {"metadata", "annotations"}))
+        return key != "kubectl.kubernetes.io/last-applied-configuration";
     if (kind == "Pod") {
         if (is(path, {"spec"})) return !oneOf(key, {"ephemeralContainers", "imagePullSecrets"});
         if (is(path, {"spec", "containers", "[]"}) || is(path, {"spec", "initContainers", "[]"}))
             return oneOf(key, {"name", "image", "resources", "ports", "restartPolicy"});
         if (is(path, {"spec", "volumes", "[]"})) return oneOf(key, {"name", "persistentVolumeClaim"});
         if (is(path, {"status"}))
-            return oneOf(key, {"phase", "conditions", "nominatedNodeName", "qosClass", "startTime", "resize"});
+            return oneOf(key,
+                         {"phase", "conditions", "nominatedNodeName", "qosClass", "startTime", "resize"});
     } else if (kind == "Node") {
         if (is(path, {"status"})) return key != "images";
     } else if (kind == "ConfigMap") {

@@ -112,6 +112,8 @@ void appendYamlString(std::string_view text, int indent, std::string& out) {
     out += '\n';
 }
 
-void appendYamlKey(std::string_view key, std::string& out) { appendScalarText(key, out); }
+void appendYamlKey(std::string_view key, std::string& out) {
+    appendScalarText(key, out);
+}
 
 } // namespace gantry::live

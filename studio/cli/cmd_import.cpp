@@ -1,9 +1,9 @@
 // gantry import: read a running cluster through its API server into a snapshot file.
-#include "atomic_stream.h"
 #include "command.h"
 #include "input_error.h"
 #include "live/live_error.h"
 #include "live/live_import.h"
+#include "live_snapshot_file.h"
 
 #include <atomic>
 #include <chrono>
@@ -50,17 +50,6 @@ std::string withThousands(size_t n) {
     }
     return out;
 }
-
-class FileOutput : public live::SnapshotOutput {
-  public:
-    explicit FileOutput(AtomicFileStream& file) : file_(file) {}
-    void write(std::string_view text) override { file_.write(text); }
-    uint64_t size() const override { return file_.size(); }
-    void truncate(uint64_t size) override { file_.truncate(size); }
-
-  private:
-    AtomicFileStream& file_;
-};
 
 std::optional<double> positiveSeconds(const std::string& text) {
     char* end = nullptr;
@@ -172,9 +161,8 @@ int runImport(const Args& args) {
     options.progress = [&](const live::ImportProgress& p) { printer.update(p); };
     auto started = std::chrono::steady_clock::now();
     try {
-        AtomicFileStream file(out);
-        FileOutput output(file);
-        live::ImportSummary summary = live::importCluster(connection, output, options);
+        LiveSnapshotFile file(out);
+        live::ImportSummary summary = live::importCluster(connection, file, options);
         file.commit();
         std::signal(SIGINT, previous);
         printer.endLine();

@@ -114,8 +114,8 @@ class LiveFailureTest : public QObject {
         socklen_t len = sizeof addr;
         ::getsockname(fd, reinterpret_cast<sockaddr*>(&addr), &len);
         expectFailure(tokenConfig("silent", "https://127.0.0.1:" + std::to_string(ntohs(addr.sin_port))),
-                      "accepted the connection but the TLS handshake did not complete within 1 s (stalled)", 8, 3,
-                      {"--connect-timeout", "1"});
+                      "accepted the connection but the TLS handshake did not complete within 1 s (stalled)",
+                      8, 3, {"--connect-timeout", "1"});
         ::close(fd);
     }
 

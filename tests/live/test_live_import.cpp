@@ -508,7 +508,8 @@ class LiveImportTest : public QObject {
     void snapshotImporterReadsTheResult() {
         std::string kc = h_->kubeconfig("for-importer", {std::string("token: ") + LiveHarness::kToken});
         std::string out = h_->path("out/for-importer.yaml");
-        CliRun run = runGantry({"--kubeconfig", QString::fromStdString(kc), "--out", QString::fromStdString(out), "--quiet"});
+        CliRun run = runGantry(
+            {"--kubeconfig", QString::fromStdString(kc), "--out", QString::fromStdString(out), "--quiet"});
         QVERIFY2(run.exitCode == 0, run.err.c_str());
         Diagnostics warnings;
         Cluster cluster;

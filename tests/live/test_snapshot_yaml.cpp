@@ -34,7 +34,9 @@ json toJson(const YAML::Node& n) {
 }
 
 std::string listOf(const char* listKind, const json& items) {
-    return json{{"kind", listKind}, {"apiVersion", "v1"}, {"metadata", {{"resourceVersion", "9"}}}, {"items", items}}.dump();
+    return json{
+        {"kind", listKind}, {"apiVersion", "v1"}, {"metadata", {{"resourceVersion", "9"}}}, {"items", items}}
+        .dump();
 }
 
 } // namespace
@@ -81,7 +83,8 @@ class SnapshotYamlTest : public QObject {
              {{{"a", {1, 2}}, {"b", {{"c", {{"d", "e"}}}}}}, {{1, 2}, {3}}, json::array(), json::object()}},
         };
         std::string text;
-        StreamedPage page = streamListPage(listOf("ConfigMapList", {object, {{"second", "document"}}}), "ConfigMap", text);
+        StreamedPage page =
+            streamListPage(listOf("ConfigMapList", {object, {{"second", "document"}}}), "ConfigMap", text);
         QCOMPARE(page.written, size_t(2));
         QVERIFY(page.continueToken.empty());
         auto docs = YAML::LoadAll(text);
@@ -92,7 +95,8 @@ class SnapshotYamlTest : public QObject {
             QCOMPARE(QString::fromStdString(back.dump(1)), QString::fromStdString(object.dump(1)));
         }
         // The item without apiVersion and kind gets the list's.
-        QCOMPARE(toJson(docs[1]), (json{{"apiVersion", "v1"}, {"kind", "ConfigMap"}, {"second", "document"}}));
+        QCOMPARE(toJson(docs[1]),
+                 (json{{"apiVersion", "v1"}, {"kind", "ConfigMap"}, {"second", "document"}}));
         // Readable where it can be: kubectl-like plain scalars and literal blocks for config files.
         QVERIFY(text.find("kind: ConfigMap\n") != std::string::npos);
         QVERIFY(text.find("volcano-scheduler.conf: |\n    actions:") != std::string::npos);
@@ -100,25 +104,32 @@ class SnapshotYamlTest : public QObject {
     }
 
     void keepsSchedulingFieldsOnly() {
-        json pod = {{"metadata",
-                     {{"name", "p"},
-                      {"annotations", {{"kubectl.kubernetes.io/last-applied-configuration", "{}"}, {"keep", "me"}}},
-                      {"managedFields", json::array({{{"manager", "kubectl"}}})}}},
-                    {"spec",
-                     {{"containers", {{{"name", "c"}, {"image", "i"}, {"env", {{{"name", "T"}, {"value", "secret"}}}},
-                                       {"args", {"--password=x"}}, {"resources", {{"requests", {{"cpu", "1"}}}}}}}},
-                      {"initContainers", {{{"name", "init"}, {"restartPolicy", "Always"}, {"command", {"sh"}}}}},
-                      {"volumes", {{{"name", "v"}, {"csi", {{"volumeAttributes", {{"key", "secret"}}}}}}}},
-                      {"nodeSelector", {{"gpu", "h100"}}},
-                      {"imagePullSecrets", {{{"name", "regcred"}}}}}},
-                    {"status", {{"phase", "Running"}, {"containerStatuses", json::array()}, {"podIP", "1.2.3.4"}}}};
+        json pod = {
+            {"metadata",
+             {{"name", "p"},
+              {"annotations", {{"kubectl.kubernetes.io/last-applied-configuration", "{}"}, {"keep", "me"}}},
+              {"managedFields", json::array({{{"manager", "kubectl"}}})}}},
+            {"spec",
+             {{"containers",
+               {{{"name", "c"},
+                 {"image", "i"},
+                 {"env", {{{"name", "T"}, {"value", "secret"}}}},
+                 {"args", {"--password=x"}},
+                 {"resources", {{"requests", {{"cpu", "1"}}}}}}}},
+              {"initContainers", {{{"name", "init"}, {"restartPolicy", "Always"}, {"command", {"sh"}}}}},
+              {"volumes", {{{"name", "v"}, {"csi", {{"volumeAttributes", {{"key", "secret"}}}}}}}},
+              {"nodeSelector", {{"gpu", "h100"}}},
+              {"imagePullSecrets", {{{"name", "regcred"}}}}}},
+            {"status", {{"phase", "Running"}, {"containerStatuses", json::array()}, {"podIP", "1.2.3.4"}}}};
         json finished = {{"metadata", {{"name", "done"}}}, {"status", {{"phase", "Succeeded"}}}};
         std::string text;
-        StreamedPage page = streamListPage(
-            json{{"kind", "PodList"}, {"apiVersion", "v1"}, {"metadata", {{"continue", "abc"}, {"remainingItemCount", 7}}},
-                 {"items", {pod, finished}}}
-                .dump(),
-            "Pod", text);
+        StreamedPage page =
+            streamListPage(json{{"kind", "PodList"},
+                                {"apiVersion", "v1"},
+                                {"metadata", {{"continue", "abc"}, {"remainingItemCount", 7}}},
+                                {"items", {pod, finished}}}
+                               .dump(),
+                           "Pod", text);
         QCOMPARE(page.items, size_t(2));
         QCOMPARE(page.written, size_t(1));
         QCOMPARE(page.skipped, size_t(1));
@@ -129,7 +140,8 @@ class SnapshotYamlTest : public QObject {
                          {"kind", "Pod"},
                          {"metadata", {{"name", "p"}, {"annotations", {{"keep", "me"}}}}},
                          {"spec",
-                          {{"containers", {{{"name", "c"}, {"image", "i"}, {"resources", {{"requests", {{"cpu", "1"}}}}}}}},
+                          {{"containers",
+                            {{{"name", "c"}, {"image", "i"}, {"resources", {{"requests", {{"cpu", "1"}}}}}}}},
                            {"initContainers", {{{"name", "init"}, {"restartPolicy", "Always"}}}},
                            {"volumes", {{{"name", "v"}}}},
                            {"nodeSelector", {{"gpu", "h100"}}}}},
@@ -137,9 +149,12 @@ class SnapshotYamlTest : public QObject {
         QCOMPARE(QString::fromStdString(back.dump()), QString::fromStdString(expected.dump()));
 
         std::string nodes;
-        streamListPage(listOf("NodeList", {{{"metadata", {{"name", "n"}}},
-                                            {"status", {{"images", json::array({{{"names", {"x"}}}})}, {"allocatable", {{"cpu", "8"}}}}}}}),
-                       "Node", nodes);
+        streamListPage(
+            listOf("NodeList",
+                   {{{"metadata", {{"name", "n"}}},
+                     {"status",
+                      {{"images", json::array({{{"names", {"x"}}}})}, {"allocatable", {{"cpu", "8"}}}}}}}),
+            "Node", nodes);
         QCOMPARE(toJson(YAML::Load(nodes))["status"], (json{{"allocatable", {{"cpu", "8"}}}}));
     }
 

@@ -218,9 +218,9 @@ void populateCluster(LoopbackApiServer& server, int nodes, int pods, bool schedu
                                            : "Running";
         char node[32];
         std::snprintf(node, sizeof node, "gpu-node-%04d", nodes ? i % nodes : 0);
-        server.add("pods",
-                   makePod(ns, job + "-worker-" + std::to_string(i % 4), phase == "Pending" ? "" : node,
-                           phase, i % 3 == 2 ? 0 : 8, schedulers && i < 4 ? job : "")); // job-0 is a Volcano gang
+        server.add("pods", makePod(ns, job + "-worker-" + std::to_string(i % 4),
+                                   phase == "Pending" ? "" : node, phase, i % 3 == 2 ? 0 : 8,
+                                   schedulers && i < 4 ? job : "")); // job-0 is a Volcano gang
     }
     if (!schedulers) return;
     serveVolcano(server);
