@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <arpa/inet.h>
 #include <chrono>
+#include <csignal>
 #include <cstring>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
@@ -145,6 +146,9 @@ bool sendAll(SSL* ssl, const char* data, size_t size) {
 } // namespace
 
 LoopbackApiServer::LoopbackApiServer(const Tls& tls) {
+    // A client that drops the connection (say, after rejecting the certificate) must not kill the
+    // process through SIGPIPE when OpenSSL writes to the closed socket.
+    std::signal(SIGPIPE, SIG_IGN);
     SSL_CTX* ctx = SSL_CTX_new(TLS_server_method());
     ctx_ = ctx;
     BIO* certBio = BIO_new_mem_buf(tls.certPem.data(), int(tls.certPem.size()));
