@@ -10,9 +10,9 @@
 
 namespace gantry::live {
 
-namespace {
+namespace {} // namespace
 
-const char* reasonPhrase(long status) {
+const char* httpReasonPhrase(long status) {
     switch (status) {
     case 400:
         return "Bad Request";
@@ -43,9 +43,11 @@ const char* reasonPhrase(long status) {
     }
 }
 
+namespace {
+
 std::string statusText(long status) {
     std::string text = std::to_string(status);
-    if (*reasonPhrase(status)) text += std::string(" ") + reasonPhrase(status);
+    if (*httpReasonPhrase(status)) text += std::string(" ") + httpReasonPhrase(status);
     return text;
 }
 

@@ -69,6 +69,8 @@ class ApiClient {
     int retries_ = 0;
 };
 
+// "Not Found" for 404 and the other statuses an API server answers with; "" for others.
+const char* httpReasonPhrase(long status);
 // "message" of a Kubernetes Status body, else the body's first line (shortened); empty if none.
 std::string statusMessage(const std::string& body);
 

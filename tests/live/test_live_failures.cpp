@@ -38,6 +38,13 @@ class LiveFailureTest : public QObject {
         QVERIFY(run.err.find("Segmentation") == std::string::npos);
     }
 
+    static Fault fault(const std::string& path, Fault::Action action) {
+        Fault f;
+        f.path = path;
+        f.action = action;
+        return f;
+    }
+
     std::string tokenConfig(const std::string& name, const std::string& serverUrl = "",
                             const std::string& extra = "") {
         return h_->kubeconfig(name, {std::string("token: ") + LiveHarness::kToken}, extra, serverUrl);
@@ -95,10 +102,7 @@ class LiveFailureTest : public QObject {
     }
 
     void stalledServer() {
-        Fault f;
-        f.path = "/apis";
-        f.action = Fault::Action::Stall;
-        h_->server->addFault(f);
+        h_->server->addFault(fault("/apis", Fault::Action::Stall));
         expectFailure(tokenConfig("stall"), "sent no answer to GET /apis within 2 s (stalled)", 8, 3,
                       {"--request-timeout", "2"});
     }
@@ -120,36 +124,24 @@ class LiveFailureTest : public QObject {
     }
 
     void serverStallsMidAnswer() {
-        Fault f;
-        f.path = "/api/v1/nodes";
-        f.action = Fault::Action::StallMidBody;
-        h_->server->addFault(f);
+        h_->server->addFault(fault("/api/v1/nodes", Fault::Action::StallMidBody));
         expectFailure(tokenConfig("stall-body"),
                       "stopped sending the answer to GET /api/v1/nodes?limit=500 after", 8, 3,
                       {"--request-timeout", "2"});
     }
 
     void truncatedAnswer() {
-        Fault f;
-        f.path = "/api/v1/nodes";
-        f.action = Fault::Action::Truncate;
-        h_->server->addFault(f);
+        h_->server->addFault(fault("/api/v1/nodes", Fault::Action::Truncate));
         expectFailure(tokenConfig("truncated"), "(truncated response)");
     }
 
     void brokenJson() {
-        Fault f;
-        f.path = "/api/v1/namespaces";
-        f.action = Fault::Action::BrokenJson;
-        h_->server->addFault(f);
+        h_->server->addFault(fault("/api/v1/namespaces", Fault::Action::BrokenJson));
         expectFailure(tokenConfig("broken-json"), "is truncated JSON");
     }
 
     void notJson() {
-        Fault f;
-        f.path = "/version";
-        f.action = Fault::Action::NotJson;
-        h_->server->addFault(f);
+        h_->server->addFault(fault("/version", Fault::Action::NotJson));
         expectFailure(tokenConfig("not-json"),
                       "the answer to GET /version (the server version) is not JSON (text/html)");
     }

@@ -1,5 +1,6 @@
 #include "api_server.h"
 
+#include "live/api_client.h"
 #include "live/base64.h"
 
 #include <algorithm>
@@ -27,32 +28,8 @@ namespace {
 using json = nlohmann::json;
 
 const char* reason(int status) {
-    switch (status) {
-    case 200:
-        return "OK";
-    case 400:
-        return "Bad Request";
-    case 401:
-        return "Unauthorized";
-    case 403:
-        return "Forbidden";
-    case 404:
-        return "Not Found";
-    case 410:
-        return "Gone";
-    case 429:
-        return "Too Many Requests";
-    case 500:
-        return "Internal Server Error";
-    case 502:
-        return "Bad Gateway";
-    case 503:
-        return "Service Unavailable";
-    case 504:
-        return "Gateway Timeout";
-    default:
-        return "Status";
-    }
+    const char* phrase = live::httpReasonPhrase(status);
+    return *phrase ? phrase : status == 200 ? "OK" : "Status";
 }
 
 LoopbackApiServer::Response statusResponse(int code, const std::string& reasonName,
