@@ -148,7 +148,7 @@ class KubeconfigTest : public QObject {
         auto row = [&](const char* name, std::string body, int line, const char* message) {
             QTest::newRow(name) << QString::fromStdString(head + body) << line << message;
         };
-        row("clusters not a list", "clusters: {k: 1}\n", 7, "must be a list");
+        row("clusters not a list", "clusters: {k: 1}\n", 7, "clusters: expected a list");
         row("bad base64",
             "clusters:\n- name: k\n  cluster:\n    server: https://x\n    certificate-authority-data: "
             "'%%%'\n",

@@ -186,7 +186,7 @@ class LiveFailureTest : public QObject {
     void kubeconfigMistakeIsBadInput() {
         std::string kc =
             writeTextFile(h_->path("kubeconfigs/broken"), "apiVersion: v1\nkind: Config\nclusters: 7\n");
-        expectFailure(kc, kc + ":3:11: error: 'clusters' must be a list", 5, 2);
+        expectFailure(kc, kc + ":3:11: error: clusters: expected a list, got '7'", 5, 2);
     }
 
     void failedImportKeepsTheOldSnapshot() {

@@ -334,7 +334,7 @@ class LiveImportTest : public QObject {
                 QVERIFY2(run.err.find(secret) == std::string::npos, (name + " prints " + secret).c_str());
             }
             // What scheduling needs is still there.
-            QVERIFY(text.find("nvidia.com/gpu: \"8\"") != std::string::npos);
+            QVERIFY(text.find("nvidia.com/gpu: \"1\"") != std::string::npos);
             QVERIFY(text.find("priorityClassName: training") != std::string::npos);
         }
     }
@@ -532,11 +532,19 @@ class LiveImportTest : public QObject {
         QCOMPARE(cluster.localQueues.size(), size_t(1));
         QVERIFY(cluster.volcanoConf.has_value());
         QVERIFY(cluster.yunikorn.has_value());
-        // Requests survive the trimming: 12 CPUs and 8 GPUs for a GPU worker.
+        // Requests survive the trimming: 1.5 CPUs for the first pod, a running GPU worker.
         const Pod& pod = cluster.pods.front();
-        QCOMPARE(pod.requests.get("cpu"), int64_t(12000));
-        QVERIFY(pod.gpu.count == 8 || pod.gpu.count == 0);
+        QCOMPARE(pod.requests.get("cpu"), int64_t(1500));
+        QCOMPARE(pod.gpu.count, 1);
         QVERIFY(!pod.source.file.empty() && pod.source.line > 0); // located in the snapshot file
+
+        // And the CLI's own reader of snapshots takes it as it is.
+        QProcess inspect;
+        inspect.start(GANTRY_CLI, {"inspect", QString::fromStdString(out)});
+        QVERIFY(inspect.waitForFinished(120000));
+        QString text = inspect.readAllStandardOutput();
+        QVERIFY2(inspect.exitCode() == 0, inspect.readAllStandardError().constData());
+        QVERIFY2(text.contains(QString::number(LiveHarness::kNodes)), qPrintable(text));
     }
 
     void cleanupTestCase() { h_.reset(); }

@@ -1,5 +1,7 @@
 #include "cluster_fixture.h"
 
+#include <algorithm>
+
 namespace gantry::testing {
 
 using json = nlohmann::json;
@@ -96,7 +98,7 @@ json makePod(const std::string& ns, const std::string& name, const std::string& 
     json annotations = {{"kubectl.kubernetes.io/last-applied-configuration",
                          std::string("{\"") + kPlantedLastApplied + "\":1}"}};
     if (!group.empty()) annotations["scheduling.k8s.io/group-name"] = group;
-    json resources = {{"requests", {{"cpu", "12"}, {"memory", "120Gi"}}}, {"limits", {{"memory", "120Gi"}}}};
+    json resources = {{"requests", {{"cpu", "1500m"}, {"memory", "8Gi"}}}, {"limits", {{"memory", "8Gi"}}}};
     if (gpus > 0) {
         resources["requests"]["nvidia.com/gpu"] = std::to_string(gpus);
         resources["limits"]["nvidia.com/gpu"] = std::to_string(gpus);
@@ -219,7 +221,10 @@ void populateCluster(LoopbackApiServer& server, int nodes, int pods, bool schedu
         char node[32];
         std::snprintf(node, sizeof node, "gpu-node-%04d", nodes ? i % nodes : 0);
         server.add("pods", makePod(ns, job + "-worker-" + std::to_string(i % 4),
-                                   phase == "Pending" ? "" : node, phase, i % 3 == 2 ? 0 : 8,
+                                   phase == "Pending" ? "" : node, phase,
+                                   phase == "Pending"           ? 8
+                                   : i / std::max(nodes, 1) < 8 ? 1
+                                                                : 0,
                                    schedulers && i < 4 ? job : "")); // job-0 is a Volcano gang
     }
     if (!schedulers) return;
