@@ -23,7 +23,9 @@ AtomicFileStream::AtomicFileStream(const std::string& path) : path_(path) {
     hidden += ".tmp-XXXXXX";
     temp_ = (dir / hidden).string();
     fd_ = ::mkstemp(temp_.data());
-    if (fd_ < 0) throw std::runtime_error("cannot create a temporary file next to " + path + ": " + std::strerror(errno));
+    if (fd_ < 0)
+        throw std::runtime_error("cannot create a temporary file next to " + path + ": " +
+                                 std::strerror(errno));
 }
 
 AtomicFileStream::~AtomicFileStream() {
@@ -62,7 +64,8 @@ void AtomicFileStream::truncate(uint64_t size) {
         return;
     }
     buffer_.clear();
-    if (::ftruncate(fd_, off_t(size)) != 0 || ::lseek(fd_, off_t(size), SEEK_SET) < 0) fail("cannot truncate", errno);
+    if (::ftruncate(fd_, off_t(size)) != 0 || ::lseek(fd_, off_t(size), SEEK_SET) < 0)
+        fail("cannot truncate", errno);
     flushed_ = size;
 }
 

@@ -10,7 +10,7 @@
 namespace gantry {
 
 class AtomicFileStream {
-public:
+  public:
     // Throws std::runtime_error naming the path and the OS reason when the temporary file cannot be made.
     explicit AtomicFileStream(const std::string& path);
     ~AtomicFileStream();
@@ -24,7 +24,7 @@ public:
     // Makes the file the target, keeping the replaced file's permissions (0644 for a new one).
     void commit();
 
-private:
+  private:
     void flush();
     [[noreturn]] void fail(const char* what, int err);
 

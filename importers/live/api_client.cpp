@@ -1,37 +1,53 @@
 #include "live/api_client.h"
 
+#include "live/list_stream.h"
+#include "live/live_error.h"
+
 #include <chrono>
 #include <cstdlib>
 #include <ctime>
 #include <thread>
 
-#include "live/live_error.h"
-
 namespace gantry::live {
 
-namespace {
+namespace {} // namespace
 
-const char* reasonPhrase(long status) {
+const char* httpReasonPhrase(long status) {
     switch (status) {
-    case 400: return "Bad Request";
-    case 401: return "Unauthorized";
-    case 403: return "Forbidden";
-    case 404: return "Not Found";
-    case 405: return "Method Not Allowed";
-    case 406: return "Not Acceptable";
-    case 410: return "Gone";
-    case 429: return "Too Many Requests";
-    case 500: return "Internal Server Error";
-    case 502: return "Bad Gateway";
-    case 503: return "Service Unavailable";
-    case 504: return "Gateway Timeout";
-    default: return "";
+    case 400:
+        return "Bad Request";
+    case 401:
+        return "Unauthorized";
+    case 403:
+        return "Forbidden";
+    case 404:
+        return "Not Found";
+    case 405:
+        return "Method Not Allowed";
+    case 406:
+        return "Not Acceptable";
+    case 410:
+        return "Gone";
+    case 429:
+        return "Too Many Requests";
+    case 500:
+        return "Internal Server Error";
+    case 502:
+        return "Bad Gateway";
+    case 503:
+        return "Service Unavailable";
+    case 504:
+        return "Gateway Timeout";
+    default:
+        return "";
     }
 }
 
+namespace {
+
 std::string statusText(long status) {
     std::string text = std::to_string(status);
-    if (*reasonPhrase(status)) text += std::string(" ") + reasonPhrase(status);
+    if (*httpReasonPhrase(status)) text += std::string(" ") + httpReasonPhrase(status);
     return text;
 }
 
@@ -47,11 +63,6 @@ std::optional<double> retryAfterSeconds(const std::string& value) {
         return delta > 0 ? delta : 0;
     }
     return std::nullopt;
-}
-
-std::string itemKind(const std::string& listKind) {
-    if (listKind.size() > 4 && listKind.ends_with("List")) return listKind.substr(0, listKind.size() - 4);
-    return {};
 }
 
 std::string withQuery(const std::string& path, const std::string& query) {
@@ -114,13 +125,14 @@ HttpResponse ApiClient::request(const std::string& path, const std::string& what
         if (!transient) return response;
         if (attempt >= retry_.maxAttempts) {
             std::string message = "server " + transport_.connection().server + " answered " +
-                                   statusText(response.status) + " to GET " + path + " " +
-                                   std::to_string(attempt) + " times; giving up on " + what;
+                                  statusText(response.status) + " to GET " + path + " " +
+                                  std::to_string(attempt) + " times; giving up on " + what;
             if (std::string m = statusMessage(response.body); !m.empty()) message += ": " + m;
             throw LiveError(FailureKind::ServerError, message);
         }
         double wait = backoff;
-        if (auto after = retryAfterSeconds(response.retryAfter)) wait = std::min(*after, retry_.maxRetryAfter);
+        if (auto after = retryAfterSeconds(response.retryAfter))
+            wait = std::min(*after, retry_.maxRetryAfter);
         backoff = std::min(backoff * 2, retry_.maxBackoff);
         ++retries_;
         sleepFor(wait);
@@ -130,39 +142,55 @@ HttpResponse ApiClient::request(const std::string& path, const std::string& what
 void ApiClient::failStatus(const HttpResponse& response, const std::string& path, const std::string& what) {
     const Connection& c = transport_.connection();
     std::string said = statusMessage(response.body);
-    std::string server = said.empty() ? statusText(response.status)
-                                      : statusText(response.status) + ": " + said;
+    std::string server =
+        said.empty() ? statusText(response.status) : statusText(response.status) + ": " + said;
     switch (response.status) {
     case 401:
-        throw LiveError(FailureKind::Unauthorized, "the server " + c.server + " rejected the credentials of " +
-                                                       c.describeUser() + " (" + server + ")");
+        throw LiveError(FailureKind::Unauthorized, "the server " + c.server +
+                                                       " rejected the credentials of " + c.describeUser() +
+                                                       " (" + server + ")");
     case 403:
-        throw LiveError(FailureKind::Forbidden, c.describeUser() + " may not read " + what + " (" + server + ")");
+        throw LiveError(FailureKind::Forbidden,
+                        c.describeUser() + " may not read " + what + " (" + server + ")");
     default:
         throw LiveError(FailureKind::ServerError,
                         "GET " + path + " (" + what + ") on " + c.server + " failed: " + server);
     }
 }
 
-nlohmann::json ApiClient::parse(const HttpResponse& response, const std::string& path, const std::string& what) {
+void ApiClient::requireJsonStart(const HttpResponse& response, const std::string& path,
+                                 const std::string& what) {
     const std::string& body = response.body;
     size_t first = body.find_first_not_of(" \t\r\n");
     if (first == std::string::npos)
         throw LiveError(FailureKind::BadResponse, "the answer to GET " + path + " (" + what + ") is empty");
     if (body[first] != '{' && body[first] != '[') {
-        std::string type = response.contentType.empty() ? std::string("no content type") : response.contentType;
-        throw LiveError(FailureKind::BadResponse, "the answer to GET " + path + " (" + what + ") is not JSON (" +
-                                                      type + "): " + statusMessage(body) +
-                                                      " -- is the server address that of a Kubernetes API server?");
-    }
-    try {
-        return nlohmann::json::parse(body);
-    } catch (const nlohmann::json::parse_error& e) {
-        bool truncated = e.byte >= body.size();
+        std::string type =
+            response.contentType.empty() ? std::string("no content type") : response.contentType;
         throw LiveError(FailureKind::BadResponse,
-                        "the answer to GET " + path + " (" + what + ") is " +
-                            (truncated ? "truncated JSON (it ends after " + std::to_string(body.size()) + " bytes)"
-                                       : "not valid JSON (at byte " + std::to_string(e.byte) + ")"));
+                        "the answer to GET " + path + " (" + what + ") is not JSON (" + type +
+                            "): " + statusMessage(body) +
+                            " -- is the server address that of a Kubernetes API server?");
+    }
+}
+
+void ApiClient::failMalformed(const HttpResponse& response, const std::string& path, const std::string& what,
+                              size_t byte) {
+    bool truncated = byte >= response.body.size();
+    throw LiveError(
+        FailureKind::BadResponse,
+        "the answer to GET " + path + " (" + what + ") is " +
+            (truncated ? "truncated JSON (it ends after " + std::to_string(response.body.size()) + " bytes)"
+                       : "not valid JSON (at byte " + std::to_string(byte) + ")"));
+}
+
+nlohmann::json ApiClient::parse(const HttpResponse& response, const std::string& path,
+                                const std::string& what) {
+    requireJsonStart(response, path, what);
+    try {
+        return nlohmann::json::parse(response.body);
+    } catch (const nlohmann::json::parse_error& e) {
+        failMalformed(response, path, what, e.byte);
     }
 }
 
@@ -180,7 +208,7 @@ std::optional<nlohmann::json> ApiClient::getJsonIfServed(const std::string& path
 }
 
 ListOutcome ApiClient::list(const std::string& path, const std::string& query, const std::string& what,
-                            int pageSize, const std::function<void(ListPage&)>& onPage,
+                            int pageSize, const std::function<std::string(const std::string&)>& readPage,
                             const std::function<void()>& onRestart) {
     ListOutcome outcome;
     std::string continueToken;
@@ -195,42 +223,28 @@ ListOutcome ApiClient::list(const std::string& path, const std::string& query, c
             if (++outcome.restarts > retry_.maxListRestarts)
                 throw LiveError(FailureKind::ServerError,
                                 "the list of " + what + " kept expiring (410 Gone " +
-                                    std::to_string(outcome.restarts) + " times); the cluster changes faster than "
-                                    "it can be read");
+                                    std::to_string(outcome.restarts) +
+                                    " times); the cluster changes faster than it can be read");
             onRestart();
-            outcome.items = 0;
             continueToken.clear();
             continue;
         }
         if (response.status != 200) failStatus(response, target, what);
-        nlohmann::json doc = parse(response, target, what);
-        if (!doc.is_object() || !doc.contains("items") || !(doc["items"].is_array() || doc["items"].is_null()))
+        requireJsonStart(response, target, what);
+        std::string next;
+        try {
+            next = readPage(response.body);
+        } catch (const MalformedJson& e) {
+            failMalformed(response, target, what, e.byte);
+        } catch (const NotAList& e) {
             throw LiveError(FailureKind::BadResponse, "the answer to GET " + target + " (" + what +
-                                                          ") is not a Kubernetes list (kind '" +
-                                                          (doc.is_object() ? doc.value("kind", "") : "") + "')");
-        ListPage page;
-        page.items = doc["items"].is_null() ? nlohmann::json::array() : std::move(doc["items"]);
-        std::string kind = itemKind(doc.value("kind", ""));
-        std::string apiVersion = doc.value("apiVersion", "");
-        // Items of built-in lists come without apiVersion and kind; a snapshot needs both.
-        for (auto& item : page.items) {
-            if (!item.is_object())
-                throw LiveError(FailureKind::BadResponse, "the list of " + what + " holds an item that is not an object");
-            if (!item.contains("apiVersion") && !apiVersion.empty()) item["apiVersion"] = apiVersion;
-            if (!item.contains("kind") && !kind.empty()) item["kind"] = kind;
+                                                          ") is not a Kubernetes list: " + e.what());
         }
-        const auto& meta = doc.contains("metadata") && doc["metadata"].is_object() ? doc["metadata"]
-                                                                                  : nlohmann::json::object();
-        if (meta.contains("remainingItemCount") && meta["remainingItemCount"].is_number_integer())
-            page.remaining = meta["remainingItemCount"].get<int64_t>();
-        outcome.items += page.items.size();
-        std::string next = meta.contains("continue") && meta["continue"].is_string()
-                               ? meta["continue"].get<std::string>()
-                               : std::string();
-        onPage(page);
+        ++outcome.pages;
         if (next.empty()) return outcome;
         if (next == continueToken)
-            throw LiveError(FailureKind::BadResponse, "the server returned the same continue token twice for " + what);
+            throw LiveError(FailureKind::BadResponse,
+                            "the server returned the same continue token twice for " + what);
         continueToken = next;
     }
 }

@@ -1,12 +1,12 @@
 #include "live/api_transport.h"
 
+#include "live/live_error.h"
+
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
 #include <curl/curl.h>
 #include <mutex>
-
-#include "live/live_error.h"
 
 namespace gantry::live {
 
@@ -103,13 +103,15 @@ std::string seconds(double s) {
 
 } // namespace
 
-ApiTransport::ApiTransport(const Connection& connection, const Timeouts& timeouts, const std::atomic<bool>* cancel)
+ApiTransport::ApiTransport(const Connection& connection, const Timeouts& timeouts,
+                           const std::atomic<bool>* cancel)
     : connection_(connection), timeouts_(timeouts), cancel_(cancel), errorBuffer_(CURL_ERROR_SIZE + 1, '\0') {
     globalInit();
     CURL* curl = curl_easy_init();
     if (!curl) throw LiveError(FailureKind::Config, "libcurl could not be initialised");
     curl_ = curl;
-    if (connection_.exec) exec_ = std::make_unique<ExecCredentialProvider>(connection_, timeouts_.execSeconds, cancel_);
+    if (connection_.exec)
+        exec_ = std::make_unique<ExecCredentialProvider>(connection_, timeouts_.execSeconds, cancel_);
 
     ServerUrl u = splitServer(connection_.server);
     host_ = u.host;
@@ -181,11 +183,13 @@ bool ApiTransport::renewCredentials() {
     return true;
 }
 
-void ApiTransport::applyCredentials() {
+std::string ApiTransport::applyCredentials() {
     CURL* curl = static_cast<CURL*>(curl_);
+    std::string token = connection_.token;
     std::string certPem = connection_.clientCertPem, keyPem = connection_.clientKeyPem;
     if (exec_) {
-        const ExecCredential& cred = exec_->get();
+        const ExecCredential& cred = exec_->get(); // once per request: the plugin runs only when expired
+        if (!cred.token.empty()) token = cred.token;
         if (!cred.clientCertPem.empty()) {
             certPem = cred.clientCertPem;
             keyPem = cred.clientKeyPem;
@@ -200,14 +204,13 @@ void ApiTransport::applyCredentials() {
         curl_easy_setopt(curl, CURLOPT_SSLKEY_BLOB, keyPem.empty() ? nullptr : &key);
         appliedCertPem_ = certPem;
     }
+    return token;
 }
 
 HttpResponse ApiTransport::get(const std::string& path) {
     if (cancel_ && cancel_->load()) throw LiveError(FailureKind::Cancelled, "cancelled");
     CURL* curl = static_cast<CURL*>(curl_);
-    applyCredentials();
-    std::string token = connection_.token;
-    if (exec_ && !exec_->get().token.empty()) token = exec_->get().token;
+    std::string token = applyCredentials();
 
     curl_slist* headers = curl_slist_append(nullptr, "Accept: application/json");
     std::string auth;
@@ -243,10 +246,12 @@ void ApiTransport::failTransport(int codeValue, const std::string& path, size_t 
     case CURLE_ABORTED_BY_CALLBACK:
         throw LiveError(FailureKind::Cancelled, "cancelled");
     case CURLE_COULDNT_RESOLVE_HOST:
-        throw LiveError(FailureKind::Dns, "cannot resolve host '" + host_ + "' of server " + server +
-                                              " (DNS lookup failed; check the server address and your network)");
+        throw LiveError(FailureKind::Dns,
+                        "cannot resolve host '" + host_ + "' of server " + server +
+                            " (DNS lookup failed; check the server address and your network)");
     case CURLE_COULDNT_RESOLVE_PROXY:
-        throw LiveError(FailureKind::Dns, "cannot resolve the proxy of " + connection_.proxyUrl + " (DNS lookup failed)");
+        throw LiveError(FailureKind::Dns,
+                        "cannot resolve the proxy of " + connection_.proxyUrl + " (DNS lookup failed)");
     case CURLE_COULDNT_CONNECT: {
         long err = 0;
         curl_easy_getinfo(curl, CURLINFO_OS_ERRNO, &err);
@@ -254,26 +259,32 @@ void ApiTransport::failTransport(int codeValue, const std::string& path, size_t 
         for (char& c : why) c = char(std::tolower(static_cast<unsigned char>(c)));
         bool viaProxy = !connection_.proxyUrl.empty() && detail.find("proxy") != std::string::npos;
         throw LiveError(FailureKind::Unreachable, std::string("cannot connect to ") +
-                                                      (viaProxy ? "proxy " + connection_.proxyUrl : server) + ": " +
-                                                      why);
+                                                      (viaProxy ? "proxy " + connection_.proxyUrl : server) +
+                                                      ": " + why);
     }
     case CURLE_OPERATION_TIMEDOUT: {
-        double connectTime = 0, tlsTime = 0;
-        curl_easy_getinfo(curl, CURLINFO_CONNECT_TIME, &connectTime);
-        curl_easy_getinfo(curl, CURLINFO_APPCONNECT_TIME, &tlsTime);
-        if (connectTime <= 0)
+        // Which phase timed out: nothing sent yet means the TCP connect or the TLS handshake (libcurl
+        // says "SSL connection timeout" for the latter); otherwise the server stalled on the request.
+        long requestSize = 0;
+        curl_easy_getinfo(curl, CURLINFO_REQUEST_SIZE, &requestSize);
+        if (requestSize == 0 && detail.find("SSL") != std::string::npos)
+            throw LiveError(FailureKind::Timeout,
+                            "server " + server +
+                                " accepted the connection but the TLS handshake did not "
+                                "complete within " +
+                                seconds(timeouts_.connectSeconds) + " (stalled)");
+        if (requestSize == 0)
             throw LiveError(FailureKind::Unreachable, "cannot connect to " + server + ": no answer within " +
-                                                          seconds(timeouts_.connectSeconds) + " (connect timeout)");
-        if (tlsTime <= 0 && server.starts_with("https://"))
-            throw LiveError(FailureKind::Timeout, "server " + server + " accepted the connection but the TLS handshake "
-                                                  "did not complete within " + seconds(timeouts_.connectSeconds) +
-                                                  " (stalled)");
+                                                          seconds(timeouts_.connectSeconds) +
+                                                          " (connect timeout)");
         if (received == 0)
-            throw LiveError(FailureKind::Timeout, "server " + server + " sent no answer to " + request + " within " +
-                                                      seconds(timeouts_.requestSeconds) + " (stalled)");
-        throw LiveError(FailureKind::Timeout, "server " + server + " stopped sending the answer to " + request +
-                                                  " after " + std::to_string(received) + " bytes (stalled for " +
-                                                  seconds(timeouts_.requestSeconds) + ")");
+            throw LiveError(FailureKind::Timeout, "server " + server + " sent no answer to " + request +
+                                                      " within " + seconds(timeouts_.requestSeconds) +
+                                                      " (stalled)");
+        throw LiveError(FailureKind::Timeout, "server " + server + " stopped sending the answer to " +
+                                                  request + " after " + std::to_string(received) +
+                                                  " bytes (stalled for " + seconds(timeouts_.requestSeconds) +
+                                                  ")");
     }
     case CURLE_PEER_FAILED_VERIFICATION: {
         long verify = 0;
@@ -291,20 +302,23 @@ void ApiTransport::failTransport(int codeValue, const std::string& path, size_t 
         case SelfSignedInChain:
         case UnableToGetIssuerLocally:
         case UnableToVerifyLeaf:
-            throw LiveError(FailureKind::Tls, prefix + " is signed by an unknown authority (not trusted by " + trust + ")");
+            throw LiveError(FailureKind::Tls,
+                            prefix + " is signed by an unknown authority (not trusted by " + trust + ")");
         default:
             break;
         }
         std::string name = connection_.tlsServerName.empty() ? host_ : connection_.tlsServerName;
-        if (verify == HostnameMismatch || verify == IpAddressMismatch || detail.find("subject name") != std::string::npos ||
+        if (verify == HostnameMismatch || verify == IpAddressMismatch ||
+            detail.find("subject name") != std::string::npos ||
             detail.find("does not match") != std::string::npos)
-            throw LiveError(FailureKind::Tls, prefix + " is not valid for the name '" + name +
-                                                  "' (name mismatch; tls-server-name sets the name to check)");
+            throw LiveError(FailureKind::Tls,
+                            prefix + " is not valid for the name '" + name +
+                                "' (name mismatch; tls-server-name sets the name to check)");
         throw LiveError(FailureKind::Tls, prefix + " could not be verified: " + detail);
     }
     case CURLE_SSL_CERTPROBLEM:
-        throw LiveError(FailureKind::Tls, "TLS: the client certificate or key of " + connection_.describeUser() +
-                                              " cannot be used: " + detail);
+        throw LiveError(FailureKind::Tls, "TLS: the client certificate or key of " +
+                                              connection_.describeUser() + " cannot be used: " + detail);
     case CURLE_SSL_CONNECT_ERROR:
     case CURLE_SSL_CIPHER:
     case CURLE_SSL_ENGINE_INITFAILED:
@@ -322,17 +336,18 @@ void ApiTransport::failTransport(int codeValue, const std::string& path, size_t 
     case CURLE_RECV_ERROR:
     case CURLE_SEND_ERROR:
         if (received > 0)
-            throw LiveError(FailureKind::BadResponse, "the connection to " + server + " broke after " +
-                                                          std::to_string(received) + " bytes of the answer to " +
-                                                          request + " (truncated response): " + detail);
+            throw LiveError(FailureKind::BadResponse,
+                            "the connection to " + server + " broke after " + std::to_string(received) +
+                                " bytes of the answer to " + request + " (truncated response): " + detail);
         throw LiveError(FailureKind::Unreachable, "the connection to " + server + " failed: " + detail);
     case CURLE_BAD_CONTENT_ENCODING:
-        throw LiveError(FailureKind::BadResponse, "the answer to " + request + " is not validly compressed: " + detail);
+        throw LiveError(FailureKind::BadResponse,
+                        "the answer to " + request + " is not validly compressed: " + detail);
     case CURLE_WEIRD_SERVER_REPLY:
     case CURLE_HTTP2:
     case CURLE_HTTP2_STREAM:
-        throw LiveError(FailureKind::BadResponse, "server " + server + " did not answer " + request +
-                                                      " in valid HTTP: " + detail);
+        throw LiveError(FailureKind::BadResponse,
+                        "server " + server + " did not answer " + request + " in valid HTTP: " + detail);
     case CURLE_URL_MALFORMAT:
     case CURLE_UNSUPPORTED_PROTOCOL:
         throw LiveError(FailureKind::Config, "server address " + server + " cannot be used: " + detail);

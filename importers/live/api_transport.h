@@ -3,13 +3,13 @@
 // system's), the user's credentials on every request, connect and request timeouts, gzip and HTTP/2
 // when the server offers them, keep-alive across requests, and a cancel flag checked while waiting.
 // Transport failures become one LiveError each, saying which failure it is.
+#include "live/exec_credential.h"
+#include "live/kubeconfig.h"
+
 #include <atomic>
 #include <memory>
 #include <optional>
 #include <string>
-
-#include "live/exec_credential.h"
-#include "live/kubeconfig.h"
 
 namespace gantry::live {
 
@@ -27,7 +27,7 @@ struct HttpResponse {
 };
 
 class ApiTransport {
-public:
+  public:
     ApiTransport(const Connection& connection, const Timeouts& timeouts, const std::atomic<bool>* cancel);
     ~ApiTransport();
     ApiTransport(const ApiTransport&) = delete;
@@ -43,19 +43,20 @@ public:
     const Connection& connection() const { return connection_; }
     std::string url(const std::string& path) const { return baseUrl_ + path; }
 
-private:
-    void applyCredentials();
+  private:
+    std::string applyCredentials(); // sets the client certificate; returns the bearer token
+
     [[noreturn]] void failTransport(int code, const std::string& path, size_t received);
 
     Connection connection_;
     Timeouts timeouts_;
     const std::atomic<bool>* cancel_;
     std::unique_ptr<ExecCredentialProvider> exec_;
-    void* curl_ = nullptr;      // CURL*
-    void* headers_ = nullptr;   // curl_slist* of fixed headers
-    std::string baseUrl_;       // scheme://host:port[/prefix], host replaced by tls-server-name if set
-    std::string host_;          // host the user configured, for messages
-    std::string connectTo_;     // CURLOPT_CONNECT_TO entry for tls-server-name
+    void* curl_ = nullptr;    // CURL*
+    void* headers_ = nullptr; // curl_slist* of fixed headers
+    std::string baseUrl_;     // scheme://host:port[/prefix], host replaced by tls-server-name if set
+    std::string host_;        // host the user configured, for messages
+    std::string connectTo_;   // CURLOPT_CONNECT_TO entry for tls-server-name
     std::string errorBuffer_;
     std::string appliedCertPem_; // client certificate currently set on the handle
 };

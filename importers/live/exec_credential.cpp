@@ -1,9 +1,12 @@
 #include "live/exec_credential.h"
 
+#include "live/base64.h"
+#include "live/live_error.h"
+
 #include <cctype>
 #include <cerrno>
-#include <cstdio>
 #include <csignal>
+#include <cstdio>
 #include <cstring>
 #include <ctime>
 #include <fcntl.h>
@@ -14,16 +17,15 @@
 #include <unistd.h>
 #include <vector>
 
-#include "live/base64.h"
-#include "live/live_error.h"
-
 extern char** environ;
 
 namespace gantry::live {
 
 namespace {
 
-[[noreturn]] void fail(const std::string& message) { throw LiveError(FailureKind::ExecPlugin, message); }
+[[noreturn]] void fail(const std::string& message) {
+    throw LiveError(FailureKind::ExecPlugin, message);
+}
 
 std::string firstLine(const std::string& text) {
     size_t start = text.find_first_not_of(" \t\r\n");
@@ -55,8 +57,8 @@ struct Pipe {
 std::optional<std::chrono::system_clock::time_point> parseRfc3339(const std::string& text) {
     std::tm tm{};
     int consumed = 0;
-    if (std::sscanf(text.c_str(), "%4d-%2d-%2dT%2d:%2d:%2d%n", &tm.tm_year, &tm.tm_mon, &tm.tm_mday, &tm.tm_hour,
-                    &tm.tm_min, &tm.tm_sec, &consumed) != 6)
+    if (std::sscanf(text.c_str(), "%4d-%2d-%2dT%2d:%2d:%2d%n", &tm.tm_year, &tm.tm_mon, &tm.tm_mday,
+                    &tm.tm_hour, &tm.tm_min, &tm.tm_sec, &consumed) != 6)
         return std::nullopt;
     tm.tm_year -= 1900;
     tm.tm_mon -= 1;
@@ -83,7 +85,8 @@ std::optional<std::chrono::system_clock::time_point> parseRfc3339(const std::str
 
 ExecCredentialProvider::ExecCredentialProvider(const Connection& connection, double timeoutSeconds,
                                                const std::atomic<bool>* cancel)
-    : config_(*connection.exec), who_(connection.describeUser()), timeoutSeconds_(timeoutSeconds), cancel_(cancel) {
+    : config_(*connection.exec), who_(connection.describeUser()), timeoutSeconds_(timeoutSeconds),
+      cancel_(cancel) {
     if (config_.provideClusterInfo) {
         nlohmann::json cluster = {{"server", connection.server}};
         if (!connection.caPem.empty()) cluster["certificate-authority-data"] = base64Encode(connection.caPem);
@@ -107,12 +110,12 @@ ExecCredential ExecCredentialProvider::run() {
     std::string name = "exec plugin '" + cmd + "' (" + who_ + ")";
     // Gantry never hands the plugin a terminal, so a plugin that must prompt cannot work.
     if (config_.interactiveMode == "Always")
-        fail(name + " needs an interactive terminal (interactiveMode: Always); run it once with kubectl, or use a "
-                    "non-interactive login");
+        fail(name +
+             " needs an interactive terminal (interactiveMode: Always); run it once with kubectl, or use a "
+             "non-interactive login");
 
-    nlohmann::json info = {{"apiVersion", config_.apiVersion},
-                           {"kind", "ExecCredential"},
-                           {"spec", {{"interactive", false}}}};
+    nlohmann::json info = {
+        {"apiVersion", config_.apiVersion}, {"kind", "ExecCredential"}, {"spec", {{"interactive", false}}}};
     if (!clusterInfo_.empty()) info["spec"]["cluster"] = nlohmann::json::parse(clusterInfo_);
 
     std::vector<std::string> envStrings;
@@ -189,9 +192,12 @@ ExecCredential ExecCredentialProvider::run() {
     while (!timedOut && !cancelled) {
         pid_t done = ::waitpid(pid, &status, WNOHANG);
         if (done == pid || (done < 0 && errno != EINTR)) break;
-        if (cancel_ && cancel_->load()) cancelled = true;
-        else if (std::chrono::steady_clock::now() >= deadline) timedOut = true;
-        else ::usleep(5000);
+        if (cancel_ && cancel_->load())
+            cancelled = true;
+        else if (std::chrono::steady_clock::now() >= deadline)
+            timedOut = true;
+        else
+            ::usleep(5000);
     }
     if (timedOut || cancelled) {
         ::kill(pid, SIGKILL);
@@ -214,12 +220,14 @@ ExecCredential ExecCredentialProvider::run() {
     if (doc.value("kind", "") != "ExecCredential")
         fail(name + " printed kind '" + doc.value("kind", "") + "', expected ExecCredential");
     if (doc.value("apiVersion", "") != config_.apiVersion)
-        fail(name + " answered with apiVersion '" + doc.value("apiVersion", "") + "', the kubeconfig asked for " +
-             config_.apiVersion);
+        fail(name + " answered with apiVersion '" + doc.value("apiVersion", "") +
+             "', the kubeconfig asked for " + config_.apiVersion);
     const auto& st = doc["status"];
     if (!st.is_object()) fail(name + " printed an ExecCredential without status");
     ExecCredential cred;
-    auto str = [&](const char* key) { return st.contains(key) && st[key].is_string() ? st[key].get<std::string>() : ""; };
+    auto str = [&](const char* key) {
+        return st.contains(key) && st[key].is_string() ? st[key].get<std::string>() : "";
+    };
     cred.token = str("token");
     cred.clientCertPem = str("clientCertificateData");
     cred.clientKeyPem = str("clientKeyData");

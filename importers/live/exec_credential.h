@@ -3,12 +3,12 @@
 // GKE (gke-gcloud-auth-plugin) and AKS (kubelogin) authenticate: run the command with its args and
 // env plus KUBERNETES_EXEC_INFO, read an ExecCredential from its stdout, and reuse the token or
 // client certificate until its expirationTimestamp.
+#include "live/kubeconfig.h"
+
 #include <atomic>
 #include <chrono>
 #include <optional>
 #include <string>
-
-#include "live/kubeconfig.h"
 
 namespace gantry::live {
 
@@ -22,9 +22,10 @@ struct ExecCredential {
 std::optional<std::chrono::system_clock::time_point> parseRfc3339(const std::string& text);
 
 class ExecCredentialProvider {
-public:
+  public:
     // `connection` gives the plugin its cluster (provideClusterInfo) and names the user in errors.
-    ExecCredentialProvider(const Connection& connection, double timeoutSeconds, const std::atomic<bool>* cancel);
+    ExecCredentialProvider(const Connection& connection, double timeoutSeconds,
+                           const std::atomic<bool>* cancel);
 
     // The cached credential while it has not expired, else a fresh one from the plugin.
     // Throws LiveError(ExecPlugin) when the plugin is missing, fails, or prints no usable credential.
@@ -33,7 +34,7 @@ public:
     void invalidate() { cached_.reset(); }
     int runs() const { return runs_; }
 
-private:
+  private:
     ExecCredential run();
 
     ExecConfig config_;

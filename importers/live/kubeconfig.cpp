@@ -1,5 +1,10 @@
 #include "live/kubeconfig.h"
 
+#include "input_error.h"
+#include "live/base64.h"
+#include "yaml_reader.h"
+#include "yaml_source.h"
+
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
@@ -8,10 +13,6 @@
 #include <set>
 #include <sstream>
 #include <sys/stat.h>
-
-#include "input_error.h"
-#include "live/base64.h"
-#include "yaml_source.h"
 
 namespace gantry::live {
 
@@ -24,29 +25,11 @@ struct FileContext {
     std::string dir; // absolute folder of the file, for relative paths
 };
 
-SourceRef at(const YAML::Node& node, const FileContext& f) { return whereOf(node, f.path); }
-
-std::string scalar(const YAML::Node& map, const char* key, const FileContext& f) {
-    YAML::Node v = map[key];
-    if (!v.IsDefined() || v.IsNull()) return {};
-    if (!v.IsScalar()) throw InputError(at(v, f), std::string("'") + key + "' must be a string");
-    return v.Scalar();
-}
-
-bool flag(const YAML::Node& map, const char* key, const FileContext& f) {
-    YAML::Node v = map[key];
-    if (!v.IsDefined() || v.IsNull()) return false;
-    bool value = false;
-    if (!v.IsScalar() || !YAML::convert<bool>::decode(v, value))
-        throw InputError(at(v, f), std::string("'") + key + "' must be true or false");
-    return value;
-}
-
-std::string decoded(const YAML::Node& map, const char* key, const FileContext& f) {
-    std::string text = scalar(map, key, f);
+std::string decoded(const Y& map, const char* key) {
+    std::string text = map[key].str();
     if (text.empty()) return {};
     auto bytes = base64Decode(text);
-    if (!bytes) throw InputError(at(map[key], f), std::string("'") + key + "' is not valid base64");
+    if (!bytes) map[key].fail("not valid base64");
     return *bytes;
 }
 
@@ -58,65 +41,50 @@ std::string resolved(const std::string& path, const FileContext& f) {
 
 // The named entries of clusters / users / contexts. Within one file the first entry of a name wins,
 // as across files.
-template <typename Fn>
-void forEachNamed(const YAML::Node& root, const char* list, const char* inner, const FileContext& f, Fn fn) {
-    YAML::Node seq = root[list];
-    if (!seq.IsDefined() || seq.IsNull()) return;
-    if (!seq.IsSequence()) throw InputError(at(seq, f), std::string("'") + list + "' must be a list");
-    for (const auto& entry : seq) {
-        if (!entry.IsMap()) throw InputError(at(entry, f), std::string("each entry of '") + list + "' must be a map");
-        std::string name = scalar(entry, "name", f);
-        if (name.empty()) throw InputError(at(entry, f), std::string("an entry of '") + list + "' has no name");
-        YAML::Node body = entry[inner];
-        if (body.IsDefined() && !body.IsNull() && !body.IsMap())
-            throw InputError(at(body, f), std::string("'") + inner + "' of '" + name + "' must be a map");
-        fn(name, body.IsDefined() ? body : YAML::Node(YAML::NodeType::Map), at(entry, f));
+template <typename Fn> void forEachNamed(const Y& root, const char* list, const char* inner, Fn fn) {
+    for (const Y& entry : root[list].items()) {
+        std::string name = entry["name"].str();
+        if (name.empty()) entry.fail(std::string("an entry of '") + list + "' has no name");
+        Y body = entry[inner];
+        if (body.present() && !body.isMap()) body.fail("expected a mapping");
+        fn(name, body, entry.where());
     }
 }
 
-ExecConfig parseExec(const YAML::Node& node, const FileContext& f) {
-    if (!node.IsMap()) throw InputError(at(node, f), "'exec' must be a map");
+ExecConfig parseExec(const Y& node, const FileContext& f) {
+    if (!node.isMap()) node.fail("expected a mapping");
     ExecConfig exec;
-    exec.source = at(node, f);
-    exec.command = scalar(node, "command", f);
+    exec.source = node.where();
+    exec.command = node["command"].str();
     // A command with a slash is a path relative to the kubeconfig; a bare name is looked up in PATH.
     if (exec.command.find('/') != std::string::npos) exec.command = resolved(exec.command, f);
-    exec.apiVersion = scalar(node, "apiVersion", f);
-    exec.installHint = scalar(node, "installHint", f);
-    exec.interactiveMode = scalar(node, "interactiveMode", f);
-    exec.provideClusterInfo = flag(node, "provideClusterInfo", f);
-    if (YAML::Node args = node["args"]; args.IsDefined() && !args.IsNull()) {
-        if (!args.IsSequence()) throw InputError(at(args, f), "'args' must be a list of strings");
-        for (const auto& a : args) {
-            if (!a.IsScalar()) throw InputError(at(a, f), "'args' must be a list of strings");
-            exec.args.push_back(a.Scalar());
-        }
-    }
-    if (YAML::Node env = node["env"]; env.IsDefined() && !env.IsNull()) {
-        if (!env.IsSequence()) throw InputError(at(env, f), "'env' must be a list of {name, value}");
-        for (const auto& e : env) {
-            if (!e.IsMap()) throw InputError(at(e, f), "'env' entries must be maps with name and value");
-            std::string name = scalar(e, "name", f);
-            if (name.empty()) throw InputError(at(e, f), "an 'env' entry of the exec plugin has no name");
-            exec.env.emplace_back(name, scalar(e, "value", f));
-        }
+    exec.apiVersion = node["apiVersion"].str();
+    exec.installHint = node["installHint"].str();
+    exec.interactiveMode = node["interactiveMode"].str();
+    exec.provideClusterInfo = node["provideClusterInfo"].boolean(false);
+    exec.args = node["args"].strings();
+    for (const Y& e : node["env"].items()) {
+        std::string name = e["name"].str();
+        if (name.empty()) e.fail("an 'env' entry of the exec plugin has no name");
+        exec.env.emplace_back(name, e["value"].str());
     }
     if (exec.command.empty()) throw InputError(exec.source, "the exec plugin has no 'command'");
     if (exec.apiVersion.empty()) throw InputError(exec.source, "the exec plugin has no 'apiVersion'");
     if (exec.apiVersion != "client.authentication.k8s.io/v1" &&
         exec.apiVersion != "client.authentication.k8s.io/v1beta1")
-        throw InputError(at(node["apiVersion"], f),
-                         "exec plugin apiVersion '" + exec.apiVersion +
-                             "' is not supported (use client.authentication.k8s.io/v1 or v1beta1)");
+        node["apiVersion"].fail("exec plugin apiVersion '" + exec.apiVersion +
+                                "' is not supported (use client.authentication.k8s.io/v1 or v1beta1)");
     // client-go defaults interactiveMode only for v1beta1; v1 plugins must say.
     if (exec.interactiveMode.empty()) {
         if (exec.apiVersion.ends_with("/v1"))
-            throw InputError(exec.source, "the exec plugin must set 'interactiveMode' (Never, IfAvailable or Always)");
+            throw InputError(exec.source,
+                             "the exec plugin must set 'interactiveMode' (Never, IfAvailable or Always)");
         exec.interactiveMode = "IfAvailable";
     }
-    if (exec.interactiveMode != "Never" && exec.interactiveMode != "IfAvailable" && exec.interactiveMode != "Always")
-        throw InputError(at(node["interactiveMode"], f),
-                         "invalid interactiveMode '" + exec.interactiveMode + "' (Never, IfAvailable or Always)");
+    if (exec.interactiveMode != "Never" && exec.interactiveMode != "IfAvailable" &&
+        exec.interactiveMode != "Always")
+        node["interactiveMode"].fail("invalid interactiveMode '" + exec.interactiveMode +
+                                     "' (Never, IfAvailable or Always)");
     return exec;
 }
 
@@ -132,7 +100,8 @@ std::string readWholeFile(const std::string& path, std::string* error) {
 }
 
 std::string trimmed(std::string s) {
-    while (!s.empty() && (s.back() == '\n' || s.back() == '\r' || s.back() == ' ' || s.back() == '\t')) s.pop_back();
+    while (!s.empty() && (s.back() == '\n' || s.back() == '\r' || s.back() == ' ' || s.back() == '\t'))
+        s.pop_back();
     size_t start = 0;
     while (start < s.size() && (s[start] == ' ' || s[start] == '\t')) ++start;
     return s.substr(start);
@@ -141,7 +110,8 @@ std::string trimmed(std::string s) {
 std::string fileRef(const std::string& path, const SourceRef& where, const char* what) {
     std::string error;
     std::string data = readWholeFile(path, &error);
-    if (!error.empty()) throw InputError(where, std::string("cannot read ") + what + " " + path + ": " + error);
+    if (!error.empty())
+        throw InputError(where, std::string("cannot read ") + what + " " + path + ": " + error);
     return data;
 }
 
@@ -167,56 +137,55 @@ KubeConfig parseKubeConfigFile(const std::string& path) {
     KubeConfig config;
     config.files.push_back(path);
     auto docs = loadYamlFile(path);
-    if (docs.empty() || docs.front().root.IsNull()) return config; // an empty file is an empty config
-    const YAML::Node& root = docs.front().root;
-    if (!root.IsMap()) throw InputError(at(root, f), "a kubeconfig must be a map (apiVersion: v1, kind: Config)");
-    std::string kind = scalar(root, "kind", f);
+    if (docs.empty()) return config; // an empty file is an empty config
+    Y root = readerFor(docs.front(), nullptr, nullptr);
+    if (!root.present()) return config;
+    if (!root.isMap()) root.fail("a kubeconfig must be a mapping (apiVersion: v1, kind: Config)");
+    std::string kind = root["kind"].str();
     if (!kind.empty() && kind != "Config")
-        throw InputError(at(root["kind"], f), "kind is '" + kind + "', a kubeconfig has kind Config");
+        root["kind"].fail("kind is '" + kind + "', a kubeconfig has kind Config");
 
-    config.currentContext = scalar(root, "current-context", f);
-    forEachNamed(root, "clusters", "cluster", f, [&](const std::string& name, const YAML::Node& c, SourceRef where) {
+    config.currentContext = root["current-context"].str();
+    forEachNamed(root, "clusters", "cluster", [&](const std::string& name, const Y& c, SourceRef where) {
         if (config.clusters.count(name)) return;
         KubeCluster cluster;
         cluster.source = where;
-        cluster.server = scalar(c, "server", f);
-        cluster.certificateAuthority = resolved(scalar(c, "certificate-authority", f), f);
-        cluster.certificateAuthorityData = decoded(c, "certificate-authority-data", f);
-        cluster.insecureSkipTlsVerify = flag(c, "insecure-skip-tls-verify", f);
-        cluster.tlsServerName = scalar(c, "tls-server-name", f);
-        cluster.proxyUrl = scalar(c, "proxy-url", f);
-        cluster.disableCompression = flag(c, "disable-compression", f);
+        cluster.server = c["server"].str();
+        cluster.certificateAuthority = resolved(c["certificate-authority"].str(), f);
+        cluster.certificateAuthorityData = decoded(c, "certificate-authority-data");
+        cluster.insecureSkipTlsVerify = c["insecure-skip-tls-verify"].boolean(false);
+        cluster.tlsServerName = c["tls-server-name"].str();
+        cluster.proxyUrl = c["proxy-url"].str();
+        cluster.disableCompression = c["disable-compression"].boolean(false);
         config.clusters.emplace(name, std::move(cluster));
     });
-    forEachNamed(root, "users", "user", f, [&](const std::string& name, const YAML::Node& u, SourceRef where) {
+    forEachNamed(root, "users", "user", [&](const std::string& name, const Y& u, SourceRef where) {
         if (config.users.count(name)) return;
         KubeUser user;
         user.source = where;
-        user.token = scalar(u, "token", f);
-        user.tokenFile = resolved(scalar(u, "tokenFile", f), f);
-        user.clientCertificate = resolved(scalar(u, "client-certificate", f), f);
-        user.clientKey = resolved(scalar(u, "client-key", f), f);
-        user.clientCertificateData = decoded(u, "client-certificate-data", f);
-        user.clientKeyData = decoded(u, "client-key-data", f);
-        user.username = scalar(u, "username", f);
-        user.password = scalar(u, "password", f);
-        if (YAML::Node e = u["exec"]; e.IsDefined() && !e.IsNull()) user.exec = parseExec(e, f);
-        if (YAML::Node p = u["auth-provider"]; p.IsDefined() && !p.IsNull()) {
-            if (!p.IsMap()) throw InputError(at(p, f), "'auth-provider' must be a map");
-            user.authProvider = scalar(p, "name", f);
-            if (YAML::Node cfg = p["config"]; cfg.IsMap())
-                for (const auto& kv : cfg)
-                    if (kv.second.IsScalar()) user.authProviderConfig[kv.first.as<std::string>()] = kv.second.Scalar();
+        user.token = u["token"].str();
+        user.tokenFile = resolved(u["tokenFile"].str(), f);
+        user.clientCertificate = resolved(u["client-certificate"].str(), f);
+        user.clientKey = resolved(u["client-key"].str(), f);
+        user.clientCertificateData = decoded(u, "client-certificate-data");
+        user.clientKeyData = decoded(u, "client-key-data");
+        user.username = u["username"].str();
+        user.password = u["password"].str();
+        if (u["exec"].present()) user.exec = parseExec(u["exec"], f);
+        if (Y p = u["auth-provider"]; p.present()) {
+            user.authProvider = p["name"].str();
+            for (const auto& [key, value] : p["config"].entries())
+                if (value.isScalar()) user.authProviderConfig[key] = value.str();
         }
         config.users.emplace(name, std::move(user));
     });
-    forEachNamed(root, "contexts", "context", f, [&](const std::string& name, const YAML::Node& c, SourceRef where) {
+    forEachNamed(root, "contexts", "context", [&](const std::string& name, const Y& c, SourceRef where) {
         if (config.contexts.count(name)) return;
         KubeContext context;
         context.source = where;
-        context.cluster = scalar(c, "cluster", f);
-        context.user = scalar(c, "user", f);
-        context.ns = scalar(c, "namespace", f);
+        context.cluster = c["cluster"].str();
+        context.user = c["user"].str();
+        context.ns = c["namespace"].str();
         config.contexts.emplace(name, std::move(context));
     });
     return config;
@@ -270,10 +239,12 @@ Connection connectionForContext(const KubeConfig& config, const std::string& req
     SourceRef where{joined(config.files, ":"), 0, 0, 0};
     std::string name = requested.empty() ? config.currentContext : requested;
     if (name.empty())
-        throw InputError(where, "no current-context is set; pass --context (contexts: " + namesOf(config.contexts) + ")");
+        throw InputError(
+            where, "no current-context is set; pass --context (contexts: " + namesOf(config.contexts) + ")");
     auto ctx = config.contexts.find(name);
     if (ctx == config.contexts.end())
-        throw InputError(where, "context '" + name + "' is not defined (contexts: " + namesOf(config.contexts) + ")");
+        throw InputError(where, "context '" + name +
+                                    "' is not defined (contexts: " + namesOf(config.contexts) + ")");
     const KubeContext& context = ctx->second;
 
     Connection conn;
@@ -285,9 +256,11 @@ Connection connectionForContext(const KubeConfig& config, const std::string& req
     if (context.cluster.empty()) throw InputError(context.source, "context '" + name + "' names no cluster");
     auto cl = config.clusters.find(context.cluster);
     if (cl == config.clusters.end())
-        throw InputError(context.source, "cluster '" + context.cluster + "' of context '" + name + "' is not defined");
+        throw InputError(context.source,
+                         "cluster '" + context.cluster + "' of context '" + name + "' is not defined");
     const KubeCluster& cluster = cl->second;
-    if (cluster.server.empty()) throw InputError(cluster.source, "cluster '" + context.cluster + "' has no server");
+    if (cluster.server.empty())
+        throw InputError(cluster.source, "cluster '" + context.cluster + "' has no server");
     conn.server = cluster.server;
     if (conn.server.find("://") == std::string::npos) conn.server = "https://" + conn.server;
     if (!conn.server.starts_with("https://") && !conn.server.starts_with("http://"))
@@ -296,8 +269,9 @@ Connection connectionForContext(const KubeConfig& config, const std::string& req
     while (conn.server.size() > 8 && conn.server.back() == '/') conn.server.pop_back();
 
     if (!cluster.certificateAuthority.empty() && !cluster.certificateAuthorityData.empty())
-        throw InputError(cluster.source, "cluster '" + context.cluster +
-                                             "' sets both certificate-authority and certificate-authority-data");
+        throw InputError(cluster.source,
+                         "cluster '" + context.cluster +
+                             "' sets both certificate-authority and certificate-authority-data");
     if (!cluster.certificateAuthorityData.empty()) {
         conn.caPem = cluster.certificateAuthorityData;
         conn.caOrigin = "certificate-authority-data of cluster '" + context.cluster + "'";
@@ -308,16 +282,17 @@ Connection connectionForContext(const KubeConfig& config, const std::string& req
     conn.insecureSkipTlsVerify = cluster.insecureSkipTlsVerify;
     if (conn.insecureSkipTlsVerify) {
         if (!conn.caPem.empty())
-            throw InputError(cluster.source, "cluster '" + context.cluster +
-                                                 "' sets insecure-skip-tls-verify together with a certificate "
-                                                 "authority; kubectl refuses this too");
+            throw InputError(cluster.source,
+                             "cluster '" + context.cluster +
+                                 "' sets insecure-skip-tls-verify together with a certificate "
+                                 "authority; kubectl refuses this too");
         conn.warnings.push_back("TLS verification is off for cluster '" + context.cluster +
                                 "' (insecure-skip-tls-verify): the server's identity is not checked");
     }
     conn.tlsServerName = cluster.tlsServerName;
     conn.proxyUrl = cluster.proxyUrl;
-    if (!conn.proxyUrl.empty() && !conn.proxyUrl.starts_with("http://") && !conn.proxyUrl.starts_with("https://") &&
-        !conn.proxyUrl.starts_with("socks5://"))
+    if (!conn.proxyUrl.empty() && !conn.proxyUrl.starts_with("http://") &&
+        !conn.proxyUrl.starts_with("https://") && !conn.proxyUrl.starts_with("socks5://"))
         throw InputError(cluster.source, "proxy-url '" + conn.proxyUrl + "' of cluster '" + context.cluster +
                                              "' must be an http, https or socks5 URL");
     conn.disableCompression = cluster.disableCompression;
@@ -325,7 +300,8 @@ Connection connectionForContext(const KubeConfig& config, const std::string& req
     if (context.user.empty()) return conn; // anonymous, as kubectl allows
     auto us = config.users.find(context.user);
     if (us == config.users.end())
-        throw InputError(context.source, "user '" + context.user + "' of context '" + name + "' is not defined");
+        throw InputError(context.source,
+                         "user '" + context.user + "' of context '" + name + "' is not defined");
     const KubeUser& user = us->second;
     if (!user.token.empty()) {
         conn.token = user.token;
@@ -335,8 +311,9 @@ Connection connectionForContext(const KubeConfig& config, const std::string& req
     }
     if (!user.username.empty() || !user.password.empty()) {
         if (!user.token.empty())
-            throw InputError(user.source, "user '" + context.user +
-                                              "' has both a token and a username/password; only one is allowed");
+            throw InputError(user.source,
+                             "user '" + context.user +
+                                 "' has both a token and a username/password; only one is allowed");
         conn.username = user.username;
         conn.password = user.password;
     }
@@ -345,27 +322,32 @@ Connection connectionForContext(const KubeConfig& config, const std::string& req
             throw InputError(user.source, "user '" + context.user +
                                               "' sets both client-certificate and client-certificate-data");
         if (!user.clientKey.empty() && !user.clientKeyData.empty())
-            throw InputError(user.source, "user '" + context.user + "' sets both client-key and client-key-data");
+            throw InputError(user.source,
+                             "user '" + context.user + "' sets both client-key and client-key-data");
         if (user.clientKey.empty() && user.clientKeyData.empty())
-            throw InputError(user.source, "user '" + context.user + "' has a client certificate but no client key");
+            throw InputError(user.source,
+                             "user '" + context.user + "' has a client certificate but no client key");
         conn.clientCertPem = user.clientCertificateData.empty()
                                  ? fileRef(user.clientCertificate, user.source, "client-certificate")
                                  : user.clientCertificateData;
-        conn.clientKeyPem =
-            user.clientKeyData.empty() ? fileRef(user.clientKey, user.source, "client-key") : user.clientKeyData;
+        conn.clientKeyPem = user.clientKeyData.empty() ? fileRef(user.clientKey, user.source, "client-key")
+                                                       : user.clientKeyData;
     } else if (!user.clientKey.empty() || !user.clientKeyData.empty()) {
-        throw InputError(user.source, "user '" + context.user + "' has a client key but no client certificate");
+        throw InputError(user.source,
+                         "user '" + context.user + "' has a client key but no client certificate");
     }
     conn.exec = user.exec;
     if (!user.authProvider.empty()) {
-        if (user.exec) throw InputError(user.source, "user '" + context.user + "' sets both auth-provider and exec");
+        if (user.exec)
+            throw InputError(user.source, "user '" + context.user + "' sets both auth-provider and exec");
         auto idToken = user.authProviderConfig.find("id-token");
         if (user.authProvider == "oidc" && idToken != user.authProviderConfig.end() && conn.token.empty()) {
             conn.token = idToken->second; // no refresh: an expired id-token gives a clear 401
         } else {
-            throw InputError(user.source, "auth-provider '" + user.authProvider + "' of user '" + context.user +
-                                              "' is not supported (kubectl removed it too); configure an exec "
-                                              "credential plugin such as gke-gcloud-auth-plugin or kubelogin");
+            throw InputError(user.source,
+                             "auth-provider '" + user.authProvider + "' of user '" + context.user +
+                                 "' is not supported (kubectl removed it too); configure an exec "
+                                 "credential plugin such as gke-gcloud-auth-plugin or kubelogin");
         }
     }
     if (conn.server.starts_with("http://") &&

@@ -4,13 +4,13 @@
 // current-context wins), relative paths resolved against the file that holds them, and the same
 // checks kubectl makes before it connects. Also the in-cluster service-account configuration.
 // Every mistake in a file is an InputError at file:line:column.
+#include "model/diagnostic.h"
+
 #include <map>
 #include <optional>
 #include <string>
 #include <utility>
 #include <vector>
-
-#include "model/diagnostic.h"
 
 namespace gantry::live {
 
@@ -63,7 +63,9 @@ struct KubeConfig {
     std::string currentContext;
     std::vector<std::string> files;   // files read, in precedence order
     std::vector<std::string> missing; // files of KUBECONFIG that do not exist (kubectl skips them)
-    bool empty() const { return clusters.empty() && users.empty() && contexts.empty() && currentContext.empty(); }
+    bool empty() const {
+        return clusters.empty() && users.empty() && contexts.empty() && currentContext.empty();
+    }
 };
 
 // One kubeconfig file; relative paths inside it are made absolute against its folder.
@@ -73,8 +75,8 @@ KubeConfig mergeKubeConfigs(const std::vector<KubeConfig>& configs);
 
 // What the process environment contributes; tests build their own.
 struct Environment {
-    std::optional<std::string> kubeconfig; // KUBECONFIG
-    std::string home;                      // HOME
+    std::optional<std::string> kubeconfig;               // KUBECONFIG
+    std::string home;                                    // HOME
     std::optional<std::string> serviceHost, servicePort; // KUBERNETES_SERVICE_HOST / _PORT
     std::string serviceAccountDir = "/var/run/secrets/kubernetes.io/serviceaccount";
     static Environment fromProcess();

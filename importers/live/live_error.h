@@ -23,11 +23,11 @@ enum class FailureKind {
 const char* toString(FailureKind kind);
 
 class LiveError : public std::runtime_error {
-public:
+  public:
     LiveError(FailureKind kind, const std::string& message) : std::runtime_error(message), kind_(kind) {}
     FailureKind kind() const { return kind_; }
 
-private:
+  private:
     FailureKind kind_;
 };
 

@@ -1,12 +1,11 @@
 #include "live/live_import.h"
 
+#include "live/list_stream.h"
+#include "live/live_error.h"
+
 #include <chrono>
 #include <ctime>
 #include <map>
-
-#include "live/live_error.h"
-#include "live/snapshot_sanitize.h"
-#include "live/snapshot_yaml.h"
 
 namespace gantry::live {
 
@@ -15,6 +14,7 @@ namespace {
 struct Wanted {
     const char* group; // "" = core
     const char* resource;
+    const char* kind;
     const char* label;
 };
 
@@ -27,16 +27,21 @@ struct WantedGroup {
 
 const std::vector<WantedGroup>& wantedGroups() {
     static const std::vector<WantedGroup> groups = {
-        {"scheduling.volcano.sh", "Volcano", {{"scheduling.volcano.sh", "queues", "Volcano queues"}}},
-        {"topology.volcano.sh", "Volcano network topology", {{"topology.volcano.sh", "hypernodes", "Volcano hypernodes"}}},
+        {"scheduling.volcano.sh",
+         "Volcano",
+         {{"scheduling.volcano.sh", "queues", "Queue", "Volcano queues"}}},
+        {"topology.volcano.sh",
+         "Volcano network topology",
+         {{"topology.volcano.sh", "hypernodes", "HyperNode", "Volcano hypernodes"}}},
         {"kueue.x-k8s.io",
          "Kueue",
-         {{"kueue.x-k8s.io", "resourceflavors", "Kueue resource flavors"},
-          {"kueue.x-k8s.io", "topologies", "Kueue topologies"},
-          {"kueue.x-k8s.io", "cohorts", "Kueue cohorts"},
-          {"kueue.x-k8s.io", "clusterqueues", "Kueue cluster queues"},
-          {"kueue.x-k8s.io", "localqueues", "Kueue local queues"},
-          {"kueue.x-k8s.io", "workloadpriorityclasses", "Kueue workload priority classes"}}},
+         {{"kueue.x-k8s.io", "resourceflavors", "ResourceFlavor", "Kueue resource flavors"},
+          {"kueue.x-k8s.io", "topologies", "Topology", "Kueue topologies"},
+          {"kueue.x-k8s.io", "cohorts", "Cohort", "Kueue cohorts"},
+          {"kueue.x-k8s.io", "clusterqueues", "ClusterQueue", "Kueue cluster queues"},
+          {"kueue.x-k8s.io", "localqueues", "LocalQueue", "Kueue local queues"},
+          {"kueue.x-k8s.io", "workloadpriorityclasses", "WorkloadPriorityClass",
+           "Kueue workload priority classes"}}},
     };
     return groups;
 }
@@ -52,7 +57,7 @@ std::string nowRfc3339() {
 
 // Discovery: which version of a group serves a resource (preferred version first).
 class Discovery {
-public:
+  public:
     explicit Discovery(ApiClient& api) : api_(api) {
         nlohmann::json doc = api_.getJson("/apis", "the API group list (discovery)");
         if (!doc.is_object() || !doc.contains("groups") || !doc["groups"].is_array())
@@ -67,7 +72,8 @@ public:
             if (!preferred.empty()) versions.push_back(preferred);
             if (g.contains("versions") && g["versions"].is_array())
                 for (const auto& v : g["versions"])
-                    if (v.is_object() && v.value("version", "") != preferred) versions.push_back(v.value("version", ""));
+                    if (v.is_object() && v.value("version", "") != preferred)
+                        versions.push_back(v.value("version", ""));
             groups_[name] = versions;
         }
     }
@@ -95,14 +101,14 @@ public:
         return std::nullopt;
     }
 
-private:
+  private:
     ApiClient& api_;
     std::map<std::string, std::vector<std::string>> groups_;
     std::map<std::string, std::vector<std::string>> resources_;
 };
 
 class Importer {
-public:
+  public:
     Importer(const Connection& connection, SnapshotOutput& out, const ImportOptions& options)
         : api_(connection, options.timeouts, options.retry, options.cancel), out_(out), options_(options) {
         summary_.server = connection.server;
@@ -117,36 +123,44 @@ public:
         Discovery discovery(api_);
         writeHeader();
 
-        readList("/api/v1/namespaces", "", "namespaces");
-        if (auto p = discovery.path("scheduling.k8s.io", "priorityclasses")) readList(*p, "", "priority classes");
-        else summary_.notes.push_back("scheduling.k8s.io/priorityclasses is not served: no priority classes read");
-        readList("/api/v1/nodes", "", "nodes");
+        readList("/api/v1/namespaces", "", "Namespace", "namespaces");
+        if (auto p = discovery.path("scheduling.k8s.io", "priorityclasses"))
+            readList(*p, "", "PriorityClass", "priority classes");
+        else
+            summary_.notes.push_back(
+                "scheduling.k8s.io/priorityclasses is not served: no priority classes read");
+        readList("/api/v1/nodes", "", "Node", "nodes");
 
         for (const auto& group : wantedGroups()) {
             if (!discovery.served(group.group)) {
-                summary_.notes.push_back(std::string(group.product) + " is not installed (API group " + group.group +
-                                         " is not served)");
+                summary_.notes.push_back(std::string(group.product) + " is not installed (API group " +
+                                         group.group + " is not served)");
                 continue;
             }
             for (const auto& w : group.resources) {
-                if (auto p = discovery.path(w.group, w.resource)) readList(*p, "", w.label);
+                if (auto p = discovery.path(w.group, w.resource))
+                    readList(*p, "", w.kind, w.label);
                 else
-                    summary_.notes.push_back(std::string(w.group) + " serves no " + w.resource + ": no " + w.label +
-                                             " read");
+                    summary_.notes.push_back(std::string(w.group) + " serves no " + w.resource + ": no " +
+                                             w.label + " read");
             }
         }
         // The scheduler configurations live in ConfigMaps whose namespace depends on the install.
         size_t yunikorn = readList("/api/v1/configmaps", "fieldSelector=metadata.name%3Dyunikorn-configs",
-                                   "YuniKorn configuration");
+                                   "ConfigMap", "YuniKorn configuration");
         if (yunikorn == 0) summary_.notes.push_back("YuniKorn: no yunikorn-configs ConfigMap found");
         bool volcano = discovery.served("scheduling.volcano.sh");
         if (volcano) {
-            size_t conf = readList("/api/v1/configmaps", "fieldSelector=metadata.name%3Dvolcano-scheduler-configmap",
-                                   "Volcano scheduler configuration");
-            if (conf == 0) summary_.notes.push_back("Volcano: no volcano-scheduler-configmap ConfigMap found");
-            if (auto p = discovery.path("scheduling.volcano.sh", "podgroups")) readList(*p, "", "Volcano pod groups");
+            size_t conf =
+                readList("/api/v1/configmaps", "fieldSelector=metadata.name%3Dvolcano-scheduler-configmap",
+                         "ConfigMap", "Volcano scheduler configuration");
+            if (conf == 0)
+                summary_.notes.push_back("Volcano: no volcano-scheduler-configmap ConfigMap found");
+            if (auto p = discovery.path("scheduling.volcano.sh", "podgroups"))
+                readList(*p, "", "PodGroup", "Volcano pod groups");
         }
-        readList("/api/v1/pods", "fieldSelector=status.phase%21%3DSucceeded%2Cstatus.phase%21%3DFailed", "pods");
+        readList("/api/v1/pods", "fieldSelector=status.phase%21%3DSucceeded%2Cstatus.phase%21%3DFailed",
+                 "Pod", "pods");
         if (skippedFinished_ > 0)
             summary_.notes.push_back("skipped " + std::to_string(skippedFinished_) +
                                      " finished pods and completed pod groups");
@@ -155,58 +169,43 @@ public:
         return summary_;
     }
 
-private:
+  private:
     void writeHeader() {
         std::string header = "# Gantry snapshot of a live cluster, read " + nowRfc3339() + "\n";
         header += "# server: " + summary_.server;
         if (!summary_.serverVersion.empty()) header += " (Kubernetes " + summary_.serverVersion + ")";
         header += "\n";
         if (!summary_.context.empty()) header += "# context: " + summary_.context + "\n";
-        header += "# Without managedFields, Secrets or credentials; see docs/live-import.md.\n";
+        header += "# Trimmed for planning, with no Secrets or credentials: see docs/live-import.md.\n";
         out_.write(header);
     }
 
-    // Objects that do not matter to a plan of what is running or waiting.
-    bool finished(const nlohmann::json& item) {
-        const auto& status = item.contains("status") && item["status"].is_object() ? item["status"]
-                                                                                 : nlohmann::json::object();
-        std::string phase = status.value("phase", "");
-        std::string kind = item.value("kind", "");
-        if (kind == "Pod" && (phase == "Succeeded" || phase == "Failed")) return true;
-        if (kind == "PodGroup" && phase == "Completed") return true;
-        return false;
-    }
-
-    size_t readList(const std::string& path, const std::string& query, const std::string& label) {
+    size_t readList(const std::string& path, const std::string& query, const std::string& kind,
+                    const std::string& label) {
         uint64_t mark = out_.size();
         size_t written = 0, skipped = 0;
         std::string chunk;
         ImportProgress progress;
         progress.list = label;
-        auto onPage = [&](ListPage& page) {
+        auto readPage = [&](const std::string& json) {
             chunk.clear();
-            for (auto& item : page.items) {
-                if (finished(item)) {
-                    ++skipped;
-                    continue;
-                }
-                sanitizeObject(item, item.value("kind", ""));
-                appendYamlDocument(item, chunk);
-                ++written;
-            }
+            StreamedPage page = streamListPage(json, kind, chunk);
             out_.write(chunk);
-            progress.listRead += page.items.size();
+            written += page.written;
+            skipped += page.skipped;
+            progress.listRead += page.items;
             progress.listExpected.reset();
             if (page.remaining) progress.listExpected = progress.listRead + size_t(*page.remaining);
             progress.totalRead = summary_.objects + written;
             if (options_.progress) options_.progress(progress);
+            return page.continueToken;
         };
         auto onRestart = [&] {
             out_.truncate(mark);
             written = skipped = 0;
             progress.listRead = 0;
         };
-        ListOutcome outcome = api_.list(path, query, label, options_.pageSize, onPage, onRestart);
+        ListOutcome outcome = api_.list(path, query, label, options_.pageSize, readPage, onRestart);
         summary_.lists.push_back(ListSummary{label, written, outcome.restarts});
         summary_.objects += written;
         skippedFinished_ += skipped;

@@ -8,6 +8,9 @@
 //   options.cancel = &stopFlag;
 //   live::StringOutput out;  // or any SnapshotOutput, e.g. a file written atomically
 //   live::ImportSummary summary = live::importCluster(connection, out, options);
+#include "live/api_client.h"
+#include "live/kubeconfig.h"
+
 #include <atomic>
 #include <cstdint>
 #include <functional>
@@ -16,14 +19,11 @@
 #include <string_view>
 #include <vector>
 
-#include "live/api_client.h"
-#include "live/kubeconfig.h"
-
 namespace gantry::live {
 
 // Where the snapshot text goes. truncate() drops what a list wrote when that list must start over.
 class SnapshotOutput {
-public:
+  public:
     virtual ~SnapshotOutput() = default;
     virtual void write(std::string_view text) = 0;
     virtual uint64_t size() const = 0;
@@ -31,13 +31,13 @@ public:
 };
 
 class StringOutput : public SnapshotOutput {
-public:
+  public:
     void write(std::string_view text) override { text_ += text; }
     uint64_t size() const override { return text_.size(); }
     void truncate(uint64_t size) override { text_.resize(size); }
     const std::string& text() const { return text_; }
 
-private:
+  private:
     std::string text_;
 };
 
@@ -68,7 +68,7 @@ struct ImportSummary {
     std::vector<std::string> notes;    // groups not installed, objects skipped
     std::vector<std::string> warnings; // from the connection (insecure TLS, ...)
     size_t objects = 0;
-    int retries = 0;                // 429/5xx answers retried
+    int retries = 0; // 429/5xx answers retried
     int credentialPluginRuns = 0;
 };
 

@@ -1,60 +1,40 @@
 #include "live/snapshot_sanitize.h"
 
-#include <string>
+#include <algorithm>
+#include <initializer_list>
 
 namespace gantry::live {
 
 namespace {
 
-void keepOnly(nlohmann::json& object, std::initializer_list<const char*> keys) {
-    if (!object.is_object()) return;
-    nlohmann::json kept = nlohmann::json::object();
-    for (const char* key : keys) {
-        auto it = object.find(key);
-        if (it != object.end()) kept[key] = std::move(*it);
-    }
-    object = std::move(kept);
+bool is(const std::vector<std::string>& path, std::initializer_list<std::string_view> expected) {
+    return path.size() == expected.size() && std::equal(path.begin(), path.end(), expected.begin());
 }
 
-void trimContainers(nlohmann::json& spec, const char* field) {
-    auto it = spec.find(field);
-    if (it == spec.end() || !it->is_array()) return;
-    for (auto& container : *it) keepOnly(container, {"name", "image", "resources", "ports", "restartPolicy"});
-}
-
-void trimPod(nlohmann::json& pod) {
-    if (auto spec = pod.find("spec"); spec != pod.end() && spec->is_object()) {
-        trimContainers(*spec, "containers");
-        trimContainers(*spec, "initContainers");
-        spec->erase("ephemeralContainers");
-        spec->erase("imagePullSecrets");
-        // Volumes: only the name and a claim reference (inline sources can embed options and keys).
-        if (auto volumes = spec->find("volumes"); volumes != spec->end() && volumes->is_array())
-            for (auto& v : *volumes) keepOnly(v, {"name", "persistentVolumeClaim"});
-    }
-    if (auto status = pod.find("status"); status != pod.end())
-        keepOnly(*status, {"phase", "conditions", "nominatedNodeName", "qosClass", "startTime", "resize"});
+bool oneOf(std::string_view key, std::initializer_list<std::string_view> keys) {
+    return std::find(keys.begin(), keys.end(), key) != keys.end();
 }
 
 } // namespace
 
-void sanitizeObject(nlohmann::json& object, const std::string& kind) {
-    if (!object.is_object()) return;
-    if (auto meta = object.find("metadata"); meta != object.end() && meta->is_object()) {
-        meta->erase("managedFields");
-        if (auto ann = meta->find("annotations"); ann != meta->end() && ann->is_object()) {
-            ann->erase("kubectl.kubernetes.io/last-applied-configuration");
-            if (ann->empty()) meta->erase("annotations");
-        }
-    }
+bool keepField(std::string_view kind, const std::vector<std::string>& path, std::string_view key) {
+    if (is(path, {"metadata"})) return key != "managedFields";
+    if (is(path, {"metadata", "annotations"}))
+        return key != "kubectl.kubernetes.io/last-applied-configuration";
     if (kind == "Pod") {
-        trimPod(object);
+        if (is(path, {"spec"})) return !oneOf(key, {"ephemeralContainers", "imagePullSecrets"});
+        if (is(path, {"spec", "containers", "[]"}) || is(path, {"spec", "initContainers", "[]"}))
+            return oneOf(key, {"name", "image", "resources", "ports", "restartPolicy"});
+        if (is(path, {"spec", "volumes", "[]"})) return oneOf(key, {"name", "persistentVolumeClaim"});
+        if (is(path, {"status"}))
+            return oneOf(key,
+                         {"phase", "conditions", "nominatedNodeName", "qosClass", "startTime", "resize"});
     } else if (kind == "Node") {
-        if (auto status = object.find("status"); status != object.end() && status->is_object())
-            status->erase("images");
+        if (is(path, {"status"})) return key != "images";
     } else if (kind == "ConfigMap") {
-        object.erase("binaryData");
+        if (path.empty()) return key != "binaryData";
     }
+    return true;
 }
 
 } // namespace gantry::live

@@ -21,7 +21,8 @@ bool plainSafe(std::string_view s) {
     if (!(std::isalpha(first) || first == '_' || first == '/')) return false;
     for (unsigned char c : s)
         if (!(std::isalnum(c) || c == '_' || c == '-' || c == '.' || c == '/')) return false;
-    static const char* reserved[] = {"true", "false", "yes", "no", "on", "off", "y", "n", "null", "nan", "inf"};
+    static const char* reserved[] = {"true", "false", "yes",  "no",  "on", "off",
+                                     "y",    "n",     "null", "nan", "inf"};
     for (const char* r : reserved)
         if (ieq(s, r)) return false;
     return true;
@@ -32,11 +33,21 @@ void appendQuoted(std::string_view s, std::string& out) {
     out += '"';
     for (unsigned char c : s) {
         switch (c) {
-        case '"': out += "\\\""; break;
-        case '\\': out += "\\\\"; break;
-        case '\n': out += "\\n"; break;
-        case '\t': out += "\\t"; break;
-        case '\r': out += "\\r"; break;
+        case '"':
+            out += "\\\"";
+            break;
+        case '\\':
+            out += "\\\\";
+            break;
+        case '\n':
+            out += "\\n";
+            break;
+        case '\t':
+            out += "\\t";
+            break;
+        case '\r':
+            out += "\\r";
+            break;
         default:
             if (c < 0x20 || c == 0x7f) {
                 out += "\\x";
@@ -51,8 +62,10 @@ void appendQuoted(std::string_view s, std::string& out) {
 }
 
 void appendScalarText(std::string_view s, std::string& out) {
-    if (plainSafe(s)) out += s;
-    else appendQuoted(s, out);
+    if (plainSafe(s))
+        out += s;
+    else
+        appendQuoted(s, out);
 }
 
 // A literal block keeps the text exactly when it has no control characters but newline and tab, no
@@ -76,7 +89,8 @@ void appendLiteralBlock(std::string_view s, int indent, std::string& out) {
     size_t pos = 0;
     while (pos < s.size()) {
         size_t nl = s.find('\n', pos);
-        std::string_view line = s.substr(pos, nl == std::string_view::npos ? std::string_view::npos : nl - pos);
+        std::string_view line =
+            s.substr(pos, nl == std::string_view::npos ? std::string_view::npos : nl - pos);
         if (!line.empty()) {
             out.append(size_t(indent), ' ');
             out += line;
@@ -87,82 +101,19 @@ void appendLiteralBlock(std::string_view s, int indent, std::string& out) {
     }
 }
 
-bool inlineValue(const nlohmann::json& v) {
-    return v.is_primitive() || v.empty(); // scalars, {} and []
-}
+} // namespace
 
-void appendInline(const nlohmann::json& v, int indent, std::string& out) {
-    switch (v.type()) {
-    case nlohmann::json::value_t::object: out += "{}\n"; return;
-    case nlohmann::json::value_t::array: out += "[]\n"; return;
-    case nlohmann::json::value_t::null: out += "null\n"; return;
-    case nlohmann::json::value_t::boolean: out += v.get<bool>() ? "true\n" : "false\n"; return;
-    case nlohmann::json::value_t::number_integer: out += std::to_string(v.get<int64_t>()); break;
-    case nlohmann::json::value_t::number_unsigned: out += std::to_string(v.get<uint64_t>()); break;
-    case nlohmann::json::value_t::number_float: out += v.dump(); break;
-    case nlohmann::json::value_t::string: {
-        const auto& s = v.get_ref<const std::string&>();
-        if (literalBlockSafe(s)) {
-            appendLiteralBlock(s, indent + 2, out);
-            return;
-        }
-        appendScalarText(s, out);
-        break;
+void appendYamlString(std::string_view text, int indent, std::string& out) {
+    if (literalBlockSafe(text)) {
+        appendLiteralBlock(text, indent + 2, out);
+        return;
     }
-    default: out += "null"; break;
-    }
+    appendScalarText(text, out);
     out += '\n';
 }
 
-void appendSequence(const nlohmann::json& seq, int indent, bool firstInline, std::string& out);
-
-// A map's entries at `indent`; the first may continue a "- " already written.
-void appendMap(const nlohmann::json& map, int indent, bool firstInline, std::string& out) {
-    bool first = true;
-    for (auto it = map.begin(); it != map.end(); ++it) {
-        if (!(first && firstInline)) out.append(size_t(indent), ' ');
-        first = false;
-        appendScalarText(it.key(), out);
-        out += ':';
-        const auto& v = it.value();
-        if (inlineValue(v)) {
-            out += ' ';
-            appendInline(v, indent, out);
-        } else if (v.is_object()) {
-            out += '\n';
-            appendMap(v, indent + 2, false, out);
-        } else {
-            out += '\n';
-            appendSequence(v, indent, false, out); // kubectl's style: "- " at the key's column
-        }
-    }
-}
-
-void appendSequence(const nlohmann::json& seq, int indent, bool firstInline, std::string& out) {
-    bool first = true;
-    for (const auto& item : seq) {
-        if (!(first && firstInline)) out.append(size_t(indent), ' ');
-        first = false;
-        out += "- ";
-        if (inlineValue(item)) appendInline(item, indent, out);
-        else if (item.is_object()) appendMap(item, indent + 2, true, out);
-        else appendSequence(item, indent + 2, true, out);
-    }
-}
-
-} // namespace
-
-std::string yamlScalar(const std::string& text) {
-    std::string out;
-    appendScalarText(text, out);
-    return out;
-}
-
-void appendYamlDocument(const nlohmann::json& object, std::string& out) {
-    out += "---\n";
-    if (object.is_object() && !object.empty()) appendMap(object, 0, false, out);
-    else if (object.is_array() && !object.empty()) appendSequence(object, 0, false, out);
-    else appendInline(object, 0, out);
+void appendYamlKey(std::string_view key, std::string& out) {
+    appendScalarText(key, out);
 }
 
 } // namespace gantry::live

@@ -1,4 +1,10 @@
 // gantry import: read a running cluster through its API server into a snapshot file.
+#include "command.h"
+#include "input_error.h"
+#include "live/live_error.h"
+#include "live/live_import.h"
+#include "live_snapshot_file.h"
+
 #include <atomic>
 #include <chrono>
 #include <csignal>
@@ -6,12 +12,6 @@
 #include <cstdlib>
 #include <iostream>
 #include <unistd.h>
-
-#include "atomic_stream.h"
-#include "command.h"
-#include "input_error.h"
-#include "live/live_error.h"
-#include "live/live_import.h"
 
 namespace gantry::cli {
 
@@ -51,17 +51,6 @@ std::string withThousands(size_t n) {
     return out;
 }
 
-class FileOutput : public live::SnapshotOutput {
-public:
-    explicit FileOutput(AtomicFileStream& file) : file_(file) {}
-    void write(std::string_view text) override { file_.write(text); }
-    uint64_t size() const override { return file_.size(); }
-    void truncate(uint64_t size) override { file_.truncate(size); }
-
-private:
-    AtomicFileStream& file_;
-};
-
 std::optional<double> positiveSeconds(const std::string& text) {
     char* end = nullptr;
     double v = std::strtod(text.c_str(), &end);
@@ -72,7 +61,7 @@ std::optional<double> positiveSeconds(const std::string& text) {
 // Progress on stderr: one refreshed line on a terminal, a line per finished list (and every 10,000
 // objects of a long one) in a log.
 class ProgressPrinter {
-public:
+  public:
     explicit ProgressPrinter(bool quiet) : quiet_(quiet), tty_(::isatty(2) == 1) {}
 
     void update(const live::ImportProgress& p) {
@@ -102,7 +91,7 @@ public:
         width_ = 0;
     }
 
-private:
+  private:
     bool quiet_, tty_;
     std::string list_;
     size_t width_ = 0, milestone_ = 0;
@@ -123,21 +112,26 @@ int runImport(const Args& args) {
         if (a == "--help" || a == "-h") {
             printHelp();
             return Ok;
-        } else if (a == "--kubeconfig" || a == "--context" || a == "--out" || a == "-o" || a == "--request-timeout" ||
-                   a == "--connect-timeout" || a == "--page-size") {
+        } else if (a == "--kubeconfig" || a == "--context" || a == "--out" || a == "-o" ||
+                   a == "--request-timeout" || a == "--connect-timeout" || a == "--page-size") {
             auto v = value();
             if (!v || v->empty()) return usageError(kName, a + " needs a value");
-            if (a == "--kubeconfig") request.kubeconfig = *v;
-            else if (a == "--context") request.context = *v;
-            else if (a == "--out" || a == "-o") out = *v;
+            if (a == "--kubeconfig")
+                request.kubeconfig = *v;
+            else if (a == "--context")
+                request.context = *v;
+            else if (a == "--out" || a == "-o")
+                out = *v;
             else if (a == "--page-size") {
                 int n = std::atoi(v->c_str());
-                if (n <= 0 || std::to_string(n) != *v) return usageError(kName, "--page-size needs a positive number");
+                if (n <= 0 || std::to_string(n) != *v)
+                    return usageError(kName, "--page-size needs a positive number");
                 options.pageSize = n;
             } else {
                 auto s = positiveSeconds(*v);
                 if (!s) return usageError(kName, a + " needs a positive number of seconds");
-                (a == "--request-timeout" ? options.timeouts.requestSeconds : options.timeouts.connectSeconds) = *s;
+                (a == "--request-timeout" ? options.timeouts.requestSeconds
+                                          : options.timeouts.connectSeconds) = *s;
                 if (a == "--request-timeout") options.timeouts.execSeconds = *s;
             }
         } else if (a == "--quiet" || a == "-q") {
@@ -157,7 +151,8 @@ int runImport(const Args& args) {
     }
     for (const auto& w : connection.warnings) std::cerr << "gantry import: warning: " << w << '\n';
     if (!quiet)
-        std::cerr << "gantry import: reading " << connection.server << " as " << connection.describeUser() << '\n';
+        std::cerr << "gantry import: reading " << connection.server << " as " << connection.describeUser()
+                  << '\n';
 
     interrupted.store(false);
     auto previous = std::signal(SIGINT, onInterrupt);
@@ -166,9 +161,8 @@ int runImport(const Args& args) {
     options.progress = [&](const live::ImportProgress& p) { printer.update(p); };
     auto started = std::chrono::steady_clock::now();
     try {
-        AtomicFileStream file(out);
-        FileOutput output(file);
-        live::ImportSummary summary = live::importCluster(connection, output, options);
+        LiveSnapshotFile file(out);
+        live::ImportSummary summary = live::importCluster(connection, file, options);
         file.commit();
         std::signal(SIGINT, previous);
         printer.endLine();
@@ -183,8 +177,9 @@ int runImport(const Args& args) {
         }
         char seconds[32];
         std::snprintf(seconds, sizeof seconds, "%.1f", elapsed);
-        std::cerr << "gantry import: wrote " << out << ": " << (counts.empty() ? std::string("no objects") : counts)
-                  << " (" << withThousands(summary.objects) << " objects in " << seconds << " s)\n";
+        std::cerr << "gantry import: wrote " << out << ": "
+                  << (counts.empty() ? std::string("no objects") : counts) << " ("
+                  << withThousands(summary.objects) << " objects in " << seconds << " s)\n";
         return Ok;
     } catch (const live::LiveError& e) {
         std::signal(SIGINT, previous);
@@ -203,8 +198,8 @@ int runImport(const Args& args) {
     }
 }
 
-const CommandRegistration registration{
-    {kName, "--kubeconfig FILE [--context NAME] --out FILE", "read a running cluster into a snapshot", runImport}};
+const CommandRegistration registration{{kName, "--kubeconfig FILE [--context NAME] --out FILE",
+                                        "read a running cluster into a snapshot", runImport}};
 
 } // namespace
 
