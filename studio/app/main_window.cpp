@@ -31,6 +31,7 @@
 #include "atomic_file.h"
 #include "core/autosave.h"
 #include "core/file_loader.h"
+#include "core/project_commands.h"
 #include "core/project_files.h"
 #include "gpumap/gpu_map_widget.h"
 #include "input_error.h"
@@ -309,7 +310,9 @@ bool MainWindow::openFiles(const QStringList& paths, bool interactive, QString* 
         if (interactive) showStatus(tr("Another file is still being opened; wait for it or press Esc to abandon it."));
         return false;
     }
-    if (interactive && !maybeSave()) return false;
+    // A scheduler configuration becomes the open project's policy; anything else replaces the project.
+    const bool policyOnly = paths.size() == 1 && detectFileKind(paths.front()) == FileKind::SchedulerConf;
+    if (interactive && !policyOnly && !maybeSave()) return false;
     // The import runs on a worker; the window stays responsive and shows that it is busy.
     openingInteractive_ = interactive;
     showStatus(tr("Opening %1…").arg(QFileInfo(paths.front()).fileName()), 0);
@@ -340,6 +343,16 @@ void MainWindow::finishOpen(const LoadOutcome& outcome) {
         return;
     }
     LoadedFile loaded = outcome.file;
+    if (loaded.schedulerConf) {
+        Policy p = policyOf(ws_->document()->project());
+        p.volcano = *loaded.schedulerConf;
+        p.target = TargetScheduler::Volcano;
+        ws_->document()->undoStack()->push(
+            new SetPolicyCommand(ws_->document(), p, tr("Use scheduler configuration %1").arg(QFileInfo(paths.front()).fileName())));
+        showStatus(tr("The policy now follows %1 (Ctrl+Z to undo).").arg(QFileInfo(paths.front()).fileName()), 8000);
+        setCurrentTab("policy");
+        return;
+    }
     warnings_ = loaded.warnings;
     warningsButton_->setText(tr("%n warning(s)", "", int(warnings_.size())));
     warningsButton_->setVisible(!warnings_.empty());

@@ -6,8 +6,12 @@
 
 #include "core/autosave.h"
 #include "core/project_document.h"
+#include "core/project_files.h"
+#include "core/queue_commands.h"
+#include "studio_test_support.h"
 #include "test_registry.h"
 
+using namespace gantry;
 using namespace gantry::studio;
 
 namespace {
@@ -39,6 +43,35 @@ private slots:
         QVERIFY(!QFile::exists(dir.filePath("crashed.gantry")));
         QVERIFY(!QFile::exists(dir.filePath("crashed.gantry.json")));
         QVERIFY(Autosaver::findRecoverable(dir.path()).empty());
+    }
+
+    void anUnsavedProjectIsWrittenAndCanBeRecovered() {
+        QTemporaryDir dir;
+        QString copy;
+        {
+            ProjectDocument doc;
+            fixtures::openLab(doc);
+            Autosaver saver(&doc, dir.path());
+            copy = saver.copyPath();
+            QVERIFY(saver.saveNow());
+            QVERIFY(!QFile::exists(copy)); // nothing changed yet
+            Queue q = doc.project().cluster.queues.front();
+            q.weight = 17;
+            doc.undoStack()->push(new EditQueueCommand(&doc, q, "w"));
+            QVERIFY(saver.saveNow());
+            QVERIFY(QFile::exists(copy));
+            // Simulate a crash: the copy outlives the session (the destructor would remove it).
+            QFile::copy(copy, copy + ".kept");
+            QFile::copy(copy + ".json", copy + ".json.kept");
+        }
+        QFile::rename(copy + ".kept", copy);
+        QFile::rename(copy + ".json.kept", copy + ".json");
+        auto found = Autosaver::findRecoverable(dir.path());
+        QCOMPARE(found.size(), size_t(1));
+        QCOMPARE(found[0].name, QStringLiteral("lab-cluster.yaml"));
+        LoadedFile recovered = loadFile(found[0].autosavePath);
+        QCOMPARE(recovered.project.cluster.queues.front().weight, 17);
+        QCOMPARE(recovered.project.cluster.nodes.size(), size_t(100));
     }
 
     void aSessionHoldsItsLockAndCleansUp() {

@@ -27,11 +27,15 @@ private slots:
     void detection() {
         QTemporaryDir dir;
         QCOMPARE(detectFileKind(fixtures::labClusterPath()), FileKind::Snapshot);
-        QCOMPARE(detectFileKind(write(dir, "a.gantry", "gantry: 1\n")), FileKind::Project);
-        QCOMPARE(detectFileKind(write(dir, "inv.yaml", "# my cluster\npools:\n  - name: h100\n")), FileKind::Inventory);
+        QCOMPARE(detectFileKind(write(dir, "a.gantry", "name: x\n")), FileKind::Project);
+        QCOMPARE(detectFileKind(write(dir, "inv.yaml", "# my cluster\napiVersion: gantry.io/v1alpha1\nkind: Inventory\n")),
+                 FileKind::Inventory);
         QCOMPARE(detectFileKind(write(dir, "nodes.json", "{\"apiVersion\": \"v1\", \"kind\": \"List\"}")), FileKind::Snapshot);
+        QCOMPARE(detectFileKind(write(dir, "volcano-scheduler.conf", "actions: \"enqueue, allocate\"\ntiers:\n- plugins:\n  - name: gang\n")),
+                 FileKind::SchedulerConf);
         QCOMPARE(detectFileKind(write(dir, "pods.csv", "name,cpu_milli\n")), FileKind::Trace);
-        QCOMPARE(detectFileKind(write(dir, "notes.txt", "hello\n")), FileKind::Unknown);
+        QCOMPARE(detectFileKind(dir.filePath("missing.yaml")), FileKind::Unknown);
+        QCOMPARE(detectFileKind(QStringLiteral(GANTRY_SOURCE_DIR "/resources/samples/gpu-cloud-east.yaml")), FileKind::Inventory);
     }
 
     void snapshotsOpenIntoAProject() {
@@ -53,6 +57,49 @@ private slots:
         QCOMPARE(f.project.cluster.nodes.size(), size_t(1));
         QCOMPARE(f.project.cluster.queues.size(), size_t(1));
         QCOMPARE(f.project.cluster.nodes[0].gpus.count, 8);
+    }
+
+    void theSampleInventoryOpens() {
+        LoadedFile f = loadFile(QStringLiteral(GANTRY_SOURCE_DIR "/resources/samples/gpu-cloud-east.yaml"));
+        QCOMPARE(f.kind, FileKind::Inventory);
+        QCOMPARE(f.project.name, std::string("gpu-cloud-east"));
+        QVERIFY(f.project.cluster.nodes.size() > 100);
+        QVERIFY(!f.project.cluster.queues.empty());
+        QVERIFY(!f.project.workloads.empty());
+    }
+
+    void projectsSaveAndReopenUnchanged() {
+        QTemporaryDir dir;
+        Project p = loadFile(fixtures::labClusterPath()).project;
+        p.contrast = KubeSchedulerProfile{};
+        p.cluster.queues[0].weight = 9;
+        QString path = dir.filePath("lab.gantry");
+        saveProject(p, path);
+        LoadedFile back = loadFile(path);
+        QCOMPARE(back.kind, FileKind::Project);
+        QVERIFY(back.project.cluster.queues == p.cluster.queues);
+        QVERIFY(back.project.cluster.nodes == p.cluster.nodes);
+        QVERIFY(back.project.contrast == p.contrast);
+        QVERIFY(back.project == p);
+        // A save into a folder that does not exist fails with the path in the message.
+        try {
+            saveProject(p, dir.filePath("no/such/folder/lab.gantry"));
+            QFAIL("expected an error");
+        } catch (const std::runtime_error& e) {
+            QVERIFY2(QString::fromUtf8(e.what()).contains("no/such/folder"), e.what());
+        }
+    }
+
+    void aSchedulerConfigurationIsAPolicy() {
+        QTemporaryDir dir;
+        QString conf = write(dir, "volcano-scheduler.conf",
+                             "actions: \"enqueue, allocate, preempt, backfill\"\ntiers:\n- plugins:\n  - name: priority\n  - name: gang\n"
+                             "- plugins:\n  - name: drf\n  - name: predicates\n  - name: capacity\n  - name: binpack\n");
+        LoadedFile f = loadFile(conf);
+        QCOMPARE(f.kind, FileKind::SchedulerConf);
+        QVERIFY(f.schedulerConf);
+        QCOMPARE(f.schedulerConf->actions, (std::vector<std::string>{"enqueue", "allocate", "preempt", "backfill"}));
+        QVERIFY(f.schedulerConf->plugin("capacity"));
     }
 
     void badInputIsLocated() {

@@ -1,5 +1,6 @@
 // The whole window: open the lab cluster, every tab renders with content, the screenshot command
 // line works, a failed open keeps the project, undo reaches across tabs.
+#include <QDir>
 #include <QFile>
 #include <QImage>
 #include <QProcess>
@@ -10,6 +11,8 @@
 #include "core/queue_commands.h"
 #include "gpumap/gpu_map_widget.h"
 #include "main_window.h"
+#include "tabs/export_tab.h"
+#include "core/project_files.h"
 #include "studio_test_support.h"
 #include "tabs/cluster_tab.h"
 #include "test_registry.h"
@@ -89,6 +92,62 @@ private slots:
         QCOMPARE(window.workspace()->document()->project().cluster.nodes.size(), size_t(0));
         QTRY_COMPARE_WITH_TIMEOUT(window.workspace()->document()->project().cluster.nodes.size(), size_t(100), 30000);
         QVERIFY(window.centralWidget()->isEnabled());
+    }
+
+    void exportToEachTarget() {
+        QTemporaryDir dir;
+        MainWindow window(makeDefaultWhatIfEngine(), dir.path());
+        QVERIFY(window.openFiles({QStringLiteral(GANTRY_SOURCE_DIR "/resources/samples/gpu-cloud-east.yaml")}, false));
+        auto* tab = window.exportTab();
+        for (auto target : {TargetScheduler::Volcano, TargetScheduler::YuniKorn, TargetScheduler::Kueue}) {
+            tab->setTarget(target);
+            const ExportPlan& plan = tab->plan();
+            QVERIFY2(!plan.hasErrors(), qPrintable(plan.issues.empty() ? plan.unavailable : plan.issues.front().message));
+            QVERIFY(!plan.files.empty());
+            QString out = dir.filePath(QString::fromStdString(toString(target)));
+            tab->setOutputFolder(out);
+            QString message;
+            QVERIFY2(tab->writeFiles(&message), qPrintable(message));
+            QVERIFY(QFile::exists(out + "/export-report.txt"));
+            for (const auto& f : plan.files) QVERIFY2(QFile::exists(out + "/" + f.name), qPrintable(f.name));
+        }
+        // The Kueue export of the sample says what does not carry over.
+        tab->setTarget(TargetScheduler::Kueue);
+        bool lossy = false;
+        for (const auto& i : tab->plan().issues) lossy = lossy || i.kind == ExportIssue::Kind::Lossy;
+        QVERIFY(lossy);
+        // An invalid queue blocks the export and nothing is written.
+        auto* doc = window.workspace()->document();
+        Queue bad = doc->project().cluster.queues.front();
+        bad.guarantee.set("nvidia.com/gpu", 1000000000); // above its deserved and its capability
+        bad.deserved.set("nvidia.com/gpu", 1000);
+        doc->undoStack()->push(new EditQueueCommand(doc, bad, "break"));
+        tab->setTarget(TargetScheduler::Volcano);
+        QVERIFY(tab->plan().hasErrors());
+        QString blocked = dir.filePath("blocked");
+        tab->setOutputFolder(blocked);
+        QString message;
+        QVERIFY(!tab->writeFiles(&message));
+        QVERIFY(!QDir(blocked).exists() || QDir(blocked).isEmpty());
+    }
+
+    void saveAndReopen() {
+        QTemporaryDir dir;
+        MainWindow window(makeDefaultWhatIfEngine(), dir.path());
+        QVERIFY(window.openFiles({fixtures::labClusterPath()}, false));
+        auto* doc = window.workspace()->document();
+        doc->undoStack()->push(new ReparentQueueCommand(doc, "sandbox", "research"));
+        QVERIFY(window.isWindowModified());
+        QString path = dir.filePath("lab.gantry");
+        saveProject(doc->project(), path);
+        doc->markSaved(path);
+        QVERIFY(!doc->isModified());
+        QVERIFY(!window.isWindowModified());
+        QCOMPARE(doc->filePath(), path);
+        MainWindow other(makeDefaultWhatIfEngine(), dir.filePath("other"));
+        QVERIFY(other.openFiles({path}, false));
+        QVERIFY(other.workspace()->document()->project() == doc->project());
+        QCOMPARE(other.workspace()->document()->filePath(), path); // a project saves back to itself
     }
 
     void editsAcrossTabsShareOneUndoStack() {

@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "export/export.h"
 #include "model/diagnostic.h"
 #include "model/project.h"
 
@@ -16,11 +17,12 @@ struct ExportFile {
 };
 
 struct ExportIssue {
-    enum class Kind { Error, Warning, Lossy };
+    enum class Kind { Error, Warning, Lossy, Note };
     Kind kind = Kind::Error;
     QString object;  // "Queue team-a", "ClusterQueue research"
     QString field;   // "spec.deserved[nvidia.com/gpu]"
     QString message;
+    QString where;   // file:line:column of the source object or the rendered file, when known
 };
 
 struct ExportPlan {
@@ -28,13 +30,15 @@ struct ExportPlan {
     std::vector<ExportFile> files;
     std::vector<ExportIssue> issues;
     QString unavailable; // set when this build cannot export at all
-    QString report;      // the exporter's summary of what is written
+    ExportBundle bundle;  // what the exporter built (written by writeExport)
+    ExportLayout layout = ExportLayout::PerKind;
     bool hasErrors() const;
 };
 
 ExportPlan planExport(const Project& project, TargetScheduler target, bool singleFile);
-// Writes every file atomically into dir (created if needed). Throws std::runtime_error naming the
-// file on failure, or when the plan has errors.
-void writeExport(const ExportPlan& plan, const QString& dir);
+// Validates again and writes every file (and export-report.txt) atomically into dir, created if
+// needed; nothing is left behind on failure. Returns the files written; throws std::runtime_error
+// with the reason otherwise.
+QStringList writeExportPlan(const ExportPlan& plan, const QString& dir);
 
 } // namespace gantry::studio

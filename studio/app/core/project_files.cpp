@@ -1,13 +1,14 @@
 #include "core/project_files.h"
 
-#include <QFile>
 #include <QFileInfo>
 #include <QObject>
 #include <algorithm>
 #include <stdexcept>
 
 #include "input_error.h"
-#include "snapshot/snapshot_importer.h"
+#include "input_loader.h"
+#include "project_writer.h"
+#include "scheduler_conf_reader.h"
 
 namespace gantry::studio {
 
@@ -16,78 +17,44 @@ QString toDisplayString(FileKind kind) {
     case FileKind::Project: return QObject::tr("Gantry project");
     case FileKind::Snapshot: return QObject::tr("Kubernetes snapshot");
     case FileKind::Inventory: return QObject::tr("cluster inventory");
+    case FileKind::SchedulerConf: return QObject::tr("volcano-scheduler.conf");
     case FileKind::Trace: return QObject::tr("GPU trace");
     case FileKind::Unknown: return QObject::tr("unknown file");
     }
     return {};
 }
 
-FileKind detectFileKind(const QString& path) {
-    QFileInfo info(path);
-    const QString suffix = info.suffix().toLower();
-    if (suffix == "gantry") return FileKind::Project;
-    if (suffix == "csv") return FileKind::Trace;
-    QFile file(path);
-    if (!file.open(QIODevice::ReadOnly)) return FileKind::Unknown;
-    const QByteArray head = file.read(64 * 1024);
-    for (const QByteArray& raw : head.split('\n')) {
-        const QByteArray line = raw.trimmed();
-        if (line.isEmpty() || line.startsWith('#') || line == "---") continue;
-        if (line.startsWith("gantry:") || line.startsWith("gantryProject:")) return FileKind::Project;
-        if (line.startsWith("pools:") || line.startsWith("inventory:") || line.startsWith("nodePools:"))
-            return FileKind::Inventory;
-        if (line.startsWith("apiVersion:") || line.startsWith("kind:") || line.startsWith("{") ||
-            line.startsWith("\"apiVersion\"") || line.startsWith("\"kind\""))
-            return FileKind::Snapshot;
+namespace {
+
+FileKind fromInputKind(InputKind k) {
+    switch (k) {
+    case InputKind::Project: return FileKind::Project;
+    case InputKind::Inventory: return FileKind::Inventory;
+    case InputKind::SchedulerConf: return FileKind::SchedulerConf;
+    case InputKind::Snapshot: return FileKind::Snapshot;
     }
-    if (suffix == "yaml" || suffix == "yml" || suffix == "json") return FileKind::Snapshot;
     return FileKind::Unknown;
 }
-
-namespace {
-[[noreturn]] void needsImporter(const QString& path, FileKind kind) {
-    throw std::runtime_error(
-        QObject::tr("%1: reading a %2 needs the importers, which this build of Gantry does not include yet.")
-            .arg(path, toDisplayString(kind))
-            .toStdString());
-}
-} // namespace
-
-namespace {
 
 FileKind checkedKind(const QString& path) {
     QFileInfo info(path);
     if (!info.exists()) throw std::runtime_error(QObject::tr("%1: no such file.").arg(path).toStdString());
+    if (!info.isFile()) throw std::runtime_error(QObject::tr("%1: not a file.").arg(path).toStdString());
     if (!info.isReadable())
         throw std::runtime_error(QObject::tr("%1: the file cannot be read (permission denied).").arg(path).toStdString());
-    FileKind kind = detectFileKind(path);
-    if (kind == FileKind::Unknown)
-        throw std::runtime_error(QObject::tr("%1: not a project, Kubernetes snapshot, inventory or trace. "
-                                             "Gantry opens .gantry projects, YAML/JSON snapshots and inventories, "
-                                             "and Alibaba-format trace CSVs.")
-                                     .arg(path)
-                                     .toStdString());
-    return kind;
-}
-
-// A snapshot brings the cluster; the project around it starts from Gantry's defaults, with the
-// Volcano configuration the snapshot carried (if any) as the policy.
-LoadedFile fromSnapshot(const QStringList& paths) {
-    LoadedFile out;
-    out.kind = FileKind::Snapshot;
-    SnapshotImporter importer;
-    for (const auto& p : paths) importer.addFile(p.toStdString());
-    Diagnostics diagnostics;
-    out.project.cluster = importer.finish(diagnostics);
-    throwIfErrors(diagnostics);
-    for (auto& d : diagnostics)
-        if (d.severity == Severity::Warning) out.warnings.push_back(std::move(d));
-    out.project.name = QFileInfo(paths.front()).completeBaseName().toStdString();
-    if (out.project.cluster.volcanoConf) out.project.volcano = *out.project.cluster.volcanoConf;
-    return out;
+    if (info.suffix().compare(QStringLiteral("csv"), Qt::CaseInsensitive) == 0) return FileKind::Trace;
+    return fromInputKind(detectInputKind(path.toStdString()));
 }
 
 } // namespace
+
+FileKind detectFileKind(const QString& path) {
+    try {
+        return checkedKind(path);
+    } catch (const std::exception&) {
+        return FileKind::Unknown;
+    }
+}
 
 LoadedFile loadFile(const QString& path) { return loadFiles({path}); }
 
@@ -95,25 +62,32 @@ LoadedFile loadFiles(const QStringList& paths) {
     if (paths.isEmpty()) throw std::runtime_error("no file given");
     std::vector<FileKind> kinds;
     for (const auto& p : paths) kinds.push_back(checkedKind(p));
-    bool allSnapshots = std::all_of(kinds.begin(), kinds.end(), [](FileKind k) { return k == FileKind::Snapshot; });
-    if (allSnapshots) return fromSnapshot(paths);
-    if (paths.size() > 1)
-        throw std::runtime_error(QObject::tr("Several files open together only when all are Kubernetes snapshots; "
-                                             "open a project, inventory or trace on its own.")
+    LoadedFile out;
+    out.kind = kinds.front();
+    if (std::find(kinds.begin(), kinds.end(), FileKind::Trace) != kinds.end())
+        throw std::runtime_error(QObject::tr("%1: GPU traces open through the simulator, which this build does not include yet.")
+                                     .arg(paths.front())
                                      .toStdString());
-    needsImporter(paths.front(), kinds.front());
+    if (out.kind == FileKind::SchedulerConf && paths.size() == 1) {
+        out.schedulerConf = readSchedulerConfFile(paths.front().toStdString(), &out.warnings);
+        return out;
+    }
+    std::vector<std::string> files;
+    for (const auto& p : paths) files.push_back(p.toStdString());
+    LoadedInput in = loadInputs(files); // located InputError for bad content
+    out.project = std::move(in.project);
+    out.warnings = std::move(in.warnings);
+    out.kind = fromInputKind(in.kind);
+    if (out.project.name.empty()) out.project.name = QFileInfo(paths.front()).completeBaseName().toStdString();
+    return out;
 }
 
-void saveProject(const Project&, const QString& path) {
-    throw std::runtime_error(
-        QObject::tr("%1: saving projects needs the project writer, which this build of Gantry does not include yet.")
-            .arg(path)
-            .toStdString());
-}
+void saveProject(const Project& project, const QString& path) { writeProjectFile(path.toStdString(), project); }
 
 QString openFilter() {
-    return QObject::tr("Everything Gantry opens (*.gantry *.yaml *.yml *.json *.csv);;Gantry projects (*.gantry);;"
-                       "Kubernetes snapshots and inventories (*.yaml *.yml *.json);;GPU traces (*.csv);;All files (*)");
+    return QObject::tr("Everything Gantry opens (*.gantry *.yaml *.yml *.json *.conf);;Gantry projects (*.gantry);;"
+                       "Kubernetes snapshots and inventories (*.yaml *.yml *.json);;Scheduler configurations (*.conf *.yaml);;"
+                       "All files (*)");
 }
 
 QString projectFilter() { return QObject::tr("Gantry projects (*.gantry)"); }

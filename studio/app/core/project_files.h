@@ -3,23 +3,26 @@
 // a project. Every failure is an exception whose message names the file, line and column.
 #include <QString>
 #include <QStringList>
+#include <optional>
 
 #include "model/diagnostic.h"
 #include "model/project.h"
 
 namespace gantry::studio {
 
-enum class FileKind { Project, Snapshot, Inventory, Trace, Unknown };
+enum class FileKind { Project, Snapshot, Inventory, SchedulerConf, Trace, Unknown };
 QString toDisplayString(FileKind kind);
 
-// By extension, then by a look at the first lines (apiVersion/kind => snapshot, "pools:" =>
-// inventory, a CSV header naming the trace's columns => trace).
+// CSV files are traces; everything else is told apart by the importers (detectInputKind: a
+// .gantry or kind: Project is a project, kind: Inventory an inventory, actions/tiers a
+// volcano-scheduler.conf, anything else a Kubernetes snapshot). Unknown when unreadable.
 FileKind detectFileKind(const QString& path);
 
 struct LoadedFile {
     Project project;
     FileKind kind = FileKind::Unknown;
     Diagnostics warnings;
+    std::optional<SchedulerConf> schedulerConf; // kind SchedulerConf: a policy for the open project
 };
 
 // Reads a project, snapshot, inventory or trace into a project. Throws InputError (located) for

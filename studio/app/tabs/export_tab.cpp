@@ -52,7 +52,7 @@ ExportTab::ExportTab(Workspace* workspace, QWidget* parent) : QWidget(parent), w
     auto* split = new QSplitter(Qt::Vertical, this);
     split->setChildrenCollapsible(false);
     issues_ = new QTableWidget(0, 4, split);
-    issues_->setHorizontalHeaderLabels({tr("Kind"), tr("Object"), tr("Field"), tr("What to do")});
+    issues_->setHorizontalHeaderLabels({tr("Kind"), tr("Object"), tr("Field"), tr("What it means")});
     issues_->horizontalHeader()->setStretchLastSection(true);
     issues_->verticalHeader()->setVisible(false);
     issues_->setEditTriggers(QAbstractItemView::NoEditTriggers);
@@ -141,13 +141,19 @@ void ExportTab::refresh() {
             color = QColor(0x6a, 0x4c, 0x9c);
             ++lossy;
             break;
+        case ExportIssue::Kind::Note:
+            kind = tr("Note");
+            color = palette().color(QPalette::PlaceholderText);
+            break;
         }
         auto* k = new QTableWidgetItem(kind);
         k->setForeground(color);
         issues_->setItem(int(i), 0, k);
         issues_->setItem(int(i), 1, new QTableWidgetItem(issue.object));
         issues_->setItem(int(i), 2, new QTableWidgetItem(issue.field));
-        issues_->setItem(int(i), 3, new QTableWidgetItem(issue.message));
+        auto* message = new QTableWidgetItem(issue.message);
+        if (!issue.where.isEmpty()) message->setToolTip(issue.where);
+        issues_->setItem(int(i), 3, message);
     }
     issues_->resizeColumnsToContents();
     issues_->horizontalHeader()->setStretchLastSection(true);
@@ -196,13 +202,14 @@ bool ExportTab::writeFiles(QString* message) {
     };
     if (dir.isEmpty()) return fail(tr("Choose an output folder first."));
     if (plan_.hasErrors()) return fail(plan_.unavailable.isEmpty() ? tr("Not written: the export has errors (listed above).") : plan_.unavailable);
+    QStringList written;
     try {
-        writeExport(plan_, dir);
+        written = writeExportPlan(plan_, dir);
     } catch (const std::exception& e) {
         return fail(tr("Not written: %1").arg(QString::fromUtf8(e.what())));
     }
     QSettings().setValue("export/folder", dir);
-    if (message) *message = tr("Wrote %n file(s) to %1", "", int(plan_.files.size())).arg(QDir::toNativeSeparators(dir));
+    if (message) *message = tr("Wrote %n file(s) to %1 (export-report.txt lists them)", "", int(written.size())).arg(QDir::toNativeSeparators(dir));
     return true;
 }
 
