@@ -50,6 +50,26 @@ std::string normalizeReason(std::string_view text, std::string_view podKey, std:
         }
         out += s[i++];
     }
+    // "N/N nodes are unavailable: N Insufficient cpu, N Insufficient nvidia.com/gpu." lists its
+    // parts sorted by their text with the counts in it; without the counts, sort them again.
+    for (const char* marker : {"nodes are unavailable: ", "nodes are available: "}) {
+        const size_t at = out.find(marker);
+        if (at == std::string::npos) continue;
+        const size_t from = at + std::string_view(marker).size();
+        const size_t to = out.find('.', from);
+        if (to == std::string::npos) continue;
+        std::vector<std::string> parts;
+        for (size_t p = from; p < to;) {
+            size_t comma = out.find(", ", p);
+            if (comma == std::string::npos || comma > to) comma = to;
+            parts.push_back(out.substr(p, comma - p));
+            p = comma == to ? to : comma + 2;
+        }
+        std::sort(parts.begin(), parts.end());
+        std::string joined;
+        for (size_t k = 0; k < parts.size(); ++k) joined += (k ? ", " : "") + parts[k];
+        out.replace(from, to - from, joined);
+    }
     return out;
 }
 

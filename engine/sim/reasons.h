@@ -14,7 +14,8 @@
 namespace gantry::sim {
 
 // Replaces the pod key, the job key, the node a pod "can possibly be assigned to", the hypernode a
-// search was confined to, and every standalone number.
+// search was confined to, and every standalone number; then sorts the parts of a node-count list
+// again (the scheduler sorts them with their counts).
 std::string normalizeReason(std::string_view text, std::string_view podKey, std::string_view jobKey);
 
 class ReasonBook {

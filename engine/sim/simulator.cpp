@@ -171,7 +171,7 @@ class Simulator {
                 needSession = true;
             }
             // A cycle runs at its tick when something may have changed (or always, without skipping).
-            const uint64_t k = tickAtOrAfter(t);
+            const uint64_t k = std::max(tick, tickAtOrAfter(t));
             if (tickTime(k) == t) {
                 if (needSession || !o_.skipIdleCycles || t == tCycle) needSession = cycle(t);
                 tick = k + 1;

@@ -34,7 +34,7 @@ SimWorkload fromTemplates(const std::vector<WorkloadTemplate>& templates, const 
         kind.checkpointSeconds = w.checkpointSeconds;
         const uint32_t k = uint32_t(out.kinds.size());
         out.kinds.push_back(std::move(kind));
-        const auto draws = workload::drawJobs(w, ti, seed);
+        const auto draws = workload::drawJobs(w, seed);
         for (size_t n = 0; n < draws.size(); ++n)
             out.jobs.push_back(SimJob{k, int32_t(n), draws[n].arrival, draws[n].duration});
     }

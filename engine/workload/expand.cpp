@@ -53,9 +53,9 @@ double drawDuration(const DurationDistribution& d, Random& rng) {
     return d.meanSeconds;
 }
 
-std::vector<JobDraw> drawJobs(const WorkloadTemplate& w, uint64_t index, uint64_t seed) {
-    Random arrivals = Random::stream(seed, "arrival", index);
-    Random durations = Random::stream(seed, "duration", index);
+std::vector<JobDraw> drawJobs(const WorkloadTemplate& w, uint64_t seed) {
+    Random arrivals = Random::stream(seed, "arrival:" + w.name, 0);
+    Random durations = Random::stream(seed, "duration:" + w.name, 0);
     std::vector<double> times = arrivalTimes(w.arrival, w.jobs, arrivals);
     std::vector<JobDraw> out(times.size());
     for (size_t i = 0; i < times.size(); ++i) {
@@ -166,7 +166,7 @@ Expansion expandWorkloads(const std::vector<WorkloadTemplate>& templates, const 
         const auto& w = templates[ti];
         auto warnings = checkTemplate(w);
         out.warnings.insert(out.warnings.end(), warnings.begin(), warnings.end());
-        auto draws = drawJobs(w, ti, seed);
+        auto draws = drawJobs(w, seed);
         for (int32_t n = 0; n < int32_t(draws.size()); ++n) {
             out.podGroups.push_back(templatePodGroup(w, n, draws[size_t(n)]));
             auto pods = templatePods(w, n, cluster);

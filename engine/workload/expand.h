@@ -31,8 +31,9 @@ struct JobDraw {
     double duration = 0;
 };
 
-// The draws of template number `index` of a project (streams "arrival" and "duration").
-std::vector<JobDraw> drawJobs(const WorkloadTemplate& w, uint64_t index, uint64_t seed);
+// The draws of a template, from streams named after it ("arrival:<name>", "duration:<name>"): a
+// template's jobs do not change when other templates are added, removed or reordered.
+std::vector<JobDraw> drawJobs(const WorkloadTemplate& w, uint64_t seed);
 
 // Warnings about a template the expansion reads in a particular way (a times list whose length is
 // not the job count).

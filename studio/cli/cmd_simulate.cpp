@@ -164,6 +164,12 @@ bool confHas(const SchedulerConf& conf, const std::string& plugin) {
     return conf.plugin(plugin) != nullptr;
 }
 
+PluginOption deviceShare() {
+    PluginOption p;
+    p.name = "deviceshare";
+    return p;
+}
+
 bool workloadSharesGpus(const sim::SimWorkload& w) {
     for (const auto& k : w.kinds)
         for (const auto& p : k.pods)
@@ -178,6 +184,7 @@ int runSimulate(const Args& args) {
     std::optional<uint64_t> seed;
     bool json = false, everyCycle = false;
     sim::TimingDefaults timing;
+    std::vector<std::string> notes; // what Gantry chose for the user, printed with the summary
     for (size_t i = 0; i < args.size(); ++i) {
         const std::string& a = args[i];
         auto value = [&](std::string& out) {
@@ -268,19 +275,11 @@ int runSimulate(const Args& args) {
             auto converted = sim::fromTrace(t, timing, options.seed);
             cluster = std::move(converted.cluster);
             workload = std::move(converted.workload);
-            SchedulerConf conf = defaultVolcanoConf();
-            PluginOption share;
-            share.name = "deviceshare";
-            conf.tiers.back().plugins.push_back(share);
-            options.conf = conf;
+            options.conf = defaultVolcanoConf();
             context.input = "trace " + std::filesystem::path(podsCsv).filename().string();
         } else {
             LoadedInput in = loadInputs(inputs);
             warnings.insert(warnings.end(), in.warnings.begin(), in.warnings.end());
-            if (in.kind == InputKind::SchedulerConf)
-                return usageError("simulate",
-                                  "'" + inputs.front() +
-                                      "' is a scheduler configuration; give it with --scheduler-conf");
             Project& p = in.project;
             options.seed = seed.value_or(p.simulation.seed);
             options.cycleSeconds = p.simulation.cycleSeconds > 0 ? p.simulation.cycleSeconds : 1.0;
@@ -319,11 +318,23 @@ int runSimulate(const Args& args) {
             printDiagnostics(warnings);
             return BadInput;
         }
-        if (workloadSharesGpus(workload) && !confHas(options.conf, "deviceshare"))
-            warnings.push_back(
-                Diagnostic{Severity::Warning, options.conf.source,
-                           "pods share GPUs but the scheduler configuration has no deviceshare plugin: "
-                           "their shares are checked against the node's GPU count only"});
+        if (workloadSharesGpus(workload) && !confHas(options.conf, "deviceshare")) {
+            if (options.conf == defaultVolcanoConf()) {
+                // Volcano's default policy cannot place GPU shares; a cluster that shares GPUs runs
+                // deviceshare.
+                options.conf.tiers.back().plugins.push_back(deviceShare());
+                notes.push_back("pods share GPUs: deviceshare added to Volcano's default configuration");
+            } else {
+                Diagnostic d;
+                d.severity = Severity::Warning;
+                d.where = options.conf.source.file.empty() ? SourceRef{context.input, 0, 0, 0}
+                                                           : options.conf.source;
+                d.message =
+                    "pods share GPUs but the scheduler configuration has no deviceshare plugin: their shares "
+                    "are checked against the node's GPU count only";
+                warnings.push_back(std::move(d));
+            }
+        }
     } else {
         options.profile = sim::SimOptions::Profile::KubeDefault;
         options.kube = contrast.value_or(KubeSchedulerProfile{});
@@ -353,6 +364,7 @@ int runSimulate(const Args& args) {
         return BadInput;
     }
     printDiagnostics(warnings);
+    result.warnings.insert(result.warnings.begin(), notes.begin(), notes.end());
     if (!csvDir.empty()) {
         try {
             std::filesystem::create_directories(csvDir);
