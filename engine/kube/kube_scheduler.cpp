@@ -104,10 +104,12 @@ public:
             }
             bindTask(t, uint32_t(best));
             r.bindings[key] = st_.nodeName(uint32_t(best));
+            r.boundTasks.emplace_back(t, uint32_t(best));
         }
         // Gangs: kube-scheduler does not know them; report how far each got.
         for (uint32_t j = 0; j < st_.jobs.size(); ++j) {
             const auto& job = st_.jobs[j];
+            if (!st_.jobAlive(j)) continue;
             int32_t placed = 0, total = int32_t(job.tasks.size());
             for (uint32_t t : job.tasks)
                 if (occupiesNode(st_.tasks[t].status) || completedStatus(st_.tasks[t].status)) ++placed;
@@ -153,6 +155,8 @@ private:
         check(kMemory);
         for (int d : st_.dims.byName())
             if (d > kPods && ((pod.presentMask >> d) & 1u)) check(d);
+        // Shares of a device and GPU models, as a GPU-sharing scheduler extender checks them.
+        if (pod.gpu.count > 0 && fit.empty() && !st_.gpusFit(t, n)) fit.push_back("Insufficient GPU devices");
         if (!fit.empty()) return fit;
         Code code;
         if (const char* why = k8s::spreadFilter(st_, spread, n, &code)) return {why};

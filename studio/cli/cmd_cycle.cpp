@@ -1,10 +1,5 @@
 // gantry cycle: one scheduling session on a snapshot, as Volcano (or the default kube-scheduler)
 // would run it, printed as JSON or as a table.
-#include <iomanip>
-#include <iostream>
-#include <nlohmann/json.hpp>
-#include <sstream>
-
 #include "command.h"
 #include "input_error.h"
 #include "kube/kube_scheduler.h"
@@ -14,6 +9,11 @@
 #include "session/session.h"
 #include "snapshot/snapshot_importer.h"
 
+#include <iomanip>
+#include <iostream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
 namespace gantry::cli {
 
 namespace {
@@ -22,7 +22,8 @@ constexpr const char* kUsage =
     "Usage: gantry cycle --snapshot FILE [--snapshot FILE...] --scheduler-conf FILE [--json] [--scores]\n"
     "                    [--profile volcano|kube-default]\n"
     "Runs one scheduling session on the snapshot: each configured action once, in order.\n"
-    "  --snapshot FILE        Kubernetes objects (kubectl get -o yaml|json, multi-document YAML); repeatable\n"
+    "  --snapshot FILE        Kubernetes objects (kubectl get -o yaml|json, multi-document YAML); "
+    "repeatable\n"
     "  --scheduler-conf FILE  volcano-scheduler.conf (or its ConfigMap); with --profile kube-default a\n"
     "                         KubeSchedulerConfiguration (kubescheduler.config.k8s.io/v1)\n"
     "  --json                 print {bindings, evicted, pipelined, podgroup_phase, pending[, scores]}\n"
@@ -57,11 +58,10 @@ nlohmann::ordered_json toJson(const engine::SessionResult& r, bool scores) {
 }
 
 void printTable(const engine::SessionResult& r, bool scores) {
-    auto section = [](const std::string& title, size_t n) {
-        std::cout << title << " (" << n << ")\n";
-    };
+    auto section = [](const std::string& title, size_t n) { std::cout << title << " (" << n << ")\n"; };
     section("Bindings", r.bindings.size());
-    for (const auto& [pod, node] : r.bindings) std::cout << "  " << std::left << std::setw(40) << pod << node << '\n';
+    for (const auto& [pod, node] : r.bindings)
+        std::cout << "  " << std::left << std::setw(40) << pod << node << '\n';
     section("Evicted", r.evicted.size());
     for (const auto& pod : r.evicted) std::cout << "  " << pod << '\n';
     section("Pipelined", r.pipelined.size());
@@ -78,12 +78,14 @@ void printTable(const engine::SessionResult& r, bool scores) {
         std::cout << '\n';
     }
     section("Pending", r.pending.size());
-    for (const auto& [pod, why] : r.pending) std::cout << "  " << std::left << std::setw(40) << pod << why << '\n';
+    for (const auto& [pod, why] : r.pending)
+        std::cout << "  " << std::left << std::setw(40) << pod << why << '\n';
     if (scores) {
         section("Scores", r.scores.size());
         for (const auto& [pod, row] : r.scores) {
             std::cout << "  " << pod << '\n';
-            for (const auto& [node, s] : row) std::cout << "    " << std::left << std::setw(36) << node << s << '\n';
+            for (const auto& [node, s] : row)
+                std::cout << "    " << std::left << std::setw(36) << node << s << '\n';
         }
     }
     for (const auto& w : r.warnings) std::cout << "note: " << w << '\n';
@@ -165,17 +167,21 @@ int runCycle(const Args& args) {
             printDiagnostics(e.all());
             return BadInput;
         }
-        engine::ClusterState state = engine::buildClusterState(cluster, &warnings, engine::kubeBuildOptions());
+        engine::ClusterState state =
+            engine::buildClusterState(cluster, &warnings, engine::kubeBuildOptions());
         result = engine::runKubeDefault(state, kube, scores);
     }
     printDiagnostics(warnings);
-    if (json) std::cout << toJson(result, scores).dump(2) << '\n';
-    else printTable(result, scores);
+    if (json)
+        std::cout << toJson(result, scores).dump(2) << '\n';
+    else
+        printTable(result, scores);
     return Ok;
 }
 
 const CommandRegistration reg{{"cycle", "--snapshot FILE --scheduler-conf FILE [--json] [--scores]",
-                               "run one scheduling session (Volcano or kube-default) on a snapshot", runCycle}};
+                               "run one scheduling session (Volcano or kube-default) on a snapshot",
+                               runCycle}};
 
 } // namespace
 
