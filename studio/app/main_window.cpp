@@ -128,7 +128,8 @@ MainWindow::MainWindow(std::unique_ptr<WhatIfEngine> engine, const QString& auto
     auto* runner = ws_->runner();
     connect(runner, &WhatIfRunner::runningChanged, runProgress_, &QWidget::setVisible);
     connect(runner, &WhatIfRunner::progress, this, [this](double f, const QString& stage) {
-        runProgress_->setValue(int(f * 1000));
+        runProgress_->setRange(0, f < 0 ? 0 : 1000);
+        if (f >= 0) runProgress_->setValue(int(f * 1000));
         statusBar()->showMessage(tr("What-if: %1").arg(stage));
     });
     connect(runner, &WhatIfRunner::finished, this, [this](const WhatIfRun& run) {

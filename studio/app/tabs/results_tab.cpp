@@ -32,11 +32,13 @@ QString pct(double v) { return std::isnan(v) ? QObject::tr("n/a") : QStringLiter
 
 double lastOr(const std::vector<double>& v, double fallback = std::nan("")) { return v.empty() ? fallback : v.back(); }
 
-double medianWait(const WhatIfResult& r) {
+double waitPercentile(const WhatIfResult& r, double p) {
     std::vector<double> all;
     for (const auto& w : r.waits) all.insert(all.end(), w.waitSeconds.begin(), w.waitSeconds.end());
-    return WhatIfResult::percentile(all, 50);
+    return WhatIfResult::percentile(all, p);
 }
+
+double medianWait(const WhatIfResult& r) { return waitPercentile(r, 50); }
 
 QChartView* chartView(QWidget* parent) {
     auto* v = new QChartView(parent);
@@ -133,6 +135,15 @@ ResultsTab::ResultsTab(Workspace* workspace, QWidget* parent) : QWidget(parent),
     compare_->setAlternatingRowColors(true);
     bottom_->addTab(compare_, tr("Side by side"));
 
+    reasons_ = new QTableWidget(0, 3, bottom_);
+    reasons_->setHorizontalHeaderLabels({tr("Why jobs waited"), tr("Job-hours"), tr("Jobs")});
+    reasons_->verticalHeader()->setVisible(false);
+    reasons_->horizontalHeader()->setSectionResizeMode(0, QHeaderView::Stretch);
+    reasons_->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    reasons_->setAlternatingRowColors(true);
+    reasons_->setWordWrap(false);
+    bottom_->addTab(reasons_, tr("Why jobs waited"));
+
     grid->addWidget(allocChart_, 0, 0);
     grid->addWidget(queueChart_, 0, 1);
     grid->addWidget(waitChart_, 1, 0);
@@ -156,7 +167,12 @@ ResultsTab::ResultsTab(Workspace* workspace, QWidget* parent) : QWidget(parent),
         }
     });
     connect(runner, &WhatIfRunner::progress, this, [this](double f, const QString& stage) {
-        progress_->setValue(int(f * 1000));
+        if (f < 0) {
+            progress_->setRange(0, 0); // busy: the simulator does not say how far it is
+        } else {
+            progress_->setRange(0, 1000);
+            progress_->setValue(int(f * 1000));
+        }
         stage_->setText(stage);
     });
     connect(runner, &WhatIfRunner::cancelled, this, [this] {
@@ -192,6 +208,13 @@ void ResultsTab::refreshBanner() {
                      .arg(ws_->document()->project().contrast ? tr(" and with the comparison profile") : QString());
     } else {
         if (!run.primary->note.empty()) parts << qs(run.primary->note).toHtmlEscaped();
+        if (!run.primary->warnings.empty()) {
+            QStringList w;
+            for (const auto& x : run.primary->warnings) w << qs(x);
+            parts << tr("<span title='%1'>%n note(s) from the engine about what it does not model (hover to read).</span>", "",
+                        int(w.size()))
+                         .arg(w.join('\n').toHtmlEscaped());
+        }
         if (ws_->resultsStale()) {
             parts << tr("<b>The project changed since this run</b>; run it again to bring the results up to date.");
             background = QColor(0xfd, 0xec, 0xc8);
@@ -219,8 +242,15 @@ void ResultsTab::refresh() {
 
     auto secondLine = [&](auto f) { return b ? tr("%1: %2").arg(qs(b->profile), f(*b)) : QString(); };
     if (a) {
-        allocCard_->setValue(pct(lastOr(a->gpuAllocationPct)), secondLine([](const WhatIfResult& r) { return pct(lastOr(r.gpuAllocationPct)); }));
-        fragCard_->setValue(pct(lastOr(a->fragmentationPct)), secondLine([](const WhatIfResult& r) { return pct(lastOr(r.fragmentationPct)); }));
+        // Over time: the time-weighted mean, with the peak and the end in the detail line.
+        auto allocDetail = [&](const WhatIfResult& r) {
+            return tr("mean · peak %1, end %2").arg(pct(r.peak(r.gpuAllocationPct)), pct(lastOr(r.gpuAllocationPct)));
+        };
+        allocCard_->setValue(pct(a->timeMean(a->gpuAllocationPct)),
+                             b ? tr("%1: %2 mean").arg(qs(b->profile), pct(b->timeMean(b->gpuAllocationPct))) : allocDetail(*a));
+        fragCard_->setValue(pct(a->timeMean(a->fragmentationPct)),
+                            b ? tr("%1: %2 mean").arg(qs(b->profile), pct(b->timeMean(b->fragmentationPct)))
+                              : tr("mean, of all GPUs · end %1").arg(pct(lastOr(a->fragmentationPct))));
         startedCard_->setValue(tr("%1 of %2").arg(a->jobsStarted).arg(a->jobsTotal),
                                secondLine([](const WhatIfResult& r) { return tr("%1 of %2").arg(r.jobsStarted).arg(r.jobsTotal); }));
         pendingCard_->setValue(formatCount(qint64(a->pending.size())), secondLine([](const WhatIfResult& r) { return formatCount(qint64(r.pending.size())); }));
@@ -239,6 +269,26 @@ void ResultsTab::refresh() {
     pendingTable_->resizeColumnsToContents();
     bottom_->setTabText(0, a ? tr("Pending jobs (%1)").arg(a->pending.size()) : tr("Pending jobs"));
 
+    // Why jobs waited, over the whole run (the policy's run).
+    reasons_->setRowCount(a ? int(a->pendingReasons.size()) : 0);
+    for (size_t i = 0; a && i < a->pendingReasons.size(); ++i) {
+        const auto& r = a->pendingReasons[i];
+        auto* reason = new QTableWidgetItem(qs(r.reason));
+        reason->setToolTip(qs(r.reason));
+        reasons_->setItem(int(i), 0, reason);
+        auto* hours = new QTableWidgetItem(QLocale().toString(r.jobSeconds / 3600.0, 'f', 1));
+        hours->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
+        reasons_->setItem(int(i), 1, hours);
+        auto* jobs = new QTableWidgetItem(QString::number(r.jobs));
+        jobs->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
+        reasons_->setItem(int(i), 2, jobs);
+    }
+    reasons_->resizeColumnToContents(1);
+    reasons_->resizeColumnToContents(2);
+    bottom_->setTabText(2, a ? tr("Why jobs waited (%1)").arg(a->pendingReasons.size()) : tr("Why jobs waited"));
+    // With nothing pending at the end, the reasons over the run are the more useful page.
+    if (a && a->pending.empty() && !a->pendingReasons.empty() && bottom_->currentIndex() == 0) bottom_->setCurrentIndex(2);
+
     // Side by side.
     struct Row {
         QString name;
@@ -247,15 +297,19 @@ void ResultsTab::refresh() {
         bool lowerIsBetter;
     };
     std::vector<Row> rows = {
-        {tr("GPU allocation at the end"), [](const WhatIfResult& r) { return lastOr(r.gpuAllocationPct); }, true, false},
-        {tr("GPU fragmentation at the end"), [](const WhatIfResult& r) { return lastOr(r.fragmentationPct); }, true, true},
-        {tr("GPUs allocated"), [](const WhatIfResult& r) { return r.allocatedGpus; }, false, false},
+        {tr("GPU allocation, mean over time"), [](const WhatIfResult& r) { return r.timeMean(r.gpuAllocationPct); }, true, false},
+        {tr("GPU allocation, peak"), [](const WhatIfResult& r) { return r.peak(r.gpuAllocationPct); }, true, false},
+        {tr("GPU fragmentation, mean over time"), [](const WhatIfResult& r) { return r.timeMean(r.fragmentationPct); }, true, true},
         {tr("Jobs started"), [](const WhatIfResult& r) { return double(r.jobsStarted); }, false, false},
+        {tr("Jobs completed"), [](const WhatIfResult& r) { return double(r.jobsCompleted); }, false, false},
         {tr("Jobs pending"), [](const WhatIfResult& r) { return double(r.pending.size()); }, false, true},
         {tr("Gangs half-started (holding GPUs, cannot run)"), [](const WhatIfResult& r) { return double(r.jobsPartial); }, false, true},
         {tr("Pods bound"), [](const WhatIfResult& r) { return double(r.podsBound); }, false, false},
-        {tr("Evictions"), [](const WhatIfResult& r) { return double(r.evictions); }, false, true},
+        {tr("Pod evictions"), [](const WhatIfResult& r) { return double(r.evictions); }, false, true},
+        {tr("Job restarts (preempted)"), [](const WhatIfResult& r) { return double(r.jobRestarts); }, false, true},
+        {tr("GPU-hours of work lost to restarts"), [](const WhatIfResult& r) { return r.lostGpuHours; }, false, true},
         {tr("Median wait (s)"), [](const WhatIfResult& r) { return medianWait(r); }, false, true},
+        {tr("95th percentile wait (s)"), [](const WhatIfResult& r) { return waitPercentile(r, 95); }, false, true},
     };
     compare_->setRowCount(a ? int(rows.size()) : 0);
     compare_->setHorizontalHeaderLabels({tr("Measure"), a ? qs(a->profile) : tr("Policy"), b ? qs(b->profile) : tr("Comparison"), tr("Difference")});

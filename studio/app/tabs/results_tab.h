@@ -51,6 +51,7 @@ private:
     PendingJobsModel* pending_;
     QTableView* pendingTable_;
     QTableWidget* compare_;
+    QTableWidget* reasons_;
 };
 
 } // namespace gantry::studio

@@ -14,4 +14,20 @@ double WhatIfResult::percentile(std::vector<double> values, double p) {
     return values[i];
 }
 
+double WhatIfResult::timeMean(const std::vector<double>& series) const {
+    if (series.empty()) return std::nan("");
+    if (time.size() < 2 || series.size() < 2) return series.back();
+    double area = 0, span = 0;
+    for (size_t i = 0; i + 1 < series.size() && i + 1 < time.size(); ++i) {
+        double dt = time[i + 1] - time[i];
+        area += series[i] * dt;
+        span += dt;
+    }
+    return span > 0 ? area / span : series.back();
+}
+
+double WhatIfResult::peak(const std::vector<double>& series) const {
+    return series.empty() ? std::nan("") : *std::max_element(series.begin(), series.end());
+}
+
 } // namespace gantry::studio

@@ -27,6 +27,8 @@ struct WhatIfResult {
 
     struct QueueSeries {
         std::string queue;
+        std::string parent;
+        bool leaf = true;             // usage of inner queues includes their children's
         std::vector<double> usedGpus; // per sample
         std::optional<double> guarantee, deserved, capability; // GPUs, in the target's terms
     };
@@ -56,8 +58,22 @@ struct WhatIfResult {
     std::vector<GpuPlacement> placements;
     std::vector<std::string> jobNames, queueNames; // indices used by placements
 
-    int jobsTotal = 0, jobsStarted = 0;
+    // Why jobs waited over the run: each reason (numbers and names taken out) with the job-time
+    // spent pending with it.
+    struct ReasonTime {
+        std::string reason;
+        double jobSeconds = 0;
+        int jobs = 0;
+    };
+    std::vector<ReasonTime> pendingReasons;
+
+    int jobsTotal = 0, jobsStarted = 0, jobsCompleted = 0;
     int jobsPartial = 0; // jobs holding some pods but fewer than their gang minimum (deadlock risk)
+    int jobRestarts = 0;
+    double lostGpuHours = 0;         // work thrown away by restarts
+    double meanGpuAllocationPct = 0; // over the simulated time
+    double simulatedSeconds = 0;
+    std::vector<std::string> warnings; // what the engine could not model, in its words
     int podsTotal = 0, podsBound = 0;
     int evictions = 0;
     double totalGpus = 0, allocatedGpus = 0;
@@ -65,6 +81,9 @@ struct WhatIfResult {
     uint64_t projectRevision = 0; // the document revision the run started from
 
     static double percentile(std::vector<double> values, double p); // p in [0, 100]
+    // Time-weighted mean of a series sampled at `time` (the last sample counts for nothing).
+    double timeMean(const std::vector<double>& series) const;
+    double peak(const std::vector<double>& series) const;
 };
 
 } // namespace gantry::studio

@@ -13,10 +13,9 @@ WhatIfRunner::WhatIfRunner(std::unique_ptr<WhatIfEngine> engine, QObject* parent
 }
 
 WhatIfRunner::~WhatIfRunner() {
-    if (thread_) {
-        cancel();
-        thread_->wait();
-    }
+    if (cancel_) cancel_->store(true);
+    if (thread_) thread_->wait();
+    for (QThread* t : abandoned_) t->wait();
 }
 
 QString WhatIfRunner::unavailableReason() const { return QString::fromStdString(engine_->unavailableReason()); }
@@ -42,7 +41,7 @@ bool WhatIfRunner::start(const Project& project, uint64_t revision) {
         const bool twoRuns = project.contrast.has_value();
         auto reporter = [this](double base, double span) {
             return [this, base, span](double fraction, const std::string& stage) {
-                double f = base + span * std::clamp(fraction, 0.0, 1.0);
+                double f = fraction < 0 ? -1.0 : base + span * std::clamp(fraction, 0.0, 1.0);
                 QString text = QString::fromStdString(stage);
                 QMetaObject::invokeMethod(this, [this, f, text] { emit progress(f, text); }, Qt::QueuedConnection);
             };
@@ -66,11 +65,17 @@ bool WhatIfRunner::start(const Project& project, uint64_t revision) {
             error = QString::fromUtf8(e.what());
         }
         const bool wasCancelled = cancelFlag->load() || (!run.primary && error.isEmpty());
+        QThread* self = QThread::currentThread();
         QMetaObject::invokeMethod(
             this,
-            [this, run, error, wasCancelled] {
-                thread_->wait();
-                thread_->deleteLater();
+            [this, self, run, error, wasCancelled] {
+                self->wait();
+                self->deleteLater();
+                auto it = std::find(abandoned_.begin(), abandoned_.end(), self);
+                if (it != abandoned_.end()) { // cancelled earlier: already reported
+                    abandoned_.erase(it);
+                    return;
+                }
                 thread_ = nullptr;
                 emit runningChanged(false);
                 if (!error.isEmpty())
@@ -91,7 +96,12 @@ bool WhatIfRunner::start(const Project& project, uint64_t revision) {
 }
 
 void WhatIfRunner::cancel() {
-    if (cancel_) cancel_->store(true);
+    if (!thread_) return;
+    cancel_->store(true);
+    abandoned_.push_back(thread_);
+    thread_ = nullptr;
+    emit runningChanged(false);
+    emit cancelled();
 }
 
 bool WhatIfRunner::waitForFinished(int timeoutMs) {

@@ -30,13 +30,15 @@ public:
     // Starts a run of the primary profile and, when the project has one, the contrast profile.
     // Returns false (and emits failed) when a run is already going or the engine is unavailable.
     bool start(const Project& project, uint64_t revision);
+    // Stops the run: the engine is asked to stop, and the runner lets go of it at once (an engine
+    // that cannot stop mid-way finishes in the background and its result is dropped).
     void cancel();
     // Blocks until the current run ends, processing events (for the screenshot mode and tests).
     bool waitForFinished(int timeoutMs);
 
 signals:
     void started();
-    void progress(double fraction, const QString& stage);
+    void progress(double fraction, const QString& stage); // fraction < 0: busy, amount unknown
     void finished(const gantry::studio::WhatIfRun& run);
     void failed(const QString& message);
     void cancelled();
@@ -45,6 +47,7 @@ signals:
 private:
     std::shared_ptr<WhatIfEngine> engine_;
     QThread* thread_ = nullptr;
+    std::vector<QThread*> abandoned_; // cancelled runs still finishing
     std::shared_ptr<std::atomic<bool>> cancel_;
     WhatIfRun last_;
 };

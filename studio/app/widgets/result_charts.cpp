@@ -152,9 +152,11 @@ QChart* makeAllocationChart(const WhatIfResult* primary, const WhatIfResult* con
     }
     auto* x = new QValueAxis;
     x->setRange(0, tmax / unit);
+    x->applyNiceNumbers();
     x->setLabelFormat(QStringLiteral("%.3g"));
     auto* y = new QValueAxis;
     y->setRange(0, 100);
+    y->setTickCount(5);
     y->setLabelFormat(QStringLiteral("%d %"));
     styleAxis(x, palette, QObject::tr("simulated time (%1)").arg(unitName));
     styleAxis(y, palette);
@@ -243,8 +245,13 @@ QChart* makeQueueChart(const WhatIfResult* primary, const WhatIfResult* contrast
                                        QColor(0xb0, 0x7a, 0xa1), QColor(0xff, 0x9d, 0xa7), QColor(0x9c, 0x75, 0x5f),
                                        QColor(0x3b, 0x8e, 0xa5), QColor(0x8c, 0xd1, 0x7d), QColor(0xd3, 0x72, 0xc6)};
     double ymax = 1;
-    for (size_t k = 0; k < primary->queues.size(); ++k) {
-        const auto& q = primary->queues[k];
+    // Leaf queues only: an inner queue's usage already contains its children's.
+    std::vector<size_t> leaves;
+    for (size_t k = 0; k < primary->queues.size(); ++k)
+        if (primary->queues[k].leaf) leaves.push_back(k);
+    for (size_t li = 0; li < leaves.size(); ++li) {
+        const size_t k = li;
+        const auto& q = primary->queues[leaves[li]];
         auto* lower = new QLineSeries;
         auto* upper = new QLineSeries;
         for (size_t i = 0; i < t.size(); ++i) {
@@ -262,8 +269,9 @@ QChart* makeQueueChart(const WhatIfResult* primary, const WhatIfResult* contrast
         area->setPen(QPen(c.darker(120), 1));
         chart->addSeries(area);
     }
-    for (size_t k = 0; k < primary->queues.size(); ++k) {
-        const auto& q = primary->queues[k];
+    for (size_t li = 0; li < leaves.size(); ++li) {
+        const size_t k = li;
+        const auto& q = primary->queues[leaves[li]];
         if (!q.deserved) continue;
         auto* line = new QLineSeries;
         line->append(0, *q.deserved);
@@ -275,10 +283,15 @@ QChart* makeQueueChart(const WhatIfResult* primary, const WhatIfResult* contrast
         // Keep the legend to the stacked areas; the dotted lines carry their queue's colour.
         for (auto* m : chart->legend()->markers(line)) m->setVisible(false);
     }
+    chart->legend()->setAlignment(Qt::AlignRight);
     auto* x = new QValueAxis;
     x->setRange(0, t.empty() ? 1 : t.back() / unit);
+    x->applyNiceNumbers();
+    x->setLabelFormat(QStringLiteral("%.3g"));
     auto* y = new QValueAxis;
     y->setRange(0, ymax * 1.1);
+    y->applyNiceNumbers();
+    y->setLabelFormat(QStringLiteral("%.0f"));
     styleAxis(x, palette, QObject::tr("simulated time (%1)").arg(unitName));
     styleAxis(y, palette, QObject::tr("GPUs"));
     chart->addAxis(x, Qt::AlignBottom);
@@ -341,6 +354,8 @@ QChart* makeWaitChart(const WhatIfResult* primary, const WhatIfResult* contrast,
     x->setLabelsAngle(cats.size() > 6 ? -45 : 0);
     auto* y = new QValueAxis;
     y->setRange(0, std::max(ymax * 1.1, 1.0));
+    y->applyNiceNumbers();
+    y->setLabelFormat(QStringLiteral("%.3g"));
     styleAxis(x, palette);
     styleAxis(y, palette, QObject::tr("wait (%1)").arg(unitName));
     chart->addAxis(x, Qt::AlignBottom);
