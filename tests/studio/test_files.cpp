@@ -102,6 +102,25 @@ private slots:
         QVERIFY(f.schedulerConf->plugin("capacity"));
     }
 
+    void aTraceOpensAsClusterAndJobs() {
+        const QString dir = QStringLiteral(GANTRY_SOURCE_DIR "/resources/traces/alibaba-gpu-v2023/");
+        LoadedFile f = loadFiles({dir + "openb_pod_list_gpuspec33.csv", dir + "openb_node_list_gpu_node.csv"});
+        QCOMPARE(f.kind, FileKind::Trace);
+        QCOMPARE(f.project.cluster.nodes.size(), size_t(1213));
+        QVERIFY(!f.project.cluster.pods.empty());
+        QCOMPARE(f.project.cluster.podGroups.size(), f.project.cluster.pods.size()); // one-pod jobs
+        for (const auto& p : f.project.cluster.pods) QVERIFY(p.nodeName.empty());
+        QVERIFY(f.project.cluster.findQueue("default"));
+        QVERIFY(f.project.volcano.plugin("deviceshare"));
+        // One file of a trace is not enough, and the message says what to open.
+        try {
+            loadFile(dir + "openb_node_list_gpu_node.csv");
+            QFAIL("expected an error");
+        } catch (const std::runtime_error& e) {
+            QVERIFY(QString::fromUtf8(e.what()).contains("two CSV files"));
+        }
+    }
+
     void badInputIsLocated() {
         QTemporaryDir dir;
         QString bad = write(dir, "broken.yaml", "apiVersion: v1\nkind: Node\nmetadata:\n  name: [unclosed\n");

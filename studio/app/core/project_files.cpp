@@ -1,5 +1,6 @@
 #include "core/project_files.h"
 
+#include <QFile>
 #include <QFileInfo>
 #include <QObject>
 #include <algorithm>
@@ -9,6 +10,8 @@
 #include "input_loader.h"
 #include "project_writer.h"
 #include "scheduler_conf_reader.h"
+#include "sim/sources.h"
+#include "trace/alibaba_trace.h"
 
 namespace gantry::studio {
 
@@ -46,6 +49,51 @@ FileKind checkedKind(const QString& path) {
     return fromInputKind(detectInputKind(path.toStdString()));
 }
 
+// The first line of a CSV: a trace's node list names "sn", its pod list "num_gpu".
+QString csvHeader(const QString& path) {
+    QFile f(path);
+    if (!f.open(QIODevice::ReadOnly)) return {};
+    return QString::fromUtf8(f.readLine()).trimmed();
+}
+
+// A GPU trace (node list + pod list) as a project: the nodes become the cluster, every task a
+// one-pod job waiting in the cluster with the arrival and duration the trace gives it, so the
+// simulator takes them as the what-if jobs.
+LoadedFile fromTrace(const QStringList& paths) {
+    QString nodes, pods;
+    for (const auto& p : paths) {
+        const QStringList columns = csvHeader(p).split(',');
+        if (columns.contains(QStringLiteral("num_gpu")))
+            pods = p;
+        else if (columns.contains(QStringLiteral("sn")))
+            nodes = p;
+    }
+    if (paths.size() != 2 || nodes.isEmpty() || pods.isEmpty())
+        throw std::runtime_error(QObject::tr("A GPU trace is two CSV files opened together: the node list (columns sn, cpu_milli, "
+                                             "memory_mib, gpu, model) and the pod list (name, cpu_milli, memory_mib, num_gpu, "
+                                             "gpu_milli ...). Select both in the Open dialog, or drop both on the window.")
+                                     .toStdString());
+    LoadedFile out;
+    out.kind = FileKind::Trace;
+    Trace trace = readTrace(nodes.toStdString(), pods.toStdString(), out.warnings);
+    const uint64_t seed = out.project.simulation.seed;
+    sim::TraceConversion converted = sim::fromTrace(trace, sim::TimingDefaults{}, seed);
+    out.project.cluster = std::move(converted.cluster);
+    const auto& workload = converted.workload;
+    for (size_t j = 0; j < workload.jobs.size(); ++j) {
+        out.project.cluster.podGroups.push_back(workload.jobGroup(j));
+        for (auto& pod : workload.jobPods(j)) out.project.cluster.pods.push_back(std::move(pod));
+    }
+    sim::ensureDefaultQueue(out.project.cluster);
+    out.warnings.insert(out.warnings.end(), workload.warnings.begin(), workload.warnings.end());
+    out.project.name = QFileInfo(pods).completeBaseName().toStdString();
+    // Trace tasks share GPUs: Volcano's default policy plus deviceshare places them.
+    PluginOption deviceShare;
+    deviceShare.name = "deviceshare";
+    out.project.volcano.tiers.back().plugins.push_back(deviceShare);
+    return out;
+}
+
 } // namespace
 
 FileKind detectFileKind(const QString& path) {
@@ -64,10 +112,7 @@ LoadedFile loadFiles(const QStringList& paths) {
     for (const auto& p : paths) kinds.push_back(checkedKind(p));
     LoadedFile out;
     out.kind = kinds.front();
-    if (std::find(kinds.begin(), kinds.end(), FileKind::Trace) != kinds.end())
-        throw std::runtime_error(QObject::tr("%1: GPU traces open through the simulator, which this build does not include yet.")
-                                     .arg(paths.front())
-                                     .toStdString());
+    if (std::find(kinds.begin(), kinds.end(), FileKind::Trace) != kinds.end()) return fromTrace(paths);
     if (out.kind == FileKind::SchedulerConf && paths.size() == 1) {
         out.schedulerConf = readSchedulerConfFile(paths.front().toStdString(), &out.warnings);
         return out;
@@ -85,8 +130,9 @@ LoadedFile loadFiles(const QStringList& paths) {
 void saveProject(const Project& project, const QString& path) { writeProjectFile(path.toStdString(), project); }
 
 QString openFilter() {
-    return QObject::tr("Everything Gantry opens (*.gantry *.yaml *.yml *.json *.conf);;Gantry projects (*.gantry);;"
+    return QObject::tr("Everything Gantry opens (*.gantry *.yaml *.yml *.json *.conf *.csv);;Gantry projects (*.gantry);;"
                        "Kubernetes snapshots and inventories (*.yaml *.yml *.json);;Scheduler configurations (*.conf *.yaml);;"
+                       "GPU traces: node list and pod list (*.csv);;"
                        "All files (*)");
 }
 

@@ -105,6 +105,8 @@ void GpuMapGeometry::relayout() {
             widest = std::max(widest, r.right() + 1);
         }
         box.w = widest;
+        if (box.section >= 0 && size_t(box.section) < layout_.sectionTitleWidths.size())
+            box.w = std::min(usable, std::max(box.w, layout_.sectionTitleWidths[size_t(box.section)]));
         box.h = y + rowH;
         boxes.push_back(box);
     }

@@ -24,7 +24,8 @@ struct GpuMapLayout {
         int titleWidth = 0;     // pixels the title needs (set by the widget from its font)
     };
     std::vector<QString> sections;
-    std::vector<Group> groups; // grouped by section, sections in order
+    std::vector<int> sectionTitleWidths; // pixels each section title needs (set by the widget)
+    std::vector<Group> groups;           // grouped by section, sections in order
     std::vector<int> gpuCount; // per node index; nodes with 0 GPUs are not drawn
 };
 

@@ -40,6 +40,12 @@ void GpuMapWidget::setData(const Cluster* cluster, GpuMapLayout layout, std::sha
     geometry_.setViewportWidth(viewport()->width());
     QFontMetrics metrics(font());
     for (auto& g : layout.groups) g.titleWidth = metrics.horizontalAdvance(g.title) + 4;
+    QFont bold = font();
+    bold.setBold(true);
+    bold.setPointSizeF(font().pointSizeF() * 1.15); // as the renderer draws section titles
+    QFontMetrics boldMetrics(bold);
+    layout.sectionTitleWidths.clear();
+    for (const auto& s : layout.sections) layout.sectionTitleWidths.push_back(boldMetrics.horizontalAdvance(s) + 6);
     geometry_.setLayout(std::move(layout));
     setOccupancy(std::move(occupancy));
     updateScrollBars();

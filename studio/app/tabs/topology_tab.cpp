@@ -398,7 +398,7 @@ void TopologyTab::refreshPreview() {
         }
     }
     if (!cluster.hyperNodes.empty())
-        lines << tr("The snapshot also brought %n HyperNode object(s); an export uses the labels above.", "", int(cluster.hyperNodes.size()));
+        lines << tr("The project also holds %n HyperNode object(s); the export builds HyperNodes from the labels above.", "", int(cluster.hyperNodes.size()));
     previewNote_->setText(lines.join(QStringLiteral("<br>")));
 }
 

@@ -355,6 +355,7 @@ void WorkloadsTab::refreshSummary() {
 void WorkloadsTab::refreshImported() {
     imported_->resizeColumnsToContents();
     int jobs = importedModel_->rowCount();
+    imported_->setVisible(jobs > 0); // the note says there are none
     importedNote_->setText(jobs == 0 ? tr("<b>Jobs from the snapshot</b> — none; the what-if runs the templates above.")
                                      : tr("<b>Jobs from the snapshot</b> — %1 job(s), %2 with pods waiting. They take part in every what-if run as they are.")
                                            .arg(formatCount(jobs), formatCount(importedModel_->jobsWaiting())));

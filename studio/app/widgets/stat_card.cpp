@@ -37,6 +37,12 @@ StatCard::StatCard(const QString& caption, QWidget* parent) : QFrame(parent) {
     layout->addWidget(caption_);
     layout->addWidget(value_);
     layout->addWidget(detail_);
+    // Long details must not widen the window: they are cut, and shown whole in the tooltip.
+    for (QLabel* l : {caption_, value_, detail_}) {
+        l->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
+        l->setMinimumWidth(0);
+    }
+    setMinimumWidth(120);
     setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Fixed);
 }
 
@@ -44,6 +50,7 @@ void StatCard::setValue(const QString& value, const QString& detail) {
     value_->setText(value);
     detail_->setText(detail);
     detail_->setVisible(!detail.isEmpty());
+    setToolTip(detail.isEmpty() ? QString() : caption_->text() + ": " + value + "\n" + detail);
 }
 
 QString StatCard::value() const { return value_->text(); }
