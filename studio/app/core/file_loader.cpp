@@ -1,9 +1,9 @@
 #include "core/file_loader.h"
 
-#include <QCoreApplication>
-#include <QElapsedTimer>
-
 #include "input_error.h"
+
+#include <QEventLoop>
+#include <QTimer>
 
 namespace gantry::studio {
 
@@ -61,9 +61,13 @@ void FileLoader::abandon() {
 }
 
 bool FileLoader::waitForFinished(int timeoutMs) {
-    QElapsedTimer timer;
-    timer.start();
-    while (active_ && timer.elapsed() < timeoutMs) QCoreApplication::processEvents(QEventLoop::AllEvents, 20);
+    if (!active_) return true;
+    // An event loop that sleeps until the result arrives (a polling loop would take a core from
+    // the worker).
+    QEventLoop loop;
+    connect(this, &FileLoader::finished, &loop, &QEventLoop::quit);
+    QTimer::singleShot(timeoutMs, &loop, &QEventLoop::quit);
+    loop.exec();
     return active_ == nullptr;
 }
 

@@ -1,10 +1,11 @@
 #include "models/node_table_model.h"
 
+#include "core/topology_paths.h"
+
 #include <QColor>
 #include <QFont>
+#include <algorithm>
 #include <map>
-
-#include "core/topology_paths.h"
 
 namespace gantry::studio {
 namespace {
@@ -15,7 +16,9 @@ QString statusText(const Node& n) {
     return QObject::tr("Ready");
 }
 
-QString amountText(const std::string& resource, int64_t v) { return QString::fromStdString(formatAmount(resource, v)); }
+QString amountText(const std::string& resource, int64_t v) {
+    return QString::fromStdString(formatAmount(resource, v));
+}
 
 QString gpuText(int64_t milli) {
     if (milli % 1000 == 0) return QString::number(milli / 1000);
@@ -26,7 +29,8 @@ constexpr quintptr GroupRow = 0; // internalId of top-level rows; node rows unde
 
 } // namespace
 
-NodeTableModel::NodeTableModel(ProjectDocument* doc, QObject* parent) : QAbstractItemModel(parent), doc_(doc) {
+NodeTableModel::NodeTableModel(ProjectDocument* doc, QObject* parent)
+    : QAbstractItemModel(parent), doc_(doc) {
     rebuild();
     auto reset = [this] {
         beginResetModel();
@@ -68,7 +72,8 @@ void NodeTableModel::setOccupancy(std::shared_ptr<const GpuOccupancy> occupancy)
 
 QString NodeTableModel::groupKey(const Node& n) const {
     switch (grouping_.kind) {
-    case NodeGrouping::Kind::None: return {};
+    case NodeGrouping::Kind::None:
+        return {};
     case NodeGrouping::Kind::Pool: {
         std::string pool = nodePool(n);
         return pool.empty() ? tr("(no pool)") : QString::fromStdString(pool);
@@ -90,6 +95,13 @@ QString NodeTableModel::groupKey(const Node& n) const {
 void NodeTableModel::rebuild() {
     const auto& nodes = doc_->project().cluster.nodes;
     levels_ = effectiveLevels(doc_->project().cluster);
+    // Names sort by a precomputed natural-order rank: sorting 10,000 rows then compares integers.
+    std::vector<int> order(nodes.size());
+    for (size_t i = 0; i < order.size(); ++i) order[i] = int(i);
+    std::sort(order.begin(), order.end(),
+              [&](int a, int b) { return naturalLess(nodes[size_t(a)].name, nodes[size_t(b)].name); });
+    nameRank_.assign(nodes.size(), 0);
+    for (size_t r = 0; r < order.size(); ++r) nameRank_[size_t(order[r])] = int(r);
     groups_.clear();
     groupOfNode_.assign(nodes.size(), -1);
     rowOfNode_.assign(nodes.size(), -1);
@@ -116,7 +128,8 @@ QModelIndex NodeTableModel::index(int row, int column, const QModelIndex& parent
         return createIndex(row, column, GroupRow);
     }
     if (grouping_.kind == NodeGrouping::Kind::None || parent.internalId() != GroupRow) return {};
-    if (size_t(parent.row()) >= groups_.size() || size_t(row) >= groups_[size_t(parent.row())].nodes.size()) return {};
+    if (size_t(parent.row()) >= groups_.size() || size_t(row) >= groups_[size_t(parent.row())].nodes.size())
+        return {};
     return createIndex(row, column, quintptr(parent.row() + 1));
 }
 
@@ -127,12 +140,16 @@ QModelIndex NodeTableModel::parent(const QModelIndex& child) const {
 
 int NodeTableModel::rowCount(const QModelIndex& parent) const {
     if (!parent.isValid())
-        return grouping_.kind == NodeGrouping::Kind::None ? int(doc_->project().cluster.nodes.size()) : int(groups_.size());
-    if (parent.column() != 0 || parent.internalId() != GroupRow || grouping_.kind == NodeGrouping::Kind::None) return 0;
+        return grouping_.kind == NodeGrouping::Kind::None ? int(doc_->project().cluster.nodes.size())
+                                                          : int(groups_.size());
+    if (parent.column() != 0 || parent.internalId() != GroupRow || grouping_.kind == NodeGrouping::Kind::None)
+        return 0;
     return size_t(parent.row()) < groups_.size() ? int(groups_[size_t(parent.row())].nodes.size()) : 0;
 }
 
-int NodeTableModel::columnCount(const QModelIndex&) const { return Pool + 1 + int(levels_.size()) + TailCount; }
+int NodeTableModel::columnCount(const QModelIndex&) const {
+    return Pool + 1 + int(levels_.size()) + TailCount;
+}
 
 int NodeTableModel::nodeAt(const QModelIndex& index) const {
     if (!index.isValid()) return -1;
@@ -168,7 +185,7 @@ QVariant NodeTableModel::nodeData(int nodeIndex, int column, int role) const {
     const int levelFirst = Pool + 1, tail = Pool + 1 + int(levels_.size());
     if (role == Qt::TextAlignmentRole)
         return column >= tail + Gpus && column <= tail + Memory ? int(Qt::AlignRight | Qt::AlignVCenter)
-                                                               : int(Qt::AlignLeft | Qt::AlignVCenter);
+                                                                : int(Qt::AlignLeft | Qt::AlignVCenter);
     if (role == Qt::ForegroundRole && column == Status && (!n.ready || n.unschedulable))
         return QColor(!n.ready ? QColor(0xd6, 0x3b, 0x3b) : QColor(0xc0, 0x7a, 0x00));
     if (role == Qt::ToolTipRole && column == Name) {
@@ -178,7 +195,8 @@ QVariant NodeTableModel::nodeData(int nodeIndex, int column, int role) const {
     }
     if (role != Qt::DisplayRole && role != SortRole && role != FilterTextRole) return {};
     const bool sort = role == SortRole;
-    if (column == Name) return QString::fromStdString(n.name);
+    if (column == Name)
+        return sort ? QVariant(nameRank_[size_t(nodeIndex)]) : QVariant(QString::fromStdString(n.name));
     if (column == Status) return statusText(n);
     if (column == Pool) return QString::fromStdString(nodePool(n));
     if (column >= levelFirst && column < tail) {
@@ -186,8 +204,10 @@ QVariant NodeTableModel::nodeData(int nodeIndex, int column, int role) const {
         return it == n.labels.end() ? QString() : QString::fromStdString(it->second);
     }
     switch (column - tail) {
-    case GpuModel: return QString::fromStdString(n.gpus.model);
-    case Gpus: return gpuDeviceCount(n);
+    case GpuModel:
+        return QString::fromStdString(n.gpus.model);
+    case Gpus:
+        return gpuDeviceCount(n);
     case GpusUsed: {
         int used = usedMilli(nodeIndex);
         if (used < 0) return sort ? QVariant(-1) : QVariant();
@@ -204,7 +224,8 @@ QVariant NodeTableModel::nodeData(int nodeIndex, int column, int role) const {
     case Taints: {
         QStringList t;
         for (const auto& taint : n.taints)
-            t << QString::fromStdString(taint.key + (taint.value.empty() ? "" : "=" + taint.value) + ":" + toString(taint.effect));
+            t << QString::fromStdString(taint.key + (taint.value.empty() ? "" : "=" + taint.value) + ":" +
+                                        toString(taint.effect));
         return sort ? QVariant(int(n.taints.size())) : QVariant(t.join(", "));
     }
     }
@@ -220,11 +241,13 @@ QVariant NodeTableModel::groupData(const Group& group, int column, int role) con
     }
     if (role == Qt::TextAlignmentRole)
         return column >= tail + Gpus && column <= tail + Memory ? int(Qt::AlignRight | Qt::AlignVCenter)
-                                                               : int(Qt::AlignLeft | Qt::AlignVCenter);
+                                                                : int(Qt::AlignLeft | Qt::AlignVCenter);
     if (role != Qt::DisplayRole && role != SortRole) return {};
     const bool sort = role == SortRole;
     const auto& nodes = doc_->project().cluster.nodes;
-    if (column == Name) return group.name;
+    if (column == Name)
+        return sort ? QVariant(int(&group - groups_.data()))
+                    : QVariant(group.name); // groups are in natural order
     if (column == Status) {
         int notReady = 0, cordoned = 0;
         for (int n : group.nodes) {
@@ -246,13 +269,18 @@ QVariant NodeTableModel::groupData(const Group& group, int column, int role) con
         if (haveUsed) used += std::max(0, usedMilli(n));
     }
     switch (column - tail) {
-    case Gpus: return qlonglong(gpus);
+    case Gpus:
+        return qlonglong(gpus);
     case GpusUsed:
         if (!haveUsed) return {};
         return sort ? QVariant(qlonglong(used))
-                    : QVariant(QStringLiteral("%1 (%2 %)").arg(gpuText(used)).arg(gpus ? used / 10.0 / double(gpus) : 0.0, 0, 'f', 0));
-    case Cpu: return sort ? QVariant(qlonglong(cpu)) : QVariant(amountText("cpu", cpu));
-    case Memory: return sort ? QVariant(qlonglong(mem)) : QVariant(amountText("memory", mem));
+                    : QVariant(QStringLiteral("%1 (%2 %)")
+                                   .arg(gpuText(used))
+                                   .arg(gpus ? used / 10.0 / double(gpus) : 0.0, 0, 'f', 0));
+    case Cpu:
+        return sort ? QVariant(qlonglong(cpu)) : QVariant(amountText("cpu", cpu));
+    case Memory:
+        return sort ? QVariant(qlonglong(mem)) : QVariant(amountText("memory", mem));
     }
     return {};
 }
@@ -268,12 +296,18 @@ QVariant NodeTableModel::headerData(int section, Qt::Orientation orientation, in
         return name.isEmpty() ? name : name.front().toUpper() + name.mid(1);
     }
     switch (section - tail) {
-    case GpuModel: return tr("GPU model");
-    case Gpus: return tr("GPUs");
-    case GpusUsed: return tr("GPUs in use");
-    case Cpu: return tr("CPU");
-    case Memory: return tr("Memory");
-    case Taints: return tr("Taints");
+    case GpuModel:
+        return tr("GPU model");
+    case Gpus:
+        return tr("GPUs");
+    case GpusUsed:
+        return tr("GPUs in use");
+    case Cpu:
+        return tr("CPU");
+    case Memory:
+        return tr("Memory");
+    case Taints:
+        return tr("Taints");
     }
     return {};
 }
@@ -320,8 +354,11 @@ bool NodeFilterProxy::nodeMatches(const Node& n, const std::vector<TopologyLevel
             auto it = n.labels.find(t.key.toStdString());
             hit = it != n.labels.end() && (t.value == "*" || QString::fromStdString(it->second) == t.value);
         } else {
-            auto has = [&](const std::string& s) { return QString::fromStdString(s).contains(t.text, Qt::CaseInsensitive); };
-            hit = has(n.name) || has(nodePool(n)) || has(n.gpus.model) || statusText(n).contains(t.text, Qt::CaseInsensitive);
+            auto has = [&](const std::string& s) {
+                return QString::fromStdString(s).contains(t.text, Qt::CaseInsensitive);
+            };
+            hit = has(n.name) || has(nodePool(n)) || has(n.gpus.model) ||
+                  statusText(n).contains(t.text, Qt::CaseInsensitive);
             for (size_t l = 0; !hit && l < levels.size(); ++l) {
                 auto it = n.labels.find(levels[l].nodeLabel);
                 hit = it != n.labels.end() && has(it->second);
@@ -332,7 +369,8 @@ bool NodeFilterProxy::nodeMatches(const Node& n, const std::vector<TopologyLevel
     return true;
 }
 
-std::vector<uint8_t> NodeFilterProxy::matchVector(const Cluster& cluster, const std::vector<TopologyLevel>& levels) const {
+std::vector<uint8_t> NodeFilterProxy::matchVector(const Cluster& cluster,
+                                                  const std::vector<TopologyLevel>& levels) const {
     std::vector<uint8_t> out(cluster.nodes.size(), 1);
     if (terms_.empty()) return out;
     for (size_t i = 0; i < cluster.nodes.size(); ++i) out[i] = nodeMatches(cluster.nodes[i], levels) ? 1 : 0;

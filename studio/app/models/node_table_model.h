@@ -2,13 +2,13 @@
 // The cluster's nodes as a Qt item model: a flat table, or grouped under one row per pool, GPU model
 // or topology value (zone, rack ...) with each group's totals. Topology columns follow the cluster's
 // topology levels. Sorting and filtering are done by NodeFilterProxy on top.
+#include "core/project_document.h"
+#include "gpumap/gpu_occupancy.h"
+
 #include <QAbstractItemModel>
 #include <QSortFilterProxyModel>
 #include <memory>
 #include <vector>
-
-#include "core/project_document.h"
-#include "gpumap/gpu_occupancy.h"
 
 namespace gantry::studio {
 
@@ -21,7 +21,7 @@ struct NodeGrouping {
 
 class NodeTableModel : public QAbstractItemModel {
     Q_OBJECT
-public:
+  public:
     enum Role { SortRole = Qt::UserRole + 1, NodeIndexRole, FilterTextRole };
     enum FixedColumn { Name, Status, Pool }; // then one column per topology level, then the rest
     enum TailColumn { GpuModel, Gpus, GpusUsed, Cpu, Memory, Taints, TailCount };
@@ -47,7 +47,7 @@ public:
     int groupCount() const { return int(groups_.size()); }
     const Cluster& cluster() const { return doc_->project().cluster; }
 
-private:
+  private:
     struct Group {
         QString name;
         std::vector<int> nodes;
@@ -63,6 +63,7 @@ private:
     std::vector<TopologyLevel> levels_;
     std::vector<Group> groups_;
     std::vector<int> groupOfNode_, rowOfNode_;
+    std::vector<int> nameRank_; // node -> position in natural name order
     std::shared_ptr<const GpuOccupancy> occupancy_;
 };
 
@@ -71,7 +72,7 @@ private:
 // name, pool, GPU model, status or topology values.
 class NodeFilterProxy : public QSortFilterProxyModel {
     Q_OBJECT
-public:
+  public:
     explicit NodeFilterProxy(QObject* parent = nullptr);
     void setFilterQuery(const QString& query);
     QString filterQuery() const { return query_; }
@@ -80,11 +81,11 @@ public:
     // Per node of the document: 1 when it passes the filter (all 1 when there is no filter).
     std::vector<uint8_t> matchVector(const Cluster& cluster, const std::vector<TopologyLevel>& levels) const;
 
-protected:
+  protected:
     bool filterAcceptsRow(int sourceRow, const QModelIndex& sourceParent) const override;
     bool lessThan(const QModelIndex& left, const QModelIndex& right) const override;
 
-private:
+  private:
     struct Term {
         QString key, value, text;
         bool negate = false;

@@ -1,7 +1,7 @@
 #include "whatif/whatif_runner.h"
 
-#include <QCoreApplication>
-#include <QElapsedTimer>
+#include <QEventLoop>
+#include <QTimer>
 #include <algorithm>
 #include <exception>
 
@@ -18,9 +18,13 @@ WhatIfRunner::~WhatIfRunner() {
     for (QThread* t : abandoned_) t->wait();
 }
 
-QString WhatIfRunner::unavailableReason() const { return QString::fromStdString(engine_->unavailableReason()); }
+QString WhatIfRunner::unavailableReason() const {
+    return QString::fromStdString(engine_->unavailableReason());
+}
 
-void WhatIfRunner::clear() { last_ = {}; }
+void WhatIfRunner::clear() {
+    last_ = {};
+}
 
 bool WhatIfRunner::start(const Project& project, uint64_t revision) {
     if (thread_) {
@@ -43,7 +47,8 @@ bool WhatIfRunner::start(const Project& project, uint64_t revision) {
             return [this, base, span](double fraction, const std::string& stage) {
                 double f = fraction < 0 ? -1.0 : base + span * std::clamp(fraction, 0.0, 1.0);
                 QString text = QString::fromStdString(stage);
-                QMetaObject::invokeMethod(this, [this, f, text] { emit progress(f, text); }, Qt::QueuedConnection);
+                QMetaObject::invokeMethod(
+                    this, [this, f, text] { emit progress(f, text); }, Qt::QueuedConnection);
             };
         };
         WhatIfRun run;
@@ -105,9 +110,13 @@ void WhatIfRunner::cancel() {
 }
 
 bool WhatIfRunner::waitForFinished(int timeoutMs) {
-    QElapsedTimer timer;
-    timer.start();
-    while (thread_ && timer.elapsed() < timeoutMs) QCoreApplication::processEvents(QEventLoop::AllEvents, 20);
+    if (!thread_) return true;
+    QEventLoop loop; // sleeps until the run ends, leaving the cores to the worker
+    connect(this, &WhatIfRunner::runningChanged, &loop, [&loop](bool running) {
+        if (!running) loop.quit();
+    });
+    QTimer::singleShot(timeoutMs, &loop, &QEventLoop::quit);
+    loop.exec();
     return thread_ == nullptr;
 }
 
