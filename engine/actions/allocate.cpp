@@ -141,6 +141,7 @@ class Allocate : public Action {
             if (topology) ssn.taskJobHyperNode[t] = allocatedHyperNode;
             const int32_t best = search_->prioritizeNodes(t, passing_);
             if (best < 0) continue;
+            search_->beforePlace(uint32_t(best));
             if (search_->fitsIdle(t, uint32_t(best)))
                 stmt->allocate(t, uint32_t(best));
             else if (search_->fitsFutureIdle(t, uint32_t(best)))

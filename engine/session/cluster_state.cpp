@@ -244,10 +244,12 @@ void ClusterState::reindexNode(uint32_t n) {
     }
     buckets[id].ranks.insert(nodes[n].rank);
     nodeBucket[n] = id;
+    nodeJoin[n] = ++buckets[id].joins;
 }
 
 void ClusterState::rebuildIndexes() {
     // Node classes: everything static a predicate or score reads from the node object.
+    indexesStale = false;
     classes.clear();
     std::unordered_map<std::string, uint32_t> classIndex;
     for (uint32_t n = 0; n < nodes.size(); ++n) {
@@ -256,7 +258,8 @@ void ClusterState::rebuildIndexes() {
         const int64_t* a = nodeRow(allocatable, n);
         key.append(reinterpret_cast<const char*>(a), size_t(D()) * sizeof(int64_t));
         key += '|' + std::to_string(node.maxTaskNum) + (node.unschedulable ? "U" : "S");
-        for (const auto& [k, v] : node.labels) key += '\x01' + k + '\x02' + v;
+        for (const auto& [k, v] : node.labels)
+            if (relevantLabelKeys.count(k)) key += '\x01' + k + '\x02' + v;
         for (const auto& t : node.taints) key += '\x03' + t.key + '\x02' + t.value + toString(t.effect);
         for (int32_t h : node.hyperNodes) key += '\x04' + std::to_string(h);
         auto [it, inserted] = classIndex.emplace(key, uint32_t(classes.size()));
@@ -271,6 +274,7 @@ void ClusterState::rebuildIndexes() {
     bucketIndex.clear();
     freeBuckets.clear();
     nodeBucket.assign(nodes.size(), UINT32_MAX);
+    nodeJoin.assign(nodes.size(), 0);
     for (uint32_t n = 0; n < nodes.size(); ++n) reindexNode(n);
 }
 
@@ -336,6 +340,19 @@ void appendPodAffinity(std::string& key, const PodAffinity& a) {
 } // namespace
 
 uint32_t ClusterState::internShape(PodShape&& shape) {
+    auto noteKeys = [&](const PodShape& sh) {
+        auto note = [&](const std::string& k) {
+            if (relevantLabelKeys.insert(k).second && !nodeBucket.empty()) indexesStale = true;
+        };
+        for (const auto& [k, v] : sh.nodeSelector) note(k);
+        if (sh.nodeAffinity) {
+            if (sh.nodeAffinity->required)
+                for (const auto& t : *sh.nodeAffinity->required)
+                    for (const auto& r : t.matchExpressions) note(r.key);
+            for (const auto& p : sh.nodeAffinity->preferred)
+                for (const auto& r : p.preference.matchExpressions) note(r.key);
+        }
+    };
     std::string key;
     key.reserve(256);
     for (int64_t v : shape.request) key += std::to_string(v) + ',';
@@ -373,6 +390,7 @@ uint32_t ClusterState::internShape(PodShape&& shape) {
     auto it = shapeIndex.find(key);
     if (it != shapeIndex.end()) return it->second;
     uint32_t id = uint32_t(shapes.size());
+    noteKeys(shape);
     shapes.push_back(std::move(shape));
     shapeIndex.emplace(std::move(key), id);
     return id;

@@ -13,6 +13,7 @@ bool switchOn(const PluginOption& o, const char* name) {
 
 Session::Session(ClusterState& st, const SchedulerConf& c, const SessionOptions& opts)
     : state(st), conf(c), options(opts) {
+    state.ensureIndexes();
     for (const auto& a : conf.actions) enabledActions.insert(a);
     totalResource = VResource(state.D());
     for (uint32_t n = 0; n < state.nodes.size(); ++n) {
