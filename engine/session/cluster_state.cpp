@@ -200,36 +200,61 @@ std::vector<int64_t> ClusterState::dynamicKey(uint32_t n) const {
     return key;
 }
 
-namespace {
-std::string keyBytes(const std::vector<int64_t>& key) {
-    std::string s(key.size() * sizeof(int64_t), '\0');
-    std::memcpy(s.data(), key.data(), s.size());
-    return s;
+uint64_t ClusterState::dynamicHash(uint32_t n) const {
+    const int d = D();
+    uint64_t h = 1469598103934665603ULL;
+    auto mix = [&](int64_t v) { h ^= uint64_t(v) + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2); };
+    mix(nodes[n].cls);
+    for (const auto* arr : {&idle, &used, &releasing, &pipelined, &k8sRequested}) {
+        const int64_t* row = nodeRow(*arr, n);
+        for (int i = 0; i < d; ++i) mix(row[i]);
+    }
+    mix(nonZeroCpu[n]);
+    mix(nonZeroMem[n]);
+    mix(k8sPods[n]);
+    return h;
 }
-} // namespace
+
+bool ClusterState::dynamicKeyEquals(uint32_t n, const std::vector<int64_t>& key) const {
+    const size_t d = size_t(D());
+    if (key.size() != 5 * d + 4 || key[0] != nodes[n].cls) return false;
+    size_t at = 1;
+    for (const auto* arr : {&idle, &used, &releasing, &pipelined, &k8sRequested}) {
+        if (std::memcmp(nodeRow(*arr, n), key.data() + at, d * sizeof(int64_t)) != 0) return false;
+        at += d;
+    }
+    return key[at] == nonZeroCpu[n] && key[at + 1] == nonZeroMem[n] && key[at + 2] == k8sPods[n];
+}
 
 void ClusterState::reindexNode(uint32_t n) {
     if (nodeBucket.size() != nodes.size()) return; // indexes not built yet
-    auto key = dynamicKey(n);
     uint32_t old = nodeBucket[n];
-    if (old != UINT32_MAX && buckets[old].key == key) return;
+    if (old != UINT32_MAX && dynamicKeyEquals(n, buckets[old].key)) return;
     if (old != UINT32_MAX) {
         auto& b = buckets[old];
         b.ranks.erase(nodes[n].rank);
         if (b.ranks.empty()) {
             auto& list = classes[b.cls].buckets;
             list.erase(std::find(list.begin(), list.end(), old));
-            bucketIndex.erase(keyBytes(b.key));
+            auto range = bucketIndex.equal_range(b.hash);
+            for (auto it = range.first; it != range.second; ++it)
+                if (it->second == old) {
+                    bucketIndex.erase(it);
+                    break;
+                }
             b.key.clear();
             freeBuckets.push_back(old);
         }
     }
-    std::string kb = keyBytes(key);
-    auto it = bucketIndex.find(kb);
-    uint32_t id;
-    if (it != bucketIndex.end()) {
-        id = it->second;
-    } else {
+    const uint64_t h = dynamicHash(n);
+    uint32_t id = UINT32_MAX;
+    auto range = bucketIndex.equal_range(h);
+    for (auto it = range.first; it != range.second; ++it)
+        if (dynamicKeyEquals(n, buckets[it->second].key)) {
+            id = it->second;
+            break;
+        }
+    if (id == UINT32_MAX) {
         if (!freeBuckets.empty()) {
             id = freeBuckets.back();
             freeBuckets.pop_back();
@@ -238,8 +263,9 @@ void ClusterState::reindexNode(uint32_t n) {
             buckets.emplace_back();
         }
         buckets[id].cls = nodes[n].cls;
-        buckets[id].key = std::move(key);
-        bucketIndex.emplace(std::move(kb), id);
+        buckets[id].key = dynamicKey(n);
+        buckets[id].hash = h;
+        bucketIndex.emplace(h, id);
         classes[nodes[n].cls].buckets.push_back(id);
     }
     buckets[id].ranks.insert(nodes[n].rank);

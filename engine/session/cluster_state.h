@@ -170,6 +170,7 @@ struct NodeBucket {
     uint32_t joins = 0;       // nodes that ever joined (each member's nodeJoin is its number)
     std::set<uint32_t> ranks; // members by name rank
     std::vector<int64_t> key;
+    uint64_t hash = 0;
 };
 
 class ClusterState {
@@ -244,6 +245,8 @@ class ClusterState {
 
     // Equivalence-class key inputs exposed for tests.
     std::vector<int64_t> dynamicKey(uint32_t node) const;
+    uint64_t dynamicHash(uint32_t node) const;
+    bool dynamicKeyEquals(uint32_t node, const std::vector<int64_t>& key) const;
 
     // Internals shared with the builder.
     uint32_t internShape(PodShape&& shape);
@@ -251,7 +254,7 @@ class ClusterState {
     bool countsResource(const std::string& name) const;
     std::unordered_map<std::string, uint32_t> shapeIndex;
     std::unordered_map<std::string, uint32_t> nodeIndex, queueIndex, jobIndex;
-    std::unordered_map<std::string, uint32_t> bucketIndex;
+    std::unordered_multimap<uint64_t, uint32_t> bucketIndex; // hash of the dynamic key -> bucket
     std::vector<uint32_t> freeBuckets;
 };
 

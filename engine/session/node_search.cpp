@@ -63,7 +63,11 @@ uint32_t NodeSearch::insufficientReason(uint32_t task, uint32_t node) {
                 failed = d;
                 break;
             }
-    return ssn_.reasonId("Insufficient " + st.dims.name(failed < 0 ? kCpu : failed));
+    if (failed < 0) failed = kCpu;
+    if (insufficientIds_.size() <= size_t(failed)) insufficientIds_.resize(size_t(st.D()), UINT32_MAX);
+    uint32_t& id = insufficientIds_[size_t(failed)];
+    if (id == UINT32_MAX) id = ssn_.reasonId("Insufficient " + st.dims.name(failed));
+    return id;
 }
 
 void NodeSearch::evaluate(uint32_t task, uint32_t node, PredicateMode mode, FitResult& out) {

@@ -83,6 +83,7 @@ class NodeSearch {
     std::vector<uint32_t> members_;
     std::vector<Candidate> idleScratch_, futureScratch_;
     std::unordered_map<uint32_t, uint32_t> nodeCachedInBucket_;
+    std::vector<uint32_t> insufficientIds_; // reason id of "Insufficient <dim>", by dim
 };
 
 } // namespace gantry::engine
