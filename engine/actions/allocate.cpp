@@ -110,7 +110,9 @@ class Allocate : public Action {
             const uint32_t t = tasks.pop();
             if (!ssn.allocatable(q, t)) {
                 if (js.jobFitError.empty())
-                    js.jobFitError = "queue " + ssn.state.queues[q].name + " cannot take more";
+                    js.jobFitError = "Queue " + ssn.state.queues[q].name +
+                                     " is overused when considering task " + ssn.state.taskKey(t) +
+                                     " (its share would be exceeded)";
                 continue;
             }
             if (ssn.taskHasFitErrors(j, t)) {

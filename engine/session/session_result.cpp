@@ -62,7 +62,7 @@ SessionResult Session::run() {
 SessionResult Session::close() {
     SessionResult r;
     if (closed_) return r;
-    for (auto& slot : slots) slot.plugin->onSessionClose(*this);
+    for (auto& slot : pluginSlots) slot.plugin->onSessionClose(*this);
     r.bindings = bindings;
     r.evicted = evictions;
     r.warnings = warnings;
@@ -136,7 +136,20 @@ SessionResult Session::close() {
                      (js.phase.empty() ? std::string("not yet admitted") : "Pending") +
                      ": its queue has not admitted it";
         } else {
-            reason = "not placed in this cycle";
+            // Not tried: the job's allocation stopped at an earlier task (gang), or no action places pods.
+            std::string origin;
+            for (uint32_t o : job.tasks)
+                if (auto ofe = js.nodesFitErrors.find(o); ofe != js.nodesFitErrors.end()) {
+                    origin = "Origin reason is " + state.strings.str(state.tasks[o].name) + ": " +
+                             fitErrorMessage(ofe->second);
+                    break;
+                }
+            if (!origin.empty())
+                reason = "not tried in this cycle. " + origin;
+            else if (!enabledActions.count("allocate") && !enabledActions.count("backfill"))
+                reason = "not tried: no allocate or backfill action in this configuration";
+            else
+                reason = "not tried in this cycle";
         }
         auto g = r.gangs.find(job.key);
         if (g != r.gangs.end() && !g->second.ready && job.minAvailable > 1)
