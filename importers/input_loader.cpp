@@ -32,6 +32,7 @@ const char* toString(InputKind kind) {
 namespace {
 
 std::string unquote(std::string v) {
+    v.erase(0, std::min(v.size(), v.find_first_not_of(" \t")));
     while (!v.empty() && (v.back() == ' ' || v.back() == '\r' || v.back() == '\t')) v.pop_back();
     if (auto hash = v.find(" #"); hash != std::string::npos) v.resize(hash);
     if (v.size() >= 2 && (v.front() == '"' || v.front() == '\'') && v.back() == v.front())
@@ -63,7 +64,6 @@ InputKind detectInputKindOfText(const std::string& text, const std::string& name
         if (colon == std::string::npos) continue;
         std::string key = unquote(line.substr(0, colon));
         std::string value = unquote(line.substr(colon + 1));
-        if (!value.empty() && value[0] == ' ') value.erase(0, value.find_first_not_of(' '));
         if (key == "apiVersion")
             apiVersion = value;
         else if (key == "kind")
@@ -103,7 +103,7 @@ LoadedInput loadInputs(const std::vector<std::string>& paths) {
                 "this is a volcano-scheduler.conf, not a cluster; give it with --scheduler-conf");
         if (kinds[i] != InputKind::Snapshot && paths.size() > 1)
             throw InputError(SourceRef{paths[i], 0, 0, 0},
-                             std::string("a ") + toString(kinds[i]) +
+                             std::string(kinds[i] == InputKind::Inventory ? "an inventory" : "a project") +
                                  " is opened on its own; only Kubernetes snapshot files can be combined");
     }
     in.kind = kinds.front();

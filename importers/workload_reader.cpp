@@ -149,8 +149,7 @@ WorkloadTemplate readWorkloadTemplate(const Y& node) {
     w.replicas = n["replicas"].i32(1);
     if (w.replicas < 1) n["replicas"].fail("replicas must be at least 1");
     w.minMember = n["minMember"].i32(0);
-    if (w.minMember < 0 || w.minMember > w.replicas)
-        n["minMember"].fail("minMember must be in 0..replicas (0 = all)");
+    if (w.minMember < 0 || w.minMember > w.replicas) n["minMember"].fail("must be in 0..replicas (0 = all)");
     w.role = n["role"].str("worker");
     w.podRequests = n["resources"].resources();
     auto gpu = n["gpu"];

@@ -32,7 +32,7 @@ Y::Y(YAML::Node node, std::shared_ptr<const YamlContext> context, std::string pa
 Y Y::withSubject(std::string subject) const {
     auto ctx = std::make_shared<YamlContext>(*context_);
     ctx->subject = std::move(subject);
-    return Y(node_, ctx, path_, fallback_);
+    return Y(node_, ctx, {}, fallback_); // the subject names the object; paths start below it
 }
 
 SourceRef Y::where() const {
@@ -179,10 +179,11 @@ int32_t Y::i32(int32_t def) const {
 }
 
 uint64_t Y::u64(uint64_t def) const {
-    auto v = optI64();
-    if (!v) return def;
-    if (*v < 0) fail("expected a non-negative integer, got " + describe());
-    return uint64_t(*v);
+    if (!present()) return def;
+    if (!node_.IsScalar() || quoted()) fail("expected a non-negative integer, got " + describe());
+    auto v = parseInteger<uint64_t>(node_.Scalar());
+    if (!v) fail("expected a non-negative integer, got " + describe());
+    return *v;
 }
 
 std::optional<double> Y::optNum() const {

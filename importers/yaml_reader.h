@@ -63,7 +63,8 @@ class Y {
     const std::string& path() const { return path_; }
     const YamlContext& context() const { return *context_; }
     std::shared_ptr<const YamlContext> sharedContext() const { return context_; }
-    // The same node read under another subject (e.g. once the object's name is known).
+    // The same node read under another subject (e.g. once the object's name is known); field paths
+    // restart from this node.
     Y withSubject(std::string subject) const;
 
     SourceRef where() const;

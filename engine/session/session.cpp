@@ -6,11 +6,14 @@
 namespace gantry::engine {
 
 namespace {
-bool switchOn(const PluginOption& o, const char* name) { return o.enabled(name); }
+bool switchOn(const PluginOption& o, const char* name) {
+    return o.enabled(name);
+}
 } // namespace
 
 Session::Session(ClusterState& st, const SchedulerConf& c, const SessionOptions& opts)
     : state(st), conf(c), options(opts) {
+    state.ensureIndexes();
     for (const auto& a : conf.actions) enabledActions.insert(a);
     totalResource = VResource(state.D());
     for (uint32_t n = 0; n < state.nodes.size(); ++n) {
@@ -47,9 +50,11 @@ void Session::adjustTopology() {
         std::optional<int32_t> tier = t.highestTierAllowed;
         if (!tier && !t.highestTierName.empty()) {
             auto it = state.hyperNodeTierByName.find(t.highestTierName);
-            if (it != state.hyperNodeTierByName.end()) tier = it->second;
-            else warnings.push_back("PodGroup " + state.jobs[j].key + " names hypernode tier '" +
-                                    t.highestTierName + "', which no HyperNode has");
+            if (it != state.hyperNodeTierByName.end())
+                tier = it->second;
+            else
+                warnings.push_back("PodGroup " + state.jobs[j].key + " names hypernode tier '" +
+                                   t.highestTierName + "', which no HyperNode has");
         }
         // recoverAllocatedHyperNode: the lowest-tier hypernode holding every placed task.
         std::vector<int32_t> holding;
@@ -70,7 +75,8 @@ void Session::adjustTopology() {
         }
         int32_t lowest = -1;
         for (int32_t h : holding)
-            if (lowest < 0 || state.hyperNodes[size_t(h)].tier < state.hyperNodes[size_t(lowest)].tier) lowest = h;
+            if (lowest < 0 || state.hyperNodes[size_t(h)].tier < state.hyperNodes[size_t(lowest)].tier)
+                lowest = h;
         js.allocatedHyperNode = lowest;
         js.subJobAllocatedHyperNode = lowest;
         js.softTopology = t.mode == NetworkTopologyConstraint::Mode::Soft;
@@ -111,14 +117,14 @@ void Session::openPlugins() {
             slot.allocatableOn = switchOn(opt, "enabledAllocatable");
             slot.hyperNodeOrderOn = switchOn(opt, "enabledHyperNodeOrder");
             slot.hyperNodeGradientOn = switchOn(opt, "enabledHyperNodeGradient");
-            slots.push_back(std::move(slot));
+            pluginSlots.push_back(std::move(slot));
         }
     }
     // Create every plugin first (upstream builds then opens each in tier order).
-    for (auto& slot : slots) slot.plugin = createPlugin(slot.name, *slot.option);
-    for (size_t i = 0; i < slots.size(); ++i) {
+    for (auto& slot : pluginSlots) slot.plugin = createPlugin(slot.name, *slot.option);
+    for (size_t i = 0; i < pluginSlots.size(); ++i) {
         current_ = int(i);
-        slots[i].plugin->onSessionOpen(*this);
+        pluginSlots[i].plugin->onSessionOpen(*this);
     }
     current_ = -1;
 }
@@ -134,7 +140,9 @@ bool Session::hierarchyEnabled(const std::string& plugin) const {
     return false;
 }
 
-const PluginOption* Session::pluginOption(const std::string& plugin) const { return conf.plugin(plugin); }
+const PluginOption* Session::pluginOption(const std::string& plugin) const {
+    return conf.plugin(plugin);
+}
 
 std::optional<std::string> Session::actionArgument(const std::string& action, const std::string& key) const {
     for (const auto& c : conf.configurations)
@@ -149,7 +157,7 @@ std::optional<std::string> Session::actionArgument(const std::string& action, co
 // ---------------------------------------------------------------- dispatchers
 
 int Session::jobOrderCompare(uint32_t l, uint32_t r) {
-    for (auto& s : slots) {
+    for (auto& s : pluginSlots) {
         if (!s.jobOrderOn || !s.jobOrder) continue;
         if (int c = s.jobOrder(l, r); c != 0) return c;
     }
@@ -164,7 +172,7 @@ bool Session::jobOrderLess(uint32_t l, uint32_t r) {
 }
 
 bool Session::queueOrderLess(uint32_t l, uint32_t r) {
-    for (auto& s : slots) {
+    for (auto& s : pluginSlots) {
         if (!s.queueOrderOn || !s.queueOrder) continue;
         if (int c = s.queueOrder(l, r); c != 0) return c < 0;
     }
@@ -172,7 +180,7 @@ bool Session::queueOrderLess(uint32_t l, uint32_t r) {
 }
 
 bool Session::victimQueueOrderLess(uint32_t l, uint32_t r, uint32_t p) {
-    for (auto& s : slots) {
+    for (auto& s : pluginSlots) {
         if (!s.victimQueueOrder) continue;
         if (int c = s.victimQueueOrder(l, r, p); c != 0) return c < 0;
     }
@@ -180,7 +188,7 @@ bool Session::victimQueueOrderLess(uint32_t l, uint32_t r, uint32_t p) {
 }
 
 int Session::taskCompare(uint32_t l, uint32_t r) {
-    for (auto& s : slots) {
+    for (auto& s : pluginSlots) {
         if (!s.taskOrderOn || !s.taskOrder) continue;
         if (int c = s.taskOrder(l, r); c != 0) return c;
     }
@@ -199,7 +207,8 @@ bool Session::taskOrderLess(uint32_t l, uint32_t r) {
 }
 
 namespace {
-std::vector<uint32_t> intersect(const std::vector<uint32_t>& victims, const std::vector<uint32_t>& candidates) {
+std::vector<uint32_t> intersect(const std::vector<uint32_t>& victims,
+                                const std::vector<uint32_t>& candidates) {
     std::vector<uint32_t> out;
     for (uint32_t v : victims)
         if (std::find(candidates.begin(), candidates.end(), v) != candidates.end()) out.push_back(v);
@@ -210,13 +219,14 @@ std::vector<uint32_t> intersect(const std::vector<uint32_t>& victims, const std:
 // Upstream's Preemptable/Reclaimable: within a tier the plugins' victim sets are intersected (an
 // empty intersection reads as "no decision yet", as Go's nil slice does), a plugin returning no
 // victims ends the tier undecided, and the first tier with a decision wins.
-std::vector<uint32_t> Session::tierVictims(bool reclaim, uint32_t task, const std::vector<uint32_t>& candidates) {
+std::vector<uint32_t> Session::tierVictims(bool reclaim, uint32_t task,
+                                           const std::vector<uint32_t>& candidates) {
     size_t i = 0;
-    while (i < slots.size()) {
-        const int tier = slots[i].tier;
+    while (i < pluginSlots.size()) {
+        const int tier = pluginSlots[i].tier;
         std::optional<std::vector<uint32_t>> victims;
-        for (; i < slots.size() && slots[i].tier == tier; ++i) {
-            auto& s = slots[i];
+        for (; i < pluginSlots.size() && pluginSlots[i].tier == tier; ++i) {
+            auto& s = pluginSlots[i];
             const EvictableFn& fn = reclaim ? s.reclaimable : s.preemptable;
             if (!(reclaim ? s.reclaimableOn : s.preemptableOn) || !fn) continue;
             int vote = 0;
@@ -224,15 +234,17 @@ std::vector<uint32_t> Session::tierVictims(bool reclaim, uint32_t task, const st
             if (vote == 0) continue;
             if (found.empty()) {
                 victims.reset();
-                while (i + 1 < slots.size() && slots[i + 1].tier == tier) ++i;
+                while (i + 1 < pluginSlots.size() && pluginSlots[i + 1].tier == tier) ++i;
                 continue;
             }
             if (!victims) {
                 victims = std::move(found);
             } else {
                 auto both = intersect(*victims, found);
-                if (both.empty()) victims.reset();
-                else victims = std::move(both);
+                if (both.empty())
+                    victims.reset();
+                else
+                    victims = std::move(both);
             }
         }
         if (victims) return *victims;
@@ -240,42 +252,44 @@ std::vector<uint32_t> Session::tierVictims(bool reclaim, uint32_t task, const st
     return {};
 }
 
-std::vector<uint32_t> Session::preemptableVictims(uint32_t preemptor, const std::vector<uint32_t>& preemptees) {
+std::vector<uint32_t> Session::preemptableVictims(uint32_t preemptor,
+                                                  const std::vector<uint32_t>& preemptees) {
     return tierVictims(false, preemptor, preemptees);
 }
 
-std::vector<uint32_t> Session::reclaimableVictims(uint32_t reclaimer, const std::vector<uint32_t>& reclaimees) {
+std::vector<uint32_t> Session::reclaimableVictims(uint32_t reclaimer,
+                                                  const std::vector<uint32_t>& reclaimees) {
     return tierVictims(true, reclaimer, reclaimees);
 }
 
 bool Session::overused(uint32_t queue) {
-    for (auto& s : slots)
+    for (auto& s : pluginSlots)
         if (s.overusedOn && s.overused && s.overused(queue)) return true;
     return false;
 }
 
 bool Session::preemptive(uint32_t queue, const std::vector<uint32_t>& tasks) {
-    for (auto& s : slots)
+    for (auto& s : pluginSlots)
         if (s.preemptiveOn && s.preemptive && !s.preemptive(queue, tasks)) return false;
     return true;
 }
 
 bool Session::allocatable(uint32_t queue, uint32_t task) {
-    for (auto& s : slots)
+    for (auto& s : pluginSlots)
         if (s.allocatableOn && s.allocatable && !s.allocatable(queue, task)) return false;
     return true;
 }
 
 bool Session::jobReady(uint32_t job) {
-    for (auto& s : slots)
+    for (auto& s : pluginSlots)
         if (s.jobReadyOn && s.jobReady && !s.jobReady(job)) return false;
     return true;
 }
 
 bool Session::jobPipelined(uint32_t job) {
     bool found = false;
-    int tier = slots.empty() ? 0 : slots[0].tier;
-    for (auto& s : slots) {
+    int tier = pluginSlots.empty() ? 0 : pluginSlots[0].tier;
+    for (auto& s : pluginSlots) {
         if (s.tier != tier) {
             if (found) return true;
             tier = s.tier;
@@ -290,8 +304,8 @@ bool Session::jobPipelined(uint32_t job) {
 
 bool Session::jobStarving(uint32_t job) {
     bool found = false;
-    int tier = slots.empty() ? 0 : slots[0].tier;
-    for (auto& s : slots) {
+    int tier = pluginSlots.empty() ? 0 : pluginSlots[0].tier;
+    for (auto& s : pluginSlots) {
         if (s.tier != tier) {
             if (found) return true;
             tier = s.tier;
@@ -304,7 +318,7 @@ bool Session::jobStarving(uint32_t job) {
 }
 
 std::optional<ValidateResult> Session::jobValid(uint32_t job) {
-    for (auto& s : slots) {
+    for (auto& s : pluginSlots) {
         if (!s.jobValid) continue;
         if (auto vr = s.jobValid(job); vr && !vr->pass) return vr;
     }
@@ -313,8 +327,8 @@ std::optional<ValidateResult> Session::jobValid(uint32_t job) {
 
 bool Session::jobEnqueueable(uint32_t job) {
     bool found = false;
-    int tier = slots.empty() ? 0 : slots[0].tier;
-    for (auto& s : slots) {
+    int tier = pluginSlots.empty() ? 0 : pluginSlots[0].tier;
+    for (auto& s : pluginSlots) {
         if (s.tier != tier) {
             if (found) return true;
             tier = s.tier;
@@ -328,12 +342,12 @@ bool Session::jobEnqueueable(uint32_t job) {
 }
 
 void Session::jobEnqueued(uint32_t job) {
-    for (auto& s : slots)
+    for (auto& s : pluginSlots)
         if (s.jobEnqueuedOn && s.jobEnqueued) s.jobEnqueued(job);
 }
 
 std::optional<std::string> Session::prePredicate(uint32_t task) {
-    for (auto& s : slots) {
+    for (auto& s : pluginSlots) {
         if (!s.predicateOn || !s.prePredicate) continue;
         if (auto err = s.prePredicate(task)) return err;
     }
@@ -341,15 +355,32 @@ std::optional<std::string> Session::prePredicate(uint32_t task) {
 }
 
 void Session::predicate(uint32_t task, uint32_t node, FitResult& out) {
-    for (auto& s : slots) {
+    for (auto& s : pluginSlots) {
         if (!s.predicateOn || !s.predicate) continue;
         s.predicate(task, node, out);
         if (!out.ok()) return;
     }
 }
 
+void Session::simulateBegin(uint32_t preemptor) {
+    for (auto& s : pluginSlots)
+        if (s.simulateBegin) s.simulateBegin(preemptor);
+}
+
+void Session::simulateTask(uint32_t preemptor, uint32_t task, uint32_t node, int sign) {
+    for (auto& s : pluginSlots)
+        if ((s.preemptableOn || s.allocatableOn) && s.simulateTask)
+            s.simulateTask(preemptor, task, node, sign);
+}
+
+bool Session::simulateAllocatable(uint32_t queue, uint32_t task) {
+    for (auto& s : pluginSlots)
+        if (s.allocatableOn && s.simulateAllocatable && !s.simulateAllocatable(queue, task)) return false;
+    return true;
+}
+
 void Session::simulatePredicate(uint32_t task, uint32_t node, FitResult& out) {
-    for (auto& s : slots) {
+    for (auto& s : pluginSlots) {
         if (!s.predicateOn || !s.simulatePredicate) continue;
         s.simulatePredicate(task, node, out);
         if (!out.ok()) return;
@@ -358,21 +389,21 @@ void Session::simulatePredicate(uint32_t task, uint32_t node, FitResult& out) {
 
 double Session::nodeOrderScore(uint32_t task, uint32_t node) {
     double score = 0;
-    for (auto& s : slots)
+    for (auto& s : pluginSlots)
         if (s.nodeOrderOn && s.nodeOrder) score += s.nodeOrder(task, node);
     return score;
 }
 
 void Session::batchNodeOrder(uint32_t task, const uint32_t* nodes, const uint32_t* counts, size_t n,
                              double* scores) {
-    for (auto& s : slots)
+    for (auto& s : pluginSlots)
         if (s.nodeOrderOn && s.batchNodeOrder) s.batchNodeOrder(task, nodes, counts, n, scores);
 }
 
 std::map<int32_t, double> Session::hyperNodeOrder(uint32_t job, const std::vector<int32_t>& candidates) {
     std::map<int32_t, double> total;
     for (int32_t h : candidates) total[h] = 0;
-    for (auto& s : slots) {
+    for (auto& s : pluginSlots) {
         if (!s.hyperNodeOrderOn || !s.hyperNodeOrder) continue;
         for (const auto& [h, v] : s.hyperNodeOrder(job, candidates)) total[h] += v;
     }
@@ -380,8 +411,8 @@ std::map<int32_t, double> Session::hyperNodeOrder(uint32_t job, const std::vecto
 }
 
 std::vector<std::vector<int32_t>> Session::hyperNodeGradient(uint32_t job, int32_t hn, Purpose purpose,
-                                                              bool forSubJob) {
-    for (auto& s : slots) {
+                                                             bool forSubJob) {
+    for (auto& s : pluginSlots) {
         if (!s.hyperNodeGradientOn || !s.hyperNodeGradient) continue;
         return s.hyperNodeGradient(job, hn, purpose, forSubJob);
     }
@@ -475,8 +506,10 @@ void Session::rollback() {
             // The view entry belongs to the node the task is on at this point of the log.
             const int32_t viewNode = it->inK8s ? it->node : t.node;
             if (viewNode >= 0) {
-                if (it->inK8s) state.k8sAdd(it->task, uint32_t(viewNode));
-                else state.k8sRemove(it->task, uint32_t(viewNode));
+                if (it->inK8s)
+                    state.k8sAdd(it->task, uint32_t(viewNode));
+                else
+                    state.k8sRemove(it->task, uint32_t(viewNode));
                 state.reindexNode(uint32_t(viewNode));
             }
         }
@@ -526,11 +559,12 @@ bool Session::isPipelined(uint32_t j) const {
 bool Session::isStarving(uint32_t j) const {
     return waitingTaskNum(j) + readyTaskNum(j) < state.jobs[j].minAvailable;
 }
-bool Session::isPending(uint32_t j) const { return jobs[j].phase == "Pending" || jobs[j].phase.empty(); }
+bool Session::isPending(uint32_t j) const {
+    return jobs[j].phase == "Pending" || jobs[j].phase.empty();
+}
 
 namespace {
-template <class Pred>
-std::vector<int32_t> roleCounts(const ClusterState& s, uint32_t job, Pred pred) {
+template <class Pred> std::vector<int32_t> roleCounts(const ClusterState& s, uint32_t job, Pred pred) {
     std::vector<int32_t> counts(s.roles.size(), 0);
     for (uint32_t t : s.jobs[job].tasks)
         if (pred(s.tasks[t])) counts[s.tasks[t].role]++;
@@ -542,8 +576,8 @@ bool Session::checkTaskValid(uint32_t j) const {
     const auto& job = state.jobs[j];
     if (job.minAvailable < job.taskMinAvailableTotal) return true;
     auto actual = roleCounts(state, j, [](const TaskRec& t) {
-        return allocatedStatus(t.status) || t.status == TaskStatus::Succeeded || t.status == TaskStatus::Pipelined ||
-               t.status == TaskStatus::Pending;
+        return allocatedStatus(t.status) || t.status == TaskStatus::Succeeded ||
+               t.status == TaskStatus::Pipelined || t.status == TaskStatus::Pending;
     });
     for (const auto& [role, min] : job.minTaskMember) {
         if (min == 0) continue;
@@ -569,7 +603,8 @@ bool Session::checkTaskPipelined(uint32_t j) const {
     if (job.minAvailable < job.taskMinAvailableTotal) return true;
     if (job.minTaskMember.empty()) return true;
     auto occupied = roleCounts(state, j, [&](const TaskRec& t) {
-        if (allocatedStatus(t.status) || t.status == TaskStatus::Succeeded || t.status == TaskStatus::Pipelined)
+        if (allocatedStatus(t.status) || t.status == TaskStatus::Succeeded ||
+            t.status == TaskStatus::Pipelined)
             return true;
         return t.status == TaskStatus::Pending && state.shapes[t.shape].vres.isEmpty();
     });
@@ -582,7 +617,8 @@ bool Session::checkTaskStarving(uint32_t j) const {
     const auto& job = state.jobs[j];
     if (job.minAvailable < job.taskMinAvailableTotal) return true;
     auto occupied = roleCounts(state, j, [](const TaskRec& t) {
-        return allocatedStatus(t.status) || t.status == TaskStatus::Succeeded || t.status == TaskStatus::Pipelined;
+        return allocatedStatus(t.status) || t.status == TaskStatus::Succeeded ||
+               t.status == TaskStatus::Pipelined;
     });
     for (const auto& [role, min] : job.minTaskMember)
         if (occupied[role] < min) return true;
@@ -682,7 +718,8 @@ uint32_t Session::reasonId(const std::string& text) {
 }
 
 std::string Session::fitErrorMessage(const FitErrors& fe) const {
-    std::string err = fe.error.empty() ? "0/" + std::to_string(fe.nodes) + " nodes are unavailable" : fe.error;
+    std::string err =
+        fe.error.empty() ? "0/" + std::to_string(fe.nodes) + " nodes are unavailable" : fe.error;
     if (fe.nodes == 0) return err;
     std::vector<std::string> parts;
     for (const auto& [id, n] : fe.reasons) parts.push_back(std::to_string(n) + " " + reasons_[id]);

@@ -453,9 +453,11 @@ Inventory readRoot(const Y& root, Diagnostics* warnings) {
     root.checkKeys("inventory",
                    {"apiVersion", "kind", "name", "description", "topologyLevels", "pools", "flavors",
                     "namespaces", "queues", "priorityClasses", "workloads", "hyperNodes"});
+    if (!root["apiVersion"].present())
+        root.fail(std::string("an inventory needs apiVersion: ") + kGantryApiVersion);
     if (root["apiVersion"].str() != kGantryApiVersion)
-        (root["apiVersion"].present() ? root["apiVersion"] : root)
-            .fail(std::string("an inventory starts with apiVersion: ") + kGantryApiVersion);
+        root["apiVersion"].fail(std::string("expected ") + kGantryApiVersion + " for an inventory, got '" +
+                                root["apiVersion"].str() + "'");
     if (root["kind"].str() != kInventoryKind)
         (root["kind"].present() ? root["kind"] : root).fail("expected kind: Inventory");
     Inventory inv;

@@ -114,9 +114,11 @@ Project readProject(const std::string& text, const std::string& name, Diagnostic
     Diagnostics local;
     auto root = readerFor(docs[0], &local, nullptr);
     if (!root.isMap()) root.fail("expected a project (a mapping with apiVersion and kind)");
+    if (!root["apiVersion"].present())
+        root.fail(std::string("a project needs apiVersion: ") + kGantryApiVersion);
     if (root["apiVersion"].str() != kGantryApiVersion)
-        (root["apiVersion"].present() ? root["apiVersion"] : root)
-            .fail(std::string("a project file starts with apiVersion: ") + kGantryApiVersion);
+        root["apiVersion"].fail(std::string("expected ") + kGantryApiVersion + " for a project, got '" +
+                                root["apiVersion"].str() + "'");
     if (root["kind"].str() != kProjectKind)
         (root["kind"].present() ? root["kind"] : root).fail("expected kind: Project");
     Project p;
