@@ -1,27 +1,52 @@
 #pragma once
 // Reading YAML (and JSON, which YAML 1.2 contains) with every node's location kept, so importers can
 // report file:line:column for anything they reject.
+#include "input_error.h"
+#include "model/diagnostic.h"
+
+#include <optional>
 #include <string>
 #include <vector>
 #include <yaml-cpp/yaml.h>
 
-#include "input_error.h"
-#include "model/diagnostic.h"
-
 namespace gantry {
+
+// Where a text came from. A text embedded in another file (a ConfigMap's `queues.yaml: |` block) is
+// shifted by the block's first line and indentation; when the embedding cannot be mapped line by line
+// (a quoted or JSON string), every location is pinned to the embedding string itself.
+struct TextOrigin {
+    std::string file;
+    int lineOffset = 0;   // added to 1-based lines of the text
+    int columnOffset = 0; // added to 1-based columns of the text
+    std::optional<SourceRef> pinned;
+
+    SourceRef locate(int line0, int column0, int document) const; // 0-based parser marks
+};
 
 struct YamlDocument {
     YAML::Node root;
     std::string file;
     int index = 0; // 1-based position in a multi-document stream
+    TextOrigin origin;
 };
 
-// Parses every document of a file; a syntax error becomes an InputError at the parser's mark.
-// A missing or unreadable file is an InputError naming the file and the OS reason.
+// Parses every document of a file; a syntax error becomes an InputError at the parser's mark. A text
+// that starts with '{' or '[' is JSON and is checked as strict JSON first (YAML would accept trailing
+// commas and other things JSON does not). A missing or unreadable file is an InputError naming the
+// file and the OS reason. Empty documents (a stray `---`) are skipped.
 std::vector<YamlDocument> loadYamlFile(const std::string& path);
 std::vector<YamlDocument> loadYamlString(const std::string& text, const std::string& name);
+std::vector<YamlDocument> loadYamlString(const std::string& text, const TextOrigin& origin);
+
+// The whole content of a file; InputError when it cannot be read.
+std::string readTextFile(const std::string& path);
 
 // Location of a node (1-based line and column) in the given file.
 SourceRef whereOf(const YAML::Node& node, const std::string& file, int document = 0);
+
+// Origin of a string scalar embedded in `fileText` (the text the node was parsed from): a literal block
+// (`key: |`) maps line by line; anything else pins locations to the scalar.
+TextOrigin embeddedOrigin(const YAML::Node& scalar, const std::string& fileText, const TextOrigin& outer,
+                          int document);
 
 } // namespace gantry

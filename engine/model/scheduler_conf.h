@@ -1,6 +1,8 @@
 #pragma once
 // Scheduler configurations as data: Volcano's volcano-scheduler.conf and the kube-scheduler profile
 // used for contrast. Parsing the text lives in importers/; the engine reads these structs.
+#include "model/diagnostic.h"
+
 #include <cstdint>
 #include <map>
 #include <optional>
@@ -8,8 +10,6 @@
 #include <string_view>
 #include <utility>
 #include <vector>
-
-#include "model/diagnostic.h"
 
 namespace gantry {
 
@@ -38,7 +38,8 @@ struct Tier {
 struct ActionConfiguration {
     std::string name;
     std::map<std::string, std::string> arguments;
-    bool operator==(const ActionConfiguration&) const = default;
+    SourceRef source; // where the configuration's name is written
+    bool operator==(const ActionConfiguration& o) const { return name == o.name && arguments == o.arguments; }
 };
 
 struct SchedulerConf {
@@ -47,6 +48,7 @@ struct SchedulerConf {
     std::vector<ActionConfiguration> configurations;
     std::map<std::string, std::string> metrics;
     SourceRef source;
+    std::vector<SourceRef> actionSources; // parallel to actions when read from a file: each name's location
 
     const PluginOption* plugin(std::string_view name) const; // first occurrence in any tier
     bool operator==(const SchedulerConf& o) const {

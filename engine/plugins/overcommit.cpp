@@ -1,0 +1,74 @@
+// overcommit: enqueue admits a job while the minResources of admitted jobs stay within the cluster's
+// allocatable times overcommit-factor (default 1.2) minus what is already used.
+#include "plugins/arguments.h"
+#include "plugins/plugins.h"
+
+namespace gantry::engine::plugins {
+
+namespace {
+
+class Overcommit : public Plugin {
+public:
+    explicit Overcommit(const PluginOption& o) {
+        getFloat(o, "overcommit-factor", factor_);
+        if (factor_ < 1.0) factor_ = 1.2;
+    }
+
+    void onSessionOpen(Session& ssn) override {
+        s_ = &ssn;
+        const int D = ssn.state.D();
+        VResource used(D);
+        for (uint32_t n = 0; n < ssn.state.nodes.size(); ++n) {
+            VResource u(D);
+            const int64_t* row = ssn.state.nodeRow(ssn.state.used, n);
+            u.cpu = double(row[kCpu]);
+            u.mem = double(row[kMemory]);
+            for (int d = 2; d < D; ++d)
+                if (row[d] != 0) u.set(d, double(row[d]));
+            used.add(u);
+        }
+        idle_ = ssn.totalResource;
+        idle_.multi(factor_);
+        idle_.sub(used);
+        inqueue_ = VResource(D);
+        for (uint32_t j : ssn.sessionJobs) {
+            const auto& job = ssn.state.jobs[j];
+            const auto& phase = ssn.jobs[j].phase;
+            if (phase == "Inqueue" && job.hasMinResources) {
+                inqueue_.add(job.minResources);
+                continue;
+            }
+            if (phase == "Running" && job.hasMinResources && ssn.allocatedTaskNum(j) >= job.minAvailable)
+                inqueue_.add(ssn.inqueueResource(j, ssn.jobAllocated(j)));
+        }
+        auto& self = ssn.self();
+        self.jobEnqueueable = [this](uint32_t j) {
+            const auto& job = s_->state.jobs[j];
+            if (!job.hasMinResources) return 1;
+            VResource inq = inqueue_;
+            inq.add(job.minResources);
+            std::vector<int> failed;
+            if (inq.lessEqualWithDimensionAndResourcesName(idle_, job.minResources, &failed)) return 1;
+            std::string msg = "resource in cluster is overused";
+            for (size_t i = 0; i < failed.size(); ++i)
+                msg += (i ? ", overused " : ": overused ") + s_->state.dims.name(failed[i]);
+            s_->jobs[size_t(j)].jobFitError = msg;
+            return -1;
+        };
+        self.jobEnqueued = [this](uint32_t j) {
+            const auto& job = s_->state.jobs[j];
+            if (job.hasMinResources) inqueue_.add(job.minResources);
+        };
+    }
+
+private:
+    Session* s_ = nullptr;
+    double factor_ = 1.2;
+    VResource idle_, inqueue_;
+};
+
+} // namespace
+
+std::unique_ptr<Plugin> makeOvercommit(const PluginOption& option) { return std::make_unique<Overcommit>(option); }
+
+} // namespace gantry::engine::plugins

@@ -1,0 +1,19 @@
+#pragma once
+// Semantic check of a volcano-scheduler.conf, with the locations the reader filled in.
+//
+// Errors (the real scheduler would silently drop or misread these, so Gantry refuses them):
+//   - an action or plugin name Volcano does not know, or an empty action list;
+//   - capacity together with proportion (two queue-share plugins that contradict each other);
+//   - drf with enableHierarchy in the same tier as proportion (upstream refuses this one too);
+//   - a plugin listed twice;
+//   - a plugin or action argument of the wrong type (binpack.weight: "heavy", overcommit-factor: x).
+// Warnings: actions and plugins Volcano has but Gantry does not model (they are ignored when a
+// session runs), arguments a plugin does not read, configurations of actions that are not run.
+#include "model/diagnostic.h"
+#include "model/scheduler_conf.h"
+
+namespace gantry {
+
+Diagnostics checkSchedulerConf(const SchedulerConf& conf);
+
+} // namespace gantry

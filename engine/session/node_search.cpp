@@ -1,0 +1,269 @@
+#include "session/node_search.h"
+
+#include <algorithm>
+#include <limits>
+
+namespace gantry::engine {
+
+NodeSearch::NodeSearch(Session& ssn) : ssn_(ssn) {}
+
+void NodeSearch::newScope() { cache_.clear(); }
+
+bool NodeSearch::perNode(uint32_t task) const {
+    if (!ssn_.options.useNodeIndex) return true;
+    if (ssn_.state.shapeOf(task).perNode) return true;
+    return ssn_.state.podsWithAffinity > 0;
+}
+
+bool NodeSearch::fitsFutureIdle(uint32_t task, uint32_t node) const {
+    const auto& st = ssn_.state;
+    const auto& sh = st.shapeOf(task);
+    const int64_t* idl = st.nodeRow(st.idle, node);
+    const int64_t* rel = st.nodeRow(st.releasing, node);
+    const int64_t* pip = st.nodeRow(st.pipelined, node);
+    for (int d = 0; d < 2; ++d)
+        if (sh.request[size_t(d)] > idl[d] + rel[d] - pip[d]) return false;
+    for (uint64_t m = sh.presentMask; m; m &= m - 1) {
+        const int d = __builtin_ctzll(m);
+        if (sh.request[size_t(d)] > idl[d] + rel[d] - pip[d]) return false;
+    }
+    return true;
+}
+
+bool NodeSearch::fitsIdle(uint32_t task, uint32_t node) const {
+    const auto& st = ssn_.state;
+    const auto& sh = st.shapeOf(task);
+    const int64_t* idl = st.nodeRow(st.idle, node);
+    for (int d = 0; d < 2; ++d)
+        if (sh.request[size_t(d)] > idl[d]) return false;
+    for (uint64_t m = sh.presentMask; m; m &= m - 1) {
+        const int d = __builtin_ctzll(m);
+        if (sh.request[size_t(d)] > idl[d]) return false;
+    }
+    return true;
+}
+
+uint32_t NodeSearch::insufficientReason(uint32_t task, uint32_t node) {
+    const auto& st = ssn_.state;
+    const auto& sh = st.shapeOf(task);
+    const int64_t* idl = st.nodeRow(st.idle, node);
+    const int64_t* rel = st.nodeRow(st.releasing, node);
+    const int64_t* pip = st.nodeRow(st.pipelined, node);
+    auto short_ = [&](int d) { return sh.request[size_t(d)] > idl[d] + rel[d] - pip[d]; };
+    int failed = -1;
+    if (short_(kCpu)) failed = kCpu;
+    else if (short_(kMemory)) failed = kMemory;
+    else
+        for (int d : st.dims.byName())
+            if (d >= 2 && ((sh.presentMask >> d) & 1u) && short_(d)) {
+                failed = d;
+                break;
+            }
+    return ssn_.reasonId("Insufficient " + st.dims.name(failed < 0 ? kCpu : failed));
+}
+
+void NodeSearch::evaluate(uint32_t task, uint32_t node, PredicateMode mode, FitResult& out) {
+    out.n = 0;
+    if (mode == PredicateMode::Allocate && !fitsFutureIdle(task, node)) {
+        out.add(Code::Unschedulable, insufficientReason(task, node));
+        return;
+    }
+    ssn_.predicate(task, node, out);
+    if (mode == PredicateMode::Preempt && !out.ok() && !out.contains(Code::UnschedulableAndUnresolvable) &&
+        !out.containsErrorSkipOrWait())
+        out.n = 0; // unschedulable only: eviction may help
+}
+
+void NodeSearch::addFailure(FitErrors& fe, const FitResult& r, uint32_t count, const uint32_t* nodes, size_t nNodes) {
+    fe.nodes += count;
+    for (int i = 0; i < r.n; ++i) fe.reasons[r.s[i].reason] += count;
+    if (r.contains(Code::UnschedulableAndUnresolvable)) fe.unresolvable.insert(fe.unresolvable.end(), nodes, nodes + nNodes);
+}
+
+NodeSearch::CacheEntry* NodeSearch::cacheFor(uint32_t task, bool create) {
+    const auto& t = ssn_.state.tasks[task];
+    if (!errorCache_ || ssn_.state.roles[t.role].empty()) return nullptr; // upstream disables the cache for role-less pods
+    const uint64_t key = (uint64_t(t.job) << 16) | t.role;
+    auto it = cache_.find(key);
+    if (it != cache_.end()) return &it->second;
+    if (!create) return nullptr;
+    auto& e = cache_[key];
+    e.byNode.resize(ssn_.state.nodes.size());
+    e.set.assign(ssn_.state.nodes.size(), 0);
+    return &e;
+}
+
+void NodeSearch::predicateNodes(uint32_t task, int32_t hyperNode, PredicateMode mode,
+                                std::vector<Candidate>& passing, FitErrors& fe, const std::vector<bool>* excluded) {
+    passing.clear();
+    fe = FitErrors{};
+    const auto& st = ssn_.state;
+    CacheEntry* cache = cacheFor(task, true);
+    const bool all = hyperNode < 0 || hyperNode == ssn_.clusterTopHyperNode();
+    FitResult r;
+    auto cacheFailure = [&](uint32_t n, const FitResult& res) {
+        if (!cache || cache->set[n]) return;
+        cache->set[n] = 1;
+        cache->byNode[n] = res;
+        cache->cached++;
+    };
+
+    if (mode == PredicateMode::Preempt || perNode(task)) {
+        auto visit = [&](uint32_t n) {
+            if (excluded && (*excluded)[n]) return;
+            if (cache && cache->set[n]) {
+                addFailure(fe, cache->byNode[n], 1, &n, 1);
+                return;
+            }
+            evaluate(task, n, mode, r);
+            if (!r.ok()) {
+                addFailure(fe, r, 1, &n, 1);
+                cacheFailure(n, r);
+                return;
+            }
+            passing.push_back(Candidate{n, 1, UINT32_MAX});
+        };
+        if (all) {
+            for (uint32_t rank = 0; rank < st.nodeByRank.size(); ++rank) visit(st.nodeByRank[rank]);
+        } else {
+            members_ = st.hyperNodes[size_t(hyperNode)].nodes;
+            std::sort(members_.begin(), members_.end(),
+                      [&](uint32_t a, uint32_t b) { return st.nodes[a].rank < st.nodes[b].rank; });
+            for (uint32_t n : members_) visit(n);
+        }
+        return;
+    }
+
+    for (uint32_t c = 0; c < st.classes.size(); ++c) {
+        const auto& cls = st.classes[c];
+        if (!all) {
+            const auto& hs = st.nodes[cls.representative].hyperNodes;
+            if (std::find(hs.begin(), hs.end(), hyperNode) == hs.end()) continue;
+        }
+        for (uint32_t b : cls.buckets) {
+            const auto& bucket = st.buckets[b];
+            if (bucket.ranks.empty()) continue;
+            const bool filter = (cache && cache->cached) || excluded;
+            uint32_t rep = UINT32_MAX, count = 0;
+            if (!filter) {
+                rep = st.nodeByRank[*bucket.ranks.begin()];
+                count = uint32_t(bucket.ranks.size());
+            } else {
+                members_.clear();
+                for (uint32_t rank : bucket.ranks) {
+                    const uint32_t n = st.nodeByRank[rank];
+                    if (excluded && (*excluded)[n]) continue;
+                    if (cache && cache->set[n]) {
+                        addFailure(fe, cache->byNode[n], 1, &n, 1);
+                        continue;
+                    }
+                    members_.push_back(n);
+                }
+                if (members_.empty()) continue;
+                rep = members_.front();
+                count = uint32_t(members_.size());
+            }
+            evaluate(task, rep, mode, r);
+            if (r.ok()) {
+                passing.push_back(Candidate{rep, count, b});
+                continue;
+            }
+            if (!filter) {
+                members_.clear();
+                for (uint32_t rank : bucket.ranks) members_.push_back(st.nodeByRank[rank]);
+            }
+            addFailure(fe, r, count, members_.data(), members_.size());
+            if (cache)
+                for (uint32_t n : members_) cacheFailure(n, r);
+        }
+    }
+}
+
+void NodeSearch::scoreCandidates(uint32_t task, const Candidate* c, size_t n, std::vector<double>& scores) {
+    scratchNodes_.resize(n);
+    scratchCounts_.resize(n);
+    scratchBatch_.assign(n, 0.0);
+    scores.resize(n);
+    for (size_t i = 0; i < n; ++i) {
+        scratchNodes_[i] = c[i].node;
+        scratchCounts_[i] = c[i].count;
+    }
+    ssn_.batchNodeOrder(task, scratchNodes_.data(), scratchCounts_.data(), n, scratchBatch_.data());
+    for (size_t i = 0; i < n; ++i) {
+        double score = 0.0;
+        score += ssn_.nodeOrderScore(task, c[i].node);
+        score += scratchBatch_[i];
+        scores[i] = score;
+    }
+}
+
+namespace {
+int32_t pickBest(const ClusterState& st, const Candidate* c, size_t n, const std::vector<double>& scores,
+                 double* bestScore) {
+    int32_t best = -1;
+    double max = -std::numeric_limits<double>::infinity();
+    for (size_t i = 0; i < n; ++i) {
+        if (scores[i] > max || (scores[i] == max && best >= 0 && st.nodes[c[i].node].rank < st.nodes[uint32_t(best)].rank)) {
+            max = scores[i];
+            best = int32_t(c[i].node);
+        }
+    }
+    if (bestScore) *bestScore = max;
+    return best;
+}
+} // namespace
+
+int32_t NodeSearch::prioritizeNodes(uint32_t task, const std::vector<Candidate>& passing, double* bestScore) {
+    std::vector<Candidate>& idle = idleScratch_;
+    std::vector<Candidate>& future = futureScratch_;
+    idle.clear();
+    future.clear();
+    for (const auto& c : passing) {
+        if (fitsIdle(task, c.node)) idle.push_back(c);
+        else if (fitsFutureIdle(task, c.node)) future.push_back(c);
+    }
+    for (auto* group : {&idle, &future}) {
+        uint64_t total = 0;
+        for (const auto& c : *group) total += c.count;
+        if (total == 0) continue;
+        if (total == 1) {
+            if (bestScore) *bestScore = 0;
+            return int32_t((*group)[0].node);
+        }
+        scoreCandidates(task, group->data(), group->size(), scratchScores_);
+        return pickBest(ssn_.state, group->data(), group->size(), scratchScores_, bestScore);
+    }
+    return -1;
+}
+
+int32_t NodeSearch::bestNode(uint32_t task, const std::vector<Candidate>& passing) {
+    uint64_t total = 0;
+    for (const auto& c : passing) total += c.count;
+    if (total == 0) return -1;
+    if (total == 1) return int32_t(passing[0].node);
+    scoreCandidates(task, passing.data(), passing.size(), scratchScores_);
+    return pickBest(ssn_.state, passing.data(), passing.size(), scratchScores_, nullptr);
+}
+
+std::vector<uint32_t> NodeSearch::sortedNodes(uint32_t task, const std::vector<Candidate>& passing) {
+    std::vector<uint32_t> out;
+    if (passing.empty()) return out;
+    scoreCandidates(task, passing.data(), passing.size(), scratchScores_);
+    std::vector<std::pair<double, uint32_t>> order;
+    for (size_t i = 0; i < passing.size(); ++i) {
+        const auto& c = passing[i];
+        if (c.bucket == UINT32_MAX) {
+            order.emplace_back(scratchScores_[i], c.node);
+            continue;
+        }
+        for (uint32_t rank : ssn_.state.buckets[c.bucket].ranks) order.emplace_back(scratchScores_[i], ssn_.state.nodeByRank[rank]);
+    }
+    std::stable_sort(order.begin(), order.end(), [&](const auto& a, const auto& b) {
+        if (a.first != b.first) return a.first > b.first;
+        return ssn_.state.nodes[a.second].rank < ssn_.state.nodes[b.second].rank;
+    });
+    for (const auto& [s, n] : order) out.push_back(n);
+    return out;
+}
+
+} // namespace gantry::engine

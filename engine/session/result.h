@@ -1,0 +1,30 @@
+#pragma once
+// What one scheduling session decided: the type the CLI prints and the studio and the simulator
+// consume. Keys are "namespace/name" as Kubernetes spells them.
+#include <map>
+#include <string>
+#include <vector>
+
+namespace gantry::engine {
+
+struct GangStatus {
+    int minMember = 0;
+    int placeable = 0; // tasks that were ready or found a node in a statement that was later undone
+    int tasks = 0;
+    bool ready = false;
+    std::string reason; // "minMember 8, 5 placeable" or empty when ready
+};
+
+struct SessionResult {
+    std::map<std::string, std::string> bindings;              // pod -> node
+    std::vector<std::string> evicted;                          // pods, in eviction order
+    std::map<std::string, std::vector<std::string>> pipelined; // podgroup -> nodes of its pipelined tasks
+    std::map<std::string, std::string> podGroupPhase;          // podgroup -> phase after the session
+    std::map<std::string, std::string> pending;                // pod -> why it is still pending
+    std::map<std::string, GangStatus> gangs;                   // podgroup -> how far it got
+    // pod -> node -> summed node-order score (only when asked for).
+    std::map<std::string, std::map<std::string, double>> scores;
+    std::vector<std::string> warnings; // configuration parts Gantry does not model
+};
+
+} // namespace gantry::engine

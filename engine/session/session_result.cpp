@@ -1,0 +1,143 @@
+// Running the configured actions, and turning the session's end state into a SessionResult:
+// podgroup phases as the JobUpdater computes them, pipelined tasks, and a reason for every pod
+// left pending.
+#include <algorithm>
+
+#include "session/session.h"
+
+namespace gantry::engine {
+
+namespace {
+
+// framework.getPodGroupPhase, read before the gang plugin's session-close condition is set (this is
+// the phase upstream's tests assert).
+std::string podGroupPhase(const Session& ssn, uint32_t j) {
+    const auto& state = ssn.state;
+    int32_t scheduled = ssn.scheduledTaskNum(j);
+    int32_t completed = ssn.count(j, TaskStatus::Succeeded) + ssn.count(j, TaskStatus::Failed);
+    for (uint32_t t : state.jobs[j].tasks)
+        if (state.tasks[t].status == TaskStatus::Releasing && state.tasks[t].node >= 0) ++scheduled;
+    if (scheduled >= state.jobs[j].minAvailable) return scheduled == completed ? "Completed" : "Running";
+    if (ssn.jobs[j].phase != "Inqueue") return "Pending";
+    return ssn.jobs[j].phase;
+}
+
+std::string podKey(const ClusterState& s, uint32_t t) { return s.taskKey(t); }
+
+} // namespace
+
+SessionResult Session::run() {
+    SessionResult scores;
+    if (options.computeScores) {
+        // Node-order scores of every pending pod on every node, on the initial state, no predicates.
+        std::vector<uint32_t> all(state.nodes.size()), ones(state.nodes.size(), 1);
+        for (uint32_t n = 0; n < all.size(); ++n) all[n] = state.nodeByRank[n];
+        std::vector<double> batch(all.size());
+        for (uint32_t t = 0; t < state.tasks.size(); ++t) {
+            const auto& task = state.tasks[t];
+            if (!(task.status == TaskStatus::Pending || task.status == TaskStatus::Bound)) continue;
+            if (task.job == UINT32_MAX || !jobs[task.job].inSession) continue;
+            std::fill(batch.begin(), batch.end(), 0.0);
+            batchNodeOrder(t, all.data(), ones.data(), all.size(), batch.data());
+            auto& row = scores.scores[state.taskKey(t)];
+            for (size_t i = 0; i < all.size(); ++i) row[state.nodeName(all[i])] = nodeOrderScore(t, all[i]) + batch[i];
+        }
+    }
+    for (const auto& name : conf.actions) {
+        auto action = createAction(name);
+        if (!action) {
+            warnings.push_back("action '" + name + "' is not modelled by Gantry; it is skipped");
+            continue;
+        }
+        action->execute(*this);
+    }
+    SessionResult result = close();
+    result.scores = std::move(scores.scores);
+    return result;
+}
+
+SessionResult Session::close() {
+    SessionResult r;
+    if (closed_) return r;
+    for (auto& slot : slots) slot.plugin->onSessionClose(*this);
+    r.bindings = bindings;
+    r.evicted = evictions;
+    r.warnings = warnings;
+
+    for (uint32_t j : sessionJobs) {
+        const auto& job = state.jobs[j];
+        r.podGroupPhase[job.key] = podGroupPhase(*this, j);
+        std::vector<std::string> pipelinedNodes;
+        for (uint32_t t : job.tasks)
+            if (state.tasks[t].status == TaskStatus::Pipelined && state.tasks[t].node >= 0)
+                pipelinedNodes.push_back(state.nodeName(uint32_t(state.tasks[t].node)));
+        if (!pipelinedNodes.empty()) {
+            std::sort(pipelinedNodes.begin(), pipelinedNodes.end());
+            r.pipelined[job.key] = std::move(pipelinedNodes);
+        }
+        if (count(j, TaskStatus::Pending) == 0 && count(j, TaskStatus::Pipelined) == 0) continue;
+        GangStatus g;
+        g.minMember = job.minAvailable;
+        g.tasks = int(job.tasks.size());
+        g.ready = isReady(j);
+        int placeable = readyTaskNum(j);
+        for (uint32_t t : job.tasks)
+            if (state.tasks[t].status == TaskStatus::Pending && allocatedStatus(lastTx(t).status)) ++placeable;
+        g.placeable = placeable;
+        if (!g.ready)
+            g.reason = "minMember " + std::to_string(g.minMember) + ", " + std::to_string(placeable) + " placeable";
+        r.gangs[job.key] = g;
+    }
+
+    // A reason for every pod the session left pending.
+    for (uint32_t t = 0; t < state.tasks.size(); ++t) {
+        const auto& task = state.tasks[t];
+        const bool pending = task.status == TaskStatus::Pending || task.status == TaskStatus::Pipelined;
+        if (!pending) continue;
+        const std::string key = podKey(state, t);
+        if (!task.volcano) {
+            r.pending[key] = "not scheduled by Volcano (schedulerName is another scheduler's)";
+            continue;
+        }
+        if (task.job == UINT32_MAX) {
+            std::string group = state.strings.str(task.group);
+            std::string gk = state.strings.str(task.ns) + "/" + group;
+            auto skipped = state.skippedGroups.find(gk);
+            if (skipped != state.skippedGroups.end()) r.pending[key] = skipped->second;
+            else if (group.empty()) r.pending[key] = "pod names no PodGroup; Volcano schedules the pods of PodGroups only";
+            else r.pending[key] = "PodGroup " + gk + " does not exist";
+            continue;
+        }
+        const uint32_t j = task.job;
+        const auto& js = jobs[j];
+        const auto& job = state.jobs[j];
+        std::string reason;
+        const TaskTx tx = lastTx(t);
+        if (task.status == TaskStatus::Pipelined) {
+            reason = "Pod " + key + " can possibly be assigned to " + state.nodeName(uint32_t(task.node)) +
+                     ", once resource is released and minAvailable is satisfied";
+        } else if (auto fe = js.nodesFitErrors.find(t); fe != js.nodesFitErrors.end()) {
+            reason = fitErrorMessage(fe->second);
+        } else if (allocatedStatus(tx.status) && tx.node >= 0) {
+            reason = "Pod " + key + " can possibly be assigned to " + state.nodeName(uint32_t(tx.node)) +
+                     ", once minAvailable is satisfied";
+        } else if (!js.jobFitError.empty()) {
+            reason = js.jobFitError;
+        } else if (isPending(j)) {
+            reason = "PodGroup " + job.key + " is " + (js.phase.empty() ? std::string("not yet admitted") : "Pending") +
+                     ": its queue has not admitted it";
+        } else {
+            reason = "not placed in this cycle";
+        }
+        auto g = r.gangs.find(job.key);
+        if (g != r.gangs.end() && !g->second.ready && job.minAvailable > 1)
+            reason += " (gang " + job.key + ": " + g->second.reason + ")";
+        r.pending[key] = reason;
+    }
+
+    rollback();
+    closed_ = true;
+    return r;
+}
+
+} // namespace gantry::engine

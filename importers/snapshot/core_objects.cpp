@@ -1,0 +1,129 @@
+// v1 Node, Namespace, scheduling.k8s.io PriorityClass, and the metadata every object shares.
+#include "import_state.h"
+#include "k8s_fields.h"
+
+namespace gantry::snapshot {
+
+void State::skip(const std::string& what, const SourceRef& where) {
+    auto [it, inserted] = skipped.try_emplace(what);
+    if (inserted) {
+        it->second.first = where;
+        skippedOrder.push_back(what);
+    }
+    ++it->second.count;
+}
+
+void readMetadata(Object& o, bool namespaced) {
+    auto meta = o.root["metadata"];
+    meta.checkKeys(o.kind, {"name", "namespace", "labels", "annotations", "uid", "ownerReferences"},
+                   {"generateName", "resourceVersion", "creationTimestamp", "managedFields", "generation",
+                    "selfLink", "finalizers", "deletionTimestamp", "deletionGracePeriodSeconds"});
+    o.name = meta["name"].str();
+    if (o.name.empty()) (meta.present() ? meta : o.root).fail("the object has no name");
+    if (namespaced) o.ns = meta["namespace"].str("default");
+    o.labels = meta["labels"].stringMap();
+    o.annotations = meta["annotations"].stringMap();
+    o.source = o.root.where();
+    o.root = o.root.withSubject(o.kind + " '" + (namespaced ? o.ns + "/" : std::string()) + o.name + "'");
+}
+
+namespace {
+
+void inferGpus(const Y& where, Node& n) {
+    for (const auto& [name, amount] : n.allocatable) {
+        if (!isGpuResource(name) || amount == 0) continue;
+        if (amount % 1000 != 0) where.fail(name + " must be a whole number of devices");
+        n.gpus.resourceName = name;
+        n.gpus.count = int32_t(amount / 1000);
+        break;
+    }
+    if (n.gpus.count == 0 && n.allocatable.get(key::GpuCount) > 0) {
+        int64_t amount = n.allocatable.get(key::GpuCount);
+        if (amount % 1000 != 0) where.fail(std::string(key::GpuCount) + " must be a whole number of devices");
+        n.gpus.resourceName = key::GpuCount;
+        n.gpus.count = int32_t(amount / 1000);
+    }
+    auto label = [&](const char* k) {
+        auto it = n.labels.find(k);
+        return it == n.labels.end() ? std::string() : it->second;
+    };
+    n.gpus.model = label(key::GpuProduct);
+    if (n.gpus.model.empty()) n.gpus.model = label(key::GpuCardModel);
+    std::string mem = label(key::GpuMemoryMiB); // GPU feature discovery: MiB per device
+    if (!mem.empty()) {
+        std::string error;
+        auto mib = parseAmount("memory", mem, &error);
+        if (!mib || *mib < 0)
+            where.warn("label " + std::string(key::GpuMemoryMiB) + "='" + mem +
+                       "' is not a number of MiB; GPU memory left unknown");
+        else
+            n.gpus.memoryBytes = *mib * 1024 * 1024;
+    }
+}
+
+} // namespace
+
+void readNode(State& s, const Object& o) {
+    const Y& r = o.root;
+    r.checkKeys("Node", {"apiVersion", "kind", "metadata", "spec", "status"});
+    Node n;
+    n.name = o.name;
+    n.labels = o.labels;
+    n.annotations = o.annotations;
+    n.source = o.source;
+    auto spec = r["spec"];
+    spec.checkKeys("Node", {"unschedulable", "taints"},
+                   {"podCIDR", "podCIDRs", "providerID", "externalID", "configSource"});
+    n.unschedulable = spec["unschedulable"].boolean(false);
+    n.taints = readTaints(spec["taints"]);
+    auto status = r["status"];
+    n.capacity = status["capacity"].resources();
+    n.allocatable = status["allocatable"].present() ? status["allocatable"].resources() : n.capacity;
+    if (n.capacity.empty() && n.allocatable.empty())
+        r.warn("node has neither status.capacity nor status.allocatable; nothing can be placed on it");
+    for (const auto& c : status["conditions"].items())
+        if (c["type"].str() == "Ready") n.ready = c["status"].str() == "True";
+    inferGpus(status["allocatable"].present() ? status["allocatable"] : status["capacity"], n);
+    s.cluster.nodes.push_back(std::move(n));
+}
+
+void readNamespace(State& s, const Object& o) {
+    o.root.checkKeys("Namespace", {"apiVersion", "kind", "metadata"}, {"spec", "status"});
+    s.cluster.namespaces.push_back(Namespace{o.name, o.labels, o.annotations});
+}
+
+void readPriorityClass(State& s, const Object& o) {
+    const Y& r = o.root;
+    r.checkKeys("PriorityClass", {"apiVersion", "kind", "metadata", "value", "globalDefault",
+                                  "preemptionPolicy", "description"});
+    PriorityClass pc;
+    pc.name = o.name;
+    if (!r["value"].present()) r.fail("PriorityClass has no value");
+    pc.value = r["value"].i32();
+    if (pc.value > 1000000000 && o.name.rfind("system-", 0) != 0)
+        r["value"].fail("user priority classes must not exceed 1000000000");
+    pc.globalDefault = r["globalDefault"].boolean(false);
+    pc.preemptionPolicy = r["preemptionPolicy"].str();
+    if (!pc.preemptionPolicy.empty() && pc.preemptionPolicy != "PreemptLowerPriority" &&
+        pc.preemptionPolicy != "Never")
+        r["preemptionPolicy"].fail("expected PreemptLowerPriority or Never, got '" + pc.preemptionPolicy +
+                                   "'");
+    pc.description = r["description"].str();
+    pc.source = o.source;
+    s.cluster.priorityClasses.push_back(std::move(pc));
+}
+
+void readWorkloadPriorityClass(State& s, const Object& o) {
+    const Y& r = o.root;
+    r.checkKeys("WorkloadPriorityClass", {"apiVersion", "kind", "metadata", "value", "description"});
+    PriorityClass pc;
+    pc.name = o.name;
+    if (!r["value"].present()) r.fail("WorkloadPriorityClass has no value");
+    pc.value = r["value"].i32();
+    pc.description = r["description"].str();
+    pc.workload = true;
+    pc.source = o.source;
+    s.cluster.priorityClasses.push_back(std::move(pc));
+}
+
+} // namespace gantry::snapshot

@@ -1,0 +1,155 @@
+#pragma once
+// Internal to the snapshot importer: what is being assembled, and the per-kind readers.
+#include "model/cluster.h"
+#include "yaml_reader.h"
+
+#include <functional>
+#include <map>
+#include <set>
+#include <string>
+#include <vector>
+
+namespace gantry::snapshot {
+
+// Well-known labels and annotations (Volcano, Kueue, YuniKorn, coscheduling, GPU sharing, Gantry).
+namespace key {
+inline constexpr const char* KubeGroupName = "scheduling.k8s.io/group-name";
+inline constexpr const char* VolcanoGroupName = "scheduling.volcano.sh/group-name";
+inline constexpr const char* CoschedulingGroupLegacy = "pod-group.scheduling.sigs.k8s.io";
+inline constexpr const char* CoschedulingGroup = "scheduling.x-k8s.io/pod-group";
+inline constexpr const char* TaskSpec = "volcano.sh/task-spec";
+inline constexpr const char* Preemptable = "volcano.sh/preemptable";
+inline constexpr const char* VolcanoQueueName = "scheduling.volcano.sh/queue-name";
+inline constexpr const char* VolcanoJobName = "volcano.sh/job-name";
+inline constexpr const char* KueueQueueName = "kueue.x-k8s.io/queue-name";
+inline constexpr const char* KueuePriorityClass = "kueue.x-k8s.io/priority-class";
+inline constexpr const char* YuniKornQueue = "yunikorn.apache.org/queue";
+inline constexpr const char* YuniKornQueueLegacy = "queue";
+inline constexpr const char* GpuMilli = "alibabacloud.com/gpu-milli";
+inline constexpr const char* GpuCount = "alibabacloud.com/gpu-count";
+inline constexpr const char* GpuIndex = "alibabacloud.com/gpu-index";
+inline constexpr const char* GpuCardModel = "alibabacloud.com/gpu-card-model";
+inline constexpr const char* GpuProduct = "nvidia.com/gpu.product";
+inline constexpr const char* GpuMemoryMiB = "nvidia.com/gpu.memory";
+inline constexpr const char* VgpuNumber = "volcano.sh/vgpu-number";
+inline constexpr const char* VgpuCores = "volcano.sh/vgpu-cores";
+inline constexpr const char* Arrival = "gantry.io/arrival";
+inline constexpr const char* Duration = "gantry.io/duration";
+inline constexpr const char* Checkpoint = "gantry.io/checkpoint";
+} // namespace key
+
+// A workload object (Job, JobSet, Volcano Job, Kubeflow job) read now and expanded into pods once
+// every file is in, so that pods the snapshot already holds are not created twice.
+struct DeferredWorkload {
+    std::string group; // API group, for ownership checks
+    std::string kind;
+    std::string ns;
+    std::string name;
+    SourceRef source;
+    std::function<void()> expand;
+};
+
+struct State {
+    Cluster cluster;
+    Diagnostics warnings;
+    FieldNotes notes;
+    struct Skipped {
+        int count = 0;
+        SourceRef first;
+    };
+    std::map<std::string, Skipped> skipped; // "Deployment (apps/v1)" -> count
+    std::vector<std::string> skippedOrder;
+    std::vector<DeferredWorkload> workloads;
+    // (apiGroup/kind, namespace, name) of every controller owner named by an imported pod.
+    std::set<std::tuple<std::string, std::string, std::string>> podOwners;
+    // PodGroups whose queue is a Kueue LocalQueue name, resolved to its ClusterQueue in finish().
+    std::vector<std::pair<std::string, std::string>> kueueGroupQueues; // group key -> LocalQueue name
+    std::map<std::string, std::string> texts;                          // file -> text (for embedded configs)
+    std::vector<std::pair<bool, Y>> yunikornMaps; // (is yunikorn-defaults, data) read in finish()
+    bool finished = false;
+
+    void skip(const std::string& what, const SourceRef& where);
+    Diagnostics* warn() { return &warnings; }
+};
+
+// One Kubernetes object: its reader, apiVersion split into group and version, kind, metadata.
+struct Object {
+    Y root;
+    std::string group;
+    std::string version;
+    std::string kind;
+    std::string name;
+    std::string ns;
+    Labels labels;
+    Labels annotations;
+    SourceRef source;
+    const YamlDocument* doc = nullptr;
+};
+
+// Checks metadata keys and reads name, namespace, labels, annotations. Cluster-scoped kinds pass
+// namespaced = false (their namespace is ignored).
+void readMetadata(Object& o, bool namespaced);
+
+void readNode(State& s, const Object& o);
+void readNamespace(State& s, const Object& o);
+void readPriorityClass(State& s, const Object& o);
+void readPod(State& s, const Object& o);
+void readConfigMap(State& s, const Object& o);
+void finishYuniKorn(State& s);
+
+void readVolcanoQueue(State& s, const Object& o);
+void readVolcanoPodGroup(State& s, const Object& o);
+void readHyperNode(State& s, const Object& o);
+void readVolcanoJob(State& s, const Object& o);
+
+void readResourceFlavor(State& s, const Object& o);
+void readClusterQueue(State& s, const Object& o);
+void readCohort(State& s, const Object& o);
+void readLocalQueue(State& s, const Object& o);
+void readKueueTopology(State& s, const Object& o);
+void readWorkloadPriorityClass(State& s, const Object& o);
+
+void readCoschedulingPodGroup(State& s, const Object& o);
+void readBatchJob(State& s, const Object& o);
+void readJobSet(State& s, const Object& o);
+void readKubeflowJob(State& s, const Object& o);
+
+// Pod template -> pod (shared by Pod and the workload kinds). `path` is the template's spec node.
+struct PodTemplate {
+    Labels labels;
+    Labels annotations;
+    Pod pod; // requests, affinity, ... filled; name/ns empty
+};
+PodTemplate readPodTemplate(State& s, const Y& templateNode, const std::string& kind);
+void readPodSpec(State& s, const Y& spec, Pod& pod, const std::string& kind);
+// Group, role, preemptable, GPU request from labels and annotations (after spec and metadata).
+void applyPodConventions(const Y& where, Pod& pod);
+
+// Queue name a workload or pod asks for, from the scheduler-specific labels/annotations. Returns the
+// Kueue LocalQueue name in *kueueLocalQueue when it comes from Kueue's label.
+std::string queueFromMetadata(const Labels& labels, const Labels& annotations, bool* fromKueue);
+
+// Adds expanded pods of a what-if workload and its gang (unless one is named by the template).
+struct Expansion {
+    std::string ownerGroup, ownerKind, ns, name, origin;
+    SourceRef source;
+    Labels labels, annotations; // of the workload object
+    std::string queue;
+    bool queueIsKueueLocal = false;
+    std::string priorityClassName;
+    int32_t minMember = 0; // 0 = all pods
+    std::map<std::string, int32_t> minTaskMember;
+    NetworkTopologyConstraint networkTopology;
+    std::string groupName;      // gang name; defaults to name
+    double durationSeconds = 0; // when no gantry.io/duration annotation says otherwise
+    struct Role {
+        std::string role;
+        int32_t replicas = 1;
+        PodTemplate pod;
+        std::function<std::string(int index)> podName;
+    };
+    std::vector<Role> roles;
+};
+void addExpansion(State& s, const Y& where, Expansion e);
+
+} // namespace gantry::snapshot

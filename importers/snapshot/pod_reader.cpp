@@ -1,0 +1,316 @@
+// v1 Pod and pod templates: effective requests as kube-scheduler and Volcano compute them, placement
+// constraints, priority, and the gang / role / GPU conventions carried by labels and annotations.
+#include "import_state.h"
+#include "k8s_fields.h"
+
+#include <charconv>
+
+namespace gantry::snapshot {
+
+namespace {
+
+// A container's requests after API-server defaulting: a resource with a limit and no request
+// requests its limit.
+ResourceList containerRequests(const Y& container, const std::string& kind) {
+    container.checkKeys(kind + " container", {"name", "resources", "restartPolicy"},
+                        {"image",
+                         "command",
+                         "args",
+                         "workingDir",
+                         "ports",
+                         "envFrom",
+                         "env",
+                         "volumeMounts",
+                         "volumeDevices",
+                         "livenessProbe",
+                         "readinessProbe",
+                         "startupProbe",
+                         "lifecycle",
+                         "terminationMessagePath",
+                         "terminationMessagePolicy",
+                         "imagePullPolicy",
+                         "securityContext",
+                         "stdin",
+                         "stdinOnce",
+                         "tty",
+                         "resizePolicy"});
+    auto res = container["resources"];
+    res.checkKeys(kind, {"requests", "limits"});
+    ResourceList requests = res["requests"].resources();
+    ResourceList limits = res["limits"].resources();
+    for (const auto& [name, amount] : limits) {
+        if (!requests.has(name))
+            requests.set(name, amount);
+        else if (requests.get(name) > amount)
+            res["requests"][name].fail("request " + formatAmount(name, requests.get(name)) +
+                                       " exceeds the limit " + formatAmount(name, amount));
+    }
+    return requests;
+}
+
+std::optional<bool> parseGoBool(const std::string& s) {
+    if (s == "1" || s == "t" || s == "T" || s == "true" || s == "TRUE" || s == "True") return true;
+    if (s == "0" || s == "f" || s == "F" || s == "false" || s == "FALSE" || s == "False") return false;
+    return std::nullopt;
+}
+
+const std::string* find(const Labels& m, const char* k) {
+    auto it = m.find(k);
+    return it == m.end() ? nullptr : &it->second;
+}
+
+std::optional<int64_t> toInt(const std::string& s) {
+    int64_t v = 0;
+    auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
+    if (ec != std::errc() || p != s.data() + s.size()) return std::nullopt;
+    return v;
+}
+
+} // namespace
+
+void readPodSpec(State& s, const Y& spec, Pod& pod, const std::string& kind) {
+    (void)s;
+    if (!spec.present()) spec.fail("missing pod spec");
+    spec.checkKeys(kind,
+                   {"containers", "initContainers", "overhead", "nodeSelector", "affinity", "tolerations",
+                    "topologySpreadConstraints", "priority", "priorityClassName", "preemptionPolicy",
+                    "schedulerName", "nodeName", "resources"},
+                   {"volumes",
+                    "restartPolicy",
+                    "terminationGracePeriodSeconds",
+                    "activeDeadlineSeconds",
+                    "dnsPolicy",
+                    "dnsConfig",
+                    "serviceAccountName",
+                    "serviceAccount",
+                    "automountServiceAccountToken",
+                    "securityContext",
+                    "imagePullSecrets",
+                    "hostname",
+                    "subdomain",
+                    "enableServiceLinks",
+                    "shareProcessNamespace",
+                    "readinessGates",
+                    "hostAliases",
+                    "setHostnameAsFQDN",
+                    "os",
+                    "hostUsers",
+                    "runtimeClassName",
+                    "hostNetwork",
+                    "hostPID",
+                    "hostIPC",
+                    "ephemeralContainers"});
+    // Effective request (resourcehelper.PodRequests): the regular containers plus sidecars run together;
+    // each plain init container runs alone next to the sidecars started before it.
+    ResourceList sum;
+    auto containers = spec["containers"].items();
+    if (containers.empty() && spec["containers"].present())
+        spec["containers"].fail("a pod needs at least one container");
+    for (const auto& c : containers) sum += containerRequests(c, kind);
+    ResourceList sidecars, initPeak;
+    for (const auto& c : spec["initContainers"].items()) {
+        ResourceList req = containerRequests(c, kind);
+        std::string restart = c["restartPolicy"].str();
+        if (!restart.empty() && restart != "Always")
+            c["restartPolicy"].fail("only Always is allowed for init containers");
+        if (restart == "Always") {
+            sum += req;
+            sidecars += req;
+            req = sidecars;
+        } else {
+            req += sidecars;
+        }
+        initPeak = ResourceList::max(initPeak, req);
+    }
+    ResourceList requests = ResourceList::max(sum, initPeak);
+    // Pod-level resources (PodLevelResources) override cpu and memory when set.
+    auto podRes = spec["resources"];
+    podRes.checkKeys(kind, {"requests", "limits"});
+    ResourceList podLimits = podRes["limits"].resources();
+    ResourceList podRequests = podRes["requests"].resources();
+    for (const auto& [name, amount] : podLimits)
+        if (!podRequests.has(name)) podRequests.set(name, amount);
+    for (const auto& [name, amount] : podRequests) {
+        if (name != res::Cpu && name != res::Memory && name.rfind("hugepages-", 0) != 0)
+            podRes["requests"][name].fail("pod-level resources support cpu, memory and hugepages only");
+        requests.set(name, amount);
+    }
+    requests += spec["overhead"].resources();
+    // Drop explicit zeros so that "no request" and "0" compare equal.
+    ResourceList clean;
+    for (const auto& [name, amount] : requests)
+        if (amount != 0) clean.set(name, amount);
+    pod.requests = std::move(clean);
+
+    pod.nodeSelector = spec["nodeSelector"].stringMap();
+    auto affinity = spec["affinity"];
+    affinity.checkKeys(kind, {"nodeAffinity", "podAffinity", "podAntiAffinity"});
+    pod.nodeAffinity = readNodeAffinity(affinity["nodeAffinity"]);
+    pod.podAffinity = readPodAffinity(affinity["podAffinity"]);
+    pod.podAntiAffinity = readPodAffinity(affinity["podAntiAffinity"]);
+    pod.tolerations = readTolerations(spec["tolerations"]);
+    pod.topologySpread = readTopologySpread(spec["topologySpreadConstraints"]);
+    pod.priority = spec["priority"].optI32();
+    pod.priorityClassName = spec["priorityClassName"].str();
+    pod.preemptionPolicy = spec["preemptionPolicy"].str();
+    if (!pod.preemptionPolicy.empty() && pod.preemptionPolicy != "PreemptLowerPriority" &&
+        pod.preemptionPolicy != "Never")
+        spec["preemptionPolicy"].fail("expected PreemptLowerPriority or Never, got '" + pod.preemptionPolicy +
+                                      "'");
+    pod.schedulerName = spec["schedulerName"].str("default-scheduler");
+    pod.nodeName = spec["nodeName"].str();
+}
+
+void applyPodConventions(const Y& where, Pod& pod) {
+    const Labels& a = pod.annotations;
+    const Labels& l = pod.labels;
+    if (auto v = find(a, key::KubeGroupName))
+        pod.group = *v;
+    else if (auto v2 = find(a, key::VolcanoGroupName))
+        pod.group = *v2;
+    else if (auto v3 = find(l, key::CoschedulingGroup))
+        pod.group = *v3;
+    else if (auto v4 = find(l, key::CoschedulingGroupLegacy))
+        pod.group = *v4;
+    // Volcano reads the role from the annotation first, then the label.
+    if (auto v = find(a, key::TaskSpec); v && !v->empty())
+        pod.role = *v;
+    else if (auto v2 = find(l, key::TaskSpec); v2 && !v2->empty())
+        pod.role = *v2;
+    const std::string* pre = find(a, key::Preemptable);
+    if (!pre) pre = find(l, key::Preemptable);
+    if (pre) {
+        pod.preemptable = parseGoBool(*pre);
+        if (!pod.preemptable) {
+            where.warn(std::string(key::Preemptable) + "='" + *pre +
+                       "' is not a boolean; Volcano treats the pod as not preemptable");
+            pod.preemptable = false;
+        }
+    }
+
+    // Whole GPUs: the first GPU resource requested.
+    for (const auto& [name, amount] : pod.requests) {
+        if (!isGpuResource(name) || amount == 0) continue;
+        if (amount % 1000 != 0)
+            where.fail(name + " must be requested in whole devices, got " + formatAmount(name, amount));
+        pod.gpu.count = int32_t(amount / 1000);
+        pod.gpu.milliPerGpu = 1000;
+        break;
+    }
+    // GPU sharing (Alibaba's open-gpu-share, as in the GPU trace): a share of each of `count` devices.
+    if (auto milli = find(a, key::GpuMilli)) {
+        auto m = toInt(*milli);
+        if (!m || *m < 0 || *m > 1000)
+            where.fail("annotation " + std::string(key::GpuMilli) + "='" + *milli +
+                       "' must be an integer in 0..1000");
+        int64_t count = 1;
+        if (auto c = find(a, key::GpuCount)) {
+            auto n = toInt(*c);
+            if (!n || *n < 0 || *n > 1024)
+                where.fail("annotation " + std::string(key::GpuCount) + "='" + *c +
+                           "' must be a small non-negative integer");
+            count = *n;
+        }
+        if (*m > 0 && count > 0) {
+            pod.gpu.count = int32_t(count);
+            pod.gpu.milliPerGpu = int32_t(*m);
+        }
+    } else if (pod.requests.get(key::VgpuNumber) > 0) {
+        // Volcano vGPU: vgpu-number devices, each with vgpu-cores percent of its compute.
+        pod.gpu.count = int32_t((pod.requests.get(key::VgpuNumber) + 999) / 1000);
+        int64_t cores = pod.requests.get(key::VgpuCores) / 1000;
+        pod.gpu.milliPerGpu = cores > 0 && cores < 100 ? int32_t(cores * 10) : 1000;
+    }
+    if (auto model = find(a, key::GpuCardModel))
+        pod.gpu.models = {*model};
+    else if (auto sel = find(pod.nodeSelector, key::GpuProduct))
+        pod.gpu.models = {*sel};
+    else if (auto sel2 = find(pod.nodeSelector, key::GpuCardModel))
+        pod.gpu.models = {*sel2};
+    if (auto idx = find(a, key::GpuIndex)) {
+        // "0", "0,1", "0-3"
+        std::string_view rest = *idx;
+        while (!rest.empty()) {
+            size_t comma = rest.find(',');
+            std::string part(rest.substr(0, comma));
+            size_t dash = part.find('-');
+            auto lo = toInt(part.substr(0, dash));
+            auto hi = dash == std::string::npos ? lo : toInt(part.substr(dash + 1));
+            if (!lo || !hi || *lo < 0 || *hi < *lo || *hi > 1024) {
+                where.warn("annotation " + std::string(key::GpuIndex) + "='" + *idx +
+                           "' is not a device list; ignored");
+                pod.gpuIndices.clear();
+                break;
+            }
+            for (int64_t i = *lo; i <= *hi; ++i) pod.gpuIndices.push_back(int32_t(i));
+            if (comma == std::string::npos) break;
+            rest.remove_prefix(comma + 1);
+        }
+    }
+}
+
+std::string queueFromMetadata(const Labels& labels, const Labels& annotations, bool* fromKueue) {
+    if (fromKueue) *fromKueue = false;
+    if (auto v = find(annotations, key::VolcanoQueueName)) return *v;
+    if (auto v = find(labels, key::KueueQueueName)) {
+        if (fromKueue) *fromKueue = true;
+        return *v;
+    }
+    if (auto v = find(labels, key::YuniKornQueue)) return *v;
+    if (auto v = find(annotations, key::YuniKornQueue)) return *v;
+    return {};
+}
+
+void readPod(State& s, const Object& o) {
+    const Y& r = o.root;
+    r.checkKeys("Pod", {"apiVersion", "kind", "metadata", "spec", "status"});
+    Pod p;
+    p.name = o.name;
+    p.ns = o.ns;
+    p.labels = o.labels;
+    p.annotations = o.annotations;
+    p.source = o.source;
+    auto meta = r["metadata"];
+    p.uid = meta["uid"].str();
+    const Y* owner = nullptr;
+    auto owners = meta["ownerReferences"].items();
+    for (const auto& ref : owners)
+        if (ref["controller"].boolean(false)) owner = &ref;
+    if (!owner && !owners.empty()) owner = &owners.front();
+    if (owner) {
+        std::string apiVersion = (*owner)["apiVersion"].str();
+        std::string group =
+            apiVersion.find('/') == std::string::npos ? "" : apiVersion.substr(0, apiVersion.find('/'));
+        p.ownerKind = (*owner)["kind"].str();
+        p.ownerName = (*owner)["name"].str();
+        s.podOwners.emplace(group + "/" + p.ownerKind, p.ns, p.ownerName);
+    }
+    readPodSpec(s, r["spec"], p, "Pod");
+    auto phase = r["status"]["phase"];
+    if (phase.present()) {
+        auto ph = podPhaseFromString(phase.str());
+        if (!ph)
+            phase.fail("unknown pod phase '" + phase.str() +
+                       "' (expected Pending, Running, Succeeded, Failed or Unknown)");
+        p.phase = *ph;
+    }
+    applyPodConventions(r, p);
+    s.cluster.pods.push_back(std::move(p));
+}
+
+PodTemplate readPodTemplate(State& s, const Y& tmpl, const std::string& kind) {
+    if (!tmpl.present()) tmpl.fail("missing pod template");
+    tmpl.checkKeys(kind, {"metadata", "spec"});
+    PodTemplate t;
+    auto meta = tmpl["metadata"];
+    meta.checkKeys(kind, {"labels", "annotations"},
+                   {"name", "namespace", "generateName", "creationTimestamp", "finalizers"});
+    t.labels = meta["labels"].stringMap();
+    t.annotations = meta["annotations"].stringMap();
+    readPodSpec(s, tmpl["spec"], t.pod, kind);
+    t.pod.labels = t.labels;
+    t.pod.annotations = t.annotations;
+    return t;
+}
+
+} // namespace gantry::snapshot

@@ -1,0 +1,239 @@
+#include "snapshot_importer.h"
+
+#include "import_state.h"
+#include "model/cluster_check.h"
+
+#include <algorithm>
+#include <filesystem>
+#include <stdexcept>
+
+namespace gantry {
+
+using namespace snapshot;
+
+struct SnapshotImporter::State : snapshot::State {};
+
+namespace {
+
+using Reader = void (*)(snapshot::State&, const Object&);
+
+struct KindInfo {
+    const char* group;
+    const char* kind;
+    bool namespaced;
+    Reader read;
+};
+
+constexpr KindInfo kKinds[] = {
+    {"", "Node", false, readNode},
+    {"", "Pod", true, readPod},
+    {"", "Namespace", false, readNamespace},
+    {"", "ConfigMap", true, readConfigMap},
+    {"scheduling.k8s.io", "PriorityClass", false, readPriorityClass},
+    {"scheduling.volcano.sh", "Queue", false, readVolcanoQueue},
+    {"scheduling.volcano.sh", "PodGroup", true, readVolcanoPodGroup},
+    {"topology.volcano.sh", "HyperNode", false, readHyperNode},
+    {"batch.volcano.sh", "Job", true, readVolcanoJob},
+    {"kueue.x-k8s.io", "ResourceFlavor", false, readResourceFlavor},
+    {"kueue.x-k8s.io", "ClusterQueue", false, readClusterQueue},
+    {"kueue.x-k8s.io", "Cohort", false, readCohort},
+    {"kueue.x-k8s.io", "LocalQueue", true, readLocalQueue},
+    {"kueue.x-k8s.io", "Topology", false, readKueueTopology},
+    {"kueue.x-k8s.io", "WorkloadPriorityClass", false, readWorkloadPriorityClass},
+    {"scheduling.sigs.k8s.io", "PodGroup", true, readCoschedulingPodGroup},
+    {"scheduling.x-k8s.io", "PodGroup", true, readCoschedulingPodGroup},
+    {"batch", "Job", true, readBatchJob},
+    {"jobset.x-k8s.io", "JobSet", true, readJobSet},
+    {"kubeflow.org", "PyTorchJob", true, readKubeflowJob},
+    {"kubeflow.org", "MPIJob", true, readKubeflowJob},
+    {"kubeflow.org", "TFJob", true, readKubeflowJob},
+};
+
+void addObject(snapshot::State& s, const Y& root, const std::string& listApiVersion,
+               const std::string& listItemKind) {
+    if (!root.isMap())
+        root.fail(std::string("expected a Kubernetes object (a mapping with apiVersion and kind), got ") +
+                  (root.isSeq() ? "a list" : "a scalar"));
+    std::string kind = root["kind"].str(listItemKind);
+    if (kind.empty()) root.fail("object has no kind");
+    std::string apiVersion = root["apiVersion"].str(listApiVersion);
+    bool isList = kind == "List" || (kind.size() > 4 && kind.compare(kind.size() - 4, 4, "List") == 0 &&
+                                     root["items"].present());
+    if (isList) {
+        root.checkKeys(kind, {"apiVersion", "kind", "items"}, {"metadata"});
+        std::string itemKind = kind == "List" ? "" : kind.substr(0, kind.size() - 4);
+        for (const auto& item : root["items"].items())
+            addObject(s, item, itemKind.empty() ? "" : apiVersion, itemKind);
+        return;
+    }
+    if (apiVersion.empty()) root.fail(kind + " has no apiVersion");
+    Object o;
+    o.root = root.withSubject(kind);
+    o.kind = kind;
+    auto slash = apiVersion.find('/');
+    o.group = slash == std::string::npos ? "" : apiVersion.substr(0, slash);
+    o.version = slash == std::string::npos ? apiVersion : apiVersion.substr(slash + 1);
+    for (const auto& k : kKinds) {
+        if (o.group != k.group || kind != k.kind) continue;
+        readMetadata(o, k.namespaced);
+        k.read(s, o);
+        return;
+    }
+    s.skip(kind + " (" + apiVersion + ")", root.where());
+}
+
+// Kueue creates a cohort implicitly when a ClusterQueue or Cohort names one that has no object.
+void addImplicitCohorts(Cluster& c) {
+    std::map<std::string, const Queue*> referenced;
+    std::set<std::string> names;
+    for (const auto& q : c.queues) names.insert(q.name);
+    for (const auto& q : c.queues)
+        if ((q.kind == Queue::Kind::KueueClusterQueue || q.kind == Queue::Kind::KueueCohort) &&
+            !q.parent.empty() && !names.count(q.parent))
+            referenced.try_emplace(q.parent, &q);
+    for (const auto& [name, by] : referenced) {
+        Queue cohort;
+        cohort.name = name;
+        cohort.kind = Queue::Kind::KueueCohort;
+        cohort.source = by->source;
+        c.queues.push_back(std::move(cohort));
+    }
+}
+
+// Kueue's plain-pod groups: pods labelled kueue.x-k8s.io/pod-group-name form one workload.
+void addKueuePodGroups(snapshot::State& s) {
+    auto& c = s.cluster;
+    for (auto& p : c.pods) {
+        auto it = p.labels.find("kueue.x-k8s.io/pod-group-name");
+        if (it == p.labels.end() || !p.group.empty()) continue;
+        p.group = it->second;
+        if (c.findPodGroup(p.ns, p.group)) continue;
+        PodGroup g;
+        g.name = p.group;
+        g.ns = p.ns;
+        g.origin = "kueue.x-k8s.io/pod-group";
+        g.source = p.source;
+        auto total = p.annotations.find("kueue.x-k8s.io/pod-group-total-count");
+        if (total != p.annotations.end()) {
+            try {
+                g.minMember = std::stoi(total->second);
+            } catch (const std::exception&) {
+                s.warnings.push_back(
+                    Diagnostic{Severity::Warning, p.source,
+                               "pod '" + p.key() + "': kueue.x-k8s.io/pod-group-total-count='" +
+                                   total->second + "' is not a number; the group counts its pods"});
+            }
+        }
+        bool kueue = false;
+        g.queue = queueFromMetadata(p.labels, p.annotations, &kueue);
+        if (kueue) s.kueueGroupQueues.emplace_back(g.key(), g.queue);
+        g.phase = "Pending";
+        c.podGroups.push_back(std::move(g));
+    }
+    for (auto& g : c.podGroups)
+        if (g.origin == "kueue.x-k8s.io/pod-group" && g.minMember == 0)
+            g.minMember = int32_t(std::count_if(c.pods.begin(), c.pods.end(), [&](const Pod& p) {
+                return p.ns == g.ns && p.group == g.name;
+            }));
+}
+
+void resolveLocalQueues(snapshot::State& s) {
+    auto& c = s.cluster;
+    for (const auto& [groupKey, lqName] : s.kueueGroupQueues) {
+        auto g = std::find_if(c.podGroups.begin(), c.podGroups.end(),
+                              [&](const PodGroup& x) { return x.key() == groupKey; });
+        if (g == c.podGroups.end()) continue;
+        auto lq = std::find_if(c.localQueues.begin(), c.localQueues.end(),
+                               [&](const LocalQueue& l) { return l.ns == g->ns && l.name == lqName; });
+        if (lq != c.localQueues.end())
+            g->queue = lq->clusterQueue;
+        else if (!c.localQueues.empty() || !c.queues.empty())
+            s.warnings.push_back(Diagnostic{Severity::Warning, g->source,
+                                            "PodGroup '" + g->key() + "' names Kueue LocalQueue '" + lqName +
+                                                "', which does not exist in namespace '" + g->ns + "'"});
+    }
+}
+
+// Label-defined topology levels: the well-known ones the nodes carry; otherwise a Kueue Topology's.
+void chooseTopologyLevels(Cluster& c) {
+    for (const auto& level : defaultTopologyLevels())
+        if (std::any_of(c.nodes.begin(), c.nodes.end(),
+                        [&](const Node& n) { return n.labels.count(level.nodeLabel); }))
+            c.topologyLevels.push_back(level);
+    if (!c.topologyLevels.empty() || c.kueueTopologies.empty()) return;
+    for (const auto& label : c.kueueTopologies.front().levels) {
+        if (label == "kubernetes.io/hostname") continue;
+        auto slash = label.rfind('/');
+        std::string name = slash == std::string::npos ? label : label.substr(slash + 1);
+        c.topologyLevels.push_back(TopologyLevel{name, label});
+    }
+}
+
+void emitSkipped(snapshot::State& s) {
+    if (s.skippedOrder.empty()) return;
+    int total = 0;
+    std::string kinds;
+    for (const auto& k : s.skippedOrder) {
+        const auto& e = s.skipped.at(k);
+        total += e.count;
+        kinds += (kinds.empty() ? "" : ", ") + k + (e.count > 1 ? " x" + std::to_string(e.count) : "");
+    }
+    s.warnings.push_back(Diagnostic{Severity::Warning, s.skipped.at(s.skippedOrder.front()).first,
+                                    "skipped " + std::to_string(total) + " object" + (total > 1 ? "s" : "") +
+                                        " of kinds Gantry does not read: " + kinds});
+}
+
+} // namespace
+
+SnapshotImporter::SnapshotImporter() : state_(std::make_unique<State>()) {}
+SnapshotImporter::~SnapshotImporter() = default;
+
+void SnapshotImporter::addFile(const std::string& path) {
+    addText(readTextFile(path), path);
+}
+
+void SnapshotImporter::addText(const std::string& text, const std::string& name) {
+    if (state_->finished) throw std::logic_error("SnapshotImporter: addText after finish");
+    auto& s = *state_;
+    s.texts[name] = text;
+    auto docs = loadYamlString(text, name);
+    if (docs.empty())
+        s.warnings.push_back(
+            Diagnostic{Severity::Warning, SourceRef{name, 0, 0, 0}, "the file holds no objects"});
+    if (s.cluster.name.empty()) s.cluster.name = std::filesystem::path(name).stem().string();
+    for (const auto& doc : docs) addObject(s, readerFor(doc, &s.warnings, &s.notes), "", "");
+}
+
+Cluster SnapshotImporter::finish(Diagnostics& diagnostics) {
+    if (state_->finished) throw std::logic_error("SnapshotImporter: finish called twice");
+    auto& s = *state_;
+    s.finished = true;
+    finishYuniKorn(s);
+    for (auto& w : s.workloads) {
+        // A live export holds the workload's pods already; expanding it again would double them.
+        if (s.podOwners.count({w.group + "/" + w.kind, w.ns, w.name})) continue;
+        w.expand();
+    }
+    addKueuePodGroups(s);
+    addImplicitCohorts(s.cluster);
+    resolveLocalQueues(s);
+    chooseTopologyLevels(s.cluster);
+    emitSkipped(s);
+    s.notes.appendTo(s.warnings);
+    diagnostics.insert(diagnostics.end(), s.warnings.begin(), s.warnings.end());
+    auto checks = checkCluster(s.cluster);
+    diagnostics.insert(diagnostics.end(), checks.begin(), checks.end());
+    return std::move(s.cluster);
+}
+
+Cluster readSnapshotFiles(const std::vector<std::string>& paths, Diagnostics* warnings) {
+    SnapshotImporter importer;
+    for (const auto& p : paths) importer.addFile(p);
+    Diagnostics diags;
+    Cluster cluster = importer.finish(diags);
+    throwIfErrors(diags);
+    if (warnings) warnings->insert(warnings->end(), diags.begin(), diags.end());
+    return cluster;
+}
+
+} // namespace gantry

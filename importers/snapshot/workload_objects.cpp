@@ -1,0 +1,297 @@
+// What-if workloads (batch/v1 Job, JobSet, Kubeflow PyTorchJob / MPIJob / TFJob) expanded into pods
+// and an implicit gang, and the coscheduling / Koordinator scheduling.sigs.k8s.io PodGroup.
+#include "import_state.h"
+
+#include <cctype>
+
+namespace gantry::snapshot {
+
+namespace {
+
+struct Timing {
+    double arrival = 0, duration = 0, checkpoint = 0;
+};
+
+Timing readTiming(const Y& metadata) {
+    auto a = metadata["annotations"];
+    return Timing{a[key::Arrival].durationSeconds(0), a[key::Duration].durationSeconds(0),
+                  a[key::Checkpoint].durationSeconds(0)};
+}
+
+// Pods of a batch/v1 JobSpec that run at once: parallelism, capped by completions.
+int32_t runningPods(const Y& jobSpec) {
+    int32_t parallelism = jobSpec["parallelism"].i32(1);
+    if (parallelism < 0) jobSpec["parallelism"].fail("parallelism must not be negative");
+    auto completions = jobSpec["completions"].optI32();
+    if (completions && *completions < 0) jobSpec["completions"].fail("completions must not be negative");
+    return completions ? std::min(parallelism, *completions) : parallelism;
+}
+
+void checkJobSpec(const Y& spec, const std::string& kind) {
+    spec.checkKeys(kind, {"parallelism", "completions", "template"},
+                   {"completionMode", "suspend", "backoffLimit", "backoffLimitPerIndex", "maxFailedIndexes",
+                    "activeDeadlineSeconds", "ttlSecondsAfterFinished", "selector", "manualSelector",
+                    "podFailurePolicy", "podReplacementPolicy", "successPolicy", "managedBy"});
+}
+
+std::string lower(std::string s) {
+    for (auto& c : s) c = char(std::tolower(static_cast<unsigned char>(c)));
+    return s;
+}
+
+const std::string* find(const Labels& m, const char* k) {
+    auto it = m.find(k);
+    return it == m.end() ? nullptr : &it->second;
+}
+
+// The queue a workload asks for: its own metadata first, then its pod template's.
+void queueOf(Expansion& e) {
+    e.queue = queueFromMetadata(e.labels, e.annotations, &e.queueIsKueueLocal);
+    for (const auto& role : e.roles) {
+        if (!e.queue.empty()) break;
+        e.queue = queueFromMetadata(role.pod.labels, role.pod.annotations, &e.queueIsKueueLocal);
+    }
+    if (e.priorityClassName.empty())
+        if (auto wpc = find(e.labels, key::KueuePriorityClass)) e.priorityClassName = *wpc;
+}
+
+} // namespace
+
+void addExpansion(State& s, const Y& where, Expansion e) {
+    std::string groupName = e.groupName.empty() ? e.name : e.groupName;
+    Timing timing = readTiming(where["metadata"]);
+    int32_t total = 0;
+    bool ownGroup = false; // pods that name no PodGroup join the workload's implicit gang
+    std::vector<Pod> pods;
+    std::vector<std::vector<ResourceList>> requestsByRole(e.roles.size());
+    for (size_t ri = 0; ri < e.roles.size(); ++ri) {
+        const auto& role = e.roles[ri];
+        for (int32_t i = 0; i < role.replicas; ++i) {
+            Pod p = role.pod.pod;
+            p.name = role.podName(i);
+            p.ns = e.ns;
+            p.phase = PodPhase::Pending;
+            p.nodeName.clear();
+            p.ownerKind = e.ownerKind;
+            p.ownerName = e.name;
+            p.source = e.source;
+            if (role.role.size() && !p.annotations.count(key::TaskSpec) && !p.labels.count(key::TaskSpec))
+                p.role = role.role;
+            applyPodConventions(where, p);
+            if (p.role.empty()) p.role = role.role;
+            if (p.group.empty()) p.group = groupName;
+            if (p.group == groupName) ownGroup = true;
+            requestsByRole[ri].push_back(p.requests);
+            pods.push_back(std::move(p));
+            ++total;
+        }
+    }
+    if (total == 0) where.warn("the workload runs no pods (all replicas are 0); nothing to simulate");
+    for (auto& p : pods) s.cluster.pods.push_back(std::move(p));
+    if (!ownGroup || s.cluster.findPodGroup(e.ns, groupName)) return;
+
+    PodGroup g;
+    g.name = groupName;
+    g.ns = e.ns;
+    g.origin = e.origin;
+    g.queue = e.queue;
+    g.priorityClassName = e.priorityClassName;
+    if (g.priorityClassName.empty() && !e.roles.empty())
+        g.priorityClassName = e.roles.front().pod.pod.priorityClassName;
+    g.minMember = e.minMember > 0 ? e.minMember : total;
+    g.minTaskMember = e.minTaskMember;
+    g.networkTopology = e.networkTopology;
+    g.labels = e.labels;
+    g.annotations = e.annotations;
+    g.phase = "Pending";
+    g.arrivalSeconds = timing.arrival;
+    g.durationSeconds = timing.duration > 0 ? timing.duration : e.durationSeconds;
+    g.checkpointSeconds = timing.checkpoint;
+    g.source = e.source;
+    // minResources: each role's minimum first, then further pods in role order up to minMember.
+    int32_t counted = 0;
+    std::vector<size_t> used(e.roles.size(), 0);
+    for (size_t ri = 0; ri < e.roles.size(); ++ri) {
+        auto it = e.minTaskMember.find(e.roles[ri].role);
+        size_t want = it == e.minTaskMember.end() ? 0 : size_t(std::max(it->second, 0));
+        const auto& list = requestsByRole[ri];
+        for (; used[ri] < list.size() && used[ri] < want && counted < g.minMember; ++counted)
+            g.minResources += list[used[ri]++];
+    }
+    for (size_t ri = 0; ri < e.roles.size(); ++ri) {
+        const auto& list = requestsByRole[ri];
+        for (; used[ri] < list.size() && counted < g.minMember; ++counted) g.minResources += list[used[ri]++];
+    }
+    if (e.queueIsKueueLocal) s.kueueGroupQueues.emplace_back(g.key(), g.queue);
+    s.cluster.podGroups.push_back(std::move(g));
+}
+
+void readBatchJob(State& s, const Object& o) {
+    const Y& r = o.root;
+    r.checkKeys("Job", {"apiVersion", "kind", "metadata", "spec", "status"});
+    auto spec = r["spec"];
+    checkJobSpec(spec, "Job");
+    Expansion e;
+    e.ownerGroup = "batch";
+    e.ownerKind = "Job";
+    e.origin = "batch/Job";
+    e.ns = o.ns;
+    e.name = o.name;
+    e.source = o.source;
+    e.labels = o.labels;
+    e.annotations = o.annotations;
+    Expansion::Role role;
+    role.replicas = runningPods(spec);
+    role.pod = readPodTemplate(s, spec["template"], "Job");
+    role.pod.pod.labels["batch.kubernetes.io/job-name"] = o.name;
+    role.pod.pod.labels["job-name"] = o.name;
+    std::string name = o.name;
+    role.podName = [name](int i) { return name + "-" + std::to_string(i); };
+    e.roles.push_back(std::move(role));
+    queueOf(e);
+    s.workloads.push_back(DeferredWorkload{e.ownerGroup, e.ownerKind, e.ns, e.name, e.source, nullptr});
+    Y where = r;
+    s.workloads.back().expand = [&s, where, e]() { addExpansion(s, where, e); };
+}
+
+void readJobSet(State& s, const Object& o) {
+    const Y& r = o.root;
+    r.checkKeys("JobSet", {"apiVersion", "kind", "metadata", "spec", "status"});
+    auto spec = r["spec"];
+    spec.checkKeys("JobSet", {"replicatedJobs"},
+                   {"network", "successPolicy", "failurePolicy", "startupPolicy", "suspend", "coordinator",
+                    "managedBy", "ttlSecondsAfterFinished"});
+    Expansion e;
+    e.ownerGroup = "jobset.x-k8s.io";
+    e.ownerKind = "JobSet";
+    e.origin = "jobset.x-k8s.io/JobSet";
+    e.ns = o.ns;
+    e.name = o.name;
+    e.source = o.source;
+    e.labels = o.labels;
+    e.annotations = o.annotations;
+    auto rjobs = spec["replicatedJobs"].items();
+    if (rjobs.empty()) spec.fail("a JobSet needs at least one replicated job");
+    for (const auto& rj : rjobs) {
+        rj.checkKeys("JobSet replicated job", {"name", "replicas", "template"}, {"dependsOn"});
+        Expansion::Role role;
+        role.role = rj["name"].str();
+        if (role.role.empty()) rj.fail("replicated job has no name");
+        int32_t jobs = rj["replicas"].i32(1);
+        if (jobs < 0) rj["replicas"].fail("replicas must not be negative");
+        auto tmpl = rj["template"];
+        tmpl.checkKeys("JobSet replicated job", {"metadata", "spec"});
+        auto jobSpec = tmpl["spec"];
+        checkJobSpec(jobSpec, "JobSet");
+        int32_t perJob = runningPods(jobSpec);
+        role.replicas = jobs * perJob;
+        role.pod = readPodTemplate(s, jobSpec["template"], "JobSet");
+        role.pod.pod.labels["jobset.sigs.k8s.io/jobset-name"] = o.name;
+        role.pod.pod.labels["jobset.sigs.k8s.io/replicatedjob-name"] = role.role;
+        std::string base = o.name + "-" + role.role;
+        role.podName = [base, perJob](int i) {
+            return base + "-" + std::to_string(i / std::max(perJob, 1)) + "-" +
+                   std::to_string(i % std::max(perJob, 1));
+        };
+        e.roles.push_back(std::move(role));
+    }
+    queueOf(e);
+    s.workloads.push_back(DeferredWorkload{e.ownerGroup, e.ownerKind, e.ns, e.name, e.source, nullptr});
+    Y where = r;
+    s.workloads.back().expand = [&s, where, e]() { addExpansion(s, where, e); };
+}
+
+void readKubeflowJob(State& s, const Object& o) {
+    const Y& r = o.root;
+    r.checkKeys(o.kind, {"apiVersion", "kind", "metadata", "spec", "status"});
+    auto spec = r["spec"];
+    const char* specsKey = o.kind == "PyTorchJob" ? "pytorchReplicaSpecs"
+                           : o.kind == "TFJob"    ? "tfReplicaSpecs"
+                                                  : "mpiReplicaSpecs";
+    spec.checkKeys(o.kind, {specsKey, "runPolicy"},
+                   {"nprocPerNode", "slotsPerWorker", "sshAuthMountPath", "mpiImplementation",
+                    "launcherCreationPolicy", "successPolicy", "enableDynamicWorker", "cleanPodPolicy",
+                    "runLauncherAsWorker"});
+    Expansion e;
+    e.ownerGroup = "kubeflow.org";
+    e.ownerKind = o.kind;
+    e.origin = "kubeflow.org/" + o.kind;
+    e.ns = o.ns;
+    e.name = o.name;
+    e.source = o.source;
+    e.labels = o.labels;
+    e.annotations = o.annotations;
+    auto specs = spec[specsKey].entries();
+    if (specs.empty()) spec.fail(std::string(specsKey) + " must list at least one replica type");
+    for (const auto& [type, rs] : specs) {
+        rs.checkKeys(o.kind + " replica spec", {"replicas", "template"}, {"restartPolicy"});
+        Expansion::Role role;
+        role.role = lower(type);
+        role.replicas = rs["replicas"].i32(1);
+        if (role.replicas < 0) rs["replicas"].fail("replicas must not be negative");
+        role.pod = readPodTemplate(s, rs["template"], o.kind);
+        role.pod.pod.labels["training.kubeflow.org/job-name"] = o.name;
+        role.pod.pod.labels["training.kubeflow.org/replica-type"] = role.role;
+        std::string base = o.name + "-" + role.role;
+        bool single = o.kind == "MPIJob" && role.role == "launcher";
+        role.podName = [base, single](int i) { return single ? base : base + "-" + std::to_string(i); };
+        e.roles.push_back(std::move(role));
+    }
+    auto policy = spec["runPolicy"];
+    policy.checkKeys(o.kind + " runPolicy", {"schedulingPolicy"},
+                     {"cleanPodPolicy", "ttlSecondsAfterFinished", "activeDeadlineSeconds", "backoffLimit",
+                      "suspend", "managedBy"});
+    auto sched = policy["schedulingPolicy"];
+    sched.checkKeys(o.kind + " schedulingPolicy", {"minAvailable", "queue", "priorityClass", "minResources"},
+                    {"scheduleTimeoutSeconds"});
+    e.minMember = sched["minAvailable"].i32(0);
+    if (e.minMember < 0) sched["minAvailable"].fail("minAvailable must not be negative");
+    queueOf(e);
+    if (sched["queue"].present()) {
+        e.queue = sched["queue"].str();
+        e.queueIsKueueLocal = false;
+    }
+    if (sched["priorityClass"].present()) e.priorityClassName = sched["priorityClass"].str();
+    s.workloads.push_back(DeferredWorkload{e.ownerGroup, e.ownerKind, e.ns, e.name, e.source, nullptr});
+    Y where = r;
+    s.workloads.back().expand = [&s, where, e]() { addExpansion(s, where, e); };
+}
+
+void readCoschedulingPodGroup(State& s, const Object& o) {
+    const Y& r = o.root;
+    r.checkKeys("PodGroup", {"apiVersion", "kind", "metadata", "spec", "status"});
+    auto spec = r["spec"];
+    spec.checkKeys("PodGroup", {"minMember", "minResources"}, {"scheduleTimeoutSeconds"});
+    PodGroup g;
+    g.name = o.name;
+    g.ns = o.ns;
+    g.labels = o.labels;
+    g.annotations = o.annotations;
+    g.source = o.source;
+    g.origin = o.group + "/PodGroup";
+    g.minMember = spec["minMember"].i32(0);
+    if (g.minMember < 0) spec["minMember"].fail("minMember must not be negative");
+    g.minResources = spec["minResources"].resources();
+    bool kueue = false;
+    g.queue = queueFromMetadata(o.labels, o.annotations, &kueue);
+    // The coscheduling plugin's phases, mapped onto Volcano's.
+    std::string phase = r["status"]["phase"].str();
+    if (phase == "Scheduled" || phase == "Running")
+        g.phase = "Running";
+    else if (phase == "Finished" || phase == "Failed")
+        g.phase = "Completed";
+    else if (phase == "Pending" || phase == "PreScheduling" || phase == "Scheduling")
+        g.phase = "Pending";
+    else if (!phase.empty())
+        r["status"]["phase"].fail(
+            "unknown PodGroup phase '" + phase +
+            "' (expected Pending, PreScheduling, Scheduling, Scheduled, Running, Finished or Failed)");
+    Timing t = readTiming(r["metadata"]);
+    g.arrivalSeconds = t.arrival;
+    g.durationSeconds = t.duration;
+    g.checkpointSeconds = t.checkpoint;
+    if (kueue) s.kueueGroupQueues.emplace_back(g.key(), g.queue);
+    s.cluster.podGroups.push_back(std::move(g));
+}
+
+} // namespace gantry::snapshot

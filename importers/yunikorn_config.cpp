@@ -1,0 +1,164 @@
+#include "yunikorn_config.h"
+
+#include <algorithm>
+#include <cctype>
+#include <set>
+
+namespace gantry {
+
+namespace {
+
+std::string lower(std::string s) {
+    for (auto& c : s) c = char(std::tolower(static_cast<unsigned char>(c)));
+    return s;
+}
+
+// YuniKorn accepts a list or a single string for users and groups.
+std::vector<std::string> listOrString(const Y& node) {
+    if (node.isScalar()) return {node.str()};
+    return node.strings();
+}
+
+QueueLimit readLimit(const Y& node) {
+    node.checkKeys("limit", {"limit", "users", "groups", "maxresources", "maxapplications"});
+    QueueLimit l;
+    l.description = node["limit"].str();
+    l.users = listOrString(node["users"]);
+    l.groups = listOrString(node["groups"]);
+    if (l.users.empty() && l.groups.empty()) node.fail("a limit needs at least one user or group");
+    l.maxResources = node["maxresources"].resources();
+    l.maxApplications = node["maxapplications"].u64(0);
+    if (l.maxApplications == 0 && l.maxResources.empty())
+        node.fail("a limit needs maxapplications or maxresources");
+    return l;
+}
+
+PlacementRule readRule(const Y& node) {
+    node.checkKeys("placement rule", {"name", "create", "filter", "parent", "value"});
+    PlacementRule r;
+    r.name = lower(node["name"].str());
+    static const std::set<std::string> known{"provided", "user", "fixed", "tag"};
+    if (!known.count(r.name))
+        node["name"].fail("unknown placement rule '" + node["name"].str() +
+                          "' (expected provided, user, fixed or tag)");
+    r.create = node["create"].boolean(false);
+    r.value = node["value"].str();
+    if ((r.name == "fixed" || r.name == "tag") && r.value.empty())
+        node.fail("rule '" + r.name + "' needs a value");
+    auto filter = node["filter"];
+    filter.checkKeys("placement rule filter", {"type", "users", "groups"});
+    r.filterType = filter["type"].str();
+    if (!r.filterType.empty() && r.filterType != "allow" && r.filterType != "deny")
+        filter["type"].fail("expected allow or deny, got '" + r.filterType + "'");
+    r.filterUsers = listOrString(filter["users"]);
+    r.filterGroups = listOrString(filter["groups"]);
+    if (node["parent"].present()) r.parent.push_back(readRule(node["parent"]));
+    return r;
+}
+
+void readQueue(const Y& node, const std::string& parent, std::vector<Queue>& out,
+               std::set<std::string>& siblings) {
+    node.checkKeys("queue", {"name", "parent", "resources", "maxapplications", "properties", "adminacl",
+                             "submitacl", "queues", "limits", "childtemplate"});
+    Queue q;
+    q.kind = Queue::Kind::YuniKornQueue;
+    q.name = node["name"].str();
+    q.parent = parent;
+    q.source = node["name"].present() ? node["name"].where() : node.where();
+    if (q.name.empty()) node.fail("queue has no name");
+    if (q.name.find('.') != std::string::npos)
+        node["name"].fail("queue name '" + q.name +
+                          "' must not contain a dot (dots separate levels of a queue path)");
+    if (!siblings.insert(lower(q.name)).second)
+        node["name"].fail("queue '" + q.name + "' appears twice under the same parent");
+    q.parentFlag = node["parent"].boolean(false);
+    auto res = node["resources"];
+    res.checkKeys("queue resources", {"guaranteed", "max"});
+    q.guaranteed = res["guaranteed"].resources();
+    q.max = res["max"].resources();
+    for (const auto& [name, amount] : q.guaranteed)
+        if (q.max.has(name) && amount > q.max.get(name))
+            res["guaranteed"][name].fail("guaranteed " + name + " exceeds max");
+    q.maxApplications = node["maxapplications"].u64(0);
+    q.properties = node["properties"].stringMap();
+    q.adminAcl = node["adminacl"].str();
+    q.submitAcl = node["submitacl"].str();
+    for (const auto& l : node["limits"].items()) q.limits.push_back(readLimit(l));
+    if (node["childtemplate"].present())
+        node["childtemplate"].warn("childtemplate (settings of dynamically created queues) is not modelled "
+                                   "by Gantry and was ignored");
+    std::string name = q.name;
+    out.push_back(std::move(q));
+    std::set<std::string> children;
+    for (const auto& child : node["queues"].items()) readQueue(child, name, out, children);
+}
+
+} // namespace
+
+YuniKornConfig readYuniKornQueues(const Y& root) {
+    root.checkKeys("queues.yaml", {"partitions"}, {"checksum"});
+    auto partitions = root["partitions"].items();
+    if (partitions.empty())
+        (root["partitions"].present() ? root["partitions"] : root)
+            .fail("queues.yaml needs at least one partition");
+    YuniKornConfig cfg;
+    const Y* chosen = &partitions.front();
+    for (const auto& p : partitions)
+        if (lower(p["name"].str("default")) == "default") {
+            chosen = &p;
+            break;
+        }
+    for (const auto& p : partitions)
+        if (&p != chosen)
+            p.warn("partition '" + p["name"].str() +
+                   "' ignored: Gantry models one partition (the Kubernetes shim uses only 'default')");
+    const Y& p = *chosen;
+    p.checkKeys("partition", {"name", "queues", "placementrules", "limits", "preemption", "nodesortpolicy"},
+                {"usergroupresolver", "statedumpfilepath"});
+    auto& part = cfg.partition;
+    part.name = p["name"].str("default");
+    if (part.name.empty()) part.name = "default";
+    for (const auto& r : p["placementrules"].items()) part.placementRules.push_back(readRule(r));
+    for (const auto& l : p["limits"].items()) part.limits.push_back(readLimit(l));
+    auto pre = p["preemption"];
+    pre.checkKeys("partition preemption", {"enabled", "quotapreemptionenabled"});
+    part.preemptionEnabled = pre["enabled"].optBool();
+    part.quotaPreemptionEnabled = pre["quotapreemptionenabled"].optBool();
+    auto sort = p["nodesortpolicy"];
+    if (sort.isScalar()) {
+        part.nodeSortPolicy = sort.str();
+    } else {
+        sort.checkKeys("nodesortpolicy", {"type", "resourceweights"});
+        part.nodeSortPolicy = sort["type"].str();
+        for (const auto& [res, w] : sort["resourceweights"].entries()) {
+            double v = w.num();
+            if (v < 0) w.fail("resource weight must not be negative");
+            part.nodeSortWeights[res] = v;
+        }
+    }
+    if (!part.nodeSortPolicy.empty() && part.nodeSortPolicy != "fair" && part.nodeSortPolicy != "binpacking")
+        (sort.isScalar() ? sort : sort["type"])
+            .fail("expected fair or binpacking, got '" + part.nodeSortPolicy + "'");
+
+    auto queues = p["queues"].items();
+    if (queues.empty()) (p["queues"].present() ? p["queues"] : p).fail("a partition needs queues");
+    std::set<std::string> top;
+    if (queues.size() == 1 && lower(queues[0]["name"].str()) == "root") {
+        readQueue(queues[0], "", cfg.queues, top);
+    } else {
+        // YuniKorn inserts a root above the listed queues.
+        Queue implicitRoot;
+        implicitRoot.kind = Queue::Kind::YuniKornQueue;
+        implicitRoot.name = "root";
+        implicitRoot.source = p["queues"].where();
+        cfg.queues.push_back(implicitRoot);
+        for (const auto& q : queues) readQueue(q, "root", cfg.queues, top);
+    }
+    auto& rootQueue = cfg.queues.front();
+    if (!rootQueue.guaranteed.empty() || !rootQueue.max.empty())
+        (queues.size() == 1 ? queues[0]["resources"] : p)
+            .fail("the root queue must not set guaranteed or max resources");
+    return cfg;
+}
+
+} // namespace gantry

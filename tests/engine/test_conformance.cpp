@@ -1,0 +1,200 @@
+// Conformance cases (tests/data/conformance/<suite>/<case>/{snapshot.yaml,scheduler.yaml,expected.json})
+// run through the real `gantry cycle` binary and compared as the suite's README prescribes:
+// bindings exact, bind_count, binds_per_hypernode_sorted, evicted as a multiset, pipelined (every
+// pipelined task of the job on one of the listed nodes), podgroup_phase, scores within tolerance.
+#include "session/cluster_state.h"
+#include "snapshot/snapshot_importer.h"
+#include "test_registry.h"
+
+#include <QDir>
+#include <QProcess>
+#include <QtTest>
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <nlohmann/json.hpp>
+
+using nlohmann::json;
+
+namespace {
+
+json readJson(const QString& path) {
+    QFile f(path);
+    if (!f.open(QIODevice::ReadOnly)) return json();
+    return json::parse(f.readAll().toStdString());
+}
+
+struct Run {
+    int exitCode = -1;
+    json out;
+    QString err;
+};
+
+Run runCycle(const QString& dir, bool scores, const QString& profile = {}) {
+    QProcess p;
+    QStringList args{
+        "cycle", "--snapshot", dir + "/snapshot.yaml", "--scheduler-conf", dir + "/scheduler.yaml", "--json"};
+    if (scores) args << "--scores";
+    if (!profile.isEmpty()) args << "--profile" << profile;
+    p.start(GANTRY_CLI, args);
+    p.waitForFinished(60000);
+    Run r;
+    r.exitCode = p.exitCode();
+    r.err = QString::fromUtf8(p.readAllStandardError());
+    const std::string out = p.readAllStandardOutput().toStdString();
+    try {
+        r.out = json::parse(out);
+    } catch (const std::exception& e) {
+        r.err += QString("\nstdout is not JSON: ") + e.what() + "\n" + QString::fromStdString(out);
+    }
+    return r;
+}
+
+// Lowest-tier hypernode of each node, "" when none (util.FindHyperNodeForNode).
+std::map<std::string, std::string> lowestHyperNodes(const QString& snapshot) {
+    gantry::Diagnostics d;
+    auto cluster = gantry::readSnapshotFiles({snapshot.toStdString()}, &d);
+    auto st = gantry::engine::buildClusterState(cluster);
+    std::map<std::string, std::string> out;
+    const int32_t lowest = st.hyperNodeTiers.empty() ? 0 : st.hyperNodeTiers.front();
+    for (uint32_t n = 0; n < st.nodes.size(); ++n) {
+        std::string h;
+        for (int32_t x : st.nodes[n].hyperNodes)
+            if (st.hyperNodes[size_t(x)].tier == lowest) h = st.hyperNodes[size_t(x)].name;
+        out[st.nodeName(n)] = h;
+    }
+    return out;
+}
+
+QString compare(const QString& dir, const json& expected, const json& got) {
+    QStringList problems;
+    auto dump = [](const json& j) { return QString::fromStdString(j.dump()); };
+    if (expected.contains("bindings") && expected["bindings"] != got["bindings"])
+        problems << "bindings: want " + dump(expected["bindings"]) + ", got " + dump(got["bindings"]);
+    if (expected.contains("bind_count") && expected["bind_count"].get<size_t>() != got["bindings"].size())
+        problems << QString("bind_count: want %1, got %2 (%3)")
+                        .arg(expected["bind_count"].get<int>())
+                        .arg(got["bindings"].size())
+                        .arg(dump(got["bindings"]));
+    if (expected.contains("binds_per_hypernode_sorted")) {
+        auto hn = lowestHyperNodes(dir + "/snapshot.yaml");
+        std::map<std::string, int> per;
+        for (const auto& [pod, node] : got["bindings"].items()) per[hn[node.get<std::string>()]]++;
+        std::vector<int> counts;
+        for (const auto& [h, n] : per) counts.push_back(n);
+        std::sort(counts.begin(), counts.end());
+        if (json(counts) != expected["binds_per_hypernode_sorted"])
+            problems << "binds_per_hypernode_sorted: want " + dump(expected["binds_per_hypernode_sorted"]) +
+                            ", got " + dump(json(counts)) + " " + dump(got["bindings"]);
+    }
+    if (expected.contains("evicted")) {
+        auto want = expected["evicted"].get<std::vector<std::string>>();
+        auto have = got["evicted"].get<std::vector<std::string>>();
+        std::sort(want.begin(), want.end());
+        std::sort(have.begin(), have.end());
+        if (want != have) problems << "evicted: want " + dump(json(want)) + ", got " + dump(json(have));
+    }
+    if (expected.contains("pipelined")) {
+        for (const auto& [job, nodes] : expected["pipelined"].items()) {
+            if (!got["pipelined"].contains(job)) {
+                problems << "pipelined: job " + QString::fromStdString(job) + " has no pipelined task; got " +
+                                dump(got["pipelined"]);
+                continue;
+            }
+            auto allowed = nodes.get<std::vector<std::string>>();
+            for (const auto& n : got["pipelined"][job])
+                if (std::find(allowed.begin(), allowed.end(), n.get<std::string>()) == allowed.end())
+                    problems << "pipelined: " + QString::fromStdString(job) + " on " +
+                                    QString::fromStdString(n.get<std::string>()) + ", want one of " +
+                                    dump(nodes);
+        }
+    }
+    if (expected.contains("podgroup_phase"))
+        for (const auto& [pg, phase] : expected["podgroup_phase"].items()) {
+            if (!got["podgroup_phase"].contains(pg) || got["podgroup_phase"][pg] != phase)
+                problems << "podgroup_phase " + QString::fromStdString(pg) + ": want " + dump(phase) +
+                                ", got " +
+                                (got["podgroup_phase"].contains(pg) ? dump(got["podgroup_phase"][pg])
+                                                                    : "nothing");
+        }
+    if (expected.contains("scores")) {
+        const double tol = expected.value("score_tolerance", 1e-6);
+        for (const auto& [pod, row] : expected["scores"].items())
+            for (const auto& [node, score] : row.items()) {
+                if (!got["scores"].contains(pod) || !got["scores"][pod].contains(node)) {
+                    problems << "scores: no score for " + QString::fromStdString(pod + " on " + node);
+                    continue;
+                }
+                const double g = got["scores"][pod][node].get<double>(), w = score.get<double>();
+                if (std::fabs(g - w) > tol)
+                    problems << QString("scores %1 on %2: want %3, got %4")
+                                    .arg(QString::fromStdString(pod), QString::fromStdString(node))
+                                    .arg(w, 0, 'g', 12)
+                                    .arg(g, 0, 'g', 12);
+            }
+    }
+    if (expected.contains("pending"))
+        for (const auto& [pod, text] : expected["pending"].items()) {
+            if (!got["pending"].contains(pod)) {
+                problems << "pending: " + QString::fromStdString(pod) + " is not pending";
+                continue;
+            }
+            const std::string have = got["pending"][pod].get<std::string>();
+            if (have.find(text.get<std::string>()) == std::string::npos)
+                problems << "pending " + QString::fromStdString(pod) + ": want a reason containing " +
+                                dump(text) + ", got " + QString::fromStdString(have);
+        }
+    return problems.join("\n");
+}
+
+void addRows(const QString& suite) {
+    QDir dir(QString(GANTRY_TEST_DATA) + "/conformance/" + suite);
+    const auto cases = dir.entryList(QDir::Dirs | QDir::NoDotAndDotDot, QDir::Name);
+    QVERIFY2(!cases.isEmpty(), qPrintable("no cases in " + dir.path()));
+    for (const auto& c : cases) QTest::newRow(qPrintable(suite + "/" + c)) << dir.filePath(c);
+}
+
+void runCase(const QString& path, const QString& profile = {}) {
+    const json expected = readJson(path + "/expected.json");
+    QVERIFY2(!expected.is_null(), qPrintable("cannot read " + path + "/expected.json"));
+    const Run r = runCycle(path, expected.contains("scores"), profile);
+    QVERIFY2(r.exitCode == 0, qPrintable(QString("gantry cycle exited %1:\n%2").arg(r.exitCode).arg(r.err)));
+    QVERIFY2(!r.out.is_null(), qPrintable(r.err));
+    const QString problems = compare(path, expected, r.out);
+    QVERIFY2(problems.isEmpty(),
+             qPrintable(problems + "\n" + QString::fromStdString(expected.value("notes", ""))));
+}
+
+} // namespace
+
+class ConformanceTest : public QObject {
+    Q_OBJECT
+  private slots:
+    void volcano_data() {
+        QTest::addColumn<QString>("path");
+        addRows("volcano");
+    }
+    void volcano() {
+        QFETCH(QString, path);
+        runCase(path);
+    }
+    void volcanoExtra_data() {
+        QTest::addColumn<QString>("path");
+        addRows("volcano-extra");
+    }
+    void volcanoExtra() {
+        QFETCH(QString, path);
+        runCase(path);
+    }
+    void kubeDefault_data() {
+        QTest::addColumn<QString>("path");
+        addRows("kube-default");
+    }
+    void kubeDefault() {
+        QFETCH(QString, path);
+        runCase(path, "kube-default");
+    }
+};
+
+GANTRY_TEST(ConformanceTest)
+#include "test_conformance.moc"

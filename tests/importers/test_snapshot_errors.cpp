@@ -1,0 +1,247 @@
+// Bad snapshot input: every case gives the exact located error or warning docs/errors.md promises.
+#include "snapshot/snapshot_importer.h"
+#include "test_registry.h"
+#include "test_support.h"
+
+#include <QtTest>
+
+using namespace gantry;
+using namespace gantry::test;
+
+namespace {
+
+// Imports one text as "bad.yaml"; returns the first error (located) or "no error".
+QString firstError(const std::string& text) {
+    return errorOf([&] {
+        SnapshotImporter in;
+        in.addText(text, "bad.yaml");
+        Diagnostics d;
+        in.finish(d);
+        throwIfErrors(d);
+    });
+}
+
+Diagnostics diagnosticsOf(const std::string& text) {
+    SnapshotImporter in;
+    in.addText(text, "in.yaml");
+    Diagnostics d;
+    in.finish(d);
+    return d;
+}
+
+const char* kNode =
+    "apiVersion: v1\nkind: Node\nmetadata:\n  name: n1\nstatus:\n  allocatable: {cpu: \"4\"}\n";
+
+std::string queue(const std::string& name, const std::string& parent) {
+    return "---\napiVersion: scheduling.volcano.sh/v1beta1\nkind: Queue\nmetadata:\n  name: " + name +
+           "\nspec:\n  parent: " + parent + "\n";
+}
+
+std::string pod(const std::string& requests) {
+    return "apiVersion: v1\nkind: Pod\nmetadata:\n  name: p\n  namespace: ns\nspec:\n  containers:\n  - "
+           "name: c\n"
+           "    resources:\n      requests: " +
+           requests + "\n";
+}
+
+} // namespace
+
+class SnapshotErrorsTest : public QObject {
+    Q_OBJECT
+  private slots:
+    void malformedYaml() {
+        QCOMPARE(firstError("apiVersion: v1\nkind: Node\nmetadata:\n  name: [n1, n2\nstatus: {}\n"),
+                 QString("bad.yaml:5:7: error: YAML syntax error: end of sequence flow not found"));
+        QCOMPARE(firstError("apiVersion: v1\nkind: Node\n\tmetadata: {}\n"),
+                 QString("bad.yaml:3:1: error: YAML syntax error: illegal tab when looking for indentation"));
+    }
+    void malformedJson() {
+        // A trailing comma is valid YAML flow but not JSON; the JSON check catches it where it is.
+        QCOMPARE(firstError("{\n  \"apiVersion\": \"v1\",\n  \"kind\": \"Node\",\n}\n"),
+                 QString("bad.yaml:4:1: error: JSON syntax error while parsing object key - unexpected '}'; "
+                         "expected string literal"));
+        QCOMPARE(
+            firstError(
+                "{\"kind\": \"List\", \"items\": [\n  {\"kind\": \"Node\" \"apiVersion\": \"v1\"}\n]}"),
+            QString(
+                "bad.yaml:2:19: error: JSON syntax error while parsing object - unexpected string literal; "
+                "expected '}'"));
+    }
+    void wrongTypes() {
+        QCOMPARE(
+            firstError("apiVersion: scheduling.volcano.sh/v1beta1\nkind: Queue\nmetadata: {name: q}\n"
+                       "spec:\n  weight: \"4\"\n"),
+            QString(
+                "bad.yaml:5:11: error: Queue 'q': spec.weight: expected an integer, got the string \"4\""));
+        QCOMPARE(firstError("apiVersion: v1\nkind: Node\nmetadata:\n  name: n1\n  labels: [a, b]\n"),
+                 QString("bad.yaml:5:11: error: Node: metadata.labels: expected a mapping, got a list"));
+        QCOMPARE(
+            firstError("apiVersion: v1\nkind: Node\nmetadata: {name: n1}\nspec:\n  unschedulable: maybe\n"),
+            QString(
+                "bad.yaml:5:18: error: Node 'n1': spec.unschedulable: expected true or false, got 'maybe'"));
+        QCOMPARE(firstError("- just\n- a list\n"),
+                 QString("bad.yaml:1:1: error: expected a Kubernetes object (a mapping with apiVersion and "
+                         "kind), got a list"));
+        QCOMPARE(firstError("apiVersion: v1\nmetadata: {name: x}\n"),
+                 QString("bad.yaml:1:1: error: object has no kind"));
+        QCOMPARE(firstError("kind: Node\nmetadata: {name: x}\n"),
+                 QString("bad.yaml:1:1: error: Node has no apiVersion"));
+        QCOMPARE(firstError("apiVersion: v1\nkind: Node\nmetadata: {labels: {a: b}}\n"),
+                 QString("bad.yaml:3:11: error: Node: metadata: the object has no name"));
+    }
+    void badQuantities() {
+        QCOMPARE(
+            firstError(pod("{cpu: \"-1\"}")),
+            QString(
+                "bad.yaml:10:23: error: Pod 'ns/p': spec.containers[0].resources.requests.cpu: quantity '-1' "
+                "must not be negative"));
+        QCOMPARE(firstError(pod("{memory: 4GB}")),
+                 QString("bad.yaml:10:26: error: Pod 'ns/p': spec.containers[0].resources.requests.memory: "
+                         "'4GB' is not "
+                         "a valid quantity: unknown suffix (expected one of m, k, M, G, T, P, E, Ki, Mi, Gi, "
+                         "Ti, Pi, Ei "
+                         "or e<exp>)"));
+        QCOMPARE(firstError(pod("{nvidia.com/gpu: 500m}")),
+                 QString("bad.yaml:1:1: error: Pod 'ns/p': nvidia.com/gpu must be requested in whole "
+                         "devices, got 500m"));
+        QCOMPARE(
+            firstError(pod("{cpu: [1]}")),
+            QString(
+                "bad.yaml:10:23: error: Pod 'ns/p': spec.containers[0].resources.requests.cpu: expected a "
+                "quantity, got a list"));
+    }
+    void duplicateKeysAndNames() {
+        QCOMPARE(firstError("apiVersion: v1\nkind: Node\nmetadata:\n  name: n1\n  name: n2\n"),
+                 QString("bad.yaml:5:3: error: Node: metadata: duplicate key 'name'"));
+        auto text = std::string(kNode) + "---\n" + kNode;
+        QCOMPARE(firstError(text),
+                 QString("bad.yaml:8:1: error: duplicate node 'n1' (first defined at bad.yaml:1:1)"));
+        // Every cross-object error is reported, not only the first.
+        try {
+            SnapshotImporter in;
+            in.addText(text + "---\n" + kNode + queue("a", "ghost"), "bad.yaml");
+            Diagnostics d;
+            in.finish(d);
+            throwIfErrors(d);
+            QFAIL("no error");
+        } catch (const InputError& e) {
+            QCOMPARE(e.all().size(), size_t(3));
+            QCOMPARE(QString::fromStdString(e.all()[2].str()),
+                     QString("bad.yaml:22:1: error: queue 'a' names parent 'ghost', which does not exist"));
+        }
+    }
+    void queueTreeErrors() {
+        QCOMPARE(firstError(queue("a", "b") + queue("b", "a")),
+                 QString("bad.yaml:2:1: error: cycle in the queue tree: a -> b -> a"));
+        QCOMPARE(firstError(queue("a", "a")), QString("bad.yaml:2:1: error: queue 'a' is its own parent"));
+        QCOMPARE(firstError("apiVersion: scheduling.volcano.sh/v1beta1\nkind: Queue\nmetadata: {name: "
+                            "q}\nstatus: {state: Open}\n"
+                            "spec: {weight: 70000}\n"),
+                 QString("bad.yaml:5:16: error: Queue 'q': spec.weight: weight must be in 1..65535"));
+    }
+    void unknownPodGroupIsAWarning() {
+        auto d = diagnosticsOf(
+            pod("{cpu: 1}") +
+            "---\napiVersion: v1\nkind: Pod\nmetadata:\n  name: q\n  namespace: ns\n  annotations:\n"
+            "    scheduling.k8s.io/group-name: ghost\nspec:\n  containers: [{name: c}]\n");
+        QCOMPARE(d.size(), size_t(1));
+        QCOMPARE(QString::fromStdString(d[0].str()),
+                 QString("in.yaml:12:1: warning: pod 'ns/q' names PodGroup 'ghost', which does not exist; "
+                         "the pod will "
+                         "stay pending"));
+    }
+    void badEnumsAndSelectors() {
+        QCOMPARE(
+            firstError("apiVersion: v1\nkind: Node\nmetadata: {name: n}\nspec:\n  taints:\n  - {key: a, "
+                       "effect: NoPlace}\n"),
+            QString("bad.yaml:6:22: error: Node 'n': spec.taints[0].effect: unknown taint effect 'NoPlace' "
+                    "(expected NoSchedule, PreferNoSchedule or NoExecute)"));
+        QCOMPARE(firstError(
+                     "apiVersion: v1\nkind: Pod\nmetadata: {name: p}\nspec:\n  containers: [{name: c}]\n"
+                     "  affinity:\n    nodeAffinity:\n      requiredDuringSchedulingIgnoredDuringExecution:\n"
+                     "        nodeSelectorTerms:\n        - matchExpressions:\n"
+                     "          - {key: zone, operator: Near, values: [a]}\n"),
+                 QString("bad.yaml:11:35: error: Pod 'default/p': "
+                         "spec.affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution."
+                         "nodeSelectorTerms[0]."
+                         "matchExpressions[0].operator: unknown operator 'Near' (expected In, NotIn, Exists, "
+                         "DoesNotExist, Gt, Lt)"));
+        QCOMPARE(
+            firstError("apiVersion: v1\nkind: Pod\nmetadata: {name: p}\nspec:\n  containers: [{name: "
+                       "c}]\nstatus: {phase: Sleeping}\n"),
+            QString(
+                "bad.yaml:6:17: error: Pod 'default/p': status.phase: unknown pod phase 'Sleeping' (expected "
+                "Pending, Running, Succeeded, Failed or Unknown)"));
+    }
+    void kueueShapeErrors() {
+        QCOMPARE(
+            firstError("apiVersion: kueue.x-k8s.io/v1beta2\nkind: ClusterQueue\nmetadata: {name: cq}\nspec:\n"
+                       "  resourceGroups:\n  - coveredResources: [cpu, memory]\n    flavors:\n    - name: f\n"
+                       "      resources:\n      - {name: memory, nominalQuota: 1Gi}\n      - {name: cpu, "
+                       "nominalQuota: 4}\n"),
+            QString("bad.yaml:10:16: error: ClusterQueue 'cq': "
+                    "spec.resourceGroups[0].flavors[0].resources[0].name: "
+                    "expected covered resource 'cpu' at this position, got 'memory'"));
+        // The v1beta1 spelling in a v1beta2 object is read, with a warning.
+        auto d = diagnosticsOf(
+            "apiVersion: kueue.x-k8s.io/v1beta2\nkind: ClusterQueue\nmetadata: {name: cq}\nspec:\n"
+            "  cohort: team\n");
+        QCOMPARE(d.size(), size_t(1));
+        QCOMPARE(QString::fromStdString(d[0].str()),
+                 QString("in.yaml:5:11: warning: ClusterQueue 'cq': spec.cohort: kueue.x-k8s.io/v1beta2 "
+                         "calls this field "
+                         "'cohortName', not 'cohort'; read as the same thing"));
+    }
+    void unknownFieldsAreNotedOnce() {
+        std::string q =
+            "apiVersion: scheduling.volcano.sh/v1beta1\nkind: Queue\nmetadata: {name: %}\nspec:\n  wieght: "
+            "3\n"
+            "  affinity: {nodeGroupAffinity: {requiredDuringSchedulingIgnoredDuringExecution: [g1]}}\n";
+        std::string text;
+        for (const char* n : {"a", "b", "c"}) {
+            std::string one = q;
+            one.replace(one.find('%'), 1, n);
+            text += "---\n" + one;
+        }
+        auto d = diagnosticsOf(text);
+        QCOMPARE(d.size(), size_t(2));
+        QCOMPARE(QString::fromStdString(d[0].str()),
+                 QString("in.yaml:6:3: warning: Queue field 'spec.wieght' is not modelled by Gantry and was "
+                         "ignored (3 "
+                         "objects; first here)"));
+        QCOMPARE(QString::fromStdString(d[1].str()),
+                 QString("in.yaml:7:3: warning: Queue field 'spec.affinity' is not modelled by Gantry and "
+                         "was ignored (3 "
+                         "objects; first here)"));
+    }
+    void embeddedConfigErrorsAreLocatedInTheFile() {
+        std::string cm = "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: yunikorn-configs, namespace: "
+                         "yunikorn}\ndata:\n"
+                         "  queues.yaml: |\n    partitions:\n      - name: default\n        queues:\n"
+                         "          - name: root\n            maxapps: 3\n";
+        QCOMPARE(
+            firstError(cm),
+            QString("bad.yaml:10:13: error: partitions[0].queues[0]: unknown key 'maxapps' (expected one of: "
+                    "name, "
+                    "parent, resources, maxapplications, properties, adminacl, submitacl, queues, limits, "
+                    "childtemplate)"));
+        std::string vc =
+            "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: volcano-scheduler-configmap}\ndata:\n"
+            "  volcano-scheduler.conf: |\n    actions: \"enqueue, allocate\"\n    tiers:\n    - plugins:\n"
+            "      - name: gang\n        enableJobReady: sometimes\n";
+        QCOMPARE(
+            firstError(vc),
+            QString("bad.yaml:10:25: error: tiers[0].plugins[0].enableJobReady: expected true or false, got "
+                    "'sometimes'"));
+    }
+    void filesAndEmptiness() {
+        QCOMPARE(errorOf([] { readSnapshotFiles({"/nonexistent/cluster.yaml"}); }),
+                 QString("/nonexistent/cluster.yaml: error: cannot open file: No such file or directory"));
+        auto d = diagnosticsOf("# nothing here\n---\n");
+        QCOMPARE(d.size(), size_t(1));
+        QCOMPARE(QString::fromStdString(d[0].str()), QString("in.yaml: warning: the file holds no objects"));
+    }
+};
+
+GANTRY_TEST(SnapshotErrorsTest)
+#include "test_snapshot_errors.moc"

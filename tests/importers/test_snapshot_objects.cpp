@@ -1,0 +1,391 @@
+// Hand-written real Kubernetes objects of every kind the snapshot importer reads: what each field
+// becomes in the model, and where every object is said to come from.
+#include "snapshot/snapshot_importer.h"
+#include "test_registry.h"
+#include "test_support.h"
+
+#include <QtTest>
+
+using namespace gantry;
+using namespace gantry::test;
+
+namespace {
+
+Cluster import(const std::vector<std::string>& files, Diagnostics& warnings) {
+    std::vector<std::string> paths;
+    for (const auto& f : files) paths.push_back(dataPath("importers/" + f));
+    return readSnapshotFiles(paths, &warnings);
+}
+
+const Queue* queue(const Cluster& c, const char* name) {
+    return c.findQueue(name);
+}
+constexpr int64_t Gi = int64_t(1) << 30;
+constexpr int64_t Mi = int64_t(1) << 20;
+constexpr int64_t Ti = int64_t(1) << 40;
+
+} // namespace
+
+class SnapshotObjectsTest : public QObject {
+    Q_OBJECT
+  private slots:
+    void kubectlJsonList() {
+        Diagnostics w;
+        auto c = import({"kubectl-list.json"}, w);
+        QCOMPARE(c.nodes.size(), size_t(2));
+        QCOMPARE(c.pods.size(), size_t(2));
+        const Node* gpu = c.findNode("gpu-h100-0");
+        QVERIFY(gpu);
+        QCOMPARE(gpu->gpus.count, 8);
+        QCOMPARE(gpu->gpus.model, std::string("NVIDIA-H100-80GB-HBM3"));
+        QCOMPARE(gpu->gpus.memoryBytes, int64_t(81559) * Mi);
+        QCOMPARE(gpu->allocatable.get("cpu"), int64_t(191450));
+        QCOMPARE(gpu->allocatable.get("memory"), int64_t(2055372832) * 1024);
+        QCOMPARE(gpu->capacity.get("cpu"), int64_t(192000));
+        QCOMPARE(gpu->taints.size(), size_t(1));
+        QCOMPARE(gpu->taints[0].value, std::string("present"));
+        QVERIFY(gpu->ready);
+        QVERIFY(!gpu->unschedulable);
+        const Node* cpu = c.findNode("cpu-0");
+        QVERIFY(cpu->unschedulable);
+        QVERIFY(!cpu->ready); // Ready condition Unknown
+        QCOMPARE(cpu->gpus.count, 0);
+
+        const Pod* w0 = findPod(c, "research", "llm-pretrain-worker-0");
+        QVERIFY(w0);
+        // sum(main 2 + sidecar 0.5) vs init (4 + sidecar 0.5) -> 4.5 cpu; plus 250m overhead.
+        QCOMPARE(w0->requests.get("cpu"), int64_t(4750));
+        QCOMPARE(w0->requests.get("memory"), 4 * Gi + 512 * Mi + 120 * Mi);
+        QCOMPARE(w0->requests.get("nvidia.com/gpu"), int64_t(8000)); // request defaulted from the limit
+        QCOMPARE(w0->gpu.count, 8);
+        QCOMPARE(w0->role, std::string("worker")); // the annotation wins over the label, as in Volcano
+        QCOMPARE(w0->group, std::string("llm-pretrain-7b"));
+        QCOMPARE(w0->priority.value_or(-1), 100000);
+        QCOMPARE(w0->priorityClassName, std::string("research-high"));
+        QCOMPARE(w0->preemptionPolicy, std::string("PreemptLowerPriority"));
+        QCOMPARE(w0->ownerKind, std::string("Job"));
+        QCOMPARE(w0->ownerName, std::string("llm-pretrain"));
+        QCOMPARE(w0->uid, std::string("a3e1f2c4-2222-4b3c-8d4e-5f6071829304"));
+        QVERIFY(w0->nodeAffinity && w0->nodeAffinity->required);
+        QCOMPARE(w0->nodeAffinity->required->size(), size_t(1));
+        QCOMPARE((*w0->nodeAffinity->required)[0].matchExpressions[0].values.size(), size_t(2));
+        QCOMPARE(w0->nodeAffinity->preferred.size(), size_t(1));
+        QCOMPARE(w0->nodeAffinity->preferred[0].weight, 50);
+        QCOMPARE(w0->podAntiAffinity.preferred.size(), size_t(1));
+        QCOMPARE(w0->podAntiAffinity.preferred[0].term.topologyKey, std::string("kubernetes.io/hostname"));
+        QCOMPARE(w0->tolerations.size(), size_t(2));
+        QVERIFY(w0->tolerations[0].exists);
+        QCOMPARE(w0->tolerations[1].tolerationSeconds.value_or(0), int64_t(300));
+        QVERIFY(w0->tolerations[1].effect == TaintEffect::NoExecute);
+        QCOMPARE(w0->topologySpread.size(), size_t(1));
+        QVERIFY(!w0->topologySpread[0].doNotSchedule);
+        QVERIFY(w0->phase == PodPhase::Pending);
+        QCOMPARE(w0->source.line, 92);
+        QCOMPARE(w0->source.column, 9);
+        QCOMPARE(w0->source.document, 1);
+
+        const Pod* w1 = findPod(c, "research", "llm-pretrain-worker-1");
+        QCOMPARE(w1->requests.get("cpu"), int64_t(2000));
+        QCOMPARE(w1->nodeName, std::string("gpu-h100-0"));
+        QVERIFY(w1->phase == PodPhase::Running);
+        QCOMPARE(w1->preemptable, std::optional<bool>(true));
+        QCOMPARE(w1->schedulerName, std::string("volcano"));
+
+        // The PodGroup both pods name is not in this file: a warning per pod, not an error.
+        QCOMPARE(w.size(), size_t(2));
+        QCOMPARE(QString::fromStdString(w[0].str()),
+                 QString::fromStdString(dataPath("importers/kubectl-list.json")) +
+                     ":92:9: warning: pod 'research/llm-pretrain-worker-0' names PodGroup 'llm-pretrain-7b', "
+                     "which does not exist; the pod will stay pending");
+    }
+
+    void kueueObjectsAndWorkloads() {
+        Diagnostics w;
+        auto c = import({"kueue.yaml"}, w);
+        QVERIFY2(w.empty(), qPrintable(joined(w)));
+        QCOMPARE(c.resourceFlavors.size(), size_t(2));
+        const auto& h100 = c.resourceFlavors[0];
+        QCOMPARE(h100.nodeLabels.at("nvidia.com/gpu.product"), std::string("NVIDIA-H100-80GB-HBM3"));
+        QCOMPARE(h100.nodeTaints.size(), size_t(1));
+        QCOMPARE(h100.tolerations.size(), size_t(1));
+        QCOMPARE(h100.topologyName, std::string("datacenter"));
+        QCOMPARE(c.kueueTopologies.size(), size_t(1));
+        QCOMPARE(c.kueueTopologies[0].levels.size(), size_t(3));
+        // No node carries the well-known labels: the Kueue Topology's levels are used (without hostname).
+        QCOMPARE(c.topologyLevels.size(), size_t(2));
+        QCOMPARE(c.topologyLevels[1].nodeLabel, std::string("cloud.example.com/topology-rack"));
+
+        QCOMPARE(c.queues.size(), size_t(5));
+        QVERIFY(queue(c, "org")->kind == Queue::Kind::KueueCohort);
+        QCOMPARE(queue(c, "research")->parent, std::string("org"));
+        QCOMPARE(queue(c, "research")->fairSharingWeight.value_or(0), 2.0);
+        QCOMPARE(queue(c, "org")->resourceGroups[0].flavors[0].resources[0].nominal, int64_t(16000));
+        const Queue* nlp = queue(c, "team-nlp");
+        QVERIFY(nlp->kind == Queue::Kind::KueueClusterQueue);
+        QCOMPARE(nlp->parent, std::string("research")); // v1beta2 cohortName
+        QCOMPARE(nlp->resourceGroups.size(), size_t(1));
+        const auto& rg = nlp->resourceGroups[0];
+        QCOMPARE(rg.coveredResources, (std::vector<std::string>{"cpu", "memory", "nvidia.com/gpu"}));
+        QCOMPARE(rg.flavors.size(), size_t(2));
+        QCOMPARE(rg.flavors[0].resources[1].nominal, 3 * Ti);
+        QCOMPARE(rg.flavors[0].resources[2].nominal, int64_t(32000));
+        QCOMPARE(rg.flavors[0].resources[2].borrowingLimit.value_or(0), int64_t(16000));
+        QCOMPARE(rg.flavors[0].resources[2].lendingLimit.value_or(0), int64_t(8000));
+        QVERIFY(!rg.flavors[1].resources[2].borrowingLimit);
+        QVERIFY(nlp->namespaceSelector && nlp->namespaceSelector->empty()); // {} = every namespace
+        QCOMPARE(nlp->preemption.withinClusterQueue, std::string("LowerPriority"));
+        QCOMPARE(nlp->preemption.reclaimWithinCohort, std::string("Any"));
+        QCOMPARE(nlp->preemption.borrowWithinCohort, std::string("LowerPriority"));
+        QCOMPARE(nlp->preemption.borrowMaxPriorityThreshold.value_or(0), 100);
+        QCOMPARE(nlp->fairSharingWeight.value_or(0), 0.5);
+        QCOMPARE(nlp->whenCanPreempt, std::string("TryNextFlavor"));
+        const Queue* serving = queue(c, "team-serving");
+        QCOMPARE(serving->parent, std::string("inference")); // v1beta1 cohort
+        QCOMPARE(serving->namespaceSelector->matchLabels.at("team"), std::string("serving"));
+        QVERIFY(queue(c, "inference")->kind == Queue::Kind::KueueCohort); // implicit cohort
+        QVERIFY(!queue(c, "team-nlp")->namespaceSelector->matchLabels.count("team"));
+        QCOMPARE(c.localQueues.size(), size_t(1));
+        QCOMPARE(c.priorityClasses.size(), size_t(1));
+        QVERIFY(c.priorityClasses[0].workload);
+        QCOMPARE(c.priorityClasses[0].value, 10000);
+
+        // batch/v1 Job: 4 pods and an implicit gang on the LocalQueue's ClusterQueue.
+        const PodGroup* ft = c.findPodGroup("nlp", "finetune");
+        QVERIFY(ft);
+        QCOMPARE(ft->origin, std::string("batch/Job"));
+        QCOMPARE(ft->minMember, 4);
+        QCOMPARE(ft->queue, std::string("team-nlp"));
+        QCOMPARE(ft->priorityClassName, std::string("research-urgent"));
+        QCOMPARE(ft->arrivalSeconds, 600.0);
+        QCOMPARE(ft->durationSeconds, 7200.0);
+        QCOMPARE(ft->minResources.get("nvidia.com/gpu"), int64_t(8000));
+        for (int i = 0; i < 4; ++i) {
+            const Pod* p = findPod(c, "nlp", "finetune-" + std::to_string(i));
+            QVERIFY(p);
+            QCOMPARE(p->group, std::string("finetune"));
+            QCOMPARE(p->requests.get("memory"), 128 * Gi);
+            QCOMPARE(p->gpu.count, 2);
+            QCOMPARE(p->ownerKind, std::string("Job"));
+            QVERIFY(p->source.line > 0);
+        }
+        // JobSet: 1 driver + 2 jobs x 3 workers, one gang.
+        const PodGroup* ms = c.findPodGroup("nlp", "multislice");
+        QCOMPARE(ms->minMember, 7);
+        QCOMPARE(ms->queue, std::string("team-nlp"));
+        QVERIFY(findPod(c, "nlp", "multislice-driver-0-0"));
+        const Pod* last = findPod(c, "nlp", "multislice-workers-1-2");
+        QVERIFY(last);
+        QCOMPARE(last->role, std::string("workers"));
+        QCOMPARE(last->requests.get("cpu"), int64_t(96000));
+        QCOMPARE(last->requests.get("memory"), Ti);
+        QCOMPARE(c.pods.size(), size_t(4 + 7));
+    }
+
+    void volcanoObjectsJobAndConfigMap() {
+        Diagnostics w;
+        auto c = import({"volcano-objects.yaml"}, w);
+        QVERIFY2(w.empty(), qPrintable(joined(w)));
+        QCOMPARE(c.namespaces.size(), size_t(1));
+        QCOMPARE(c.namespaces[0].labels.at("team"), std::string("research"));
+        const Queue* r = queue(c, "research");
+        QCOMPARE(r->weight, 4);
+        QCOMPARE(r->priority, 10);
+        QVERIFY(!r->reclaimable);
+        QCOMPARE(r->dequeueStrategy, std::string("fifo"));
+        QCOMPARE(r->guarantee.get("nvidia.com/gpu"), int64_t(8000));
+        QCOMPARE(r->deserved.get("memory"), 2 * Ti);
+        QCOMPARE(r->capability.get("cpu"), int64_t(512000));
+        const Queue* nlp = queue(c, "research-nlp");
+        QCOMPARE(nlp->parent, std::string("research"));
+        QVERIFY(nlp->state == QueueState::Closed);
+        QCOMPARE(nlp->weight, 1);
+        QCOMPARE(c.hyperNodes.size(), size_t(1));
+        QCOMPARE(c.hyperNodes[0].tierName, std::string("rack"));
+        QVERIFY(c.hyperNodes[0].members[0].match == HyperNodeMember::Match::Regex);
+        QVERIFY(c.hyperNodes[0].members[1].match == HyperNodeMember::Match::Label);
+        QCOMPARE(c.hyperNodes[0].members[1].selector.matchLabels.at("topology.gantry.io/rack"),
+                 std::string("a"));
+
+        const PodGroup* job = c.findPodGroup("research", "llm-sft");
+        QVERIFY(job);
+        QCOMPARE(job->origin, std::string("batch.volcano.sh/Job"));
+        QCOMPARE(job->minMember, 3);
+        QCOMPARE(job->minTaskMember.at("master"), 1);
+        QCOMPARE(job->minTaskMember.at("worker"), 2);
+        QCOMPARE(job->queue, std::string("research-nlp"));
+        QCOMPARE(job->priorityClassName, std::string("research-high"));
+        QVERIFY(job->networkTopology.mode == NetworkTopologyConstraint::Mode::Soft);
+        QCOMPARE(job->networkTopology.highestTierAllowed.value_or(0), 2);
+        QCOMPARE(job->durationSeconds, 3 * 3600.0); // spec.runningEstimate
+        // minResources: the master and two workers (each role's minimum).
+        QCOMPARE(job->minResources.get("cpu"), int64_t(8000 + 2 * 32000));
+        QCOMPARE(job->minResources.get("memory"), 64 * Gi + 2 * 256 * Gi);
+        QCOMPARE(job->minResources.get("nvidia.com/gpu"), int64_t(16000));
+        QCOMPARE(c.pods.size(), size_t(5));
+        const Pod* m = findPod(c, "research", "llm-sft-master-0");
+        QVERIFY(m);
+        QCOMPARE(m->role, std::string("master"));
+        QCOMPARE(m->group, std::string("llm-sft"));
+        QCOMPARE(m->schedulerName, std::string("volcano"));
+        QCOMPARE(m->priorityClassName, std::string("research-high"));
+        QCOMPARE(findPod(c, "research", "llm-sft-worker-3")->gpu.count, 8);
+
+        // The scheduler ConfigMap: locations point into the ConfigMap's block.
+        QVERIFY(c.volcanoConf);
+        const auto& conf = *c.volcanoConf;
+        QCOMPARE(conf.actions, (std::vector<std::string>{"enqueue", "allocate", "backfill", "preempt"}));
+        QCOMPARE(conf.actionSources[0].line, 120);
+        QCOMPARE(conf.actionSources[0].column, 15);
+        QCOMPARE(conf.actionSources[1].column, 24);
+        const auto* capacity = conf.plugin("capacity");
+        QVERIFY(capacity && capacity->enabled("enableHierarchy"));
+        QCOMPARE(capacity->source.line, 129);
+        QCOMPARE(capacity->source.column, 15);
+        QCOMPARE(conf.plugin("nodeorder")->argument("mostrequested.weight").value_or(""), std::string("2"));
+        QCOMPARE(conf.configurations[0].arguments.at("enableTopologyAwarePreemption"), std::string("true"));
+    }
+
+    void yunikornConfigMap() {
+        Diagnostics w;
+        auto c = import({"yunikorn-configs.yaml"}, w);
+        QVERIFY(c.yunikorn);
+        const auto& p = *c.yunikorn;
+        QCOMPARE(p.name, std::string("default"));
+        QCOMPARE(p.nodeSortPolicy, std::string("binpacking"));
+        QCOMPARE(p.nodeSortWeights.at("nvidia.com/gpu"), 4.0);
+        QCOMPARE(p.preemptionEnabled, std::optional<bool>(true));
+        QCOMPARE(p.placementRules.size(), size_t(1));
+        QCOMPARE(p.placementRules[0].name, std::string("tag"));
+        QCOMPARE(p.placementRules[0].parent.at(0).value, std::string("root.tenants"));
+        QCOMPARE(p.limits.at(0).maxApplications, uint64_t(20));
+        QCOMPARE(p.settings.at("service.schedulingInterval"), std::string("500ms"));
+        QCOMPARE(p.settings.at("log.level"), std::string("INFO"));
+        QCOMPARE(c.queues.size(), size_t(3));
+        const Queue* tenants = queue(c, "tenants");
+        QVERIFY(tenants->kind == Queue::Kind::YuniKornQueue);
+        QCOMPARE(tenants->parent, std::string("root"));
+        QVERIFY(tenants->parentFlag);
+        QCOMPARE(tenants->guaranteed.get("vcore"), int64_t(100000)); // vcore in millicores
+        QCOMPARE(tenants->max.get("memory"), 4 * Ti);
+        const Queue* batch = queue(c, "batch");
+        QCOMPARE(batch->maxApplications, uint64_t(50));
+        QCOMPARE(batch->properties.at("preemption.policy"), std::string("fence"));
+        QCOMPARE(batch->limits.at(0).groups, std::vector<std::string>{"research"});
+        QCOMPARE(batch->limits.at(0).maxResources.get("memory"), 500 * Gi);
+        QCOMPARE(queue(c, "root")->submitAcl, std::string("*"));
+        // The second partition is reported where it is written in the embedded queues.yaml.
+        QCOMPARE(w.size(), size_t(1));
+        QCOMPARE(QString::fromStdString(w[0].str()),
+                 QString::fromStdString(dataPath("importers/yunikorn-configs.yaml")) +
+                     ":52:9: warning: partitions[1]: partition 'gpu' ignored: Gantry models one partition "
+                     "(the Kubernetes shim uses "
+                     "only 'default')");
+    }
+
+    void trainingJobsSharingAndSkippedKinds() {
+        Diagnostics w;
+        auto c = import({"training-jobs.yaml"}, w);
+        const PodGroup* resnet = c.findPodGroup("vision", "resnet");
+        QCOMPARE(resnet->minMember, 3);
+        QCOMPARE(resnet->queue, std::string("vision"));
+        QCOMPARE(resnet->priorityClassName, std::string("research-high"));
+        QCOMPARE(resnet->origin, std::string("kubeflow.org/PyTorchJob"));
+        QCOMPARE(findPod(c, "vision", "resnet-master-0")->role, std::string("master"));
+        QCOMPARE(findPod(c, "vision", "resnet-worker-2")->requests.get("cpu"), int64_t(8000));
+        QCOMPARE(c.findPodGroup("vision", "allreduce")->minMember, 3);
+        QVERIFY(findPod(c, "vision", "allreduce-launcher"));
+        QCOMPARE(findPod(c, "vision", "allreduce-worker-1")->gpu.count, 8);
+        QCOMPARE(c.findPodGroup("vision", "recsys")->minMember, 6);
+        QVERIFY(findPod(c, "vision", "recsys-ps-1"));
+
+        const PodGroup* gang = c.findPodGroup("web", "nginx-gang");
+        QCOMPARE(gang->origin, std::string("scheduling.x-k8s.io/PodGroup"));
+        QCOMPARE(gang->minMember, 2);
+        QCOMPARE(gang->phase, std::string("Pending"));
+        QCOMPARE(findPod(c, "web", "nginx-0")->group, std::string("nginx-gang"));
+
+        const Pod* share = findPod(c, "web", "share-0");
+        QCOMPARE(share->gpu.count, 1);
+        QCOMPARE(share->gpu.milliPerGpu, 250);
+        QCOMPARE(share->gpu.models, std::vector<std::string>{"T4"});
+        QCOMPARE(share->gpuIndices, (std::vector<int32_t>{0, 1, 3}));
+
+        QCOMPARE(w.size(), size_t(2));
+        std::string file = dataPath("importers/training-jobs.yaml");
+        QCOMPARE(QString::fromStdString(w[0].str()),
+                 QString::fromStdString(file) + ":138:1: warning: skipped 3 objects of kinds Gantry does not "
+                                                "read: Deployment (apps/v1) x2, Service (v1)");
+        QCOMPARE(QString::fromStdString(w[1].str()),
+                 QString::fromStdString(file) + ":113:3: warning: Pod field 'spec.schedulingGates' is not "
+                                                "modelled by Gantry and was ignored");
+    }
+
+    void severalFilesMerge() {
+        SnapshotImporter in;
+        in.addFile(dataPath("importers/kubectl-list.json"));
+        in.addFile(dataPath("importers/volcano-objects.yaml"));
+        in.addFile(dataPath("importers/training-jobs.yaml"));
+        Diagnostics d;
+        Cluster c = in.finish(d);
+        QVERIFY2(!hasErrors(d), qPrintable(joined(d)));
+        QCOMPARE(c.nodes.size(), size_t(2));
+        QCOMPARE(c.pods.size(), size_t(2 + 5 + 4 + 3 + 6 + 2));
+        QVERIFY(c.findPriorityClass("research-high"));
+        QVERIFY(c.findQueue("research-nlp"));
+        // Objects keep the file they came from.
+        QCOMPARE(findPod(c, "research", "llm-pretrain-worker-1")->source.file,
+                 dataPath("importers/kubectl-list.json"));
+        QCOMPARE(c.findQueue("research")->source.file, dataPath("importers/volcano-objects.yaml"));
+        QCOMPARE(c.findQueue("research")->source.document, 3);
+    }
+
+    void liveExportIsNotExpandedTwice() {
+        // A Volcano Job exported with its pods: the pods are read, the job is not expanded again.
+        const char* text = R"(apiVersion: batch.volcano.sh/v1alpha1
+kind: Job
+metadata: {name: sft, namespace: ml, uid: 1234}
+spec:
+  tasks:
+  - name: worker
+    replicas: 2
+    template:
+      spec:
+        containers: [{name: w, image: x, resources: {requests: {cpu: "1"}}}]
+---
+apiVersion: scheduling.volcano.sh/v1beta1
+kind: PodGroup
+metadata: {name: sft-1234, namespace: ml}
+spec: {minMember: 2, queue: default}
+---
+apiVersion: v1
+kind: Pod
+metadata:
+  name: sft-worker-0
+  namespace: ml
+  annotations: {scheduling.k8s.io/group-name: sft-1234}
+  ownerReferences: [{apiVersion: batch.volcano.sh/v1alpha1, kind: Job, name: sft, uid: "1234", controller: true}]
+spec:
+  nodeName: n1
+  containers: [{name: w, image: x, resources: {requests: {cpu: "1"}}}]
+status: {phase: Running}
+)";
+        SnapshotImporter in;
+        in.addText(text, "live.yaml");
+        Diagnostics d;
+        Cluster c = in.finish(d);
+        QCOMPARE(c.pods.size(), size_t(1));
+        QCOMPARE(c.podGroups.size(), size_t(1));
+        // Without the pods, the same job expands into two pods of the group <job>-<uid>.
+        SnapshotImporter what;
+        what.addText(std::string(text).substr(0, std::string(text).find("---\napiVersion: v1")),
+                     "whatif.yaml");
+        Diagnostics d2;
+        Cluster w = what.finish(d2);
+        QCOMPARE(w.pods.size(), size_t(2));
+        QCOMPARE(w.pods[0].group, std::string("sft-1234"));
+        QCOMPARE(w.podGroups.size(), size_t(1)); // joins the existing PodGroup object
+    }
+};
+
+GANTRY_TEST(SnapshotObjectsTest)
+#include "test_snapshot_objects.moc"
