@@ -1,4 +1,9 @@
 // gantry trace: replay the FGD paper's experiment on an Alibaba-format trace with one placement policy.
+#include "command.h"
+#include "fragmentation/fgd_experiment.h"
+#include "input_error.h"
+#include "trace/alibaba_trace.h"
+
 #include <cmath>
 #include <cstdio>
 #include <iostream>
@@ -6,30 +11,27 @@
 #include <optional>
 #include <string>
 
-#include "command.h"
-#include "fragmentation/fgd_experiment.h"
-#include "input_error.h"
-#include "trace/alibaba_trace.h"
-
 namespace gantry::cli {
 namespace {
 
 const char* kUsage = "--nodes NODES.csv --pods PODS.csv --policy NAME --seed N [--inflation 1.3] [--json]";
 
 void printHelp() {
-    std::cout << "Usage: gantry trace " << kUsage
-              << "\n\n"
-                 "Replays the FGD experiment (Weng et al., USENIX ATC '23) on a trace in the Alibaba GPU trace\n"
-                 "v2023 format: tasks are shuffled with the seed, resampled until their GPU requests reach\n"
-                 "INFLATION x the cluster's GPUs, and placed one by one; they never leave.\n\n"
-                 "  --nodes FILE      node list (sn, cpu_milli, memory_mib, gpu, model)\n"
-                 "  --pods FILE       task list (name, cpu_milli, memory_mib, num_gpu, gpu_milli[, gpu_spec, ...])\n"
-                 "  --policy NAME     random | dotprod | gpuclustering | gpupacking | bestfit | fgd\n"
-                 "  --seed N          seed of the shuffle, the resampling and the node ranks (the paper: 42-51)\n"
-                 "  --inflation R     arrived GPU demand to reach, as a share of cluster GPUs (default 1.3)\n"
-                 "  --json            print {policy, seed, total_gpus, arrived_pct, gpu_alloc_pct,\n"
-                 "                    frag_over_total_gpu_pct, frag_over_idle_gpu_pct}, one value per whole\n"
-                 "                    percent of arrived demand (null where no task arrived near it)\n";
+    std::cout
+        << "Usage: gantry trace " << kUsage
+        << "\n\n"
+           "Replays the FGD experiment (Weng et al., USENIX ATC '23) on a trace in the Alibaba GPU trace\n"
+           "v2023 format: tasks are shuffled with the seed, resampled until their GPU requests reach\n"
+           "INFLATION x the cluster's GPUs, and placed one by one; they never leave.\n\n"
+           "  --nodes FILE      node list (sn, cpu_milli, memory_mib, gpu, model)\n"
+           "  --pods FILE       task list (name, cpu_milli, memory_mib, num_gpu, gpu_milli[, gpu_spec, "
+           "...])\n"
+           "  --policy NAME     random | dotprod | gpuclustering | gpupacking | bestfit | fgd\n"
+           "  --seed N          seed of the shuffle, the resampling and the node ranks (the paper: 42-51)\n"
+           "  --inflation R     arrived GPU demand to reach, as a share of cluster GPUs (default 1.3)\n"
+           "  --json            print {policy, seed, total_gpus, arrived_pct, gpu_alloc_pct,\n"
+           "                    frag_over_total_gpu_pct, frag_over_idle_gpu_pct}, one value per whole\n"
+           "                    percent of arrived demand (null where no task arrived near it)\n";
 }
 
 nlohmann::json series(const std::vector<std::optional<double>>& values) {
@@ -92,8 +94,9 @@ int runTrace(const Args& args) {
         }
     }
     if (nodes.empty() || pods.empty() || policyName.empty() || !seed)
-        return usageError("trace", std::string("--nodes, --pods, --policy and --seed are required; usage: gantry trace ") +
-                                       kUsage);
+        return usageError(
+            "trace",
+            std::string("--nodes, --pods, --policy and --seed are required; usage: gantry trace ") + kUsage);
     auto policy = frag::policyFromString(policyName);
     if (!policy)
         return usageError("trace", "unknown policy '" + policyName +
@@ -137,7 +140,8 @@ int runTrace(const Args& args) {
         return Ok;
     }
 
-    std::cout << "policy " << frag::toString(*policy) << ", seed " << *seed << ", inflation " << inflation << '\n'
+    std::cout << "policy " << frag::toString(*policy) << ", seed " << *seed << ", inflation " << inflation
+              << '\n'
               << "cluster: " << trace.nodes.size() << " nodes, " << run.totalGpus << " GPUs\n"
               << "tasks: " << trace.tasks.size() << " in the list, " << run.records.size() << " arrived, "
               << run.scheduled << " placed, " << run.unscheduled << " unscheduled\n"
@@ -146,13 +150,14 @@ int runTrace(const Args& args) {
               << "arrived %  GPU alloc %  frag/total %  frag/idle %\n";
     for (int p = 0; p <= s.maxPct; ++p) {
         if (p % 10 != 0 && p != s.maxPct) continue;
-        std::printf("%9d  %11s  %12s  %11s\n", p, cell(s.gpuAllocPct[p]).c_str(), cell(s.fragOverTotalPct[p]).c_str(),
-                    cell(s.fragOverIdlePct[p]).c_str());
+        std::printf("%9d  %11s  %12s  %11s\n", p, cell(s.gpuAllocPct[p]).c_str(),
+                    cell(s.fragOverTotalPct[p]).c_str(), cell(s.fragOverIdlePct[p]).c_str());
     }
     return Ok;
 }
 
-const CommandRegistration reg{{"trace", kUsage, "replay the FGD experiment on an Alibaba GPU trace", runTrace}};
+const CommandRegistration reg{
+    {"trace", kUsage, "replay the FGD experiment on an Alibaba GPU trace", runTrace}};
 
 } // namespace
 } // namespace gantry::cli

@@ -1,8 +1,8 @@
 // gantry trace end to end: the JSON contract, the readable summary, and bad input.
+#include "test_registry.h"
+
 #include <QtTest>
 #include <nlohmann/json.hpp>
-
-#include "test_registry.h"
 
 namespace {
 
@@ -15,7 +15,8 @@ Result runCli(const QStringList& args) {
     QProcess p;
     p.start(GANTRY_CLI, args);
     p.waitForFinished(60000);
-    return {p.exitCode(), QString::fromUtf8(p.readAllStandardOutput()), QString::fromUtf8(p.readAllStandardError())};
+    return {p.exitCode(), QString::fromUtf8(p.readAllStandardOutput()),
+            QString::fromUtf8(p.readAllStandardError())};
 }
 
 const QString kNodes = GANTRY_TEST_DATA "/trace/nodes_small.csv";
@@ -25,16 +26,18 @@ const QString kPods = GANTRY_TEST_DATA "/trace/pods_small.csv";
 
 class CmdTraceTest : public QObject {
     Q_OBJECT
-private slots:
+  private slots:
     void jsonContract() {
-        auto r = runCli({"trace", "--nodes", kNodes, "--pods", kPods, "--policy", "fgd", "--seed", "42", "--json"});
+        auto r = runCli(
+            {"trace", "--nodes", kNodes, "--pods", kPods, "--policy", "fgd", "--seed", "42", "--json"});
         QCOMPARE(r.code, 0);
         auto j = nlohmann::json::parse(r.out.toStdString());
         std::vector<std::string> keys;
         for (auto it = j.begin(); it != j.end(); ++it) keys.push_back(it.key());
         std::sort(keys.begin(), keys.end());
-        QCOMPARE(keys, (std::vector<std::string>{"arrived_pct", "frag_over_idle_gpu_pct", "frag_over_total_gpu_pct",
-                                                 "gpu_alloc_pct", "policy", "seed", "total_gpus"}));
+        QCOMPARE(keys,
+                 (std::vector<std::string>{"arrived_pct", "frag_over_idle_gpu_pct", "frag_over_total_gpu_pct",
+                                           "gpu_alloc_pct", "policy", "seed", "total_gpus"}));
         QCOMPARE(j["policy"].get<std::string>(), std::string("fgd"));
         QCOMPARE(j["seed"].get<int>(), 42);
         QCOMPARE(j["total_gpus"].get<int>(), 100);
@@ -59,10 +62,11 @@ private slots:
         QVERIFY(last > 80 && last <= 100);
 
         // Same seed, same answer; the inflation sets the length.
-        auto again = runCli({"trace", "--nodes", kNodes, "--pods", kPods, "--policy", "fgd", "--seed", "42", "--json"});
+        auto again = runCli(
+            {"trace", "--nodes", kNodes, "--pods", kPods, "--policy", "fgd", "--seed", "42", "--json"});
         QCOMPARE(again.out, r.out);
-        auto shorter = runCli({"trace", "--nodes", kNodes, "--pods", kPods, "--policy", "random", "--seed", "3",
-                               "--inflation", "0.5", "--json"});
+        auto shorter = runCli({"trace", "--nodes", kNodes, "--pods", kPods, "--policy", "random", "--seed",
+                               "3", "--inflation", "0.5", "--json"});
         QCOMPARE(shorter.code, 0);
         QCOMPARE(nlohmann::json::parse(shorter.out.toStdString())["gpu_alloc_pct"].size(), size_t(51));
     }
@@ -82,16 +86,21 @@ private slots:
         QVERIFY(f.open(QIODevice::WriteOnly));
         f.write("name,cpu_milli,memory_mib,num_gpu,gpu_milli\np1,1000,abc,1,500\n");
         f.close();
-        auto r = runCli({"trace", "--nodes", kNodes, "--pods", f.fileName(), "--policy", "fgd", "--seed", "1"});
+        auto r =
+            runCli({"trace", "--nodes", kNodes, "--pods", f.fileName(), "--policy", "fgd", "--seed", "1"});
         QCOMPARE(r.code, 2);
-        QCOMPARE(r.err.trimmed(), f.fileName() + ":2:9: error: memory_mib: expected a whole number, found 'abc'");
+        QCOMPARE(r.err.trimmed(),
+                 f.fileName() + ":2:9: error: memory_mib: expected a whole number, found 'abc'");
         QVERIFY(r.out.isEmpty());
     }
 
     void usageErrors() {
-        QCOMPARE(runCli({"trace", "--nodes", kNodes, "--pods", kPods, "--policy", "fastest", "--seed", "1"}).code, 1);
+        QCOMPARE(
+            runCli({"trace", "--nodes", kNodes, "--pods", kPods, "--policy", "fastest", "--seed", "1"}).code,
+            1);
         QCOMPARE(runCli({"trace", "--nodes", kNodes, "--pods", kPods, "--policy", "fgd"}).code, 1);
-        QCOMPARE(runCli({"trace", "--nodes", kNodes, "--pods", kPods, "--policy", "fgd", "--seed", "x"}).code, 1);
+        QCOMPARE(runCli({"trace", "--nodes", kNodes, "--pods", kPods, "--policy", "fgd", "--seed", "x"}).code,
+                 1);
         QCOMPARE(runCli({"trace", "--help"}).code, 0);
     }
 };

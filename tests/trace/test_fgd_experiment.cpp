@@ -1,13 +1,13 @@
 // The FGD experiment replay: deterministic per seed, resampling to the inflation target both ways,
 // the per-percent series as the authors' scripts form them, and real runs on the bundled trace
 // checked against the authors' own result tables.
-#include <QtTest>
-#include <fstream>
-#include <sstream>
-
 #include "fragmentation/fgd_experiment.h"
 #include "test_registry.h"
 #include "trace/alibaba_trace.h"
+
+#include <QtTest>
+#include <fstream>
+#include <sstream>
 
 using namespace gantry;
 using namespace gantry::frag;
@@ -18,7 +18,8 @@ const std::string kTraceDir = GANTRY_SOURCE_DIR "/resources/traces/alibaba-gpu-v
 
 Trace fixture(const char* pods = "pods_small.csv") {
     Diagnostics w;
-    return readTrace(GANTRY_TEST_DATA "/trace/nodes_small.csv", std::string(GANTRY_TEST_DATA "/trace/") + pods, w);
+    return readTrace(GANTRY_TEST_DATA "/trace/nodes_small.csv",
+                     std::string(GANTRY_TEST_DATA "/trace/") + pods, w);
 }
 
 Trace bundled(const std::string& workload) {
@@ -47,7 +48,8 @@ std::vector<std::optional<double>> authorsRow(const std::string& file, const std
         if (f[0] == workload && f[1] == policy && f[3] == std::to_string(seed)) {
             std::vector<std::optional<double>> row;
             for (size_t i = zero; i < header.size(); ++i)
-                row.push_back(i < f.size() && !f[i].empty() ? std::optional<double>(std::stod(f[i])) : std::nullopt);
+                row.push_back(i < f.size() && !f[i].empty() ? std::optional<double>(std::stod(f[i]))
+                                                            : std::nullopt);
             return row;
         }
     }
@@ -76,7 +78,7 @@ double median(std::vector<double> v) {
 
 class FgdExperimentTest : public QObject {
     Q_OBJECT
-private slots:
+  private slots:
     void deterministicPerSeed() {
         Trace t = fixture();
         for (Policy p : allPolicies()) {
@@ -133,8 +135,8 @@ private slots:
         auto rec = [](int64_t arrived, int64_t allocated, double frag, double idle) {
             return TaskRecord{arrived, allocated, frag, idle, 0};
         };
-        run.records = {rec(0, 0, 1000, 10000),     rec(140, 140, 1000, 9860),  rec(160, 150, 950.004, 9850),
-                       rec(250, 150, 900, 9850),   rec(449, 250, 900, 9750)};
+        run.records = {rec(0, 0, 1000, 10000), rec(140, 140, 1000, 9860), rec(160, 150, 950.004, 9850),
+                       rec(250, 150, 900, 9850), rec(449, 250, 900, 9750)};
         auto s = discretize(run);
         QCOMPARE(s.maxPct, 5);
         // 0 %: one row.
@@ -167,8 +169,10 @@ private slots:
         QCOMPARE(run.records.size(), size_t(10866));
         QCOMPARE(run.unscheduled, int64_t(2532));
         auto s = discretize(run);
-        QCOMPARE(s.gpuAllocPct, authorsRow("analysis_allo_discrete.csv", "openb_pod_list_default", "06-FGD", 42));
-        QCOMPARE(s.fragOverTotalPct, authorsRow("analysis_frag_discrete.csv", "openb_pod_list_default", "06-FGD", 42));
+        QCOMPARE(s.gpuAllocPct,
+                 authorsRow("analysis_allo_discrete.csv", "openb_pod_list_default", "06-FGD", 42));
+        QCOMPARE(s.fragOverTotalPct,
+                 authorsRow("analysis_frag_discrete.csv", "openb_pod_list_default", "06-FGD", 42));
         auto idle = authorsRow("analysis_frag_ratio_discrete.csv", "openb_pod_list_default", "06-FGD", 42);
         QCOMPARE(idle.size(), s.fragOverIdlePct.size());
         for (size_t p = 0; p < idle.size(); ++p) QVERIFY(std::abs(*idle[p] - *s.fragOverIdlePct[p]) < 1e-9);
@@ -178,8 +182,10 @@ private slots:
         QTest::addColumn<QString>("workload");
         QTest::addColumn<int>("policy");
         QTest::addColumn<QString>("dir");
-        QTest::newRow("gpuspec33 bestfit") << "openb_pod_list_gpuspec33" << int(Policy::BestFit) << "05-BestFit";
-        QTest::newRow("multigpu50 random") << "openb_pod_list_multigpu50" << int(Policy::Random) << "01-Random";
+        QTest::newRow("gpuspec33 bestfit")
+            << "openb_pod_list_gpuspec33" << int(Policy::BestFit) << "05-BestFit";
+        QTest::newRow("multigpu50 random")
+            << "openb_pod_list_multigpu50" << int(Policy::Random) << "01-Random";
     }
     void mediansWithinHalfAPoint() {
         QFETCH(QString, workload);
@@ -195,8 +201,10 @@ private slots:
             at100.push_back(*s.gpuAllocPct[100]);
             at130.push_back(*s.gpuAllocPct[130]);
         }
-        QVERIFY(std::abs(median(at100) - summaryMedian(workload.toStdString(), dir.toStdString(), 100)) <= 0.5);
-        QVERIFY(std::abs(median(at130) - summaryMedian(workload.toStdString(), dir.toStdString(), 130)) <= 0.5);
+        QVERIFY(std::abs(median(at100) - summaryMedian(workload.toStdString(), dir.toStdString(), 100)) <=
+                0.5);
+        QVERIFY(std::abs(median(at130) - summaryMedian(workload.toStdString(), dir.toStdString(), 130)) <=
+                0.5);
     }
 
     void rejectsClustersWithoutGpus() {

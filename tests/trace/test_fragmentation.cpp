@@ -1,9 +1,9 @@
 // The fragmentation measure on small hand-computed nodes: every case of F_n(m), the weighted node and
 // cluster sums, the per-GPU split, and how the target workload is formed.
-#include <QtTest>
-
 #include "fragmentation/fragmentation.h"
 #include "test_registry.h"
+
+#include <QtTest>
 
 using namespace gantry::frag;
 
@@ -38,7 +38,7 @@ TaskShape shape(int64_t cpu, int32_t count, int32_t milli, std::initializer_list
 
 class FragmentationTest : public QObject {
     Q_OBJECT
-private slots:
+  private slots:
     void everyCaseOfFragment_data() {
         QTest::addColumn<qint64>("cpu");
         QTest::addColumn<int>("count");
@@ -51,20 +51,22 @@ private slots:
             << qint64(2000) << 0 << 0 << -2 << int(FragClass::NoGpuNeededFits) << qint64(1700);
         QTest::newRow("no GPU needed, CPU short")
             << qint64(20000) << 0 << 0 << -2 << int(FragClass::NoGpuNeededLacksCpu) << qint64(1700);
-        QTest::newRow("model not allowed") << qint64(1000) << 1 << 300 << -1 << int(FragClass::NoAccess) << qint64(1700);
-        QTest::newRow("fits: only devices under 300 count") << qint64(1000) << 1 << 300 << -2 << int(FragClass::Fits)
-                                                            << qint64(200);
+        QTest::newRow("model not allowed")
+            << qint64(1000) << 1 << 300 << -1 << int(FragClass::NoAccess) << qint64(1700);
+        QTest::newRow("fits: only devices under 300 count")
+            << qint64(1000) << 1 << 300 << -2 << int(FragClass::Fits) << qint64(200);
         QTest::newRow("fits on its model: devices under 1000 count")
             << qint64(1000) << 1 << 1000 << 0 << int(FragClass::Fits) << qint64(700);
         QTest::newRow("fits exactly: 500 is not under 500")
             << qint64(1000) << 1 << 500 << -2 << int(FragClass::Fits) << qint64(200);
-        QTest::newRow("too few whole devices") << qint64(1000) << 2 << 1000 << -2 << int(FragClass::LackGpu)
-                                               << qint64(1700);
-        QTest::newRow("GPU fits, CPU short") << qint64(20000) << 1 << 600 << -2 << int(FragClass::LackCpu)
-                                             << qint64(1700);
-        QTest::newRow("neither fits") << qint64(20000) << 2 << 1000 << -2 << int(FragClass::LackBoth) << qint64(1700);
-        QTest::newRow("CPU exactly at the limit fits") << qint64(10000) << 1 << 200 << -2 << int(FragClass::Fits)
-                                                       << qint64(0);
+        QTest::newRow("too few whole devices")
+            << qint64(1000) << 2 << 1000 << -2 << int(FragClass::LackGpu) << qint64(1700);
+        QTest::newRow("GPU fits, CPU short")
+            << qint64(20000) << 1 << 600 << -2 << int(FragClass::LackCpu) << qint64(1700);
+        QTest::newRow("neither fits")
+            << qint64(20000) << 2 << 1000 << -2 << int(FragClass::LackBoth) << qint64(1700);
+        QTest::newRow("CPU exactly at the limit fits")
+            << qint64(10000) << 1 << 200 << -2 << int(FragClass::Fits) << qint64(0);
     }
     void everyCaseOfFragment() {
         QFETCH(qint64, cpu);
@@ -90,7 +92,9 @@ private slots:
         // p = 0.5 for 1x300, 0.3 for 1x1000 on T4, 0.2 for a CPU-only task:
         // F = 0.5 * 200 + 0.3 * 700 + 0.2 * 1700 = 650.
         TargetWorkload w;
-        w.shapes = {{shape(1000, 1, 300), 0.5, 5}, {shape(1000, 1, 1000, {0}, "T4"), 0.3, 3}, {shape(2000, 0, 0), 0.2, 2}};
+        w.shapes = {{shape(1000, 1, 300), 0.5, 5},
+                    {shape(1000, 1, 1000, {0}, "T4"), 0.3, 3},
+                    {shape(2000, 0, 0), 0.2, 2}};
         NodeState n = sampleNode();
         FragBuckets b = nodeFragBuckets(n, w);
         QCOMPARE(b.fragmented(), 650.0);
@@ -145,7 +149,8 @@ private slots:
 
     void shapesDifferByConstraint() {
         // The same request with and without a model constraint are two shapes.
-        std::vector<TaskShape> tasks{shape(1000, 1, 1000), shape(1000, 1, 1000, {0}, "T4"), shape(1000, 1, 1000)};
+        std::vector<TaskShape> tasks{shape(1000, 1, 1000), shape(1000, 1, 1000, {0}, "T4"),
+                                     shape(1000, 1, 1000)};
         auto w = targetWorkload(tasks, 1.0);
         QCOMPARE(w.shapes.size(), size_t(2));
         QCOMPARE(w.shapes[0].count, int64_t(2));

@@ -1,15 +1,15 @@
 // GoRand against values printed by Go 1.19's math/rand for the same seeds (rand.Seed(s) then the
 // calls in the order below), so replays of Go simulators draw the same numbers.
-#include <QtTest>
-
 #include "test_registry.h"
 #include "trace/go_rand.h"
+
+#include <QtTest>
 
 using namespace gantry;
 
 class GoRandTest : public QObject {
     Q_OBJECT
-private slots:
+  private slots:
     void matchesGoSequences_data() {
         QTest::addColumn<qint64>("seed");
         QTest::addColumn<qint64>("first");
@@ -19,18 +19,18 @@ private slots:
         QTest::addColumn<QList<int>>("perm12");
         QTest::addColumn<QList<int>>("shuffle10");
         QTest::addColumn<double>("float64");
-        QTest::newRow("42") << qint64(42) << qint64(3440579354231278675) << qint64(608747136543856411) << qint64(668)
-                            << qint64(1382) << QList<int>{6, 5, 0, 10, 2, 1, 3, 7, 9, 11, 8, 4}
+        QTest::newRow("42") << qint64(42) << qint64(3440579354231278675) << qint64(608747136543856411)
+                            << qint64(668) << qint64(1382) << QList<int>{6, 5, 0, 10, 2, 1, 3, 7, 9, 11, 8, 4}
                             << QList<int>{2, 3, 5, 4, 1, 0, 8, 9, 6, 7} << 0.041977903714453674;
-        QTest::newRow("1") << qint64(1) << qint64(5577006791947779410) << qint64(8674665223082153551) << qint64(847)
-                           << qint64(1395) << QList<int>{5, 10, 11, 8, 6, 3, 2, 7, 1, 9, 4, 0}
+        QTest::newRow("1") << qint64(1) << qint64(5577006791947779410) << qint64(8674665223082153551)
+                           << qint64(847) << qint64(1395) << QList<int>{5, 10, 11, 8, 6, 3, 2, 7, 1, 9, 4, 0}
                            << QList<int>{4, 0, 3, 8, 7, 6, 1, 5, 9, 2} << 0.29708256355629153;
         // Seed 0 is replaced by 89482311 and negative seeds are folded into [0, 2^31-1), as in Go.
-        QTest::newRow("0") << qint64(0) << qint64(8717895732742165505) << qint64(2259404117704393152) << qint64(353)
-                           << qint64(6626) << QList<int>{5, 6, 8, 10, 2, 1, 11, 4, 9, 0, 7, 3}
+        QTest::newRow("0") << qint64(0) << qint64(8717895732742165505) << qint64(2259404117704393152)
+                           << qint64(353) << qint64(6626) << QList<int>{5, 6, 8, 10, 2, 1, 11, 4, 9, 0, 7, 3}
                            << QList<int>{1, 3, 8, 4, 9, 2, 5, 6, 0, 7} << 0.6930700440076261;
-        QTest::newRow("-5") << qint64(-5) << qint64(1811683815564572222) << qint64(4427849682616757295) << qint64(917)
-                            << qint64(358) << QList<int>{7, 5, 8, 9, 3, 2, 11, 6, 4, 10, 1, 0}
+        QTest::newRow("-5") << qint64(-5) << qint64(1811683815564572222) << qint64(4427849682616757295)
+                            << qint64(917) << qint64(358) << QList<int>{7, 5, 8, 9, 3, 2, 11, 6, 4, 10, 1, 0}
                             << QList<int>{9, 2, 0, 8, 7, 4, 1, 6, 5, 3} << 0.20630131729444842;
     }
     void matchesGoSequences() {

@@ -1,11 +1,11 @@
 // Each policy's node score and device choice on small hand-made nodes, computed by hand from the
 // authors' plugin formulas.
-#include <QtTest>
-#include <set>
-
 #include "fragmentation/frag_memo.h"
 #include "fragmentation/placement.h"
 #include "test_registry.h"
+
+#include <QtTest>
+#include <set>
 
 using namespace gantry;
 using namespace gantry::frag;
@@ -32,19 +32,19 @@ TaskShape task(int64_t cpu, int32_t count, int32_t milli) {
 
 class PlacementTest : public QObject {
     Q_OBJECT
-private slots:
+  private slots:
     void filters() {
         NodeState n = node(8000, {1000, 300});
         n.memoryLeft = 4096;
         QVERIFY(fits(n, task(8000, 1, 300), 4096));
-        QVERIFY(!fits(n, task(8001, 1, 300), 0));          // CPU
-        QVERIFY(!fits(n, task(1000, 1, 300), 4097));       // memory
-        QVERIFY(!fits(n, task(1000, 2, 1000), 0));         // only one whole device
+        QVERIFY(!fits(n, task(8001, 1, 300), 0));    // CPU
+        QVERIFY(!fits(n, task(1000, 1, 300), 4097)); // memory
+        QVERIFY(!fits(n, task(1000, 2, 1000), 0));   // only one whole device
         QVERIFY(fits(n, task(1000, 1, 1000), 0));
-        QVERIFY(fits(n, task(1000, 0, 0), 0));             // CPU-only tasks skip the GPU filter
+        QVERIFY(fits(n, task(1000, 0, 0), 0)); // CPU-only tasks skip the GPU filter
         TaskShape v100 = task(1000, 1, 300);
         v100.models = ModelSet{false, uint64_t(1) << 3};
-        QVERIFY(!fits(n, v100, 0));                        // model 0 is not accepted
+        QVERIFY(!fits(n, v100, 0)); // model 0 is not accepted
         NodeState noGpu = makeNode(8000, 4096, 0, -1);
         QVERIFY(!fits(noGpu, task(1000, 1, 100), 0));
         QVERIFY(fits(noGpu, task(1000, 0, 0), 0));
@@ -79,10 +79,11 @@ private slots:
 
     void gpuPackingFillsUsedDevicesFirst() {
         QCOMPARE(gpuPackingScore(node(64000, {1000, 1000}), task(1000, 1, 200)), int64_t(31)); // empty node
-        QCOMPARE(gpuPackingScore(node(64000, {1000, 1000, 1000, 1000, 1000, 1000, 1000, 1000}), task(1000, 1, 200)),
+        QCOMPARE(gpuPackingScore(node(64000, {1000, 1000, 1000, 1000, 1000, 1000, 1000, 1000}),
+                                 task(1000, 1, 200)),
                  int64_t(25));
         QCOMPARE(gpuPackingScore(node(64000, {300, 1000}), task(1000, 1, 200)), int64_t(100 - 30 / 10)); // 97
-        QCOMPARE(gpuPackingScore(node(64000, {1000, 0}), task(1000, 1, 200)), int64_t(49));  // a free device
+        QCOMPARE(gpuPackingScore(node(64000, {1000, 0}), task(1000, 1, 200)), int64_t(49)); // a free device
         QCOMPARE(gpuPackingScore(node(64000, {300, 1000}), task(1000, 1, 1000)), int64_t(49));
         QCOMPARE(gpuPackingScore(node(64000, {300, 1000}), task(1000, 0, 0)), int64_t(0));
     }
