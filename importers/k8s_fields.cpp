@@ -124,18 +124,20 @@ TaintEffect readTaintEffect(const Y& node) {
     return *effect;
 }
 
+Taint readTaint(const Y& t) {
+    t.checkKeys("taint", {"key", "value", "effect"}, {"timeAdded"});
+    Taint taint;
+    taint.key = t["key"].str();
+    if (taint.key.empty()) t.fail("taint has no key");
+    taint.value = t["value"].str();
+    if (!t["effect"].present()) t.fail("taint has no effect");
+    taint.effect = readTaintEffect(t["effect"]);
+    return taint;
+}
+
 std::vector<Taint> readTaints(const Y& node) {
     std::vector<Taint> out;
-    for (const auto& t : node.items()) {
-        t.checkKeys("taint", {"key", "value", "effect"}, {"timeAdded"});
-        Taint taint;
-        taint.key = t["key"].str();
-        if (taint.key.empty()) t.fail("taint has no key");
-        taint.value = t["value"].str();
-        if (!t["effect"].present()) t.fail("taint has no effect");
-        taint.effect = readTaintEffect(t["effect"]);
-        out.push_back(std::move(taint));
-    }
+    for (const auto& t : node.items()) out.push_back(readTaint(t));
     return out;
 }
 

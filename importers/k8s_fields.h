@@ -16,6 +16,7 @@ SelectorRequirement readRequirement(const Y& node, bool nodeSelector);
 NodeSelectorTerm readNodeSelectorTerm(const Y& node);
 std::optional<NodeAffinity> readNodeAffinity(const Y& node);
 PodAffinity readPodAffinity(const Y& node);
+Taint readTaint(const Y& node);
 std::vector<Taint> readTaints(const Y& node);
 std::vector<Toleration> readTolerations(const Y& node);
 std::vector<TopologySpreadConstraint> readTopologySpread(const Y& node);

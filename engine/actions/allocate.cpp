@@ -4,21 +4,21 @@
 // one statement, committed only when the job is ready (gang), kept but not committed when it is only
 // pipelined, and discarded otherwise. Jobs with a network-topology constraint are placed inside one
 // HyperNode: every HyperNode of the lowest eligible tier is tried and the best-scoring fit wins.
-#include <limits>
-#include <map>
-
 #include "actions/actions.h"
 #include "session/node_search.h"
 #include "session/queue_util.h"
 #include "session/statement.h"
 #include "session/text_util.h"
 
+#include <limits>
+#include <map>
+
 namespace gantry::engine::actions {
 
 namespace {
 
 class Allocate : public Action {
-public:
+  public:
     void execute(Session& ssn) override {
         ssn_ = &ssn;
         search_ = std::make_unique<NodeSearch>(ssn);
@@ -28,7 +28,7 @@ public:
         run();
     }
 
-private:
+  private:
     using TaskLess = std::function<bool(uint32_t, uint32_t)>;
     using TaskQueue = PriorityQueue<TaskLess>;
 
@@ -109,7 +109,8 @@ private:
         while (!tasks.empty()) {
             const uint32_t t = tasks.pop();
             if (!ssn.allocatable(q, t)) {
-                if (js.jobFitError.empty()) js.jobFitError = "queue " + ssn.state.queues[q].name + " cannot take more";
+                if (js.jobFitError.empty())
+                    js.jobFitError = "queue " + ssn.state.queues[q].name + " cannot take more";
                 continue;
             }
             if (ssn.taskHasFitErrors(j, t)) {
@@ -131,7 +132,8 @@ private:
             FitErrors fe;
             search_->predicateNodes(t, hyperNode, PredicateMode::Allocate, passing_, fe);
             if (passing_.empty()) {
-                if (hyperNode != ssn.clusterTopHyperNode()) fe.hyperNode = ssn.state.hyperNodes[size_t(hyperNode)].name;
+                if (hyperNode != ssn.clusterTopHyperNode())
+                    fe.hyperNode = ssn.state.hyperNodes[size_t(hyperNode)].name;
                 js.nodesFitErrors[t] = std::move(fe);
                 if (ssn.needContinueAllocating(j)) continue;
                 break;
@@ -139,11 +141,14 @@ private:
             if (topology) ssn.taskJobHyperNode[t] = allocatedHyperNode;
             const int32_t best = search_->prioritizeNodes(t, passing_);
             if (best < 0) continue;
-            if (search_->fitsIdle(t, uint32_t(best))) stmt->allocate(t, uint32_t(best));
-            else if (search_->fitsFutureIdle(t, uint32_t(best))) stmt->pipeline(t, uint32_t(best));
+            if (search_->fitsIdle(t, uint32_t(best)))
+                stmt->allocate(t, uint32_t(best));
+            else if (search_->fitsFutureIdle(t, uint32_t(best)))
+                stmt->pipeline(t, uint32_t(best));
             if (topology) {
                 const int32_t h = ssn.lowestHyperNodeOf(uint32_t(best));
-                if (h >= 0) allocatedHyperNode = allocatedHyperNode < 0 ? h : ssn.lcaHyperNode(h, allocatedHyperNode);
+                if (h >= 0)
+                    allocatedHyperNode = allocatedHyperNode < 0 ? h : ssn.lcaHyperNode(h, allocatedHyperNode);
             }
             if (ssn.jobReady(j)) break;
         }
@@ -185,7 +190,8 @@ private:
                 }
                 ssn.jobs[j].subJobAllocatedHyperNode = savedSub;
                 std::vector<Statement::Operation> merged;
-                for (const auto& st : stmts) merged.insert(merged.end(), st->operations().begin(), st->operations().end());
+                for (const auto& st : stmts)
+                    merged.insert(merged.end(), st->operations().begin(), st->operations().end());
                 if (!merged.empty() && (ssn.jobReady(j) || ssn.jobPipelined(j)))
                     solutions.emplace(ssn.state.hyperNodes[size_t(hn)].name, Solution{merged, copy, score});
                 for (auto& st : stmts) st->discard();
@@ -207,7 +213,8 @@ private:
         return nullptr;
     }
 
-    std::unique_ptr<Statement> allocateForSubJob(uint32_t j, TaskQueue& tasks, int32_t hnForJob, double* score) {
+    std::unique_ptr<Statement> allocateForSubJob(uint32_t j, TaskQueue& tasks, int32_t hnForJob,
+                                                 double* score) {
         Session& ssn = *ssn_;
         if (tasks.empty()) return nullptr;
         auto gradients = subJobGradient(j, tasks, hnForJob);
@@ -230,17 +237,20 @@ private:
             double bestScore = -std::numeric_limits<double>::infinity();
             for (int32_t hn : candidates) {
                 const double s = scores[hn];
-                if (s > bestScore || (s == bestScore && best >= 0 &&
-                                      ssn.state.hyperNodes[size_t(hn)].name < ssn.state.hyperNodes[size_t(best)].name)) {
+                if (s > bestScore ||
+                    (s == bestScore && best >= 0 &&
+                     ssn.state.hyperNodes[size_t(hn)].name < ssn.state.hyperNodes[size_t(best)].name)) {
                     bestScore = s;
                     best = hn;
                 }
             }
             auto final = std::make_unique<Statement>(ssn);
             final->recover(solutions.at(best).ops);
-            ssn.jobs[j].subJobAllocatedHyperNode = ssn.lcaHyperNode(ssn.jobs[j].subJobAllocatedHyperNode, best);
-            subJobDecision_[j] = ssn.jobs[j].subJobAllocatedHyperNode;
-                        tasks = solutions.at(best).tasks;
+            ssn.jobs[j].subJobAllocatedHyperNode =
+                ssn.lcaHyperNode(ssn.jobs[j].subJobAllocatedHyperNode, best);
+            // Recorded per HyperNode the job was tried in (recorder.SaveSubJobDecision).
+            subJobDecision_[{j, hnForJob}] = ssn.jobs[j].subJobAllocatedHyperNode;
+            tasks = solutions.at(best).tasks;
             *score = bestScore;
             return final;
         }
@@ -255,9 +265,10 @@ private:
         auto it = jobDecision_.find(j);
         if (it == jobDecision_.end()) return;
         ssn_->jobs[j].allocatedHyperNode = ssn_->lcaHyperNode(ssn_->jobs[j].allocatedHyperNode, it->second);
-        auto sub = subJobDecision_.find(j);
+        auto sub = subJobDecision_.find({j, it->second});
         if (sub != subJobDecision_.end())
-            ssn_->jobs[j].subJobAllocatedHyperNode = ssn_->lcaHyperNode(ssn_->jobs[j].subJobAllocatedHyperNode, sub->second);
+            ssn_->jobs[j].subJobAllocatedHyperNode =
+                ssn_->lcaHyperNode(ssn_->jobs[j].subJobAllocatedHyperNode, sub->second);
     }
 
     int32_t hyperNodeIndex(const std::string& name) const {
@@ -270,11 +281,14 @@ private:
     std::unique_ptr<NodeSearch> search_;
     bool errorCache_ = true;
     std::vector<Candidate> passing_;
-    std::map<uint32_t, int32_t> jobDecision_, subJobDecision_;
+    std::map<uint32_t, int32_t> jobDecision_;
+    std::map<std::pair<uint32_t, int32_t>, int32_t> subJobDecision_; // (job, HyperNode tried) -> sub-job's
 };
 
 } // namespace
 
-std::unique_ptr<Action> makeAllocate() { return std::make_unique<Allocate>(); }
+std::unique_ptr<Action> makeAllocate() {
+    return std::make_unique<Allocate>();
+}
 
 } // namespace gantry::engine::actions

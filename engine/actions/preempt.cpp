@@ -5,21 +5,21 @@
 // only if the job ends up pipelined. Afterwards tasks of a job may preempt lower-priority tasks of
 // the same job. With enableTopologyAwarePreemption the kube-scheduler-style dry run picks the node
 // whose minimal victim set hurts least.
-#include <climits>
-#include <map>
-
 #include "actions/actions.h"
 #include "session/node_search.h"
 #include "session/queue_util.h"
 #include "session/statement.h"
 #include "session/text_util.h"
 
+#include <climits>
+#include <map>
+
 namespace gantry::engine::actions {
 
 namespace {
 
 class Preempt : public Action {
-public:
+  public:
     void execute(Session& ssn) override {
         ssn_ = &ssn;
         search_ = std::make_unique<NodeSearch>(ssn);
@@ -51,7 +51,8 @@ public:
             underRequest[q].push_back(j);
             auto& ts = preemptorTasks.try_emplace(j, taskLess).first->second;
             for (uint32_t t : ssn.state.jobs[j].tasks)
-                if (ssn.state.tasks[t].status == TaskStatus::Pending && ssn.state.tasks[t].volcano) ts.push(t);
+                if (ssn.state.tasks[t].status == TaskStatus::Pending && ssn.state.tasks[t].volcano)
+                    ts.push(t);
         }
         PriorityQueue<decltype(queueLess)> queues(queueLess);
         for (const auto& [q, pq] : preemptors) queues.push(q);
@@ -71,27 +72,32 @@ public:
                     preempt(stmt, preemptor, [&](uint32_t t) {
                         const auto& task = ssn.state.tasks[t];
                         if (!preemptableStatus(task.status)) return false;
-                        if (ssn.state.shapeOf(preemptor).bestEffort && !ssn.state.shapeOf(t).bestEffort) return false;
+                        if (ssn.state.shapeOf(preemptor).bestEffort && !ssn.state.shapeOf(t).bestEffort)
+                            return false;
                         if (!task.preemptable) return false;
                         if (task.job == UINT32_MAX || !ssn.jobs[task.job].inSession) return false;
                         return ssn.state.jobs[task.job].queue == ssn.state.jobs[j].queue && task.job != j;
                     });
                 }
-                if (ssn.jobPipelined(j)) stmt.commit();
-                else stmt.discard();
+                if (ssn.jobPipelined(j))
+                    stmt.commit();
+                else
+                    stmt.discard();
             }
             // Preemption between tasks of one job.
             for (uint32_t j : underRequest[q]) {
                 PriorityQueue<decltype(taskLess)> intra(taskLess);
                 for (uint32_t t : ssn.state.jobs[j].tasks)
-                    if (ssn.state.tasks[t].status == TaskStatus::Pending && ssn.state.tasks[t].volcano) intra.push(t);
+                    if (ssn.state.tasks[t].status == TaskStatus::Pending && ssn.state.tasks[t].volcano)
+                        intra.push(t);
                 while (!intra.empty()) {
                     const uint32_t preemptor = intra.pop();
                     Statement stmt(ssn);
                     bool assigned = preempt(stmt, preemptor, [&](uint32_t t) {
                         const auto& task = ssn.state.tasks[t];
                         if (!preemptableStatus(task.status)) return false;
-                        if (ssn.state.shapeOf(preemptor).bestEffort && !ssn.state.shapeOf(t).bestEffort) return false;
+                        if (ssn.state.shapeOf(preemptor).bestEffort && !ssn.state.shapeOf(t).bestEffort)
+                            return false;
                         if (!task.preemptable) return false;
                         return task.job == ssn.state.tasks[preemptor].job;
                     });
@@ -105,9 +111,8 @@ public:
         }
     }
 
-private:
-    template <class Filter>
-    bool preempt(Statement& stmt, uint32_t preemptor, Filter filter) {
+  private:
+    template <class Filter> bool preempt(Statement& stmt, uint32_t preemptor, Filter filter) {
         Session& ssn = *ssn_;
         if (ssn.state.shapeOf(preemptor).preemptNever) return false;
         if (ssn.prePredicate(preemptor)) return false;
@@ -116,12 +121,14 @@ private:
         if (auto fe = ssn.jobs[job].nodesFitErrors.find(preemptor); fe != ssn.jobs[job].nodesFitErrors.end())
             for (uint32_t n : fe->second.unresolvable) excluded[n] = true;
         FitErrors fe;
-        search_->predicateNodes(preemptor, ssn.clusterTopHyperNode(), PredicateMode::Preempt, passing_, fe, &excluded);
+        search_->predicateNodes(preemptor, ssn.clusterTopHyperNode(), PredicateMode::Preempt, passing_, fe,
+                                &excluded);
         if (topologyAware_) return topologyAwarePreempt(stmt, preemptor, filter);
         return normalPreempt(stmt, preemptor, filter);
     }
 
-    std::vector<uint32_t> preemptees(uint32_t node, uint32_t preemptor, const std::function<bool(uint32_t)>& filter) {
+    std::vector<uint32_t> preemptees(uint32_t node, uint32_t preemptor,
+                                     const std::function<bool(uint32_t)>& filter) {
         std::vector<uint32_t> out;
         for (uint32_t t : ssn_->state.nodeTasks[node])
             if (filter(t)) out.push_back(t);
@@ -184,65 +191,77 @@ private:
     }
 
     // --- topology-aware preemption (kube-scheduler's dry run) ---
+    //
+    // The dry run changes nothing in the session: victims leave and re-enter a copy of the node's
+    // future-idle resources, and the plugins' simulate hooks (queue allocation, InterPodAffinity
+    // state) follow them, as upstream's cloned NodeInfo and CycleState do.
 
-    bool simulatedFit(uint32_t preemptor, uint32_t node) {
+    struct DryRun {
+        std::vector<int64_t> future; // the node's future-idle resources in the dry run
+    };
+
+    void simRemove(DryRun& dr, uint32_t preemptor, uint32_t v, uint32_t node, int sign) {
         Session& ssn = *ssn_;
-        if (!ssn.allocatable(ssn.queueOf(ssn.jobOf(preemptor)), preemptor)) return false;
-        if (!search_->fitsFutureIdle(preemptor, node)) return false;
+        ssn.simulateTask(preemptor, v, node, sign);
+        const auto& req = ssn.state.shapeOf(v).request;
+        for (size_t d = 0; d < req.size(); ++d) dr.future[d] += sign < 0 ? req[d] : -req[d];
+    }
+
+    bool simulatedFit(const DryRun& dr, uint32_t preemptor, uint32_t node) {
+        Session& ssn = *ssn_;
+        if (!ssn.simulateAllocatable(ssn.queueOf(ssn.jobOf(preemptor)), preemptor)) return false;
+        const auto& sh = ssn.state.shapeOf(preemptor);
+        for (int d = 0; d < 2; ++d)
+            if (sh.request[size_t(d)] > dr.future[size_t(d)]) return false;
+        for (uint64_t m = sh.presentMask; m; m &= m - 1) {
+            const int d = __builtin_ctzll(m);
+            if (sh.request[size_t(d)] > dr.future[size_t(d)]) return false;
+        }
         FitResult r;
         ssn.simulatePredicate(preemptor, node, r);
         return r.ok();
     }
 
-    // SelectVictimsOnNode: evict lowest first until the preemptor fits, then reprieve the
-    // higher-priority ones that are not needed. Empty = this node is no candidate.
-    std::vector<uint32_t> selectVictims(uint32_t preemptor, uint32_t node, const std::function<bool(uint32_t)>& filter) {
+    // SelectVictimsOnNode: take victims off lowest first until the preemptor fits, then put them
+    // back highest first, keeping off only those without which it does not fit. Empty = this node
+    // is no candidate.
+    std::vector<uint32_t> selectVictims(uint32_t preemptor, uint32_t node,
+                                        const std::function<bool(uint32_t)>& filter) {
         Session& ssn = *ssn_;
         auto all = ssn.preemptableVictims(preemptor, preemptees(node, preemptor, filter));
         if (!validVictims(preemptor, node, all)) return {};
         ssn.sortVictims(all, preemptor);
-        Statement dry(ssn);
+        const auto& st = ssn.state;
+        DryRun dr;
+        dr.future.resize(size_t(st.D()));
+        const int64_t* idl = st.nodeRow(st.idle, node);
+        const int64_t* rel = st.nodeRow(st.releasing, node);
+        const int64_t* pip = st.nodeRow(st.pipelined, node);
+        for (int d = 0; d < st.D(); ++d) dr.future[size_t(d)] = idl[d] + rel[d] - pip[d];
+        ssn.simulateBegin(preemptor);
         std::vector<uint32_t> potential;
         for (uint32_t v : all) {
             potential.push_back(v);
-            dry.evict(v);
-            if (simulatedFit(preemptor, node)) break;
+            simRemove(dr, preemptor, v, node, -1);
+            if (simulatedFit(dr, preemptor, node)) break;
         }
-        if (potential.empty()) {
-            dry.discard();
-            return {};
-        }
+        if (potential.empty()) return {};
         FitResult r;
         ssn.simulatePredicate(preemptor, node, r);
-        if (!r.ok()) {
-            dry.discard();
-            return {};
-        }
+        if (!r.ok()) return {};
         std::vector<uint32_t> victims;
-        // Reprieve from the highest priority down: put a victim back, keep it only if still fits.
-        dry.discard();
-        Statement keep(ssn);
-        for (uint32_t v : potential) keep.evict(v);
-        std::vector<uint32_t> order(potential.rbegin(), potential.rend());
-        // Rebuild the eviction set without each reprieved pod, highest priority first.
-        std::vector<uint32_t> evictedSet = potential;
-        for (uint32_t v : order) {
-            keep.discard();
-            std::vector<uint32_t> trial;
-            for (uint32_t x : evictedSet)
-                if (x != v) trial.push_back(x);
-            for (uint32_t x : trial) keep.evict(x);
-            if (simulatedFit(preemptor, node)) {
-                evictedSet = trial; // reprieved
-            } else {
-                victims.push_back(v);
+        for (auto it = potential.rbegin(); it != potential.rend(); ++it) {
+            simRemove(dr, preemptor, *it, node, +1);
+            if (!simulatedFit(dr, preemptor, node)) {
+                simRemove(dr, preemptor, *it, node, -1);
+                victims.push_back(*it);
             }
         }
-        keep.discard();
         return victims;
     }
 
-    bool topologyAwarePreempt(Statement& stmt, uint32_t preemptor, const std::function<bool(uint32_t)>& filter) {
+    bool topologyAwarePreempt(Statement& stmt, uint32_t preemptor,
+                              const std::function<bool(uint32_t)>& filter) {
         Session& ssn = *ssn_;
         std::vector<uint32_t> nodes;
         for (const auto& c : passing_) nodes.push_back(c.node);
@@ -300,6 +319,8 @@ private:
 
 } // namespace
 
-std::unique_ptr<Action> makePreempt() { return std::make_unique<Preempt>(); }
+std::unique_ptr<Action> makePreempt() {
+    return std::make_unique<Preempt>();
+}
 
 } // namespace gantry::engine::actions

@@ -1,17 +1,17 @@
 // binpack: best fit. For each resource the task requests and the plugin weighs, the node scores
 // (used + request) / allocatable times the resource's weight; the weighted mean is scaled to
 // 0..100 and multiplied by binpack.weight. A node where any weighed request would not fit scores 0.
-#include <sstream>
-
 #include "plugins/arguments.h"
 #include "plugins/plugins.h"
+
+#include <sstream>
 
 namespace gantry::engine::plugins {
 
 namespace {
 
 class Binpack : public Plugin {
-public:
+  public:
     explicit Binpack(const PluginOption& o) : option_(o) {
         getInt(o, "binpack.weight", weight_);
         getInt(o, "binpack.cpu", cpu_);
@@ -37,10 +37,11 @@ public:
         }
         weights_[kCpu] = cpu_;
         weights_[kMemory] = memory_;
-        if (weight_ != 0) ssn.self().nodeOrder = [this](uint32_t task, uint32_t node) { return score(task, node); };
+        if (weight_ != 0)
+            ssn.self().nodeOrder = [this](uint32_t task, uint32_t node) { return score(task, node); };
     }
 
-private:
+  private:
     double score(uint32_t task, uint32_t node) const {
         const auto& st = s_->state;
         const VResource& req = s_->taskRes(task);
@@ -74,6 +75,8 @@ private:
 
 } // namespace
 
-std::unique_ptr<Plugin> makeBinpack(const PluginOption& option) { return std::make_unique<Binpack>(option); }
+std::unique_ptr<Plugin> makeBinpack(const PluginOption& option) {
+    return std::make_unique<Binpack>(option);
+}
 
 } // namespace gantry::engine::plugins

@@ -3,11 +3,12 @@
 // and may reclaim from queues above their deserved share, never below a queue's guarantee. With
 // enableHierarchy the queues form a tree under "root": only leaf queues take jobs, every ancestor's
 // capability must also hold, and capabilities left unset are inherited from the parent.
-#include <algorithm>
-#include <limits>
-
 #include "plugins/arguments.h"
 #include "plugins/plugins.h"
+
+#include <algorithm>
+#include <limits>
+#include <map>
 
 namespace gantry::engine::plugins {
 
@@ -23,7 +24,7 @@ struct Attr {
 };
 
 class Capacity : public Plugin {
-public:
+  public:
     explicit Capacity(const PluginOption& o) {
         getInt(o, "ancestorReclaimLevel", ancestorReclaimLevel_);
         if (ancestorReclaimLevel_ < 0) ancestorReclaimLevel_ = 0;
@@ -41,7 +42,9 @@ public:
         self.reclaimable = [this](uint32_t reclaimer, const std::vector<uint32_t>& reclaimees, int* vote) {
             return reclaim(reclaimer, reclaimees, vote);
         };
-        self.preemptive = [this](uint32_t q, const std::vector<uint32_t>& tasks) { return preemptive(q, tasks); };
+        self.preemptive = [this](uint32_t q, const std::vector<uint32_t>& tasks) {
+            return preemptive(q, tasks);
+        };
         self.allocatable = [this](uint32_t q, uint32_t t) {
             if (!s_->state.queues[q].open || !ready_) return false;
             if (hierarchy_ && !isLeaf(q)) return false;
@@ -87,10 +90,44 @@ public:
                 return compareShare(attrs_[l], attrs_[r]);
             };
         }
+        // Topology-aware preemption's dry run: allocation as of the preemptor's prePredicate (= now)
+        // plus the dry run's removals and re-additions, checked like allocatable minus the
+        // queue-state check.
+        self.simulateBegin = [this](uint32_t) { simDelta_.clear(); };
+        self.simulateTask = [this](uint32_t, uint32_t t, uint32_t, int sign) {
+            const uint32_t j = s_->jobOf(t);
+            if (j == UINT32_MAX || !s_->jobs[j].inSession) return;
+            const uint32_t q = s_->queueOf(j);
+            if (!attrs_[q].used) return;
+            const VResource& req = s_->taskRes(t);
+            auto bump = [&](uint32_t x) {
+                auto it = simDelta_.try_emplace(x, D_).first;
+                if (sign < 0)
+                    it->second.sub(req);
+                else
+                    it->second.add(req);
+            };
+            bump(q);
+            if (hierarchy_)
+                for (uint32_t anc : attrs_[q].ancestors) bump(anc);
+        };
+        self.simulateAllocatable = [this](uint32_t q, uint32_t t) {
+            if (!ready_) return false;
+            if (hierarchy_ && !isLeaf(q)) return false;
+            const VResource& req = s_->taskRes(t);
+            for (uint32_t x : chain(q)) {
+                VResource future = attrs_[x].allocated;
+                if (auto it = simDelta_.find(x); it != simDelta_.end()) future.add(it->second);
+                future.add(req);
+                if (!future.lessEqualWithDimensionAndResourcesName(attrs_[x].realCapability, req, nullptr))
+                    return false;
+            }
+            return true;
+        };
         ssn.addEventHandler([this](uint32_t t) { onEvent(t, +1); }, [this](uint32_t t) { onEvent(t, -1); });
     }
 
-private:
+  private:
     // ---------------------------------------------------------- building
 
     void accumulateJob(Attr& a, uint32_t j) {
@@ -105,7 +142,8 @@ private:
         }
         const auto& job = s_->state.jobs[j];
         const auto& phase = s_->jobs[j].phase;
-        if (phase == "Inqueue" && job.hasMinResources) a.inqueue.add(s_->inqueueResource(j, s_->jobAllocated(j)));
+        if (phase == "Inqueue" && job.hasMinResources)
+            a.inqueue.add(s_->inqueueResource(j, s_->jobAllocated(j)));
         if (phase == "Running" && job.hasMinResources && s_->allocatedTaskNum(j) >= job.minAvailable)
             a.inqueue.add(s_->inqueueResource(j, s_->jobAllocated(j)));
         a.elastic.add(s_->elasticResource(j));
@@ -140,7 +178,8 @@ private:
                 initAttr(a, q, true);
                 VResource real = VResource::exceededPart(total_, totalGuarantee);
                 real.add(a.guarantee);
-                if (!s_->state.queues[q].capability.empty()) real.minDimensionResource(a.capability, Missing::Infinity);
+                if (!s_->state.queues[q].capability.empty())
+                    real.minDimensionResource(a.capability, Missing::Infinity);
                 a.realCapability = real;
             }
             accumulateJob(a, j);
@@ -157,7 +196,8 @@ private:
         const int root = s_->state.findQueue("root");
         for (uint32_t q = 0; q < s_->state.queues.size(); ++q) initAttr(attrs_[q], q, false);
         if (root < 0) {
-            s_->warnings.push_back("capacity with enableHierarchy needs a queue named root; nothing is scheduled");
+            s_->warnings.push_back(
+                "capacity with enableHierarchy needs a queue named root; nothing is scheduled");
             return false;
         }
         root_ = uint32_t(root);
@@ -204,7 +244,8 @@ private:
                                        s_->state.queues[a.queue].name + "; capacity hierarchy is not ready");
                 return false;
             }
-            VResource oldAllocated = a.allocated, oldRequest = a.request, oldInqueue = a.inqueue, oldElastic = a.elastic;
+            VResource oldAllocated = a.allocated, oldRequest = a.request, oldInqueue = a.inqueue,
+                      oldElastic = a.elastic;
             accumulateJob(a, j);
             VResource dAlloc = a.allocated, dReq = a.request, dInq = a.inqueue, dEla = a.elastic;
             dAlloc.sub(oldAllocated);
@@ -271,7 +312,8 @@ private:
             return;
         }
         double res = 0;
-        for (int d : a.deserved.resourceNames()) res = std::max(res, share(a.allocated.get(d), a.deserved.get(d)));
+        for (int d : a.deserved.resourceNames())
+            res = std::max(res, share(a.allocated.get(d), a.deserved.get(d)));
         a.share = res;
     }
 
@@ -289,8 +331,10 @@ private:
     static size_t queueLevel(const Attr& l, const Attr& r) {
         size_t level = 0;
         for (size_t i = 0; i < std::min(l.ancestors.size(), r.ancestors.size()); ++i) {
-            if (l.ancestors[i] == r.ancestors[i]) level = i;
-            else return level;
+            if (l.ancestors[i] == r.ancestors[i])
+                level = i;
+            else
+                return level;
         }
         return level;
     }
@@ -299,7 +343,8 @@ private:
     std::vector<uint32_t> chain(uint32_t q) const {
         std::vector<uint32_t> out{q};
         if (hierarchy_)
-            for (auto it = attrs_[q].ancestors.rbegin(); it != attrs_[q].ancestors.rend(); ++it) out.push_back(*it);
+            for (auto it = attrs_[q].ancestors.rbegin(); it != attrs_[q].ancestors.rend(); ++it)
+                out.push_back(*it);
         return out;
     }
 
@@ -413,7 +458,8 @@ private:
             if (!attr.guarantee.lessEqual(except, Missing::Zero)) continue;
             bool childEligible = false;
             if (!hasRelevantDeserved(req, attr.deserved)) {
-                if (hierarchy_ && ancestorReclaimLevel_ > 0 && sharesAncestorWithinLevel(reclaimerAttr, attr) &&
+                if (hierarchy_ && ancestorReclaimLevel_ > 0 &&
+                    sharesAncestorWithinLevel(reclaimerAttr, attr) &&
                     !hasRelevantDeserved(reclaimerReq, reclaimerAttr.deserved))
                     continue;
                 childEligible = true;
@@ -455,13 +501,17 @@ private:
         auto& a = attrs_[s_->queueOf(j)];
         if (!a.used) return;
         const VResource& req = s_->taskRes(t);
-        if (sign > 0) a.allocated.add(req);
-        else a.allocated.sub(req);
+        if (sign > 0)
+            a.allocated.add(req);
+        else
+            a.allocated.sub(req);
         updateShare(a);
         if (hierarchy_)
             for (uint32_t anc : a.ancestors) {
-                if (sign > 0) attrs_[anc].allocated.add(req);
-                else attrs_[anc].allocated.sub(req);
+                if (sign > 0)
+                    attrs_[anc].allocated.add(req);
+                else
+                    attrs_[anc].allocated.sub(req);
             }
     }
 
@@ -469,6 +519,7 @@ private:
     int D_ = 0;
     VResource total_;
     std::vector<Attr> attrs_;
+    std::map<uint32_t, VResource> simDelta_; // queue -> change made by the current preemption dry run
     bool hierarchy_ = false;
     bool ready_ = true;
     uint32_t root_ = UINT32_MAX;
@@ -477,6 +528,8 @@ private:
 
 } // namespace
 
-std::unique_ptr<Plugin> makeCapacity(const PluginOption& option) { return std::make_unique<Capacity>(option); }
+std::unique_ptr<Plugin> makeCapacity(const PluginOption& option) {
+    return std::make_unique<Capacity>(option);
+}
 
 } // namespace gantry::engine::plugins

@@ -7,7 +7,7 @@ namespace gantry::engine::plugins {
 namespace {
 
 class Conformance : public Plugin {
-public:
+  public:
     explicit Conformance(const PluginOption&) {}
 
     void onSessionOpen(Session& ssn) override {
@@ -17,7 +17,8 @@ public:
             std::vector<uint32_t> victims;
             for (uint32_t t : evictees) {
                 const auto& sh = s->state.shapeOf(t);
-                if (sh.priorityClassName == "system-cluster-critical" || sh.priorityClassName == "system-node-critical" ||
+                if (sh.priorityClassName == "system-cluster-critical" ||
+                    sh.priorityClassName == "system-node-critical" ||
                     s->state.strings.str(s->state.tasks[t].ns) == "kube-system")
                     continue;
                 victims.push_back(t);
@@ -31,6 +32,8 @@ public:
 
 } // namespace
 
-std::unique_ptr<Plugin> makeConformance(const PluginOption& option) { return std::make_unique<Conformance>(option); }
+std::unique_ptr<Plugin> makeConformance(const PluginOption& option) {
+    return std::make_unique<Conformance>(option);
+}
 
 } // namespace gantry::engine::plugins

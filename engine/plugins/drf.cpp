@@ -3,12 +3,12 @@
 // that leaves the victim's job with a share no smaller than the preemptor's. With enableHierarchy
 // the queues' volcano.sh/hierarchy paths form a tree whose weighted shares order queues and decide
 // reclaims (hierarchical DRF).
+#include "plugins/plugins.h"
+#include "session/text_util.h"
+
 #include <cmath>
 #include <map>
 #include <sstream>
-
-#include "plugins/plugins.h"
-#include "session/text_util.h"
 
 namespace gantry::engine::plugins {
 
@@ -56,7 +56,7 @@ std::vector<std::string> split(const std::string& s, char sep) {
 }
 
 class Drf : public Plugin {
-public:
+  public:
     explicit Drf(const PluginOption&) {}
 
     void onSessionOpen(Session& ssn) override {
@@ -109,7 +109,8 @@ public:
                 if (ret > 0) return 1;
                 return 0;
             };
-            self.reclaimable = [this](uint32_t reclaimer, const std::vector<uint32_t>& reclaimees, int* vote) {
+            self.reclaimable = [this](uint32_t reclaimer, const std::vector<uint32_t>& reclaimees,
+                                      int* vote) {
                 *vote = 1;
                 return reclaim(reclaimer, reclaimees);
             };
@@ -146,7 +147,7 @@ public:
             });
     }
 
-private:
+  private:
     double calculateShare(const VResource& allocated, std::string* dominant = nullptr) const {
         double res = 0;
         for (int d : totalNames_) {
@@ -163,7 +164,8 @@ private:
     static bool resourceSaturated(const VResource& allocated, const VResource& request,
                                   const std::vector<bool>& demanding) {
         for (int d : allocated.resourceNames()) {
-            if (allocated.get(d) != 0 && request.get(d) != 0 && allocated.get(d) >= request.get(d)) return true;
+            if (allocated.get(d) != 0 && request.get(d) != 0 && allocated.get(d) >= request.get(d))
+                return true;
             if (!demanding[size_t(d)] && request.get(d) != 0) return true;
         }
         return false;
@@ -312,6 +314,8 @@ private:
 
 } // namespace
 
-std::unique_ptr<Plugin> makeDrf(const PluginOption& option) { return std::make_unique<Drf>(option); }
+std::unique_ptr<Plugin> makeDrf(const PluginOption& option) {
+    return std::make_unique<Drf>(option);
+}
 
 } // namespace gantry::engine::plugins

@@ -8,7 +8,7 @@ namespace gantry::engine::plugins {
 namespace {
 
 class Gang : public Plugin {
-public:
+  public:
     explicit Gang(const PluginOption&) {}
 
     void onSessionOpen(Session& ssn) override {
@@ -16,13 +16,14 @@ public:
         Session* s = &ssn;
         self.jobValid = [s](uint32_t j) -> std::optional<ValidateResult> {
             if (!s->checkTaskValid(j))
-                return ValidateResult{false, "NotEnoughPodsOfTask", "Not enough valid pods of each task for gang-scheduling"};
+                return ValidateResult{false, "NotEnoughPodsOfTask",
+                                      "Not enough valid pods of each task for gang-scheduling"};
             const int32_t vtn = s->validTaskNum(j);
             const int32_t min = s->state.jobs[j].minAvailable;
             if (vtn < min)
                 return ValidateResult{false, "NotEnoughTasks",
-                                      "Not enough valid tasks for gang-scheduling, valid: " + std::to_string(vtn) +
-                                          ", min: " + std::to_string(min)};
+                                      "Not enough valid tasks for gang-scheduling, valid: " +
+                                          std::to_string(vtn) + ", min: " + std::to_string(min)};
             return std::nullopt;
         };
         auto evictable = [s](uint32_t, const std::vector<uint32_t>& preemptees, int* vote) {
@@ -51,13 +52,17 @@ public:
             return 0;
         };
         self.jobReady = [s](uint32_t j) { return s->checkTaskReady(j) && s->isReady(j); };
-        self.jobPipelined = [s](uint32_t j) { return s->checkTaskPipelined(j) && s->isPipelined(j) ? 1 : -1; };
+        self.jobPipelined = [s](uint32_t j) {
+            return s->checkTaskPipelined(j) && s->isPipelined(j) ? 1 : -1;
+        };
         self.jobStarving = [s](uint32_t j) { return s->isStarving(j); };
     }
 };
 
 } // namespace
 
-std::unique_ptr<Plugin> makeGang(const PluginOption& option) { return std::make_unique<Gang>(option); }
+std::unique_ptr<Plugin> makeGang(const PluginOption& option) {
+    return std::make_unique<Gang>(option);
+}
 
 } // namespace gantry::engine::plugins

@@ -11,13 +11,14 @@ namespace {
 
 const std::string kHostname = "kubernetes.io/hostname";
 
-template <class Fn>
-void forEachPod(const ClusterState& s, uint32_t node, Fn fn) {
+template <class Fn> void forEachPod(const ClusterState& s, uint32_t node, Fn fn) {
     for (uint32_t t : s.nodeTasks[node])
         if (s.tasks[t].inK8sView) fn(t);
 }
 
-bool terminating(const ClusterState& s, uint32_t t) { return s.tasks[t].status == TaskStatus::Releasing; }
+bool terminating(const ClusterState& s, uint32_t t) {
+    return s.tasks[t].status == TaskStatus::Releasing;
+}
 
 LabelSelector withMatchLabelKeys(const TopologySpreadConstraint& c, const Labels& podLabels, bool* has) {
     LabelSelector sel;
@@ -124,7 +125,34 @@ AffinityState affinityPreFilter(const ClusterState& s, uint32_t task) {
     return st;
 }
 
-const char* affinityFilter(const ClusterState& s, const AffinityState& st, uint32_t task, uint32_t node, Code* code) {
+void affinityUpdateWithPod(const ClusterState& s, AffinityState& st, uint32_t task, uint32_t pod,
+                           uint32_t node, int64_t mult) {
+    if (st.skip) return;
+    const auto& labels = s.nodes[node].labels;
+    auto bump = [&](std::map<std::pair<std::string, std::string>, int64_t>& m, const std::string& key) {
+        auto it = labels.find(key);
+        if (it == labels.end()) return;
+        auto& v = m[{key, it->second}];
+        v += mult;
+        if (v == 0) m.erase({key, it->second});
+    };
+    const auto& ps = s.shapeOf(pod);
+    for (const auto& term : ps.podAntiAffinity.required)
+        if (termMatches(s, term, s.tasks[pod].ns, task)) bump(st.existingAnti, term.topologyKey);
+    const auto& me = s.shapeOf(task);
+    if (!me.podAffinity.required.empty()) {
+        bool all = true;
+        for (const auto& term : me.podAffinity.required)
+            if (!termMatches(s, term, s.tasks[task].ns, pod)) all = false;
+        if (all)
+            for (const auto& term : me.podAffinity.required) bump(st.affinity, term.topologyKey);
+    }
+    for (const auto& term : me.podAntiAffinity.required)
+        if (termMatches(s, term, s.tasks[task].ns, pod)) bump(st.anti, term.topologyKey);
+}
+
+const char* affinityFilter(const ClusterState& s, const AffinityState& st, uint32_t task, uint32_t node,
+                           Code* code) {
     if (st.skip) return nullptr;
     const auto& labels = s.nodes[node].labels;
     const auto& pod = s.shapeOf(task);
@@ -292,7 +320,8 @@ int64_t fitScore(const ClusterState& s, const FitScorer& f, uint32_t task, uint3
     return nodeScore / weightSum;
 }
 
-bool balancedScore(const ClusterState& s, const std::vector<int>& dims, uint32_t task, uint32_t node, int64_t* score) {
+bool balancedScore(const ClusterState& s, const std::vector<int>& dims, uint32_t task, uint32_t node,
+                   int64_t* score) {
     bool any = false;
     for (int d : dims)
         if (d >= 0 && podRequest(s, task, d, true) != 0) any = true;
@@ -379,11 +408,13 @@ AffinityScoreState affinityPreScore(const ClusterState& s, uint32_t task) {
             for (const auto& w : pod.podAffinity.preferred)
                 if (termMatches(s, w.term, s.tasks[task].ns, x)) add(w.term.topologyKey, labels, w.weight);
             for (const auto& w : pod.podAntiAffinity.preferred)
-                if (termMatches(s, w.term, s.tasks[task].ns, x)) add(w.term.topologyKey, labels, -int64_t(w.weight));
+                if (termMatches(s, w.term, s.tasks[task].ns, x))
+                    add(w.term.topologyKey, labels, -int64_t(w.weight));
             for (const auto& w : xs.podAffinity.preferred)
                 if (termMatches(s, w.term, s.tasks[x].ns, task)) add(w.term.topologyKey, labels, w.weight);
             for (const auto& w : xs.podAntiAffinity.preferred)
-                if (termMatches(s, w.term, s.tasks[x].ns, task)) add(w.term.topologyKey, labels, -int64_t(w.weight));
+                if (termMatches(s, w.term, s.tasks[x].ns, task))
+                    add(w.term.topologyKey, labels, -int64_t(w.weight));
         });
     }
     st.skip = st.topologyScore.empty();
@@ -442,7 +473,8 @@ SpreadScoreState spreadPreScore(const ClusterState& s, uint32_t task, const std:
             auto& c = st.constraints[i];
             if (c.key == kHostname) {
                 // per-node counts, keyed apart from domain values
-                c.counts["\x01" + s.nodeName(n)] = countMatching(s, n, c.selector, c.hasSelector, s.tasks[task].ns);
+                c.counts["\x01" + s.nodeName(n)] =
+                    countMatching(s, n, c.selector, c.hasSelector, s.tasks[task].ns);
                 continue;
             }
             domains[i].insert(labels.at(c.key));

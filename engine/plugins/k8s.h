@@ -4,14 +4,14 @@
 // NodeResourcesFit, NodeResourcesBalancedAllocation), over the compiled cluster state. The k8s
 // NodeInfo view of a node holds the pods counted in ClusterState::k8s* (evicted pods leave it,
 // pipelined ones join it, as Volcano's event handlers do).
+#include "session/cluster_state.h"
+#include "session/status.h"
+
 #include <cstdint>
 #include <map>
 #include <string>
 #include <utility>
 #include <vector>
-
-#include "session/cluster_state.h"
-#include "session/status.h"
 
 namespace gantry::engine::k8s {
 
@@ -20,10 +20,12 @@ inline constexpr int64_t kMaxNodeScore = 100;
 // Reason texts, as kube-scheduler words them.
 inline constexpr const char* kUnschedulable = "node(s) were unschedulable";
 inline constexpr const char* kNodeAffinity = "node(s) didn't match Pod's node affinity/selector";
-inline constexpr const char* kExistingAntiAffinity = "node(s) didn't satisfy existing pods anti-affinity rules";
+inline constexpr const char* kExistingAntiAffinity =
+    "node(s) didn't satisfy existing pods anti-affinity rules";
 inline constexpr const char* kAffinityNotMatch = "node(s) didn't match pod affinity rules";
 inline constexpr const char* kAntiAffinityNotMatch = "node(s) didn't match pod anti-affinity rules";
-inline constexpr const char* kSpreadMissingLabel = "node(s) didn't match pod topology spread constraints (missing required label)";
+inline constexpr const char* kSpreadMissingLabel =
+    "node(s) didn't match pod topology spread constraints (missing required label)";
 inline constexpr const char* kSpreadSkew = "node(s) didn't match pod topology spread constraints";
 std::string untoleratedTaintReason(const Taint& taint);
 
@@ -38,7 +40,11 @@ struct AffinityState {
 };
 AffinityState affinityPreFilter(const ClusterState& s, uint32_t task);
 // Returns nullptr when the node passes, else the reason text and its code.
-const char* affinityFilter(const ClusterState& s, const AffinityState& st, uint32_t task, uint32_t node, Code* code);
+const char* affinityFilter(const ClusterState& s, const AffinityState& st, uint32_t task, uint32_t node,
+                           Code* code);
+// preFilterState.updateWithPod: `pod` joins (mult +1) or leaves (-1) `node` in the state of `task`.
+void affinityUpdateWithPod(const ClusterState& s, AffinityState& st, uint32_t task, uint32_t pod,
+                           uint32_t node, int64_t mult);
 
 // PodTopologySpread's PreFilter state (hard constraints).
 struct SpreadState {
@@ -71,7 +77,8 @@ struct FitScorer {
 };
 int64_t fitScore(const ClusterState& s, const FitScorer& f, uint32_t task, uint32_t node);
 // BalancedAllocation; returns false when the pod requests nothing (the plugin skips it).
-bool balancedScore(const ClusterState& s, const std::vector<int>& dims, uint32_t task, uint32_t node, int64_t* score);
+bool balancedScore(const ClusterState& s, const std::vector<int>& dims, uint32_t task, uint32_t node,
+                   int64_t* score);
 int64_t nodeAffinityScore(const PodShape& pod, const NodeRec& node, const std::string& nodeName);
 int64_t intolerablePreferNoSchedule(const PodShape& pod, const NodeRec& node);
 // helper.DefaultNormalizeScore

@@ -3,14 +3,14 @@
 // function lists the eligible HyperNodes tier by tier (lowest first, those with enough idle or
 // releasing resources for the job's minimum); HyperNodes and nodes are scored by bin-packing at
 // HyperNode level and, for topology jobs, by how close a node is to where the job already runs.
+#include "plugins/arguments.h"
+#include "plugins/plugins.h"
+
 #include <algorithm>
 #include <cmath>
 #include <deque>
 #include <set>
 #include <sstream>
-
-#include "plugins/arguments.h"
-#include "plugins/plugins.h"
 
 namespace gantry::engine::plugins {
 
@@ -23,7 +23,7 @@ struct HnStatus {
 };
 
 class NetworkTopologyAware : public Plugin {
-public:
+  public:
     explicit NetworkTopologyAware(const PluginOption& o) : option_(o) {
         getInt(o, "weight", weight_);
         if (weight_ < 0) weight_ = 1;
@@ -81,7 +81,9 @@ public:
             }
         }
         auto& self = ssn.self();
-        self.hyperNodeOrder = [this](uint32_t job, const std::vector<int32_t>& hns) { return hyperNodeOrder(job, hns); };
+        self.hyperNodeOrder = [this](uint32_t job, const std::vector<int32_t>& hns) {
+            return hyperNodeOrder(job, hns);
+        };
         self.batchNodeOrder = [this](uint32_t task, const uint32_t* nodes, const uint32_t* counts, size_t n,
                                      double* scores) { batch(task, nodes, counts, n, scores); };
         self.hyperNodeGradient = [this](uint32_t job, int32_t hn, Purpose purpose, bool forSubJob) {
@@ -90,13 +92,15 @@ public:
         ssn.addEventHandler([this](uint32_t t) { onEvent(t, +1); }, [this](uint32_t t) { onEvent(t, -1); });
     }
 
-private:
+  private:
     void onEvent(uint32_t t, int sign) {
         const int32_t n = s_->state.tasks[t].node;
         if (n < 0) return;
         for (int32_t h : s_->state.nodes[size_t(n)].hyperNodes) {
-            if (sign > 0) cache_[size_t(h)].used.add(s_->taskRes(t));
-            else cache_[size_t(h)].used.sub(s_->taskRes(t));
+            if (sign > 0)
+                cache_[size_t(h)].used.add(s_->taskRes(t));
+            else
+                cache_[size_t(h)].used.sub(s_->taskRes(t));
         }
     }
 
@@ -120,7 +124,8 @@ private:
 
     double tierScore(int32_t tier) const {
         if (minTier_ == maxTier_) return kFull;
-        if (minTier_ <= tier && tier <= maxTier_) return double(maxTier_ - tier) / double(maxTier_ - minTier_);
+        if (minTier_ <= tier && tier <= maxTier_)
+            return double(maxTier_ - tier) / double(maxTier_ - minTier_);
         return kZero;
     }
 
@@ -154,7 +159,8 @@ private:
             bool over = false;
             for (int d : names) {
                 const int w = weightOf(d);
-                const double alloc = cache_[size_t(h)].allocatable.get(d), used = cache_[size_t(h)].used.get(d);
+                const double alloc = cache_[size_t(h)].allocatable.get(d),
+                             used = cache_[size_t(h)].used.get(d);
                 if (used + request.get(d) > alloc) {
                     over = true;
                     break;
@@ -196,7 +202,8 @@ private:
                 const int32_t h = s_->lowestHyperNodeOf(nodes[i]);
                 double sc = kZero;
                 if (h >= 0) {
-                    if (h == allocated) sc = kFull;
+                    if (h == allocated)
+                        sc = kFull;
                     else if (int32_t lca = s_->lcaHyperNode(h, allocated); lca >= 0)
                         sc = tierScore(s_->state.hyperNodes[size_t(lca)].tier);
                 }
@@ -217,7 +224,8 @@ private:
         } else {
             if (!normalEnable_) return;
             double totalTierWeight = 0;
-            for (int32_t tier = minTier_; tier <= maxTier_; ++tier) totalTierWeight += std::pow(fading_, double(tier - 1));
+            for (int32_t tier = minTier_; tier <= maxTier_; ++tier)
+                totalTierWeight += std::pow(fading_, double(tier - 1));
             if (totalTierWeight <= 0) return;
             for (size_t i = 0; i < n; ++i) {
                 double total = 0;
@@ -261,9 +269,12 @@ private:
             }
             if (highestAllowed < 0) return {};
             const int32_t lca = s_->lcaHyperNode(hn, highestAllowed);
-            if (lca == highestAllowed) root = hn;
-            else if (lca == hn) root = highestAllowed;
-            else return {};
+            if (lca == highestAllowed)
+                root = hn;
+            else if (lca == hn)
+                root = highestAllowed;
+            else
+                return {};
         }
         std::map<int32_t, std::vector<int32_t>> byTier;
         std::deque<int32_t> queue{root};
@@ -271,10 +282,12 @@ private:
         while (!queue.empty()) {
             const int32_t cur = queue.front();
             queue.pop_front();
-            if (eligible(cur, highest, allocated, minResource, purpose)) byTier[st.hyperNodes[size_t(cur)].tier].push_back(cur);
+            if (eligible(cur, highest, allocated, minResource, purpose))
+                byTier[st.hyperNodes[size_t(cur)].tier].push_back(cur);
             std::vector<int32_t> children = st.hyperNodes[size_t(cur)].children;
-            std::sort(children.begin(), children.end(),
-                      [&](int32_t a, int32_t b) { return st.hyperNodes[size_t(a)].name < st.hyperNodes[size_t(b)].name; });
+            std::sort(children.begin(), children.end(), [&](int32_t a, int32_t b) {
+                return st.hyperNodes[size_t(a)].name < st.hyperNodes[size_t(b)].name;
+            });
             for (int32_t c : children)
                 if (seen.insert(c).second) queue.push_back(c);
         }
@@ -295,7 +308,8 @@ private:
         return capped;
     }
 
-    bool eligible(int32_t h, int32_t highest, int32_t allocated, const VResource& min, Purpose purpose) const {
+    bool eligible(int32_t h, int32_t highest, int32_t allocated, const VResource& min,
+                  Purpose purpose) const {
         if (s_->state.hyperNodes[size_t(h)].tier > highest) return false;
         if (allocated >= 0) return true;
         const auto& c = cache_[size_t(h)];

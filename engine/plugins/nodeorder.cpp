@@ -12,7 +12,7 @@ namespace gantry::engine::plugins {
 namespace {
 
 class NodeOrder : public Plugin {
-public:
+  public:
     explicit NodeOrder(const PluginOption& o) {
         getInt(o, "nodeaffinity.weight", nodeAffinity_);
         getInt(o, "podaffinity.weight", podAffinity_);
@@ -36,15 +36,17 @@ public:
                                            double* scores) { batch(task, nodes, n, scores); };
     }
 
-private:
+  private:
     void batch(uint32_t task, const uint32_t* nodes, size_t n, double* scores) {
         const auto& st = s_->state;
         const auto& pod = st.shapeOf(task);
         raw_.resize(n);
         if (least_ != 0)
-            for (size_t i = 0; i < n; ++i) scores[i] += double(k8s::fitScore(st, leastScorer_, task, nodes[i]) * least_);
+            for (size_t i = 0; i < n; ++i)
+                scores[i] += double(k8s::fitScore(st, leastScorer_, task, nodes[i]) * least_);
         if (most_ != 0)
-            for (size_t i = 0; i < n; ++i) scores[i] += double(k8s::fitScore(st, mostScorer_, task, nodes[i]) * most_);
+            for (size_t i = 0; i < n; ++i)
+                scores[i] += double(k8s::fitScore(st, mostScorer_, task, nodes[i]) * most_);
         if (balanced_ != 0) {
             bool skip = false;
             for (size_t i = 0; i < n && !skip; ++i) {
@@ -56,12 +58,13 @@ private:
                 for (size_t i = 0; i < n; ++i) scores[i] += double(raw_[i] * balanced_);
         }
         if (nodeAffinity_ != 0 && pod.hasPreferredNodeAffinity) {
-            for (size_t i = 0; i < n; ++i) raw_[i] = k8s::nodeAffinityScore(pod, st.nodes[nodes[i]], st.nodeName(nodes[i]));
+            for (size_t i = 0; i < n; ++i)
+                raw_[i] = k8s::nodeAffinityScore(pod, st.nodes[nodes[i]], st.nodeName(nodes[i]));
             k8s::defaultNormalize(raw_, false);
             for (size_t i = 0; i < n; ++i) scores[i] += double(raw_[i] * nodeAffinity_);
         }
-        if (podAffinity_ != 0 && (!pod.podAffinity.preferred.empty() || !pod.podAntiAffinity.preferred.empty() ||
-                                  st.podsWithAffinity > 0)) {
+        if (podAffinity_ != 0 && (!pod.podAffinity.preferred.empty() ||
+                                  !pod.podAntiAffinity.preferred.empty() || st.podsWithAffinity > 0)) {
             auto state = k8s::affinityPreScore(st, task);
             if (!state.skip) {
                 for (size_t i = 0; i < n; ++i) raw_[i] = k8s::affinityScore(st, state, nodes[i]);
@@ -70,7 +73,8 @@ private:
             }
         }
         if (taint_ != 0) {
-            for (size_t i = 0; i < n; ++i) raw_[i] = k8s::intolerablePreferNoSchedule(pod, st.nodes[nodes[i]]);
+            for (size_t i = 0; i < n; ++i)
+                raw_[i] = k8s::intolerablePreferNoSchedule(pod, st.nodes[nodes[i]]);
             k8s::defaultNormalize(raw_, true);
             for (size_t i = 0; i < n; ++i) scores[i] += double(raw_[i] * taint_);
         }
@@ -91,7 +95,8 @@ private:
     }
 
     Session* s_ = nullptr;
-    int nodeAffinity_ = 2, podAffinity_ = 2, least_ = 1, most_ = 0, balanced_ = 1, taint_ = 3, image_ = 1, spread_ = 2;
+    int nodeAffinity_ = 2, podAffinity_ = 2, least_ = 1, most_ = 0, balanced_ = 1, taint_ = 3, image_ = 1,
+        spread_ = 2;
     k8s::FitScorer leastScorer_, mostScorer_;
     std::vector<int> balancedDims_;
     std::vector<int64_t> raw_;
@@ -99,6 +104,8 @@ private:
 
 } // namespace
 
-std::unique_ptr<Plugin> makeNodeOrder(const PluginOption& option) { return std::make_unique<NodeOrder>(option); }
+std::unique_ptr<Plugin> makeNodeOrder(const PluginOption& option) {
+    return std::make_unique<NodeOrder>(option);
+}
 
 } // namespace gantry::engine::plugins

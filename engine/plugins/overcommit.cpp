@@ -8,7 +8,7 @@ namespace gantry::engine::plugins {
 namespace {
 
 class Overcommit : public Plugin {
-public:
+  public:
     explicit Overcommit(const PluginOption& o) {
         getFloat(o, "overcommit-factor", factor_);
         if (factor_ < 1.0) factor_ = 1.2;
@@ -61,7 +61,7 @@ public:
         };
     }
 
-private:
+  private:
     Session* s_ = nullptr;
     double factor_ = 1.2;
     VResource idle_, inqueue_;
@@ -69,6 +69,8 @@ private:
 
 } // namespace
 
-std::unique_ptr<Plugin> makeOvercommit(const PluginOption& option) { return std::make_unique<Overcommit>(option); }
+std::unique_ptr<Plugin> makeOvercommit(const PluginOption& option) {
+    return std::make_unique<Overcommit>(option);
+}
 
 } // namespace gantry::engine::plugins

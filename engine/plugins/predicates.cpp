@@ -3,18 +3,18 @@
 // TaintToleration, each of which ends the evaluation on failure, then InterPodAffinity and
 // PodTopologySpread. It also keeps the k8s NodeInfo view current: tasks allocated or pipelined in
 // the session join their node's pods, evicted ones leave it.
-#include <unordered_map>
-
 #include "plugins/arguments.h"
 #include "plugins/k8s.h"
 #include "plugins/plugins.h"
+
+#include <unordered_map>
 
 namespace gantry::engine::plugins {
 
 namespace {
 
 class Predicates : public Plugin {
-public:
+  public:
     explicit Predicates(const PluginOption& o) {
         getBool(o, "predicate.NodeAffinityEnable", nodeAffinity_);
         getBool(o, "predicate.TaintTolerationEnable", taints_);
@@ -42,9 +42,25 @@ public:
             return std::nullopt;
         };
         self.predicate = [this](uint32_t task, uint32_t node, FitResult& out) { predicate(task, node, out); };
+        // Topology-aware preemption's dry run: InterPodAffinity only, on a copy of the preemptor's
+        // PreFilter state that victims leave and re-enter (devices are not modelled).
+        self.simulateBegin = [this](uint32_t task) {
+            auto it = states_.find(task);
+            simActive_ = it != states_.end() && it->second.ready && podAffinity_;
+            if (simActive_) sim_ = it->second.affinity;
+        };
+        self.simulateTask = [this](uint32_t task, uint32_t pod, uint32_t node, int sign) {
+            if (simActive_) k8s::affinityUpdateWithPod(s_->state, sim_, task, pod, node, sign);
+        };
+        self.simulatePredicate = [this](uint32_t task, uint32_t node, FitResult& out) {
+            if (!simActive_) return;
+            Code code = Code::Success;
+            if (const char* reason = k8s::affinityFilter(s_->state, sim_, task, node, &code))
+                out.add(code, s_->reasonId(reason));
+        };
     }
 
-private:
+  private:
     struct TaskState {
         bool ready = false;
         k8s::AffinityState affinity;
@@ -98,7 +114,8 @@ private:
     // while no placed pod carries affinity terms.
     void prePredicate(uint32_t task) {
         const auto& pod = s_->state.shapeOf(task);
-        const bool affinity = !pod.podAffinity.empty() || !pod.podAntiAffinity.empty() || s_->state.podsWithAffinity > 0;
+        const bool affinity =
+            !pod.podAffinity.empty() || !pod.podAntiAffinity.empty() || s_->state.podsWithAffinity > 0;
         const bool spread = !pod.topologySpread.empty();
         if (!affinity && !spread) return;
         auto& st = states_[task];
@@ -111,10 +128,14 @@ private:
     bool nodeAffinity_ = true, taints_ = true, podAffinity_ = true, spread_ = true;
     uint32_t podNumber_ = 0, unschedulable_ = 0, nodeAffinityReason_ = 0;
     std::unordered_map<uint32_t, TaskState> states_;
+    bool simActive_ = false;
+    k8s::AffinityState sim_;
 };
 
 } // namespace
 
-std::unique_ptr<Plugin> makePredicates(const PluginOption& option) { return std::make_unique<Predicates>(option); }
+std::unique_ptr<Plugin> makePredicates(const PluginOption& option) {
+    return std::make_unique<Predicates>(option);
+}
 
 } // namespace gantry::engine::plugins

@@ -7,7 +7,7 @@ namespace gantry::engine::plugins {
 namespace {
 
 class Priority : public Plugin {
-public:
+  public:
     explicit Priority(const PluginOption&) {}
 
     void onSessionOpen(Session& ssn) override {
@@ -40,12 +40,16 @@ public:
             }
             return victims;
         };
-        self.jobStarving = [s](uint32_t j) { return s->readyTaskNum(j) + s->waitingTaskNum(j) < s->taskCount(j); };
+        self.jobStarving = [s](uint32_t j) {
+            return s->readyTaskNum(j) + s->waitingTaskNum(j) < s->taskCount(j);
+        };
     }
 };
 
 } // namespace
 
-std::unique_ptr<Plugin> makePriority(const PluginOption& option) { return std::make_unique<Priority>(option); }
+std::unique_ptr<Plugin> makePriority(const PluginOption& option) {
+    return std::make_unique<Priority>(option);
+}
 
 } // namespace gantry::engine::plugins

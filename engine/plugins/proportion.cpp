@@ -4,9 +4,9 @@
 // smaller allocated/deserved share go first; a queue at or above its deserved share is overused; a
 // task is allocatable while its queue stays within deserved; enqueue admits a job while its queue's
 // allocated + inqueue + minResources stays within the real capability.
-#include <limits>
-
 #include "plugins/plugins.h"
+
+#include <limits>
 
 namespace gantry::engine::plugins {
 
@@ -20,7 +20,7 @@ struct QueueAttr {
 };
 
 class Proportion : public Plugin {
-public:
+  public:
     explicit Proportion(const PluginOption&) {}
 
     void onSessionOpen(Session& ssn) override {
@@ -108,7 +108,9 @@ public:
             return a.deserved.lessEqual(a.allocated, Missing::Zero);
         };
         self.allocatable = [this](uint32_t q, uint32_t t) { return queueAllocatable(q, {t}); };
-        self.preemptive = [this](uint32_t q, const std::vector<uint32_t>& tasks) { return queueAllocatable(q, tasks); };
+        self.preemptive = [this](uint32_t q, const std::vector<uint32_t>& tasks) {
+            return queueAllocatable(q, tasks);
+        };
         self.jobEnqueueable = [this](uint32_t j) {
             const uint32_t qi = s_->queueOf(j);
             if (!s_->state.queues[qi].open) {
@@ -121,7 +123,8 @@ public:
             VResource r = job.minResources;
             r.add(attr.allocated).add(attr.inqueue).sub(attr.elastic);
             std::vector<int> failed;
-            if (r.lessEqualWithDimensionAndResourcesName(attr.realCapability, job.minResources, &failed)) return 1;
+            if (r.lessEqualWithDimensionAndResourcesName(attr.realCapability, job.minResources, &failed))
+                return 1;
             std::string msg = "queue resource quota insufficient";
             for (size_t i = 0; i < failed.size(); ++i)
                 msg += (i ? ", insufficient " : ": insufficient ") + s_->state.dims.name(failed[i]);
@@ -132,6 +135,29 @@ public:
             const auto& job = s_->state.jobs[j];
             if (!job.hasMinResources) return;
             attrs_[s_->queueOf(j)].inqueue.add(job.minResources);
+        };
+        // Topology-aware preemption's dry run: the queues' allocation as of the preemptor's
+        // prePredicate (= now) plus what the dry run removed or re-added. No queue-state check here,
+        // unlike allocatable.
+        self.simulateBegin = [this](uint32_t) { simDelta_.clear(); };
+        self.simulateTask = [this](uint32_t, uint32_t t, uint32_t, int sign) {
+            const uint32_t j = s_->jobOf(t);
+            if (j == UINT32_MAX || !s_->jobs[j].inSession) return;
+            auto it = simDelta_.try_emplace(s_->queueOf(j), s_->state.D()).first;
+            VResource r = s_->taskRes(t);
+            if (sign < 0)
+                it->second.sub(r);
+            else
+                it->second.add(r);
+        };
+        self.simulateAllocatable = [this](uint32_t q, uint32_t t) {
+            const auto& a = attrs_[q];
+            if (!a.used) return false;
+            VResource future = a.allocated;
+            if (auto it = simDelta_.find(q); it != simDelta_.end()) future.add(it->second);
+            const VResource& req = s_->taskRes(t);
+            future.add(req);
+            return future.lessEqualWithDimensionAndResourcesName(a.deserved, req, nullptr);
         };
         ssn.addEventHandler(
             [this](uint32_t t) {
@@ -150,10 +176,11 @@ public:
             });
     }
 
-private:
+  private:
     static void updateShare(QueueAttr& a) {
         double res = 0;
-        for (int d : a.deserved.resourceNames()) res = std::max(res, share(a.allocated.get(d), a.deserved.get(d)));
+        for (int d : a.deserved.resourceNames())
+            res = std::max(res, share(a.allocated.get(d), a.deserved.get(d)));
         a.share = res;
     }
 
@@ -178,7 +205,8 @@ private:
                 a.deserved.minDimensionResource(a.request, Missing::Zero);
                 a.deserved = VResource::max(a.deserved, a.guarantee);
                 updateShare(a);
-                if (a.request.lessEqual(a.deserved, Missing::Zero) || a.deserved.deepEqual(old)) meet[q] = true;
+                if (a.request.lessEqual(a.deserved, Missing::Zero) || a.deserved.deepEqual(old))
+                    meet[q] = true;
                 increased.add(VResource::exceededPart(a.deserved, old));
                 decreased.add(VResource::exceededPart(old, a.deserved));
             }
@@ -202,10 +230,13 @@ private:
 
     Session* s_ = nullptr;
     std::vector<QueueAttr> attrs_;
+    std::map<uint32_t, VResource> simDelta_; // queue -> change made by the current preemption dry run
 };
 
 } // namespace
 
-std::unique_ptr<Plugin> makeProportion(const PluginOption& option) { return std::make_unique<Proportion>(option); }
+std::unique_ptr<Plugin> makeProportion(const PluginOption& option) {
+    return std::make_unique<Proportion>(option);
+}
 
 } // namespace gantry::engine::plugins

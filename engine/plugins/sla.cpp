@@ -10,7 +10,7 @@ namespace gantry::engine::plugins {
 namespace {
 
 class Sla : public Plugin {
-public:
+  public:
     explicit Sla(const PluginOption& o) {
         if (auto v = o.argument("sla-waiting-time")) {
             auto d = parseGoDuration(trim(*v));
@@ -25,7 +25,8 @@ public:
             auto lw = waiting(l), rw = waiting(r);
             if (!lw) return rw ? 1 : 0;
             if (!rw) return -1;
-            const double ld = s_->state.jobs[l].creationSeconds + *lw, rd = s_->state.jobs[r].creationSeconds + *rw;
+            const double ld = s_->state.jobs[l].creationSeconds + *lw,
+                         rd = s_->state.jobs[r].creationSeconds + *rw;
             if (ld < rd) return -1;
             if (ld > rd) return 1;
             return 0;
@@ -40,7 +41,7 @@ public:
         self.jobPipelined = permit;
     }
 
-private:
+  private:
     std::optional<double> waiting(uint32_t j) const {
         if (auto w = s_->state.jobs[j].slaWaitingSeconds) return w;
         return wait_;
@@ -52,6 +53,8 @@ private:
 
 } // namespace
 
-std::unique_ptr<Plugin> makeSla(const PluginOption& option) { return std::make_unique<Sla>(option); }
+std::unique_ptr<Plugin> makeSla(const PluginOption& option) {
+    return std::make_unique<Sla>(option);
+}
 
 } // namespace gantry::engine::plugins

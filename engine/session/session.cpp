@@ -6,7 +6,9 @@
 namespace gantry::engine {
 
 namespace {
-bool switchOn(const PluginOption& o, const char* name) { return o.enabled(name); }
+bool switchOn(const PluginOption& o, const char* name) {
+    return o.enabled(name);
+}
 } // namespace
 
 Session::Session(ClusterState& st, const SchedulerConf& c, const SessionOptions& opts)
@@ -47,9 +49,11 @@ void Session::adjustTopology() {
         std::optional<int32_t> tier = t.highestTierAllowed;
         if (!tier && !t.highestTierName.empty()) {
             auto it = state.hyperNodeTierByName.find(t.highestTierName);
-            if (it != state.hyperNodeTierByName.end()) tier = it->second;
-            else warnings.push_back("PodGroup " + state.jobs[j].key + " names hypernode tier '" +
-                                    t.highestTierName + "', which no HyperNode has");
+            if (it != state.hyperNodeTierByName.end())
+                tier = it->second;
+            else
+                warnings.push_back("PodGroup " + state.jobs[j].key + " names hypernode tier '" +
+                                   t.highestTierName + "', which no HyperNode has");
         }
         // recoverAllocatedHyperNode: the lowest-tier hypernode holding every placed task.
         std::vector<int32_t> holding;
@@ -70,7 +74,8 @@ void Session::adjustTopology() {
         }
         int32_t lowest = -1;
         for (int32_t h : holding)
-            if (lowest < 0 || state.hyperNodes[size_t(h)].tier < state.hyperNodes[size_t(lowest)].tier) lowest = h;
+            if (lowest < 0 || state.hyperNodes[size_t(h)].tier < state.hyperNodes[size_t(lowest)].tier)
+                lowest = h;
         js.allocatedHyperNode = lowest;
         js.subJobAllocatedHyperNode = lowest;
         js.softTopology = t.mode == NetworkTopologyConstraint::Mode::Soft;
@@ -134,7 +139,9 @@ bool Session::hierarchyEnabled(const std::string& plugin) const {
     return false;
 }
 
-const PluginOption* Session::pluginOption(const std::string& plugin) const { return conf.plugin(plugin); }
+const PluginOption* Session::pluginOption(const std::string& plugin) const {
+    return conf.plugin(plugin);
+}
 
 std::optional<std::string> Session::actionArgument(const std::string& action, const std::string& key) const {
     for (const auto& c : conf.configurations)
@@ -199,7 +206,8 @@ bool Session::taskOrderLess(uint32_t l, uint32_t r) {
 }
 
 namespace {
-std::vector<uint32_t> intersect(const std::vector<uint32_t>& victims, const std::vector<uint32_t>& candidates) {
+std::vector<uint32_t> intersect(const std::vector<uint32_t>& victims,
+                                const std::vector<uint32_t>& candidates) {
     std::vector<uint32_t> out;
     for (uint32_t v : victims)
         if (std::find(candidates.begin(), candidates.end(), v) != candidates.end()) out.push_back(v);
@@ -210,7 +218,8 @@ std::vector<uint32_t> intersect(const std::vector<uint32_t>& victims, const std:
 // Upstream's Preemptable/Reclaimable: within a tier the plugins' victim sets are intersected (an
 // empty intersection reads as "no decision yet", as Go's nil slice does), a plugin returning no
 // victims ends the tier undecided, and the first tier with a decision wins.
-std::vector<uint32_t> Session::tierVictims(bool reclaim, uint32_t task, const std::vector<uint32_t>& candidates) {
+std::vector<uint32_t> Session::tierVictims(bool reclaim, uint32_t task,
+                                           const std::vector<uint32_t>& candidates) {
     size_t i = 0;
     while (i < slots.size()) {
         const int tier = slots[i].tier;
@@ -231,8 +240,10 @@ std::vector<uint32_t> Session::tierVictims(bool reclaim, uint32_t task, const st
                 victims = std::move(found);
             } else {
                 auto both = intersect(*victims, found);
-                if (both.empty()) victims.reset();
-                else victims = std::move(both);
+                if (both.empty())
+                    victims.reset();
+                else
+                    victims = std::move(both);
             }
         }
         if (victims) return *victims;
@@ -240,11 +251,13 @@ std::vector<uint32_t> Session::tierVictims(bool reclaim, uint32_t task, const st
     return {};
 }
 
-std::vector<uint32_t> Session::preemptableVictims(uint32_t preemptor, const std::vector<uint32_t>& preemptees) {
+std::vector<uint32_t> Session::preemptableVictims(uint32_t preemptor,
+                                                  const std::vector<uint32_t>& preemptees) {
     return tierVictims(false, preemptor, preemptees);
 }
 
-std::vector<uint32_t> Session::reclaimableVictims(uint32_t reclaimer, const std::vector<uint32_t>& reclaimees) {
+std::vector<uint32_t> Session::reclaimableVictims(uint32_t reclaimer,
+                                                  const std::vector<uint32_t>& reclaimees) {
     return tierVictims(true, reclaimer, reclaimees);
 }
 
@@ -348,6 +361,23 @@ void Session::predicate(uint32_t task, uint32_t node, FitResult& out) {
     }
 }
 
+void Session::simulateBegin(uint32_t preemptor) {
+    for (auto& s : slots)
+        if (s.simulateBegin) s.simulateBegin(preemptor);
+}
+
+void Session::simulateTask(uint32_t preemptor, uint32_t task, uint32_t node, int sign) {
+    for (auto& s : slots)
+        if ((s.preemptableOn || s.allocatableOn) && s.simulateTask)
+            s.simulateTask(preemptor, task, node, sign);
+}
+
+bool Session::simulateAllocatable(uint32_t queue, uint32_t task) {
+    for (auto& s : slots)
+        if (s.allocatableOn && s.simulateAllocatable && !s.simulateAllocatable(queue, task)) return false;
+    return true;
+}
+
 void Session::simulatePredicate(uint32_t task, uint32_t node, FitResult& out) {
     for (auto& s : slots) {
         if (!s.predicateOn || !s.simulatePredicate) continue;
@@ -380,7 +410,7 @@ std::map<int32_t, double> Session::hyperNodeOrder(uint32_t job, const std::vecto
 }
 
 std::vector<std::vector<int32_t>> Session::hyperNodeGradient(uint32_t job, int32_t hn, Purpose purpose,
-                                                              bool forSubJob) {
+                                                             bool forSubJob) {
     for (auto& s : slots) {
         if (!s.hyperNodeGradientOn || !s.hyperNodeGradient) continue;
         return s.hyperNodeGradient(job, hn, purpose, forSubJob);
@@ -454,7 +484,9 @@ void Session::bind(uint32_t task) {
     setStatus(task, TaskStatus::Binding);
 }
 
-void Session::evict(uint32_t task) { evictions.push_back(state.taskKey(task)); }
+void Session::evict(uint32_t task) {
+    evictions.push_back(state.taskKey(task));
+}
 
 void Session::allocate(uint32_t task, uint32_t node) {
     setStatus(task, TaskStatus::Allocated, int32_t(node));
@@ -471,8 +503,10 @@ void Session::rollback() {
             // The view entry belongs to the node the task is on at this point of the log.
             const int32_t viewNode = it->inK8s ? it->node : t.node;
             if (viewNode >= 0) {
-                if (it->inK8s) state.k8sAdd(it->task, uint32_t(viewNode));
-                else state.k8sRemove(it->task, uint32_t(viewNode));
+                if (it->inK8s)
+                    state.k8sAdd(it->task, uint32_t(viewNode));
+                else
+                    state.k8sRemove(it->task, uint32_t(viewNode));
                 state.reindexNode(uint32_t(viewNode));
             }
         }
@@ -522,11 +556,12 @@ bool Session::isPipelined(uint32_t j) const {
 bool Session::isStarving(uint32_t j) const {
     return waitingTaskNum(j) + readyTaskNum(j) < state.jobs[j].minAvailable;
 }
-bool Session::isPending(uint32_t j) const { return jobs[j].phase == "Pending" || jobs[j].phase.empty(); }
+bool Session::isPending(uint32_t j) const {
+    return jobs[j].phase == "Pending" || jobs[j].phase.empty();
+}
 
 namespace {
-template <class Pred>
-std::vector<int32_t> roleCounts(const ClusterState& s, uint32_t job, Pred pred) {
+template <class Pred> std::vector<int32_t> roleCounts(const ClusterState& s, uint32_t job, Pred pred) {
     std::vector<int32_t> counts(s.roles.size(), 0);
     for (uint32_t t : s.jobs[job].tasks)
         if (pred(s.tasks[t])) counts[s.tasks[t].role]++;
@@ -538,8 +573,8 @@ bool Session::checkTaskValid(uint32_t j) const {
     const auto& job = state.jobs[j];
     if (job.minAvailable < job.taskMinAvailableTotal) return true;
     auto actual = roleCounts(state, j, [](const TaskRec& t) {
-        return allocatedStatus(t.status) || t.status == TaskStatus::Succeeded || t.status == TaskStatus::Pipelined ||
-               t.status == TaskStatus::Pending;
+        return allocatedStatus(t.status) || t.status == TaskStatus::Succeeded ||
+               t.status == TaskStatus::Pipelined || t.status == TaskStatus::Pending;
     });
     for (const auto& [role, min] : job.minTaskMember) {
         if (min == 0) continue;
@@ -565,7 +600,8 @@ bool Session::checkTaskPipelined(uint32_t j) const {
     if (job.minAvailable < job.taskMinAvailableTotal) return true;
     if (job.minTaskMember.empty()) return true;
     auto occupied = roleCounts(state, j, [&](const TaskRec& t) {
-        if (allocatedStatus(t.status) || t.status == TaskStatus::Succeeded || t.status == TaskStatus::Pipelined)
+        if (allocatedStatus(t.status) || t.status == TaskStatus::Succeeded ||
+            t.status == TaskStatus::Pipelined)
             return true;
         return t.status == TaskStatus::Pending && state.shapes[t.shape].vres.isEmpty();
     });
@@ -578,7 +614,8 @@ bool Session::checkTaskStarving(uint32_t j) const {
     const auto& job = state.jobs[j];
     if (job.minAvailable < job.taskMinAvailableTotal) return true;
     auto occupied = roleCounts(state, j, [](const TaskRec& t) {
-        return allocatedStatus(t.status) || t.status == TaskStatus::Succeeded || t.status == TaskStatus::Pipelined;
+        return allocatedStatus(t.status) || t.status == TaskStatus::Succeeded ||
+               t.status == TaskStatus::Pipelined;
     });
     for (const auto& [role, min] : job.minTaskMember)
         if (occupied[role] < min) return true;
@@ -678,7 +715,8 @@ uint32_t Session::reasonId(const std::string& text) {
 }
 
 std::string Session::fitErrorMessage(const FitErrors& fe) const {
-    std::string err = fe.error.empty() ? "0/" + std::to_string(fe.nodes) + " nodes are unavailable" : fe.error;
+    std::string err =
+        fe.error.empty() ? "0/" + std::to_string(fe.nodes) + " nodes are unavailable" : fe.error;
     if (fe.nodes == 0) return err;
     std::vector<std::string> parts;
     for (const auto& [id, n] : fe.reasons) parts.push_back(std::to_string(n) + " " + reasons_[id]);

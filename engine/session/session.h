@@ -5,6 +5,11 @@
 // dispatchers below combine the callbacks with Volcano's tier rules. Every change to the cluster
 // state is logged and undone when the session closes; what the session decided is returned as a
 // SessionResult.
+#include "model/scheduler_conf.h"
+#include "session/cluster_state.h"
+#include "session/result.h"
+#include "session/status.h"
+
 #include <cstdint>
 #include <functional>
 #include <map>
@@ -15,25 +20,20 @@
 #include <unordered_map>
 #include <vector>
 
-#include "model/scheduler_conf.h"
-#include "session/cluster_state.h"
-#include "session/result.h"
-#include "session/status.h"
-
 namespace gantry::engine {
 
 class Session;
 class Statement;
 
 class Plugin {
-public:
+  public:
     virtual ~Plugin() = default;
     virtual void onSessionOpen(Session& ssn) = 0;
     virtual void onSessionClose(Session&) {}
 };
 
 class Action {
-public:
+  public:
     virtual ~Action() = default;
     virtual void execute(Session& ssn) = 0;
 };
@@ -78,9 +78,10 @@ using PredicateFn = std::function<void(uint32_t task, uint32_t node, FitResult&)
 using PrePredicateFn = std::function<std::optional<std::string>(uint32_t task)>;
 using NodeOrderFn = std::function<double(uint32_t task, uint32_t node)>;
 // Scores candidate nodes: nodes[i] stands for counts[i] identical nodes; adds into scores[i].
-using BatchNodeOrderFn =
-    std::function<void(uint32_t task, const uint32_t* nodes, const uint32_t* counts, size_t n, double* scores)>;
-using HyperNodeOrderFn = std::function<std::map<int32_t, double>(uint32_t job, const std::vector<int32_t>& hns)>;
+using BatchNodeOrderFn = std::function<void(uint32_t task, const uint32_t* nodes, const uint32_t* counts,
+                                            size_t n, double* scores)>;
+using HyperNodeOrderFn =
+    std::function<std::map<int32_t, double>(uint32_t job, const std::vector<int32_t>& hns)>;
 // forSubJob: the job's default sub-job (its min resources are its pending tasks' requests).
 using HyperNodeGradientFn =
     std::function<std::vector<std::vector<int32_t>>(uint32_t job, int32_t hn, Purpose, bool forSubJob)>;
@@ -92,10 +93,10 @@ struct PluginSlot {
     const PluginOption* option = nullptr;
     int tier = 0;
     std::unique_ptr<Plugin> plugin;
-    bool jobOrderOn = true, jobReadyOn = true, jobPipelinedOn = true, taskOrderOn = true, preemptableOn = true,
-         reclaimableOn = true, preemptiveOn = true, queueOrderOn = true, predicateOn = true, nodeOrderOn = true,
-         jobEnqueuedOn = true, jobStarvingOn = true, overusedOn = true, allocatableOn = true,
-         hyperNodeOrderOn = true, hyperNodeGradientOn = true;
+    bool jobOrderOn = true, jobReadyOn = true, jobPipelinedOn = true, taskOrderOn = true,
+         preemptableOn = true, reclaimableOn = true, preemptiveOn = true, queueOrderOn = true,
+         predicateOn = true, nodeOrderOn = true, jobEnqueuedOn = true, jobStarvingOn = true,
+         overusedOn = true, allocatableOn = true, hyperNodeOrderOn = true, hyperNodeGradientOn = true;
 
     CompareFn jobOrder, queueOrder, taskOrder;
     VictimCompareFn victimQueueOrder;
@@ -108,7 +109,15 @@ struct PluginSlot {
     AllocatableFn allocatable;
     PreemptiveFn preemptive;
     PredicateFn predicate;
-    PredicateFn simulatePredicate; // topology-aware preemption's dry runs
+    // Topology-aware preemption's dry run (upstream Simulate*Fn). A plugin keeps what it checks for
+    // the preemptor as of its prePredicate; simulateBegin resets that copy for the next node,
+    // simulateTask removes (sign -1) or re-adds (+1) a task on the node in the copy (called only
+    // when the plugin has enablePreemptable or enabledAllocatable on), and simulateAllocatable /
+    // simulatePredicate answer from the copy.
+    std::function<void(uint32_t preemptor)> simulateBegin;
+    std::function<void(uint32_t preemptor, uint32_t task, uint32_t node, int sign)> simulateTask;
+    std::function<bool(uint32_t queue, uint32_t task)> simulateAllocatable;
+    PredicateFn simulatePredicate;
     PrePredicateFn prePredicate;
     NodeOrderFn nodeOrder;
     BatchNodeOrderFn batchNodeOrder;
@@ -128,7 +137,7 @@ struct JobSession {
     std::string phase;
     bool hardTopology = false;
     int32_t highestTierAllowed = 0;
-    bool softTopology = false; // as written, before the soft-to-hard conversion
+    bool softTopology = false;             // as written, before the soft-to-hard conversion
     int32_t allocatedHyperNode = -1;       // the job's
     int32_t subJobAllocatedHyperNode = -1; // its default sub-job's
     std::string jobFitError;
@@ -141,7 +150,7 @@ struct TaskTx {
 };
 
 class Session {
-public:
+  public:
     Session(ClusterState& state, const SchedulerConf& conf, const SessionOptions& options = {});
     ~Session();
     Session(const Session&) = delete;
@@ -188,11 +197,16 @@ public:
     void jobEnqueued(uint32_t job);
     std::optional<std::string> prePredicate(uint32_t task);
     void predicate(uint32_t task, uint32_t node, FitResult& out);
+    void simulateBegin(uint32_t preemptor);
+    void simulateTask(uint32_t preemptor, uint32_t task, uint32_t node, int sign);
+    bool simulateAllocatable(uint32_t queue, uint32_t task);
     void simulatePredicate(uint32_t task, uint32_t node, FitResult& out);
     double nodeOrderScore(uint32_t task, uint32_t node);
-    void batchNodeOrder(uint32_t task, const uint32_t* nodes, const uint32_t* counts, size_t n, double* scores);
+    void batchNodeOrder(uint32_t task, const uint32_t* nodes, const uint32_t* counts, size_t n,
+                        double* scores);
     std::map<int32_t, double> hyperNodeOrder(uint32_t job, const std::vector<int32_t>& candidates);
-    std::vector<std::vector<int32_t>> hyperNodeGradient(uint32_t job, int32_t hn, Purpose purpose, bool forSubJob);
+    std::vector<std::vector<int32_t>> hyperNodeGradient(uint32_t job, int32_t hn, Purpose purpose,
+                                                        bool forSubJob);
     // Victim priority: the victim to pop first compares "less" (BuildVictimsPriorityQueue).
     bool victimLess(uint32_t l, uint32_t r, uint32_t preemptor);
     void sortVictims(std::vector<uint32_t>& victims, uint32_t preemptor);
@@ -231,7 +245,7 @@ public:
     VResource jobAllocated(uint32_t job) const;
     VResource jobMinResources(uint32_t job) const { return state.jobs[job].minResources; }
     VResource inqueueResource(uint32_t job, const VResource& allocated) const; // util.GetInqueueResource
-    VResource elasticResource(uint32_t job) const;                            // JobInfo.GetElasticResources
+    VResource elasticResource(uint32_t job) const;                             // JobInfo.GetElasticResources
     const VResource& taskRes(uint32_t task) const { return state.shapes[state.tasks[task].shape].vres; }
     uint32_t queueOf(uint32_t job) const { return uint32_t(state.jobs[job].queue); }
     uint32_t jobOf(uint32_t task) const { return state.tasks[task].job; }
@@ -242,7 +256,9 @@ public:
     const std::string& reasonText(uint32_t id) const { return reasons_[id]; }
     std::string fitErrorMessage(const FitErrors& fe) const;
     TaskTx lastTx(uint32_t task) const;
-    void recordLastTx(uint32_t task, TaskStatus status, int32_t node) { lastTx_[task] = TaskTx{status, node}; }
+    void recordLastTx(uint32_t task, TaskStatus status, int32_t node) {
+        lastTx_[task] = TaskTx{status, node};
+    }
     // The hypernode a task's job is being placed under (network-topology-aware scoring).
     std::unordered_map<uint32_t, int32_t> taskJobHyperNode;
     int32_t clusterTopHyperNode() const { return int32_t(state.hyperNodes.size()) - 1; }
@@ -254,7 +270,7 @@ public:
     std::vector<std::string> evictions;
     std::vector<std::string> warnings;
 
-private:
+  private:
     void openPlugins();
     void adjustTopology();
     std::vector<uint32_t> tierVictims(bool reclaim, uint32_t task, const std::vector<uint32_t>& candidates);

@@ -114,7 +114,7 @@ void readHyperNode(State& s, const Object& o) {
     h.name = o.name;
     h.source = o.source;
     h.tier = spec["tier"].i32(0);
-    if (h.tier < 1) (spec["tier"].present() ? spec["tier"] : spec).fail("tier must be at least 1");
+    if (h.tier < 0) (spec["tier"].present() ? spec["tier"] : spec).fail("tier must be at least 0");
     h.tierName = spec["tierName"].str();
     for (const auto& m : spec["members"].items()) {
         m.checkKeys("HyperNode member", {"type", "selector"});

@@ -1,9 +1,9 @@
 // gantry: the headless front of Gantry. Everything the studio does, for scripts and CI.
+#include "command.h"
+
 #include <algorithm>
 #include <exception>
 #include <iostream>
-
-#include "command.h"
 
 using namespace gantry::cli;
 
@@ -12,13 +12,16 @@ namespace {
 void printHelp() {
     auto table = commandTable();
     std::sort(table.begin(), table.end(), [](const Command& a, const Command& b) { return a.name < b.name; });
-    std::cout << "gantry " GANTRY_VERSION " - plan Kubernetes GPU clusters and their batch-scheduler policy\n\n"
+    std::cout << "gantry " GANTRY_VERSION
+                 " - plan Kubernetes GPU clusters and their batch-scheduler policy\n\n"
                  "Usage: gantry <command> [options]\n"
                  "       gantry --help | --version\n\nCommands:\n";
     for (const auto& c : table) {
         std::string head = "  " + c.name + " " + c.usage;
-        if (head.size() < 34) head.resize(34, ' ');
-        else head += "\n" + std::string(34, ' ');
+        if (head.size() < 34)
+            head.resize(34, ' ');
+        else
+            head += "\n" + std::string(34, ' ');
         std::cout << head << c.summary << '\n';
     }
     std::cout << "\nRun 'gantry <command> --help' for a command's options.\n"

@@ -21,4 +21,5 @@ struct Registration {
 
 } // namespace gantry::test
 
-#define GANTRY_TEST(Class) static const gantry::test::Registration gantryRegistration##Class(#Class, [] { return new Class; });
+#define GANTRY_TEST(Class)                                                                                   \
+    static const gantry::test::Registration gantryRegistration##Class(#Class, [] { return new Class; });

@@ -1,7 +1,7 @@
-#include <QtTest>
-
 #include "model/cluster_check.h"
 #include "test_registry.h"
+
+#include <QtTest>
 
 using namespace gantry;
 
@@ -22,7 +22,7 @@ QString all(const Diagnostics& d) {
 
 class ClusterCheckTest : public QObject {
     Q_OBJECT
-private slots:
+  private slots:
     void cleanTreePasses() {
         Cluster c;
         c.queues = {queue("ml", "", 1), queue("team-a", "ml", 10), queue("team-b", "root", 20)};

@@ -1,10 +1,10 @@
 // Quantity parsing, table-driven from the examples of the Kubernetes "Resource Management for Pods
 // and Containers" page and apimachinery's quantity grammar (decimal SI, binary SI, exponents, milli).
-#include <QtTest>
-
 #include "model/quantity.h"
 #include "model/resources.h"
 #include "test_registry.h"
+
+#include <QtTest>
 
 using namespace gantry;
 
@@ -12,7 +12,7 @@ static constexpr qint64 kOverflow = std::numeric_limits<qint64>::min(); // milli
 
 class QuantityTest : public QObject {
     Q_OBJECT
-private slots:
+  private slots:
     void parsesValid_data() {
         QTest::addColumn<QString>("text");
         QTest::addColumn<qint64>("value");
@@ -75,8 +75,8 @@ private slots:
 
     void rejectsInvalid_data() {
         QTest::addColumn<QString>("text");
-        for (const char* bad : {"", "abc", "1.1.1", "1Gb", "1 Gi", "Mi", "1i", "1e", "1e3.5", "--1", "1 ", " 1",
-                                "1KI", "1mi", "0x10", "1,5", "1e+", "."})
+        for (const char* bad : {"", "abc", "1.1.1", "1Gb", "1 Gi", "Mi", "1i", "1e", "1e3.5", "--1", "1 ",
+                                " 1", "1KI", "1mi", "0x10", "1,5", "1e+", "."})
             QTest::newRow(bad[0] ? bad : "empty") << QString::fromLatin1(bad);
     }
     void rejectsInvalid() {
@@ -108,15 +108,33 @@ private slots:
         QTest::addColumn<QString>("resource");
         QTest::addColumn<QString>("text");
         QTest::addColumn<QString>("formatted");
-        QTest::newRow("cpu milli") << "cpu" << "1500m" << "1500m";
-        QTest::newRow("cpu whole") << "cpu" << "2000m" << "2";
-        QTest::newRow("cpu 1.5") << "cpu" << "1.5" << "1500m";
-        QTest::newRow("mem Gi") << "memory" << "4Gi" << "4Gi";
-        QTest::newRow("mem G") << "memory" << "1G" << "1G";
-        QTest::newRow("mem bytes") << "memory" << "1000001" << "1000001";
-        QTest::newRow("gpu") << "nvidia.com/gpu" << "8" << "8";
-        QTest::newRow("pods") << "pods" << "110" << "110";
-        QTest::newRow("cpu k") << "cpu" << "96" << "96";
+        QTest::newRow("cpu milli") << "cpu"
+                                   << "1500m"
+                                   << "1500m";
+        QTest::newRow("cpu whole") << "cpu"
+                                   << "2000m"
+                                   << "2";
+        QTest::newRow("cpu 1.5") << "cpu"
+                                 << "1.5"
+                                 << "1500m";
+        QTest::newRow("mem Gi") << "memory"
+                                << "4Gi"
+                                << "4Gi";
+        QTest::newRow("mem G") << "memory"
+                               << "1G"
+                               << "1G";
+        QTest::newRow("mem bytes") << "memory"
+                                   << "1000001"
+                                   << "1000001";
+        QTest::newRow("gpu") << "nvidia.com/gpu"
+                             << "8"
+                             << "8";
+        QTest::newRow("pods") << "pods"
+                              << "110"
+                              << "110";
+        QTest::newRow("cpu k") << "cpu"
+                               << "96"
+                               << "96";
     }
     void formatsBack() {
         QFETCH(QString, resource);

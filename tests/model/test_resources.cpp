@@ -1,13 +1,13 @@
-#include <QtTest>
-
 #include "model/resources.h"
 #include "test_registry.h"
+
+#include <QtTest>
 
 using namespace gantry;
 
 class ResourceListTest : public QObject {
     Q_OBJECT
-private slots:
+  private slots:
     void arithmeticAndFit() {
         ResourceList node{{"cpu", 8000}, {"memory", int64_t(32) << 30}, {"nvidia.com/gpu", 8000}};
         ResourceList pod{{"nvidia.com/gpu", 2000}, {"cpu", 4000}};

@@ -1,13 +1,13 @@
-#include <QtTest>
-
 #include "model/selectors.h"
 #include "test_registry.h"
+
+#include <QtTest>
 
 using namespace gantry;
 
 class SelectorsTest : public QObject {
     Q_OBJECT
-private slots:
+  private slots:
     void labelSelectorOperators() {
         Labels labels{{"gpu", "a100"}, {"rack", "r1"}, {"cores", "96"}};
         QVERIFY(matches(SelectorRequirement{"gpu", SelectorOp::In, {"a100", "h100"}}, labels));
@@ -29,9 +29,9 @@ private slots:
     void nodeAffinityTermsAreOredAndEmptyTermMatchesNothing() {
         Labels node{{"zone", "a"}};
         NodeAffinity aff;
-        aff.required = std::vector<NodeSelectorTerm>{
-            NodeSelectorTerm{{{"zone", SelectorOp::In, {"b"}}}, {}},
-            NodeSelectorTerm{{}, {{"metadata.name", SelectorOp::In, {"n1"}}}}};
+        aff.required =
+            std::vector<NodeSelectorTerm>{NodeSelectorTerm{{{"zone", SelectorOp::In, {"b"}}}, {}},
+                                          NodeSelectorTerm{{}, {{"metadata.name", SelectorOp::In, {"n1"}}}}};
         QVERIFY(matchesNodeSelectorAndAffinity({}, aff, node, "n1"));
         QVERIFY(!matchesNodeSelectorAndAffinity({}, aff, node, "n2"));
         aff.required = std::vector<NodeSelectorTerm>{NodeSelectorTerm{}};

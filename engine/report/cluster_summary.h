@@ -1,0 +1,55 @@
+#pragma once
+// The facts `gantry inspect` prints and the studio shows for an opened project: nodes and GPUs by
+// model, the topology, the queue tree with its quotas, pods bound and pending, workloads, policy.
+#include "model/project.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace gantry {
+
+struct GpuModelSummary {
+    std::string model; // "" = nodes without GPUs
+    std::string resource;
+    int nodes = 0;
+    int gpusPerNode = 0; // largest seen
+    int64_t gpus = 0;
+    int64_t memoryBytes = 0; // per GPU, when known
+};
+
+struct TopologyLevelSummary {
+    std::string name, nodeLabel;
+    std::vector<std::pair<std::string, int>> domains; // value -> nodes, in name order
+};
+
+struct QueueLine {
+    int depth = 0;
+    const Queue* queue = nullptr;
+};
+
+struct ClusterSummary {
+    std::string name, description;
+    int nodes = 0, readyNodes = 0, unschedulableNodes = 0;
+    ResourceList allocatable; // sum over nodes
+    int64_t gpus = 0;
+    std::vector<GpuModelSummary> gpuModels; // most GPUs first; the no-GPU row last
+    std::vector<TopologyLevelSummary> topology;
+    std::vector<std::pair<int, int>> hyperNodesByTier; // tier -> count
+    std::vector<QueueLine> queueTree;                  // depth-first, children in file order
+    int pods = 0, podsBound = 0, podsPending = 0, podsFinished = 0;
+    int64_t gpusBound = 0; // whole-GPU equivalents requested by bound, unfinished pods (milli / 1000)
+    int podGroups = 0;
+    int workloadTemplates = 0;
+    int64_t workloadJobs = 0, workloadPods = 0;
+};
+
+ClusterSummary summarize(const Project& project);
+
+// Plain-text report (the body of `gantry inspect`); `origin` is the line under the title.
+std::string formatSummary(const Project& project, const ClusterSummary& summary, const std::string& origin);
+
+// "cpu=2, nvidia.com/gpu=8" with GPUs first; "-" when empty.
+std::string shortResources(const ResourceList& list);
+
+} // namespace gantry

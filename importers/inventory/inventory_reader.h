@@ -1,0 +1,28 @@
+#pragma once
+// Gantry's YAML inventory: a short description of a cluster that does not exist yet (node pools laid
+// out over zones, blocks, racks and NVLink domains), its queue tree with quotas, priority classes and
+// what-if workload templates. The format is documented in docs/inventory.md; unknown keys are errors.
+#include "model/cluster.h"
+#include "model/workload.h"
+
+#include <string>
+#include <vector>
+
+namespace gantry {
+
+struct Inventory {
+    Cluster cluster;
+    std::string description;
+    std::vector<WorkloadTemplate> workloads;
+};
+
+// Throws InputError (located) for anything wrong, including the cross-object checks of
+// model/cluster_check.h; their warnings and the inventory's own go to *warnings.
+Inventory readInventoryFile(const std::string& path, Diagnostics* warnings = nullptr);
+Inventory readInventory(const std::string& text, const std::string& name, Diagnostics* warnings = nullptr);
+
+// The apiVersion and kind that mark a file as an inventory.
+inline constexpr const char* kGantryApiVersion = "gantry.io/v1alpha1";
+inline constexpr const char* kInventoryKind = "Inventory";
+
+} // namespace gantry

@@ -1,0 +1,213 @@
+#pragma once
+// The .gantry project file's schema, written once and used by both the reader (importers/project/)
+// and the writer (exporters/project_writer.cpp): each model struct lists its fields as
+// (key, member pointer). The writer emits every field that differs from a default-constructed struct;
+// the reader sets exactly those back, so load -> save -> load is lossless by construction.
+#include "model/cluster.h"
+#include "model/project.h"
+
+#include <tuple>
+
+namespace gantry::project {
+
+template <class T, class M> struct Field {
+    const char* key;
+    M T::*member;
+    bool required = false;
+};
+
+template <class T, class M>
+constexpr Field<T, M> field(const char* key, M T::*member, bool required = false) {
+    return Field<T, M>{key, member, required};
+}
+
+// Schema<T>::fields() returns a tuple of Field<T, ...>. Types without a Schema are leaves (scalars,
+// enums, resource lists, containers) or have their own form (SchedulerConf, WorkloadTemplate).
+template <class T> struct Schema;
+
+#define GANTRY_SCHEMA(Type, ...)                                                                             \
+    template <> struct Schema<Type> {                                                                        \
+        static constexpr auto fields() { return std::make_tuple(__VA_ARGS__); }                              \
+    }
+
+GANTRY_SCHEMA(SelectorRequirement, field("key", &SelectorRequirement::key, true),
+              field("operator", &SelectorRequirement::op, true),
+              field("values", &SelectorRequirement::values));
+GANTRY_SCHEMA(LabelSelector, field("matchLabels", &LabelSelector::matchLabels),
+              field("matchExpressions", &LabelSelector::matchExpressions));
+GANTRY_SCHEMA(NodeSelectorTerm, field("matchExpressions", &NodeSelectorTerm::matchExpressions),
+              field("matchFields", &NodeSelectorTerm::matchFields));
+GANTRY_SCHEMA(PreferredSchedulingTerm, field("weight", &PreferredSchedulingTerm::weight),
+              field("preference", &PreferredSchedulingTerm::preference));
+GANTRY_SCHEMA(NodeAffinity, field("required", &NodeAffinity::required),
+              field("preferred", &NodeAffinity::preferred));
+GANTRY_SCHEMA(PodAffinityTerm, field("labelSelector", &PodAffinityTerm::labelSelector),
+              field("namespaces", &PodAffinityTerm::namespaces),
+              field("namespaceSelector", &PodAffinityTerm::namespaceSelector),
+              field("topologyKey", &PodAffinityTerm::topologyKey));
+GANTRY_SCHEMA(WeightedPodAffinityTerm, field("weight", &WeightedPodAffinityTerm::weight),
+              field("term", &WeightedPodAffinityTerm::term));
+GANTRY_SCHEMA(PodAffinity, field("required", &PodAffinity::required),
+              field("preferred", &PodAffinity::preferred));
+GANTRY_SCHEMA(Taint, field("key", &Taint::key, true), field("value", &Taint::value),
+              field("effect", &Taint::effect, true));
+GANTRY_SCHEMA(Toleration, field("key", &Toleration::key), field("exists", &Toleration::exists),
+              field("value", &Toleration::value), field("effect", &Toleration::effect),
+              field("tolerationSeconds", &Toleration::tolerationSeconds));
+GANTRY_SCHEMA(TopologySpreadConstraint, field("maxSkew", &TopologySpreadConstraint::maxSkew),
+              field("topologyKey", &TopologySpreadConstraint::topologyKey),
+              field("doNotSchedule", &TopologySpreadConstraint::doNotSchedule),
+              field("labelSelector", &TopologySpreadConstraint::labelSelector),
+              field("minDomains", &TopologySpreadConstraint::minDomains),
+              field("matchLabelKeys", &TopologySpreadConstraint::matchLabelKeys));
+
+GANTRY_SCHEMA(GpuDevices, field("model", &GpuDevices::model), field("count", &GpuDevices::count),
+              field("memory", &GpuDevices::memoryBytes), field("resource", &GpuDevices::resourceName));
+GANTRY_SCHEMA(Node, field("name", &Node::name, true), field("pool", &Node::pool),
+              field("labels", &Node::labels), field("annotations", &Node::annotations),
+              field("capacity", &Node::capacity), field("allocatable", &Node::allocatable),
+              field("taints", &Node::taints), field("unschedulable", &Node::unschedulable),
+              field("ready", &Node::ready), field("gpus", &Node::gpus));
+GANTRY_SCHEMA(Namespace, field("name", &Namespace::name, true), field("labels", &Namespace::labels),
+              field("annotations", &Namespace::annotations));
+GANTRY_SCHEMA(GpuRequest, field("count", &GpuRequest::count), field("milli", &GpuRequest::milliPerGpu),
+              field("models", &GpuRequest::models));
+GANTRY_SCHEMA(Pod, field("name", &Pod::name, true), field("namespace", &Pod::ns), field("uid", &Pod::uid),
+              field("labels", &Pod::labels), field("annotations", &Pod::annotations),
+              field("requests", &Pod::requests), field("gpu", &Pod::gpu),
+              field("nodeSelector", &Pod::nodeSelector), field("nodeAffinity", &Pod::nodeAffinity),
+              field("podAffinity", &Pod::podAffinity), field("podAntiAffinity", &Pod::podAntiAffinity),
+              field("tolerations", &Pod::tolerations), field("topologySpread", &Pod::topologySpread),
+              field("priority", &Pod::priority), field("priorityClassName", &Pod::priorityClassName),
+              field("preemptionPolicy", &Pod::preemptionPolicy), field("schedulerName", &Pod::schedulerName),
+              field("phase", &Pod::phase), field("nodeName", &Pod::nodeName),
+              field("gpuIndices", &Pod::gpuIndices), field("group", &Pod::group), field("role", &Pod::role),
+              field("preemptable", &Pod::preemptable), field("ownerKind", &Pod::ownerKind),
+              field("ownerName", &Pod::ownerName));
+GANTRY_SCHEMA(NetworkTopologyConstraint, field("mode", &NetworkTopologyConstraint::mode),
+              field("highestTierAllowed", &NetworkTopologyConstraint::highestTierAllowed),
+              field("highestTierName", &NetworkTopologyConstraint::highestTierName));
+GANTRY_SCHEMA(PodGroup, field("name", &PodGroup::name, true), field("namespace", &PodGroup::ns),
+              field("queue", &PodGroup::queue), field("minMember", &PodGroup::minMember),
+              field("minTaskMember", &PodGroup::minTaskMember),
+              field("minResources", &PodGroup::minResources),
+              field("priorityClassName", &PodGroup::priorityClassName), field("phase", &PodGroup::phase),
+              field("networkTopology", &PodGroup::networkTopology), field("origin", &PodGroup::origin),
+              field("labels", &PodGroup::labels), field("annotations", &PodGroup::annotations),
+              field("arrivalSeconds", &PodGroup::arrivalSeconds),
+              field("durationSeconds", &PodGroup::durationSeconds),
+              field("checkpointSeconds", &PodGroup::checkpointSeconds));
+
+GANTRY_SCHEMA(ResourceQuota, field("resource", &ResourceQuota::resource, true),
+              field("nominal", &ResourceQuota::nominal),
+              field("borrowingLimit", &ResourceQuota::borrowingLimit),
+              field("lendingLimit", &ResourceQuota::lendingLimit));
+GANTRY_SCHEMA(FlavorQuotas, field("flavor", &FlavorQuotas::flavor, true),
+              field("resources", &FlavorQuotas::resources));
+GANTRY_SCHEMA(ResourceGroup, field("coveredResources", &ResourceGroup::coveredResources),
+              field("flavors", &ResourceGroup::flavors));
+GANTRY_SCHEMA(KueuePreemption, field("withinClusterQueue", &KueuePreemption::withinClusterQueue),
+              field("reclaimWithinCohort", &KueuePreemption::reclaimWithinCohort),
+              field("borrowWithinCohort", &KueuePreemption::borrowWithinCohort),
+              field("borrowMaxPriorityThreshold", &KueuePreemption::borrowMaxPriorityThreshold));
+GANTRY_SCHEMA(QueueLimit, field("description", &QueueLimit::description), field("users", &QueueLimit::users),
+              field("groups", &QueueLimit::groups), field("maxResources", &QueueLimit::maxResources),
+              field("maxApplications", &QueueLimit::maxApplications));
+GANTRY_SCHEMA(Queue, field("name", &Queue::name, true), field("parent", &Queue::parent),
+              field("kind", &Queue::kind), field("weight", &Queue::weight),
+              field("priority", &Queue::priority), field("state", &Queue::state),
+              field("guarantee", &Queue::guarantee), field("deserved", &Queue::deserved),
+              field("capability", &Queue::capability), field("reclaimable", &Queue::reclaimable),
+              field("dequeueStrategy", &Queue::dequeueStrategy),
+              field("resourceGroups", &Queue::resourceGroups), field("preemption", &Queue::preemption),
+              field("fairSharingWeight", &Queue::fairSharingWeight),
+              field("queueingStrategy", &Queue::queueingStrategy),
+              field("namespaceSelector", &Queue::namespaceSelector), field("stopPolicy", &Queue::stopPolicy),
+              field("whenCanBorrow", &Queue::whenCanBorrow), field("whenCanPreempt", &Queue::whenCanPreempt),
+              field("guaranteed", &Queue::guaranteed), field("max", &Queue::max),
+              field("maxApplications", &Queue::maxApplications), field("properties", &Queue::properties),
+              field("submitAcl", &Queue::submitAcl), field("adminAcl", &Queue::adminAcl),
+              field("parentFlag", &Queue::parentFlag), field("limits", &Queue::limits),
+              field("labels", &Queue::labels), field("annotations", &Queue::annotations));
+GANTRY_SCHEMA(LocalQueue, field("name", &LocalQueue::name, true), field("namespace", &LocalQueue::ns),
+              field("clusterQueue", &LocalQueue::clusterQueue, true),
+              field("fairSharingWeight", &LocalQueue::fairSharingWeight),
+              field("stopPolicy", &LocalQueue::stopPolicy));
+GANTRY_SCHEMA(ResourceFlavor, field("name", &ResourceFlavor::name, true),
+              field("nodeLabels", &ResourceFlavor::nodeLabels),
+              field("nodeTaints", &ResourceFlavor::nodeTaints),
+              field("tolerations", &ResourceFlavor::tolerations),
+              field("topologyName", &ResourceFlavor::topologyName));
+GANTRY_SCHEMA(PriorityClass, field("name", &PriorityClass::name, true), field("value", &PriorityClass::value),
+              field("globalDefault", &PriorityClass::globalDefault),
+              field("preemptionPolicy", &PriorityClass::preemptionPolicy),
+              field("description", &PriorityClass::description), field("workload", &PriorityClass::workload));
+GANTRY_SCHEMA(TopologyLevel, field("name", &TopologyLevel::name, true),
+              field("nodeLabel", &TopologyLevel::nodeLabel, true));
+GANTRY_SCHEMA(HyperNodeMember, field("type", &HyperNodeMember::type), field("match", &HyperNodeMember::match),
+              field("value", &HyperNodeMember::value), field("selector", &HyperNodeMember::selector));
+GANTRY_SCHEMA(HyperNode, field("name", &HyperNode::name, true), field("tier", &HyperNode::tier),
+              field("tierName", &HyperNode::tierName), field("members", &HyperNode::members));
+GANTRY_SCHEMA(KueueTopology, field("name", &KueueTopology::name, true),
+              field("levels", &KueueTopology::levels));
+GANTRY_SCHEMA(PlacementRule, field("name", &PlacementRule::name, true),
+              field("create", &PlacementRule::create), field("value", &PlacementRule::value),
+              field("filterType", &PlacementRule::filterType),
+              field("filterUsers", &PlacementRule::filterUsers),
+              field("filterGroups", &PlacementRule::filterGroups), field("parent", &PlacementRule::parent));
+GANTRY_SCHEMA(YuniKornPartition, field("name", &YuniKornPartition::name),
+              field("placementRules", &YuniKornPartition::placementRules),
+              field("nodeSortPolicy", &YuniKornPartition::nodeSortPolicy),
+              field("nodeSortWeights", &YuniKornPartition::nodeSortWeights),
+              field("preemptionEnabled", &YuniKornPartition::preemptionEnabled),
+              field("quotaPreemptionEnabled", &YuniKornPartition::quotaPreemptionEnabled),
+              field("limits", &YuniKornPartition::limits), field("settings", &YuniKornPartition::settings));
+GANTRY_SCHEMA(Cluster, field("name", &Cluster::name), field("topologyLevels", &Cluster::topologyLevels),
+              field("nodes", &Cluster::nodes), field("namespaces", &Cluster::namespaces),
+              field("priorityClasses", &Cluster::priorityClasses), field("queues", &Cluster::queues),
+              field("localQueues", &Cluster::localQueues),
+              field("resourceFlavors", &Cluster::resourceFlavors), field("hyperNodes", &Cluster::hyperNodes),
+              field("kueueTopologies", &Cluster::kueueTopologies), field("yunikorn", &Cluster::yunikorn),
+              field("volcanoConf", &Cluster::volcanoConf), field("podGroups", &Cluster::podGroups),
+              field("pods", &Cluster::pods));
+GANTRY_SCHEMA(KubeSchedulerProfile, field("schedulerName", &KubeSchedulerProfile::schedulerName),
+              field("strategy", &KubeSchedulerProfile::strategy),
+              field("resourceWeights", &KubeSchedulerProfile::resourceWeights),
+              field("shape", &KubeSchedulerProfile::shape),
+              field("pluginWeights", &KubeSchedulerProfile::pluginWeights),
+              field("disabledPlugins", &KubeSchedulerProfile::disabledPlugins));
+GANTRY_SCHEMA(SimulationSettings, field("cycleSeconds", &SimulationSettings::cycleSeconds),
+              field("horizonSeconds", &SimulationSettings::horizonSeconds),
+              field("seed", &SimulationSettings::seed));
+GANTRY_SCHEMA(Project, field("name", &Project::name), field("description", &Project::description),
+              field("target", &Project::target), field("simulation", &Project::simulation),
+              field("volcano", &Project::volcano), field("contrast", &Project::contrast),
+              field("cluster", &Project::cluster), field("workloads", &Project::workloads));
+
+#undef GANTRY_SCHEMA
+
+// Enum spellings in the file (Kubernetes' own where there is one).
+const char* enumText(Queue::Kind v);
+const char* enumText(QueueState v);
+const char* enumText(PodPhase v);
+const char* enumText(SelectorOp v);
+const char* enumText(TaintEffect v);
+const char* enumText(NetworkTopologyConstraint::Mode v);
+const char* enumText(HyperNodeMember::Type v);
+const char* enumText(HyperNodeMember::Match v);
+const char* enumText(TargetScheduler v);
+const char* enumText(KubeSchedulerProfile::Strategy v);
+bool enumFromText(const std::string& s, Queue::Kind& v);
+bool enumFromText(const std::string& s, QueueState& v);
+bool enumFromText(const std::string& s, PodPhase& v);
+bool enumFromText(const std::string& s, SelectorOp& v);
+bool enumFromText(const std::string& s, TaintEffect& v);
+bool enumFromText(const std::string& s, NetworkTopologyConstraint::Mode& v);
+bool enumFromText(const std::string& s, HyperNodeMember::Type& v);
+bool enumFromText(const std::string& s, HyperNodeMember::Match& v);
+bool enumFromText(const std::string& s, TargetScheduler& v);
+bool enumFromText(const std::string& s, KubeSchedulerProfile::Strategy& v);
+
+inline constexpr const char* kProjectKind = "Project";
+
+} // namespace gantry::project
