@@ -3,11 +3,12 @@
 // report file:line:column for anything they reject.
 #include "input_error.h"
 #include "model/diagnostic.h"
+#include "yaml_dom.h"
 
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
-#include <yaml-cpp/yaml.h>
 
 namespace gantry {
 
@@ -24,16 +25,17 @@ struct TextOrigin {
 };
 
 struct YamlDocument {
-    YAML::Node root;
+    const DomNode* root = nullptr;
+    std::shared_ptr<const DomArena> arena; // owns root and everything under it
     std::string file;
     int index = 0; // 1-based position in a multi-document stream
     TextOrigin origin;
 };
 
 // Parses every document of a file; a syntax error becomes an InputError at the parser's mark. A text
-// that starts with '{' or '[' is JSON and is checked as strict JSON first (YAML would accept trailing
-// commas and other things JSON does not). A missing or unreadable file is an InputError naming the
-// file and the OS reason. Empty documents (a stray `---`) are skipped.
+// that starts with '{' or '[' is JSON and is read by a strict JSON parser (YAML would accept trailing
+// commas and other things JSON does not, and reading JSON as YAML is slow). A missing or unreadable file is
+// an InputError naming the file and the OS reason. Empty documents (a stray `---`) are skipped.
 std::vector<YamlDocument> loadYamlFile(const std::string& path);
 std::vector<YamlDocument> loadYamlString(const std::string& text, const std::string& name);
 std::vector<YamlDocument> loadYamlString(const std::string& text, const TextOrigin& origin);
@@ -41,12 +43,9 @@ std::vector<YamlDocument> loadYamlString(const std::string& text, const TextOrig
 // The whole content of a file; InputError when it cannot be read.
 std::string readTextFile(const std::string& path);
 
-// Location of a node (1-based line and column) in the given file.
-SourceRef whereOf(const YAML::Node& node, const std::string& file, int document = 0);
-
 // Origin of a string scalar embedded in `fileText` (the text the node was parsed from): a literal block
 // (`key: |`) maps line by line; anything else pins locations to the scalar.
-TextOrigin embeddedOrigin(const YAML::Node& scalar, const std::string& fileText, const TextOrigin& outer,
+TextOrigin embeddedOrigin(const DomNode* scalar, const std::string& fileText, const TextOrigin& outer,
                           int document);
 
 } // namespace gantry

@@ -566,7 +566,7 @@ Inventory readInventory(const std::string& text, const std::string& name, Diagno
     if (docs.empty()) throw InputError(SourceRef{name, 0, 0, 0}, "the inventory is empty");
     if (docs.size() > 1)
         throw InputError(
-            docs[1].origin.locate(docs[1].root.Mark().line, docs[1].root.Mark().column, docs[1].index),
+            docs[1].origin.locate(docs[1].root->line, docs[1].root->column, docs[1].index),
             "an inventory is a single YAML document");
     auto root = readerFor(docs[0], warnings, nullptr);
     if (!root.isMap()) root.fail("expected an inventory (a mapping with apiVersion, kind and pools)");

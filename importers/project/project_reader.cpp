@@ -7,6 +7,7 @@
 #include "workload_reader.h"
 #include "yaml_reader.h"
 
+#include <algorithm>
 #include <type_traits>
 
 namespace gantry {
@@ -109,7 +110,7 @@ Project readProject(const std::string& text, const std::string& name, Diagnostic
     if (docs.empty()) throw InputError(SourceRef{name, 0, 0, 0}, "the project file is empty");
     if (docs.size() > 1)
         throw InputError(
-            docs[1].origin.locate(docs[1].root.Mark().line, docs[1].root.Mark().column, docs[1].index),
+            docs[1].origin.locate(docs[1].root->line, docs[1].root->column, docs[1].index),
             "a project file is a single YAML document");
     Diagnostics local;
     auto root = readerFor(docs[0], &local, nullptr);
