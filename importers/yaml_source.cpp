@@ -49,6 +49,15 @@ std::vector<YamlDocument> loadYamlString(const std::string& text, const std::str
     return loadYamlString(text, origin);
 }
 
+YamlDocument loadSingleDocument(const std::string& text, const TextOrigin& origin, const std::string& what) {
+    auto docs = loadYamlString(text, origin);
+    if (docs.empty()) throw InputError(origin.locate(0, 0, 0), what + " is empty");
+    if (docs.size() > 1)
+        throw InputError(origin.locate(docs[1].root->line, docs[1].root->column, docs[1].index),
+                         what + " must be a single YAML document");
+    return docs[0];
+}
+
 std::string readTextFile(const std::string& path) {
     std::ifstream in(path, std::ios::binary);
     if (!in)

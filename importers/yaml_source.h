@@ -40,6 +40,10 @@ std::vector<YamlDocument> loadYamlFile(const std::string& path);
 std::vector<YamlDocument> loadYamlString(const std::string& text, const std::string& name);
 std::vector<YamlDocument> loadYamlString(const std::string& text, const TextOrigin& origin);
 
+// Exactly one document: "<what> is empty" at the start, or "<what> must be a single YAML document" at the
+// second one, as InputErrors.
+YamlDocument loadSingleDocument(const std::string& text, const TextOrigin& origin, const std::string& what);
+
 // The whole content of a file; InputError when it cannot be read.
 std::string readTextFile(const std::string& path);
 
