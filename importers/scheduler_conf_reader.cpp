@@ -165,7 +165,7 @@ SchedulerConf parseSchedulerConf(const std::string& text, const TextOrigin& orig
 
 SchedulerConf readSchedulerConfFile(const std::string& path, Diagnostics* warnings) {
     std::string text = readTextFile(path);
-    auto docs = loadYamlString(text, path);
+    auto docs = loadDocuments(text, path);
     if (docs.empty()) throw InputError(SourceRef{path, 0, 0, 0}, "the file is empty");
     for (const auto& doc : docs) {
         auto root = readerFor(doc, warnings, nullptr);

@@ -83,7 +83,7 @@ struct Object {
     Labels labels;
     Labels annotations;
     SourceRef source;
-    const YamlDocument* doc = nullptr;
+    const SourceDocument* doc = nullptr;
 };
 
 // Checks metadata keys and reads name, namespace, labels, annotations. Cluster-scoped kinds pass
