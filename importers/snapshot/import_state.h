@@ -69,7 +69,6 @@ struct State {
     bool finished = false;
 
     void skip(const std::string& what, const SourceRef& where);
-    Diagnostics* warn() { return &warnings; }
 };
 
 // One Kubernetes object: its reader, apiVersion split into group and version, kind, metadata.
@@ -83,7 +82,6 @@ struct Object {
     Labels labels;
     Labels annotations;
     SourceRef source;
-    const SourceDocument* doc = nullptr;
 };
 
 // Checks metadata keys and reads name, namespace, labels, annotations. Cluster-scoped kinds pass
