@@ -8,6 +8,9 @@
 // policy, the median over the seeds of GPU allocation % at 100 % and 130 % arrived demand next to
 // the authors' median, every deviation beyond +-0.5 points, the worst deviation, and how many
 // per-seed rows agree with the authors' rows column for column.
+#include "fragmentation/fgd_experiment.h"
+#include "trace/alibaba_trace.h"
+
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -18,9 +21,6 @@
 #include <sstream>
 #include <string>
 #include <vector>
-
-#include "fragmentation/fgd_experiment.h"
-#include "trace/alibaba_trace.h"
 
 using namespace gantry;
 
@@ -37,12 +37,18 @@ const std::vector<std::string> kWorkloads = {
 // The authors' directory names of the policies.
 std::string policyDir(frag::Policy p) {
     switch (p) {
-    case frag::Policy::Random: return "01-Random";
-    case frag::Policy::DotProd: return "02-DotProd";
-    case frag::Policy::GpuClustering: return "03-GpuClustering";
-    case frag::Policy::GpuPacking: return "04-GpuPacking";
-    case frag::Policy::BestFit: return "05-BestFit";
-    case frag::Policy::Fgd: return "06-FGD";
+    case frag::Policy::Random:
+        return "01-Random";
+    case frag::Policy::DotProd:
+        return "02-DotProd";
+    case frag::Policy::GpuClustering:
+        return "03-GpuClustering";
+    case frag::Policy::GpuPacking:
+        return "04-GpuPacking";
+    case frag::Policy::BestFit:
+        return "05-BestFit";
+    case frag::Policy::Fgd:
+        return "06-FGD";
     }
     return "";
 }
@@ -71,7 +77,8 @@ std::map<std::string, Row> readDiscrete(const std::string& path) {
         if (f.size() < zero) continue;
         Row r;
         for (size_t i = zero; i < header.size(); ++i)
-            r.push_back(i < f.size() && !f[i].empty() ? std::optional<double>(std::stod(f[i])) : std::nullopt);
+            r.push_back(i < f.size() && !f[i].empty() ? std::optional<double>(std::stod(f[i]))
+                                                      : std::nullopt);
         rows[f[0] + "/" + f[1] + "/" + f[3]] = r;
     }
     return rows;
@@ -128,12 +135,17 @@ int main(int argc, char** argv) {
     bool quiet = false;
     for (int i = 1; i < argc; ++i) {
         std::string a = argv[i];
-        if (a == "--data" && i + 1 < argc) dir = argv[++i];
-        else if (a == "--policy" && i + 1 < argc) onlyPolicy = frag::policyFromString(argv[++i]);
-        else if (a == "--workload" && i + 1 < argc) onlyWorkload = argv[++i];
-        else if (a == "--quiet") quiet = true;
+        if (a == "--data" && i + 1 < argc)
+            dir = argv[++i];
+        else if (a == "--policy" && i + 1 < argc)
+            onlyPolicy = frag::policyFromString(argv[++i]);
+        else if (a == "--workload" && i + 1 < argc)
+            onlyWorkload = argv[++i];
+        else if (a == "--quiet")
+            quiet = true;
         else {
-            std::fprintf(stderr, "usage: fgd_table [--data DIR] [--policy NAME] [--workload NAME] [--quiet]\n");
+            std::fprintf(stderr,
+                         "usage: fgd_table [--data DIR] [--policy NAME] [--workload NAME] [--quiet]\n");
             return 1;
         }
     }
@@ -218,11 +230,14 @@ int main(int argc, char** argv) {
     }
     double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     std::printf("\n%d runs in %.1f s (%.3f s per run)\n", runs, seconds, runs ? seconds / runs : 0);
-    std::printf("medians of GPU allocation %% at 100 %% and 130 %% arrived: %d compared, %d outside +-0.5 points; "
-                "worst %+.3f (%s)\n",
-                compared, outside, worst, worstWhat.c_str());
-    std::printf("per-seed rows equal to the authors' in every column (0..130 %%), and the largest difference:\n");
-    std::printf("  %-14s %-22s %-22s %-22s\n", "policy", "GPU allocation %", "frag / total GPUs %", "frag / idle GPUs %");
+    std::printf(
+        "medians of GPU allocation %% at 100 %% and 130 %% arrived: %d compared, %d outside +-0.5 points; "
+        "worst %+.3f (%s)\n",
+        compared, outside, worst, worstWhat.c_str());
+    std::printf(
+        "per-seed rows equal to the authors' in every column (0..130 %%), and the largest difference:\n");
+    std::printf("  %-14s %-22s %-22s %-22s\n", "policy", "GPU allocation %", "frag / total GPUs %",
+                "frag / idle GPUs %");
     for (frag::Policy p : frag::allPolicies()) {
         const char* name = frag::toString(p);
         if (!cmpAllo.count(name)) continue;
@@ -231,8 +246,8 @@ int main(int argc, char** argv) {
             std::snprintf(buf, sizeof buf, "%4d/%-4d (%.3f)", c.exactRows, c.rows, c.maxDiff);
             return std::string(buf);
         };
-        std::printf("  %-14s %-22s %-22s %-22s\n", name, cell(cmpAllo[name]).c_str(), cell(cmpFrag[name]).c_str(),
-                    cell(cmpIdle[name]).c_str());
+        std::printf("  %-14s %-22s %-22s %-22s\n", name, cell(cmpAllo[name]).c_str(),
+                    cell(cmpFrag[name]).c_str(), cell(cmpIdle[name]).c_str());
     }
     return outside == 0 ? 0 : 2;
 }

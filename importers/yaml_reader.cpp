@@ -110,19 +110,15 @@ std::vector<std::pair<std::string, Y>> Y::entries() const {
 
 void Y::checkKeys(std::string_view kind, std::initializer_list<std::string_view> modelled,
                   std::initializer_list<std::string_view> ignored) const {
-    if (!present()) return;
-    if (!node_->isMap()) fail("expected a mapping, got " + describe());
-    const auto& c = node_->children;
-    std::set<std::string_view> seen;
-    for (size_t i = 0; i + 1 < c.size(); i += 2) {
-        Y key(c[i], context_, path_, node_);
-        if (!c[i]->isScalar()) key.fail("keys must be scalars");
-        const std::string& name = c[i]->text;
-        if (!seen.insert(name).second) key.fail("duplicate key '" + name + "'");
-        auto in = [&](std::initializer_list<std::string_view> list) {
-            return std::find(list.begin(), list.end(), name) != list.end();
-        };
-        if (in(modelled) || in(ignored)) continue;
+    auto in = [](std::initializer_list<std::string_view> list, const std::string& name) {
+        return std::find(list.begin(), list.end(), name) != list.end();
+    };
+    const auto& c = present() && node_->isMap() ? node_->children : std::vector<const DomNode*>{};
+    size_t i = 0;
+    for (const auto& [name, value] : entries()) { // entries() rejects non-maps and duplicate keys
+        const DomNode* keyNode = c[2 * i++];
+        if (in(modelled, name) || in(ignored, name)) continue;
+        Y key(keyNode, context_, path_, node_);
         if (context_->notes) {
             context_->notes->note(std::string(kind), child(name), key.where());
         } else {
@@ -132,6 +128,21 @@ void Y::checkKeys(std::string_view kind, std::initializer_list<std::string_view>
                      (expected.empty() ? "" : " (expected one of: " + expected + ")"));
         }
     }
+}
+
+void Y::expectOneOf(const std::string& value, std::initializer_list<const char*> allowed) const {
+    if (value.empty()) return;
+    for (const char* a : allowed)
+        if (value == a) return;
+    std::string list;
+    for (const char* a : allowed) list += (list.empty() ? "" : ", ") + std::string(a);
+    fail("unknown value '" + value + "' (expected " + list + ")");
+}
+
+std::string Y::choice(std::string def, std::initializer_list<const char*> allowed) const {
+    std::string value = str(std::move(def));
+    expectOneOf(value, allowed);
+    return value;
 }
 
 std::string Y::str(std::string def) const {
@@ -321,7 +332,7 @@ double Y::durationSeconds(double def) const {
     return *parsed;
 }
 
-Y readerFor(const YamlDocument& doc, Diagnostics* warnings, FieldNotes* notes, std::string subject) {
+Y readerFor(const SourceDocument& doc, Diagnostics* warnings, FieldNotes* notes, std::string subject) {
     auto ctx = std::make_shared<YamlContext>();
     ctx->origin = doc.origin;
     ctx->document = doc.index;
@@ -330,6 +341,37 @@ Y readerFor(const YamlDocument& doc, Diagnostics* warnings, FieldNotes* notes, s
     ctx->notes = notes;
     ctx->arena = doc.arena;
     return Y(doc.root, ctx, {}, doc.root);
+}
+
+namespace {
+const DomNode* copyTree(const YAML::Node& n, DomArena& arena) {
+    DomNode* d = arena.make();
+    d->line = n.Mark().line;
+    d->column = n.Mark().column;
+    d->pos = n.Mark().pos;
+    if (n.IsScalar()) {
+        d->kind = DomNode::Kind::Scalar;
+        d->quoted = n.Tag() == "!";
+        d->text = n.Scalar();
+    } else if (n.IsSequence()) {
+        d->kind = DomNode::Kind::Sequence;
+        for (const auto& item : n) d->children.push_back(copyTree(item, arena));
+    } else if (n.IsMap()) {
+        d->kind = DomNode::Kind::Map;
+        for (auto it = n.begin(); it != n.end(); ++it) {
+            d->children.push_back(copyTree(it->first, arena));
+            d->children.push_back(copyTree(it->second, arena));
+        }
+    }
+    return d;
+}
+} // namespace
+
+Y readerFor(const YamlDocument& doc, Diagnostics* warnings, FieldNotes* notes, std::string subject) {
+    auto arena = std::make_shared<DomArena>();
+    const DomNode* root = copyTree(doc.root, *arena);
+    return readerFor(SourceDocument{root, arena, doc.file, doc.index, doc.origin}, warnings, notes,
+                     std::move(subject));
 }
 
 } // namespace gantry

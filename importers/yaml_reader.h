@@ -83,6 +83,11 @@ class Y {
     void checkKeys(std::string_view kind, std::initializer_list<std::string_view> modelled,
                    std::initializer_list<std::string_view> ignored = {}) const;
 
+    // Fails unless `value` (read from this node) is one of `allowed`; an empty value passes.
+    void expectOneOf(const std::string& value, std::initializer_list<const char*> allowed) const;
+    // The string (def when absent), which must be empty or one of `allowed`.
+    std::string choice(std::string def, std::initializer_list<const char*> allowed) const;
+
     std::string str(std::string def = {}) const;
     std::optional<std::string> optStr() const;
     int32_t i32(int32_t def = 0) const;
@@ -115,6 +120,8 @@ class Y {
 };
 
 // Root reader of one document.
+Y readerFor(const SourceDocument& doc, Diagnostics* warnings, FieldNotes* notes, std::string subject = {});
+// The same for a document loaded as yaml-cpp nodes (copied into a located tree first).
 Y readerFor(const YamlDocument& doc, Diagnostics* warnings, FieldNotes* notes, std::string subject = {});
 
 // Parses a Go duration ("1h30m", "45s", "2.5h", "100ms"); nullopt when it is not one.

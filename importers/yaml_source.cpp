@@ -29,17 +29,42 @@ bool looksLikeJson(const std::string& text) {
 
 } // namespace
 
-std::vector<YamlDocument> loadYamlString(const std::string& text, const TextOrigin& origin) {
+std::vector<SourceDocument> loadDocuments(const std::string& text, const TextOrigin& origin) {
     auto arena = std::make_shared<DomArena>();
-    std::vector<YamlDocument> docs;
+    std::vector<SourceDocument> docs;
     if (looksLikeJson(text)) {
         auto doc = parseJson(text, origin, *arena);
         if (doc.root && doc.root->kind != DomNode::Kind::Null)
-            docs.push_back(YamlDocument{doc.root, arena, origin.file, 1, origin});
+            docs.push_back(SourceDocument{doc.root, arena, origin.file, 1, origin});
         return docs;
     }
     for (const auto& doc : parseYaml(text, origin, *arena))
-        docs.push_back(YamlDocument{doc.root, arena, origin.file, doc.index, origin});
+        docs.push_back(SourceDocument{doc.root, arena, origin.file, doc.index, origin});
+    return docs;
+}
+
+std::vector<SourceDocument> loadDocuments(const std::string& text, const std::string& name) {
+    TextOrigin origin;
+    origin.file = name;
+    return loadDocuments(text, origin);
+}
+
+std::vector<YamlDocument> loadYamlString(const std::string& text, const TextOrigin& origin) {
+    if (looksLikeJson(text)) {
+        DomArena scratch; // strict JSON check; yaml-cpp would accept trailing commas
+        parseJson(text, origin, scratch);
+    }
+    std::vector<YamlDocument> docs;
+    try {
+        int index = 0;
+        for (auto& n : YAML::LoadAll(text)) {
+            ++index;
+            if (!n.IsDefined() || n.IsNull()) continue;
+            docs.push_back(YamlDocument{n, origin.file, index, origin});
+        }
+    } catch (const YAML::Exception& e) {
+        throw InputError(origin.locate(e.mark.line, e.mark.column, 0), "YAML syntax error: " + e.msg);
+    }
     return docs;
 }
 
@@ -47,6 +72,25 @@ std::vector<YamlDocument> loadYamlString(const std::string& text, const std::str
     TextOrigin origin;
     origin.file = name;
     return loadYamlString(text, origin);
+}
+
+SourceRef whereOf(const YAML::Node& node, const std::string& file, int document) {
+    SourceRef ref{file, 0, 0, document};
+    if (node.IsDefined() && node.Mark().line >= 0) {
+        ref.line = node.Mark().line + 1;
+        ref.column = node.Mark().column + 1;
+    }
+    return ref;
+}
+
+SourceDocument loadSingleDocument(const std::string& text, const TextOrigin& origin,
+                                  const std::string& what) {
+    auto docs = loadDocuments(text, origin);
+    if (docs.empty()) throw InputError(origin.locate(0, 0, 0), what + " is empty");
+    if (docs.size() > 1)
+        throw InputError(origin.locate(docs[1].root->line, docs[1].root->column, docs[1].index),
+                         what + " must be a single YAML document");
+    return docs[0];
 }
 
 std::string readTextFile(const std::string& path) {

@@ -110,7 +110,9 @@ class Allocate : public Action {
             const uint32_t t = tasks.pop();
             if (!ssn.allocatable(q, t)) {
                 if (js.jobFitError.empty())
-                    js.jobFitError = "queue " + ssn.state.queues[q].name + " cannot take more";
+                    js.jobFitError = "Queue " + ssn.state.queues[q].name +
+                                     " is overused when considering task " + ssn.state.taskKey(t) +
+                                     " (its share would be exceeded)";
                 continue;
             }
             if (ssn.taskHasFitErrors(j, t)) {
@@ -141,6 +143,7 @@ class Allocate : public Action {
             if (topology) ssn.taskJobHyperNode[t] = allocatedHyperNode;
             const int32_t best = search_->prioritizeNodes(t, passing_);
             if (best < 0) continue;
+            search_->beforePlace(uint32_t(best));
             if (search_->fitsIdle(t, uint32_t(best)))
                 stmt->allocate(t, uint32_t(best));
             else if (search_->fitsFutureIdle(t, uint32_t(best)))

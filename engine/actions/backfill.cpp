@@ -1,19 +1,19 @@
 // backfill: best-effort tasks (no requests) of admitted jobs, pending or pipelined, are placed on the
 // best node that passes the predicates, without a resource check; a job whose tasks make it ready is
 // dispatched.
-#include <map>
-
 #include "actions/actions.h"
 #include "session/node_search.h"
 #include "session/queue_util.h"
 #include "session/statement.h"
+
+#include <map>
 
 namespace gantry::engine::actions {
 
 namespace {
 
 class Backfill : public Action {
-public:
+  public:
     void execute(Session& ssn) override {
         NodeSearch search(ssn);
         std::vector<Candidate> passing;
@@ -39,7 +39,7 @@ public:
         }
     }
 
-private:
+  private:
     std::vector<uint32_t> pickUpPendingTasks(Session& ssn) {
         auto taskLess = [&](uint32_t a, uint32_t b) { return ssn.taskOrderLess(a, b); };
         auto jobLess = [&](uint32_t a, uint32_t b) { return ssn.jobOrderLess(a, b); };
@@ -81,6 +81,8 @@ private:
 
 } // namespace
 
-std::unique_ptr<Action> makeBackfill() { return std::make_unique<Backfill>(); }
+std::unique_ptr<Action> makeBackfill() {
+    return std::make_unique<Backfill>();
+}
 
 } // namespace gantry::engine::actions

@@ -8,7 +8,7 @@ namespace gantry::engine::actions {
 namespace {
 
 class Enqueue : public Action {
-public:
+  public:
     void execute(Session& ssn) override {
         auto queueLess = [&](uint32_t a, uint32_t b) { return ssn.queueOrderLess(a, b); };
         auto jobLess = [&](uint32_t a, uint32_t b) { return ssn.jobOrderLess(a, b); };
@@ -40,6 +40,8 @@ public:
 
 } // namespace
 
-std::unique_ptr<Action> makeEnqueue() { return std::make_unique<Enqueue>(); }
+std::unique_ptr<Action> makeEnqueue() {
+    return std::make_unique<Enqueue>();
+}
 
 } // namespace gantry::engine::actions

@@ -118,8 +118,12 @@ class Preempt : public Action {
         if (ssn.prePredicate(preemptor)) return false;
         const uint32_t job = ssn.jobOf(preemptor);
         std::vector<bool> excluded(ssn.state.nodes.size(), false);
-        if (auto fe = ssn.jobs[job].nodesFitErrors.find(preemptor); fe != ssn.jobs[job].nodesFitErrors.end())
+        if (auto fe = ssn.jobs[job].nodesFitErrors.find(preemptor);
+            fe != ssn.jobs[job].nodesFitErrors.end()) {
             for (uint32_t n : fe->second.unresolvable) excluded[n] = true;
+            for (uint32_t c : fe->second.unresolvableClasses)
+                for (uint32_t n : ssn.state.classes[c].members) excluded[n] = true;
+        }
         FitErrors fe;
         search_->predicateNodes(preemptor, ssn.clusterTopHyperNode(), PredicateMode::Preempt, passing_, fe,
                                 &excluded);

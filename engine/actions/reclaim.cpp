@@ -2,20 +2,20 @@
 // reclaimable queues: on the first node (by name) where the reclaimable victims (Running,
 // preemptable, of another queue) free enough for the task, the victims are evicted and the task is
 // pipelined there. A job's evictions are committed only if the job ends up pipelined.
-#include <map>
-
 #include "actions/actions.h"
 #include "session/node_search.h"
 #include "session/queue_util.h"
 #include "session/statement.h"
 #include "session/text_util.h"
 
+#include <map>
+
 namespace gantry::engine::actions {
 
 namespace {
 
 class Reclaim : public Action {
-public:
+  public:
     void execute(Session& ssn) override {
         ssn_ = &ssn;
         search_ = std::make_unique<NodeSearch>(ssn);
@@ -40,7 +40,8 @@ public:
                 preemptors.try_emplace(q, jobLess).first->second.push(j);
                 auto& ts = preemptorTasks.try_emplace(j, taskLess).first->second;
                 for (uint32_t t : ssn.state.jobs[j].tasks)
-                    if (ssn.state.tasks[t].status == TaskStatus::Pending && ssn.state.tasks[t].volcano) ts.push(t);
+                    if (ssn.state.tasks[t].status == TaskStatus::Pending && ssn.state.tasks[t].volcano)
+                        ts.push(t);
             }
         }
         while (!queues.empty()) {
@@ -62,23 +63,29 @@ public:
                     if (ssn.prePredicate(t)) continue;
                     reclaimForTask(stmt, t, j);
                 }
-                if (ssn.jobPipelined(j)) stmt.commit();
-                else stmt.discard();
+                if (ssn.jobPipelined(j))
+                    stmt.commit();
+                else
+                    stmt.discard();
                 if (!jobsQ.empty()) queues.push(q);
             }
         }
     }
 
-private:
+  private:
     void reclaimForTask(Statement& stmt, uint32_t task, uint32_t job) {
         Session& ssn = *ssn_;
         const auto& st = ssn.state;
         std::vector<bool> excluded(st.nodes.size(), false);
-        if (auto fe = ssn.jobs[job].nodesFitErrors.find(task); fe != ssn.jobs[job].nodesFitErrors.end())
+        if (auto fe = ssn.jobs[job].nodesFitErrors.find(task); fe != ssn.jobs[job].nodesFitErrors.end()) {
             for (uint32_t n : fe->second.unresolvable) excluded[n] = true;
+            for (uint32_t c : fe->second.unresolvableClasses)
+                for (uint32_t n : ssn.state.classes[c].members) excluded[n] = true;
+        }
         search_->newScope();
         FitErrors fe;
-        search_->predicateNodes(task, ssn.clusterTopHyperNode(), PredicateMode::Preempt, passing_, fe, &excluded);
+        search_->predicateNodes(task, ssn.clusterTopHyperNode(), PredicateMode::Preempt, passing_, fe,
+                                &excluded);
         const auto& req = ssn.taskRes(task);
         for (const auto& c : passing_) {
             const uint32_t n = c.node;
@@ -128,7 +135,8 @@ private:
         r.cpu = double(idl[kCpu] + rel[kCpu] - pip[kCpu]);
         r.mem = double(idl[kMemory] + rel[kMemory] - pip[kMemory]);
         for (int d = 2; d < st.D(); ++d)
-            if ((st.nodes[n].allocMask >> d) & 1u || idl[d] + rel[d] - pip[d] != 0) r.set(d, double(idl[d] + rel[d] - pip[d]));
+            if ((st.nodes[n].allocMask >> d) & 1u || idl[d] + rel[d] - pip[d] != 0)
+                r.set(d, double(idl[d] + rel[d] - pip[d]));
         return r;
     }
 
@@ -139,6 +147,8 @@ private:
 
 } // namespace
 
-std::unique_ptr<Action> makeReclaim() { return std::make_unique<Reclaim>(); }
+std::unique_ptr<Action> makeReclaim() {
+    return std::make_unique<Reclaim>();
+}
 
 } // namespace gantry::engine::actions

@@ -1,5 +1,9 @@
 #include "fragmentation/fgd_experiment.h"
 
+#include "fragmentation/frag_memo.h"
+#include "fragmentation/trace_cluster.h"
+#include "trace/go_rand.h"
+
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -11,17 +15,13 @@
 #include <string>
 #include <tuple>
 
-#include "fragmentation/frag_memo.h"
-#include "fragmentation/trace_cluster.h"
-#include "trace/go_rand.h"
-
 namespace gantry::frag {
 
 namespace {
 
 // The order of arrivals: the name-sorted tasks shuffled, then inflated (or deflated) to the target.
-std::vector<int32_t> arrivalOrder(const Trace& trace, const TraceCluster& cluster, const ExperimentConfig& cfg,
-                                  GoRand& rng) {
+std::vector<int32_t> arrivalOrder(const Trace& trace, const TraceCluster& cluster,
+                                  const ExperimentConfig& cfg, GoRand& rng) {
     std::vector<int32_t> byName(trace.tasks.size());
     std::iota(byName.begin(), byName.end(), 0);
     std::stable_sort(byName.begin(), byName.end(),
@@ -109,7 +109,8 @@ ExperimentRun runFgdExperiment(const Trace& trace, const ExperimentConfig& cfg) 
     std::vector<int32_t> shapeOfTask(trace.tasks.size());
     for (size_t t = 0; t < trace.tasks.size(); ++t) {
         const TaskShape& s = cluster.shapes[t];
-        auto [it, _] = shapeIds.emplace(ShapeKey{s.cpuMilli, s.gpuMilli, s.gpuCount, s.gpuSpec}, int32_t(shapeIds.size()));
+        auto [it, _] = shapeIds.emplace(ShapeKey{s.cpuMilli, s.gpuMilli, s.gpuCount, s.gpuSpec},
+                                        int32_t(shapeIds.size()));
         shapeOfTask[t] = it->second;
     }
     struct CachedScore {
@@ -166,18 +167,30 @@ ExperimentRun runFgdExperiment(const Trace& trace, const ExperimentConfig& cfg) 
                 for (int32_t n : feasible) {
                     const NodeState& node = cluster.nodes[n];
                     switch (cfg.policy) {
-                    case Policy::DotProd: scores.push_back(dotProdScore(node, shape)); break;
-                    case Policy::GpuClustering: scores.push_back(gpuClusteringScore(node, shape)); break;
-                    case Policy::GpuPacking: scores.push_back(gpuPackingScore(node, shape)); break;
-                    case Policy::BestFit: scores.push_back(bestFitRawScore(node, shape)); break;
-                    case Policy::Fgd: scores.push_back(fgdFor(n, task).score); break;
-                    case Policy::Random: break;
+                    case Policy::DotProd:
+                        scores.push_back(dotProdScore(node, shape));
+                        break;
+                    case Policy::GpuClustering:
+                        scores.push_back(gpuClusteringScore(node, shape));
+                        break;
+                    case Policy::GpuPacking:
+                        scores.push_back(gpuPackingScore(node, shape));
+                        break;
+                    case Policy::BestFit:
+                        scores.push_back(bestFitRawScore(node, shape));
+                        break;
+                    case Policy::Fgd:
+                        scores.push_back(fgdFor(n, task).score);
+                        break;
+                    case Policy::Random:
+                        break;
                     }
                 }
                 if (cfg.policy == Policy::BestFit) normaliseScores(scores);
                 size_t best = 0;
                 for (size_t i = 1; i < feasible.size(); ++i) {
-                    if (scores[i] > scores[best] || (scores[i] == scores[best] && rank[feasible[i]] < rank[feasible[best]]))
+                    if (scores[i] > scores[best] ||
+                        (scores[i] == scores[best] && rank[feasible[i]] < rank[feasible[best]]))
                         best = i;
                 }
                 chosen = feasible[best];
@@ -188,9 +201,15 @@ ExperimentRun runFgdExperiment(const Trace& trace, const ExperimentConfig& cfg) 
             NodeState& node = cluster.nodes[chosen];
             GpuSet gpus = 0;
             switch (cfg.policy) {
-            case Policy::Random: gpus = pickRandomGpus(node, shape, rng); break;
-            case Policy::Fgd: gpus = fgdFor(chosen, task).gpus; break;
-            default: gpus = pickTightestGpus(node, shape); break;
+            case Policy::Random:
+                gpus = pickRandomGpus(node, shape, rng);
+                break;
+            case Policy::Fgd:
+                gpus = fgdFor(chosen, task).gpus;
+                break;
+            default:
+                gpus = pickTightestGpus(node, shape);
+                break;
             }
             place(node, shape, memory, gpus);
             ++version[chosen];
@@ -203,7 +222,8 @@ ExperimentRun runFgdExperiment(const Trace& trace, const ExperimentConfig& cfg) 
         } else {
             ++run.unscheduled;
         }
-        run.records.push_back(TaskRecord{arrived, allocated, double(clusterFrag), double(clusterIdle), chosen});
+        run.records.push_back(
+            TaskRecord{arrived, allocated, double(clusterFrag), double(clusterIdle), chosen});
     }
     run.finalNodes = std::move(cluster.nodes);
     return run;
@@ -219,7 +239,9 @@ double pythonRound2(double x) {
 }
 
 // numpy's round(x, 2): scale, round half to even, unscale.
-double numpyRound2(double x) { return std::nearbyint(x * 100.0) / 100.0; }
+double numpyRound2(double x) {
+    return std::nearbyint(x * 100.0) / 100.0;
+}
 
 // numpy's pairwise summation of a contiguous float64 array (what pandas' mean sums with).
 double pairwiseSum(const double* a, size_t n) {
@@ -247,8 +269,10 @@ double pairwiseSum(const double* a, size_t n) {
 std::optional<double> pandasMean(std::vector<double> values) {
     size_t count = 0;
     for (auto& v : values) {
-        if (std::isnan(v)) v = 0;
-        else ++count;
+        if (std::isnan(v))
+            v = 0;
+        else
+            ++count;
     }
     if (count == 0) return std::nullopt;
     return pairwiseSum(values.data(), values.size()) / double(count);
@@ -262,7 +286,9 @@ double printed2(double x) {
 
 } // namespace
 
-PercentSeries discretize(const ExperimentRun& run) { return discretize(run, int(std::lround(run.config.inflation * 100))); }
+PercentSeries discretize(const ExperimentRun& run) {
+    return discretize(run, int(std::lround(run.config.inflation * 100)));
+}
 
 PercentSeries discretize(const ExperimentRun& run, int maxPct) {
     PercentSeries out;

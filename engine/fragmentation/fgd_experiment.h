@@ -14,13 +14,13 @@
 //
 // discretize() turns the records into one value per whole percent of arrived demand, as the
 // authors' analysis scripts build analysis_{allo,frag,frag_ratio}_discrete.csv.
-#include <cstdint>
-#include <optional>
-#include <vector>
-
 #include "fragmentation/fragmentation.h"
 #include "fragmentation/placement.h"
 #include "trace/trace.h"
+
+#include <cstdint>
+#include <optional>
+#include <vector>
 
 namespace gantry::frag {
 
@@ -28,7 +28,7 @@ struct ExperimentConfig {
     Policy policy = Policy::Fgd;
     int64_t seed = 42;
     double inflation = 1.3;
-    double targetCoverage = 0.95; // share of tasks the target workload's shapes must cover
+    double targetCoverage = 0.95;  // share of tasks the target workload's shapes must cover
     int32_t maxPodsPerNode = 1001; // the pod capacity the authors' node objects declare
     // Draws the authors' Go process makes between sizing the workload and ranking the nodes (its
     // informers' watch timeouts take them from the same global generator).
@@ -46,7 +46,7 @@ struct TaskRecord {
 struct ExperimentRun {
     ExperimentConfig config;
     TargetWorkload workload;
-    std::vector<TaskRecord> records; // in arrival order
+    std::vector<TaskRecord> records;   // in arrival order
     std::vector<int32_t> taskOfRecord; // index into Trace::tasks of each arrival
     int32_t totalGpus = 0;
     int64_t totalGpuMilli = 0;
@@ -60,9 +60,9 @@ ExperimentRun runFgdExperiment(const Trace& trace, const ExperimentConfig& confi
 // Values per whole percent 0..maxPct of arrived demand; nullopt where no task arrived near it.
 struct PercentSeries {
     int maxPct = 0;
-    std::vector<std::optional<double>> gpuAllocPct;       // allocated / total GPU milli, %
-    std::vector<std::optional<double>> fragOverTotalPct;  // F(M) / total GPU milli, %
-    std::vector<std::optional<double>> fragOverIdlePct;   // F(M) / free GPU milli, %
+    std::vector<std::optional<double>> gpuAllocPct;      // allocated / total GPU milli, %
+    std::vector<std::optional<double>> fragOverTotalPct; // F(M) / total GPU milli, %
+    std::vector<std::optional<double>> fragOverIdlePct;  // F(M) / free GPU milli, %
 };
 PercentSeries discretize(const ExperimentRun& run);
 PercentSeries discretize(const ExperimentRun& run, int maxPct);

@@ -19,7 +19,8 @@ FragValue FragMemo::get(const NodeState& node) {
     std::copy(node.gpuLeft.begin(), node.gpuLeft.begin() + node.gpuCount, sorted.begin());
     std::sort(sorted.begin(), sorted.begin() + node.gpuCount, std::greater<>());
     Key key{node.cpuLeft, {0, 0, 0, 0}, node.model};
-    for (int g = 0; g < node.gpuCount; ++g) key.gpus[g / 4] |= uint64_t(uint16_t(sorted[g])) << (16 * (g % 4));
+    for (int g = 0; g < node.gpuCount; ++g)
+        key.gpus[g / 4] |= uint64_t(uint16_t(sorted[g])) << (16 * (g % 4));
     auto it = memo_.find(key);
     if (it != memo_.end()) return it->second;
     FragBuckets b = nodeFragBuckets(node, *workload_);

@@ -2,10 +2,10 @@
 // Memo of F_n(M) by node state. Fragmentation depends only on free CPU, the multiset of free device
 // milli and the GPU model, and a cluster has few distinct states, so placement policies that
 // evaluate "what if" states (FGD) look most of them up instead of recomputing.
+#include "fragmentation/fragmentation.h"
+
 #include <cstdint>
 #include <unordered_map>
-
-#include "fragmentation/fragmentation.h"
 
 namespace gantry::frag {
 
@@ -15,13 +15,13 @@ struct FragValue {
 };
 
 class FragMemo {
-public:
+  public:
     explicit FragMemo(const TargetWorkload& workload) : workload_(&workload) {}
     const TargetWorkload& workload() const { return *workload_; }
     FragValue get(const NodeState& node);
     size_t size() const { return memo_.size(); }
 
-private:
+  private:
     struct Key {
         int64_t cpuLeft;
         uint64_t gpus[4]; // free milli of each device, sorted descending, 16 bits each

@@ -12,11 +12,11 @@
 // Sums are accumulated in the authors' order (per class, classes in a fixed order) so that the
 // FGD policy's integer scores, which truncate a sigmoid of differences of these sums, come out the
 // same.
+#include "fragmentation/gpu_node.h"
+
 #include <array>
 #include <span>
 #include <vector>
-
-#include "fragmentation/gpu_node.h"
 
 namespace gantry::frag {
 

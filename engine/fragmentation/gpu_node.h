@@ -37,7 +37,9 @@ struct TaskShape {
 // GPU-affinity classes of the GpuClustering policy: index 0 = GPU-sharing tasks, k = tasks of k
 // whole GPUs.
 inline constexpr int kAffinityClasses = kMaxGpusPerNode + 1;
-inline int affinityClass(const TaskShape& t) { return t.gpuCount == 0 ? -1 : t.sharesGpu() ? 0 : t.gpuCount; }
+inline int affinityClass(const TaskShape& t) {
+    return t.gpuCount == 0 ? -1 : t.sharesGpu() ? 0 : t.gpuCount;
+}
 
 struct NodeState {
     int64_t cpuLeft = 0, cpuCapacity = 0;       // milli-CPU
@@ -45,7 +47,7 @@ struct NodeState {
     int32_t podsLeft = INT32_MAX;
     int32_t gpuCount = 0;
     ModelId model = -1;
-    std::array<int16_t, kMaxGpusPerNode> gpuLeft{}; // free milli of each device, by device index
+    std::array<int16_t, kMaxGpusPerNode> gpuLeft{};   // free milli of each device, by device index
     std::array<int16_t, kAffinityClasses> affinity{}; // tasks placed, per affinity class
 
     int64_t gpuLeftTotal() const {

@@ -8,12 +8,18 @@ namespace gantry::frag {
 
 const char* toString(Policy policy) {
     switch (policy) {
-    case Policy::Random: return "random";
-    case Policy::DotProd: return "dotprod";
-    case Policy::GpuClustering: return "gpuclustering";
-    case Policy::GpuPacking: return "gpupacking";
-    case Policy::BestFit: return "bestfit";
-    case Policy::Fgd: return "fgd";
+    case Policy::Random:
+        return "random";
+    case Policy::DotProd:
+        return "dotprod";
+    case Policy::GpuClustering:
+        return "gpuclustering";
+    case Policy::GpuPacking:
+        return "gpupacking";
+    case Policy::BestFit:
+        return "bestfit";
+    case Policy::Fgd:
+        return "fgd";
     }
     return "?";
 }
@@ -151,7 +157,8 @@ GpuSet pickTightestGpus(const NodeState& node, const TaskShape& task) {
     if (task.gpuMilli < kMilliPerGpu) {
         int best = -1;
         for (int g = 0; g < node.gpuCount; ++g)
-            if (node.gpuLeft[g] >= task.gpuMilli && (best < 0 || node.gpuLeft[g] < node.gpuLeft[best])) best = g;
+            if (node.gpuLeft[g] >= task.gpuMilli && (best < 0 || node.gpuLeft[g] < node.gpuLeft[best]))
+                best = g;
         return best < 0 ? 0 : GpuSet(1) << best;
     }
     return lowestFreeGpus(node, task.gpuCount);

@@ -12,14 +12,14 @@
 //                  the device is chosen the same way
 //
 // Scores are the plugins' integers; ties go to the node whose (randomly prefixed) name sorts first.
+#include "fragmentation/frag_memo.h"
+#include "fragmentation/gpu_node.h"
+#include "trace/go_rand.h"
+
 #include <cstdint>
 #include <optional>
 #include <string_view>
 #include <vector>
-
-#include "fragmentation/frag_memo.h"
-#include "fragmentation/gpu_node.h"
-#include "trace/go_rand.h"
 
 namespace gantry::frag {
 

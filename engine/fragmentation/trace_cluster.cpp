@@ -27,8 +27,8 @@ TraceCluster buildTraceCluster(const Trace& trace) {
     c.nodes.reserve(trace.nodes.size());
     for (const auto& n : trace.nodes) {
         if (n.gpuCount > kMaxGpusPerNode)
-            throw std::invalid_argument("node " + n.name + " has more than " + std::to_string(kMaxGpusPerNode) +
-                                        " GPUs");
+            throw std::invalid_argument("node " + n.name + " has more than " +
+                                        std::to_string(kMaxGpusPerNode) + " GPUs");
         ModelId model = -1;
         if (!n.gpuModel.empty()) {
             auto it = std::find(c.models.begin(), c.models.end(), n.gpuModel);

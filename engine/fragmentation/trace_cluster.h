@@ -1,11 +1,11 @@
 #pragma once
 // A trace turned into what placement works on: one NodeState per node (in the trace's order), one
 // TaskShape per task, and the table of GPU models the nodes name.
-#include <string>
-#include <vector>
-
 #include "fragmentation/gpu_node.h"
 #include "trace/trace.h"
+
+#include <string>
+#include <vector>
 
 namespace gantry::frag {
 

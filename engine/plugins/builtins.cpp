@@ -16,6 +16,7 @@ void registerBuiltins(const std::function<void(const std::string&, PluginFactory
     add("network-topology-aware", makeNetworkTopologyAware);
     add("sla", makeSla);
     add("deviceshare", makeDeviceShare);
+    add("fgd", makeFgd);
 }
 
 } // namespace gantry::engine::plugins

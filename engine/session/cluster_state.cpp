@@ -274,6 +274,15 @@ void ClusterState::releaseGpus(uint32_t task, uint32_t node) {
 
 // ---------------------------------------------------------------- node indexes
 
+// Device fit depends on the free milli of each device, not on which device has it: the key holds
+// the node's device values sorted.
+int ClusterState::sortedGpuFree(uint32_t n, int32_t* out) const {
+    const int count = gpuCount(n);
+    std::copy(gpuRow(n), gpuRow(n) + count, out);
+    std::sort(out, out + count);
+    return count;
+}
+
 std::vector<int64_t> ClusterState::dynamicKey(uint32_t n) const {
     const int d = D();
     std::vector<int64_t> key;
@@ -286,43 +295,78 @@ std::vector<int64_t> ClusterState::dynamicKey(uint32_t n) const {
     key.push_back(nonZeroCpu[n]);
     key.push_back(nonZeroMem[n]);
     key.push_back(k8sPods[n]);
-    // Device fit depends on the free milli of each device, not on which device has it.
-    const size_t at = key.size();
-    for (uint32_t g = gpuOffset[n]; g < gpuOffset[n + 1]; ++g) key.push_back(gpuFree[g]);
-    std::sort(key.begin() + ptrdiff_t(at), key.end());
+    int32_t gpus[kMaxNodeGpus];
+    const int count = sortedGpuFree(n, gpus);
+    key.insert(key.end(), gpus, gpus + count);
     return key;
 }
 
-namespace {
-std::string keyBytes(const std::vector<int64_t>& key) {
-    std::string s(key.size() * sizeof(int64_t), '\0');
-    std::memcpy(s.data(), key.data(), s.size());
-    return s;
+uint64_t ClusterState::dynamicHash(uint32_t n) const {
+    const int d = D();
+    uint64_t h = 1469598103934665603ULL;
+    auto mix = [&](int64_t v) { h ^= uint64_t(v) + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2); };
+    mix(nodes[n].cls);
+    for (const auto* arr : {&idle, &used, &releasing, &pipelined, &k8sRequested}) {
+        const int64_t* row = nodeRow(*arr, n);
+        for (int i = 0; i < d; ++i) mix(row[i]);
+    }
+    mix(nonZeroCpu[n]);
+    mix(nonZeroMem[n]);
+    mix(k8sPods[n]);
+    int32_t gpus[kMaxNodeGpus];
+    const int count = sortedGpuFree(n, gpus);
+    for (int g = 0; g < count; ++g) mix(gpus[g]);
+    return h;
 }
-} // namespace
+
+bool ClusterState::dynamicKeyEquals(uint32_t n, const std::vector<int64_t>& key) const {
+    const size_t d = size_t(D());
+    const int count = gpuCount(n);
+    if (key.size() != 5 * d + 4 + size_t(count) || key[0] != nodes[n].cls) return false;
+    size_t at = 1;
+    for (const auto* arr : {&idle, &used, &releasing, &pipelined, &k8sRequested}) {
+        if (std::memcmp(nodeRow(*arr, n), key.data() + at, d * sizeof(int64_t)) != 0) return false;
+        at += d;
+    }
+    if (key[at] != nonZeroCpu[n] || key[at + 1] != nonZeroMem[n] || key[at + 2] != k8sPods[n]) return false;
+    at += 3;
+    if (count == 0) return true;
+    int32_t gpus[kMaxNodeGpus];
+    sortedGpuFree(n, gpus);
+    for (int g = 0; g < count; ++g)
+        if (key[at + size_t(g)] != gpus[g]) return false;
+    return true;
+}
 
 void ClusterState::reindexNode(uint32_t n) {
     if (nodeBucket.size() != nodes.size()) return; // indexes not built yet
-    auto key = dynamicKey(n);
     uint32_t old = nodeBucket[n];
-    if (old != UINT32_MAX && buckets[old].key == key) return;
+    if (old != UINT32_MAX && dynamicKeyEquals(n, buckets[old].key)) return;
     if (old != UINT32_MAX) {
         auto& b = buckets[old];
         b.ranks.erase(nodes[n].rank);
         if (b.ranks.empty()) {
             auto& list = classes[b.cls].buckets;
             list.erase(std::find(list.begin(), list.end(), old));
-            bucketIndex.erase(keyBytes(b.key));
+            auto range = bucketIndex.equal_range(b.hash);
+            for (auto it = range.first; it != range.second; ++it)
+                if (it->second == old) {
+                    bucketIndex.erase(it);
+                    break;
+                }
             b.key.clear();
             freeBuckets.push_back(old);
         }
     }
-    std::string kb = keyBytes(key);
-    auto it = bucketIndex.find(kb);
-    uint32_t id;
-    if (it != bucketIndex.end()) {
-        id = it->second;
-    } else {
+    const uint64_t h = dynamicHash(n);
+    uint32_t id = UINT32_MAX;
+    auto range = bucketIndex.equal_range(h);
+    for (auto it = range.first; it != range.second; ++it)
+        if (dynamicKeyEquals(n, buckets[it->second].key)) {
+            id = it->second;
+            break;
+        }
+    if (id == UINT32_MAX) {
         if (!freeBuckets.empty()) {
             id = freeBuckets.back();
             freeBuckets.pop_back();
@@ -331,16 +375,19 @@ void ClusterState::reindexNode(uint32_t n) {
             buckets.emplace_back();
         }
         buckets[id].cls = nodes[n].cls;
-        buckets[id].key = std::move(key);
-        bucketIndex.emplace(std::move(kb), id);
+        buckets[id].key = dynamicKey(n);
+        buckets[id].hash = h;
+        bucketIndex.emplace(h, id);
         classes[nodes[n].cls].buckets.push_back(id);
     }
     buckets[id].ranks.insert(nodes[n].rank);
     nodeBucket[n] = id;
+    nodeJoin[n] = ++buckets[id].joins;
 }
 
 void ClusterState::rebuildIndexes() {
     // Node classes: everything static a predicate or score reads from the node object.
+    indexesStale = false;
     classes.clear();
     std::unordered_map<std::string, uint32_t> classIndex;
     for (uint32_t n = 0; n < nodes.size(); ++n) {
@@ -349,7 +396,8 @@ void ClusterState::rebuildIndexes() {
         const int64_t* a = nodeRow(allocatable, n);
         key.append(reinterpret_cast<const char*>(a), size_t(D()) * sizeof(int64_t));
         key += '|' + std::to_string(node.maxTaskNum) + (node.unschedulable ? "U" : "S");
-        for (const auto& [k, v] : node.labels) key += '\x01' + k + '\x02' + v;
+        for (const auto& [k, v] : node.labels)
+            if (relevantLabelKeys.count(k)) key += '\x01' + k + '\x02' + v;
         for (const auto& t : node.taints) key += '\x03' + t.key + '\x02' + t.value + toString(t.effect);
         for (int32_t h : node.hyperNodes) key += '\x04' + std::to_string(h);
         key += '\x05' + node.gpus.model + '\x02' + std::to_string(gpuCount(n));
@@ -365,6 +413,7 @@ void ClusterState::rebuildIndexes() {
     bucketIndex.clear();
     freeBuckets.clear();
     nodeBucket.assign(nodes.size(), UINT32_MAX);
+    nodeJoin.assign(nodes.size(), 0);
     for (uint32_t n = 0; n < nodes.size(); ++n) reindexNode(n);
 }
 
@@ -430,6 +479,19 @@ void appendPodAffinity(std::string& key, const PodAffinity& a) {
 } // namespace
 
 uint32_t ClusterState::internShape(PodShape&& shape) {
+    auto noteKeys = [&](const PodShape& sh) {
+        auto note = [&](const std::string& k) {
+            if (relevantLabelKeys.insert(k).second && !nodeBucket.empty()) indexesStale = true;
+        };
+        for (const auto& [k, v] : sh.nodeSelector) note(k);
+        if (sh.nodeAffinity) {
+            if (sh.nodeAffinity->required)
+                for (const auto& t : *sh.nodeAffinity->required)
+                    for (const auto& r : t.matchExpressions) note(r.key);
+            for (const auto& p : sh.nodeAffinity->preferred)
+                for (const auto& r : p.preference.matchExpressions) note(r.key);
+        }
+    };
     std::string key;
     key.reserve(256);
     for (int64_t v : shape.request) key += std::to_string(v) + ',';
@@ -467,6 +529,7 @@ uint32_t ClusterState::internShape(PodShape&& shape) {
     auto it = shapeIndex.find(key);
     if (it != shapeIndex.end()) return it->second;
     uint32_t id = uint32_t(shapes.size());
+    noteKeys(shape);
     shapes.push_back(std::move(shape));
     shapeIndex.emplace(std::move(key), id);
     return id;

@@ -6,6 +6,9 @@
 // (bindings, evictions) and its own events (arrivals, completions). Nothing here points into the
 // model; names are interned, pods refer to a deduplicated PodShape, nodes carry dense resource
 // vectors indexed by ResourceDims.
+#include "model/cluster.h"
+#include "session/resources.h"
+
 #include <cstdint>
 #include <deque>
 #include <map>
@@ -15,9 +18,6 @@
 #include <string_view>
 #include <unordered_map>
 #include <vector>
-
-#include "model/cluster.h"
-#include "session/resources.h"
 
 namespace gantry::engine {
 
@@ -48,14 +48,14 @@ bool occupiesNode(TaskStatus s);      // placed on a node and not terminated
 // Interned strings with reference counts: intern() takes a reference, release() gives one back and
 // frees the id for reuse when none is left (the simulator releases the names of finished jobs).
 class StringPool {
-public:
+  public:
     uint32_t intern(const std::string& s);
     void release(uint32_t id);
     const std::string& str(uint32_t id) const { return strings_[id]; }
     std::optional<uint32_t> find(const std::string& s) const;
     size_t size() const { return strings_.size() - free_.size(); }
 
-private:
+  private:
     std::deque<std::string> strings_; // stable addresses: the index keys are views of these
     std::vector<uint32_t> refs_;
     std::vector<uint32_t> free_;
@@ -97,12 +97,12 @@ struct TaskRec {
     int32_t priority = 1;
     int32_t podPriority = 0;  // spec.priority for preemption victim ordering (0 when absent)
     int32_t kubePriority = 0; // spec.priority as admission resolves it (class value, global default, 0)
-    int32_t nameIndex = -1;  // trailing "-N" of a name with at least three dash parts, -1 when none
-    uint32_t name = 0;       // string ids
+    int32_t nameIndex = -1;   // trailing "-N" of a name with at least three dash parts, -1 when none
+    uint32_t name = 0;        // string ids
     uint32_t uid = 0;
     uint32_t ns = 0;
-    uint32_t order = 0; // position in the input (creation order stand-in)
-    uint32_t group = 0; // PodGroup name as the pod names it (string id; 0 when none)
+    uint32_t order = 0;     // position in the input (creation order stand-in)
+    uint32_t group = 0;     // PodGroup name as the pod names it (string id; 0 when none)
     bool inK8sView = false; // counted in the k8s NodeInfo view of its node
     uint64_t gpuMask = 0;   // GPU devices of its node it holds (bit = device index), 0 = none
 };
@@ -118,16 +118,16 @@ struct JobRec {
     bool hasMinResources = false;
     VResource minResources;
     uint64_t minResourcesMask = 0; // dims named in minResources (cpu = bit 0, memory = bit 1)
-    std::string phase; // PodGroup status phase as imported
+    std::string phase;             // PodGroup status phase as imported
     NetworkTopologyConstraint topology;
     bool preemptable = false; // PodGroup volcano.sh/preemptable
     std::optional<double> slaWaitingSeconds;
     double creationSeconds = 0;
     std::vector<uint32_t> tasks;
     int32_t statusCount[kStatusCount] = {};
-    int32_t pendingBestEffort = 0;    // pending tasks without requests
-    std::vector<int64_t> allocated;   // sum of requests of tasks in an allocated status (dense)
-    uint64_t requestMask = 0;         // scalar dims any of its tasks names
+    int32_t pendingBestEffort = 0;  // pending tasks without requests
+    std::vector<int64_t> allocated; // sum of requests of tasks in an allocated status (dense)
+    uint64_t requestMask = 0;       // scalar dims any of its tasks names
     uint32_t order = 0;
 };
 
@@ -177,8 +177,10 @@ struct NodeClass {
 // pod count): every placement predicate and score gives them the same answer.
 struct NodeBucket {
     uint32_t cls = 0;
+    uint32_t joins = 0;       // nodes that ever joined (each member's nodeJoin is its number)
     std::set<uint32_t> ranks; // members by name rank
     std::vector<int64_t> key;
+    uint64_t hash = 0;
 };
 
 struct BuildOptions {
@@ -189,7 +191,7 @@ struct BuildOptions {
 };
 
 class ClusterState {
-public:
+  public:
     ResourceDims dims;
     StringPool strings;
     std::vector<std::string> roles{""};
@@ -198,8 +200,8 @@ public:
     std::vector<uint32_t> nodeByRank;
     // Dense per-node resource arrays, node n at [n * D, (n + 1) * D).
     std::vector<int64_t> allocatable, idle, used, releasing, pipelined, k8sRequested;
-    std::vector<int64_t> nonZeroCpu, nonZeroMem; // k8s NonZeroRequested
-    std::vector<int32_t> k8sPods;                // pods in the k8s NodeInfo view
+    std::vector<int64_t> nonZeroCpu, nonZeroMem;  // k8s NonZeroRequested
+    std::vector<int32_t> k8sPods;                 // pods in the k8s NodeInfo view
     std::vector<std::vector<uint32_t>> nodeTasks; // tasks placed on each node
     // GPU devices: node n owns devices [gpuOffset[n], gpuOffset[n + 1]) (at most kMaxNodeGpus), each
     // with its free milli-GPU. A task holding devices (placed, not pipelined) takes them when it is
@@ -227,12 +229,22 @@ public:
     std::vector<NodeClass> classes;
     std::vector<NodeBucket> buckets;
     std::vector<uint32_t> nodeBucket; // bucket of each node
+    std::vector<uint32_t> nodeJoin;   // when the node joined its bucket (NodeBucket::joins then)
+    // Node label keys some pod's nodeSelector or node affinity reads: only these labels tell node
+    // classes apart (a hostname label every node has does not split them). A new key, from a job
+    // added later, makes the indexes stale until the next session rebuilds them.
+    std::set<std::string> relevantLabelKeys;
+    bool indexesStale = false;
 
     int D() const { return dims.size(); }
-    const int64_t* nodeRow(const std::vector<int64_t>& a, uint32_t n) const { return a.data() + size_t(n) * size_t(D()); }
+    const int64_t* nodeRow(const std::vector<int64_t>& a, uint32_t n) const {
+        return a.data() + size_t(n) * size_t(D());
+    }
     int64_t* nodeRow(std::vector<int64_t>& a, uint32_t n) { return a.data() + size_t(n) * size_t(D()); }
     const std::string& nodeName(uint32_t n) const { return strings.str(nodes[n].name); }
-    std::string taskKey(uint32_t t) const { return strings.str(tasks[t].ns) + '/' + strings.str(tasks[t].name); }
+    std::string taskKey(uint32_t t) const {
+        return strings.str(tasks[t].ns) + '/' + strings.str(tasks[t].name);
+    }
     const PodShape& shapeOf(uint32_t t) const { return shapes[tasks[t].shape]; }
     int findNode(const std::string& name) const;
     int findQueue(const std::string& name) const;
@@ -266,9 +278,15 @@ public:
     // Reindexes a node after its dynamic state changed.
     void reindexNode(uint32_t node);
     void rebuildIndexes();
+    void ensureIndexes() {
+        if (indexesStale) rebuildIndexes();
+    }
 
     // Equivalence-class key inputs exposed for tests.
     std::vector<int64_t> dynamicKey(uint32_t node) const;
+    uint64_t dynamicHash(uint32_t node) const;
+    bool dynamicKeyEquals(uint32_t node, const std::vector<int64_t>& key) const;
+    int sortedGpuFree(uint32_t node, int32_t* out) const; // out: kMaxNodeGpus values
 
     // Internals shared with the builder.
     uint32_t internShape(PodShape&& shape);
@@ -276,7 +294,7 @@ public:
     bool countsResource(const std::string& name) const;
     std::unordered_map<std::string, uint32_t> shapeIndex;
     std::unordered_map<std::string, uint32_t> nodeIndex, queueIndex, jobIndex;
-    std::unordered_map<std::string, uint32_t> bucketIndex;
+    std::unordered_multimap<uint64_t, uint32_t> bucketIndex; // hash of the dynamic key -> bucket
     std::vector<uint32_t> freeBuckets;
     std::vector<uint32_t> freeJobs, freeTasks; // slots of removed jobs, reused by addJob
     uint32_t nextJobOrder = 0, nextTaskOrder = 0;

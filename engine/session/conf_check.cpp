@@ -1,11 +1,11 @@
 #include "session/conf_check.h"
 
+#include "session/session.h"
+#include "session/text_util.h"
+
 #include <algorithm>
 #include <map>
 #include <set>
-
-#include "session/session.h"
-#include "session/text_util.h"
 
 namespace gantry {
 
@@ -58,6 +58,7 @@ const std::map<std::string, std::vector<ArgSpec>>& pluginArguments() {
           {"dynamicresources.filterTimeoutSeconds", ArgType::Int}}},
         {"overcommit", {{"overcommit-factor", ArgType::Float}}},
         {"sla", {{"sla-waiting-time", ArgType::Duration}}},
+        {"fgd", {{"fgd.weight", ArgType::Int}}}, // Gantry's own (docs/fragmentation.md)
         {"capacity",
          {{"ancestorReclaimLevel", ArgType::Int},
           {"capacity.DynamicResourceAllocationEnable", ArgType::Bool},
@@ -106,11 +107,16 @@ const std::map<std::string, std::vector<ArgSpec>>& actionArguments() {
 
 const char* typeName(ArgType t) {
     switch (t) {
-    case ArgType::Int: return "an integer";
-    case ArgType::Float: return "a number";
-    case ArgType::Bool: return "a boolean";
-    case ArgType::Duration: return "a duration such as \"3m\" or \"1h30m\"";
-    case ArgType::String: return "a string";
+    case ArgType::Int:
+        return "an integer";
+    case ArgType::Float:
+        return "a number";
+    case ArgType::Bool:
+        return "a boolean";
+    case ArgType::Duration:
+        return "a duration such as \"3m\" or \"1h30m\"";
+    case ArgType::String:
+        return "a string";
     }
     return "a value";
 }
@@ -118,11 +124,16 @@ const char* typeName(ArgType t) {
 bool valid(ArgType t, const std::string& raw) {
     const std::string v = trim(raw);
     switch (t) {
-    case ArgType::Int: return parseGoInt(v).has_value();
-    case ArgType::Float: return parseGoFloat(v).has_value();
-    case ArgType::Bool: return parseGoBool(v).has_value();
-    case ArgType::Duration: return parseGoDuration(v).has_value();
-    case ArgType::String: return true;
+    case ArgType::Int:
+        return parseGoInt(v).has_value();
+    case ArgType::Float:
+        return parseGoFloat(v).has_value();
+    case ArgType::Bool:
+        return parseGoBool(v).has_value();
+    case ArgType::Duration:
+        return parseGoDuration(v).has_value();
+    case ArgType::String:
+        return true;
     }
     return true;
 }
@@ -144,12 +155,14 @@ void checkArguments(Diagnostics& out, const std::map<std::string, std::string>& 
     for (const auto& [key, value] : args) {
         const ArgSpec* spec = findSpec(specs, key);
         if (!spec) {
-            out.push_back({Severity::Warning, where, owner + " does not read argument '" + key + "'; it has no effect"});
+            out.push_back({Severity::Warning, where,
+                           owner + " does not read argument '" + key + "'; it has no effect"});
             continue;
         }
         if (!valid(spec->type, value))
             out.push_back({Severity::Error, where,
-                           owner + " argument '" + key + "' must be " + typeName(spec->type) + ", got '" + value + "'"});
+                           owner + " argument '" + key + "' must be " + typeName(spec->type) + ", got '" +
+                               value + "'"});
     }
 }
 
@@ -161,25 +174,31 @@ bool contains(const std::vector<std::string>& v, const std::string& s) {
 
 Diagnostics checkSchedulerConf(const SchedulerConf& conf) {
     Diagnostics out;
-    auto error = [&](const SourceRef& where, std::string msg) { out.push_back({Severity::Error, where, std::move(msg)}); };
+    auto error = [&](const SourceRef& where, std::string msg) {
+        out.push_back({Severity::Error, where, std::move(msg)});
+    };
     auto warning = [&](const SourceRef& where, std::string msg) {
         out.push_back({Severity::Warning, where, std::move(msg)});
     };
 
     // Actions.
-    if (conf.actions.empty()) error(conf.source, "no actions configured: Volcano needs at least one (e.g. \"enqueue, allocate, backfill\")");
+    if (conf.actions.empty())
+        error(conf.source,
+              "no actions configured: Volcano needs at least one (e.g. \"enqueue, allocate, backfill\")");
     std::set<std::string> seenActions;
     for (size_t i = 0; i < conf.actions.size(); ++i) {
         const auto& name = conf.actions[i];
         const SourceRef& where = i < conf.actionSources.size() ? conf.actionSources[i] : conf.source;
         if (!contains(engine::volcanoActionNames(), name)) {
-            error(where, "unknown action '" + name + "' (Volcano's actions: enqueue, allocate, backfill, preempt, reclaim, "
-                         "gangpreempt, gangreclaim, shuffle)");
+            error(where, "unknown action '" + name +
+                             "' (Volcano's actions: enqueue, allocate, backfill, preempt, reclaim, "
+                             "gangpreempt, gangreclaim, shuffle)");
             continue;
         }
         if (!engine::actionImplemented(name))
             warning(where, "action '" + name + "' is not modelled by Gantry; sessions skip it");
-        if (!seenActions.insert(name).second) warning(where, "action '" + name + "' is listed twice; it runs twice");
+        if (!seenActions.insert(name).second)
+            warning(where, "action '" + name + "' is listed twice; it runs twice");
     }
 
     // Plugins.
@@ -191,7 +210,8 @@ Diagnostics checkSchedulerConf(const SchedulerConf& conf) {
         const PluginOption* hdrfOption = nullptr;
         const PluginOption* propOption = nullptr;
         for (const auto& p : tier.plugins) {
-            const bool known = contains(engine::volcanoPluginNames(), p.name) || engine::pluginImplemented(p.name);
+            const bool known =
+                contains(engine::volcanoPluginNames(), p.name) || engine::pluginImplemented(p.name);
             if (!known) {
                 error(p.source, "unknown plugin '" + p.name + "'");
                 continue;
@@ -214,14 +234,18 @@ Diagnostics checkSchedulerConf(const SchedulerConf& conf) {
             }
             if (p.switches.count("enableHierarchy") && p.enabled("enableHierarchy") && p.name != "drf" &&
                 p.name != "capacity")
-                warning(p.source, "plugin '" + p.name + "' has no hierarchical mode; enableHierarchy has no effect");
+                warning(p.source,
+                        "plugin '" + p.name + "' has no hierarchical mode; enableHierarchy has no effect");
             auto specs = pluginArguments().find(p.name);
-            if (specs != pluginArguments().end()) checkArguments(out, p.arguments, specs->second, "plugin '" + p.name + "'", p.source);
+            if (specs != pluginArguments().end())
+                checkArguments(out, p.arguments, specs->second, "plugin '" + p.name + "'", p.source);
         }
         if (hdrf && prop) {
-            const PluginOption* later = hdrfOption->source.line > propOption->source.line ? hdrfOption : propOption;
-            error(later->source, "drf with enableHierarchy and proportion in the same tier conflict; Volcano refuses this "
-                                 "configuration");
+            const PluginOption* later =
+                hdrfOption->source.line > propOption->source.line ? hdrfOption : propOption;
+            error(later->source,
+                  "drf with enableHierarchy and proportion in the same tier conflict; Volcano refuses this "
+                  "configuration");
         }
     }
     if (capacity && proportion) {
@@ -240,9 +264,11 @@ Diagnostics checkSchedulerConf(const SchedulerConf& conf) {
         const PluginOption* later = capacity->source.line > proportion->source.line ? capacity : proportion;
         if (!capOn.empty() && !propOn.empty())
             error(later->source, "capacity and proportion both enforce queue quotas (capacity: " + capOn +
-                                     "; proportion: " + propOn + ") and contradict each other; use one of them");
+                                     "; proportion: " + propOn +
+                                     ") and contradict each other; use one of them");
         else if (capOn.empty() && propOn.empty())
-            warning(later->source, "capacity and proportion are both listed but neither enforces queue quotas here");
+            warning(later->source,
+                    "capacity and proportion are both listed but neither enforces queue quotas here");
         else
             warning(later->source, "capacity and proportion are both listed; only " +
                                        std::string(capOn.empty() ? "proportion" : "capacity") +
@@ -257,7 +283,8 @@ Diagnostics checkSchedulerConf(const SchedulerConf& conf) {
             continue;
         }
         if (!contains(conf.actions, c.name))
-            warning(c.source, "configuration for action '" + c.name + "', which is not in the actions list, has no effect");
+            warning(c.source, "configuration for action '" + c.name +
+                                  "', which is not in the actions list, has no effect");
         if (specs != actionArguments().end())
             checkArguments(out, c.arguments, specs->second, "action '" + c.name + "'", c.source);
     }

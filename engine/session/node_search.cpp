@@ -7,7 +7,9 @@ namespace gantry::engine {
 
 NodeSearch::NodeSearch(Session& ssn) : ssn_(ssn) {}
 
-void NodeSearch::newScope() { cache_.clear(); }
+void NodeSearch::newScope() {
+    cache_.clear();
+}
 
 bool NodeSearch::perNode(uint32_t task) const {
     if (!ssn_.options.useNodeIndex) return true;
@@ -51,15 +53,21 @@ uint32_t NodeSearch::insufficientReason(uint32_t task, uint32_t node) {
     const int64_t* pip = st.nodeRow(st.pipelined, node);
     auto short_ = [&](int d) { return sh.request[size_t(d)] > idl[d] + rel[d] - pip[d]; };
     int failed = -1;
-    if (short_(kCpu)) failed = kCpu;
-    else if (short_(kMemory)) failed = kMemory;
+    if (short_(kCpu))
+        failed = kCpu;
+    else if (short_(kMemory))
+        failed = kMemory;
     else
         for (int d : st.dims.byName())
             if (d >= 2 && ((sh.presentMask >> d) & 1u) && short_(d)) {
                 failed = d;
                 break;
             }
-    return ssn_.reasonId("Insufficient " + st.dims.name(failed < 0 ? kCpu : failed));
+    if (failed < 0) failed = kCpu;
+    if (insufficientIds_.size() <= size_t(failed)) insufficientIds_.resize(size_t(st.D()), UINT32_MAX);
+    uint32_t& id = insufficientIds_[size_t(failed)];
+    if (id == UINT32_MAX) id = ssn_.reasonId("Insufficient " + st.dims.name(failed));
+    return id;
 }
 
 void NodeSearch::evaluate(uint32_t task, uint32_t node, PredicateMode mode, FitResult& out) {
@@ -74,51 +82,74 @@ void NodeSearch::evaluate(uint32_t task, uint32_t node, PredicateMode mode, FitR
         out.n = 0; // unschedulable only: eviction may help
 }
 
-void NodeSearch::addFailure(FitErrors& fe, const FitResult& r, uint32_t count, const uint32_t* nodes, size_t nNodes) {
+void NodeSearch::addFailure(FitErrors& fe, const FitResult& r, uint32_t count, const uint32_t* nodes,
+                            size_t nNodes) {
     fe.nodes += count;
     for (int i = 0; i < r.n; ++i) fe.reasons[r.s[i].reason] += count;
-    if (r.contains(Code::UnschedulableAndUnresolvable)) fe.unresolvable.insert(fe.unresolvable.end(), nodes, nodes + nNodes);
+    if (r.contains(Code::UnschedulableAndUnresolvable))
+        fe.unresolvable.insert(fe.unresolvable.end(), nodes, nodes + nNodes);
 }
 
 NodeSearch::CacheEntry* NodeSearch::cacheFor(uint32_t task, bool create) {
     const auto& t = ssn_.state.tasks[task];
-    if (!errorCache_ || ssn_.state.roles[t.role].empty()) return nullptr; // upstream disables the cache for role-less pods
+    if (!errorCache_ || ssn_.state.roles[t.role].empty())
+        return nullptr; // upstream disables the cache for role-less pods
     const uint64_t key = (uint64_t(t.job) << 16) | t.role;
     auto it = cache_.find(key);
     if (it != cache_.end()) return &it->second;
     if (!create) return nullptr;
-    auto& e = cache_[key];
-    e.byNode.resize(ssn_.state.nodes.size());
-    e.set.assign(ssn_.state.nodes.size(), 0);
-    return &e;
+    return &cache_[key];
+}
+
+const FitResult* NodeSearch::cached(const CacheEntry& e, uint32_t n) const {
+    if (!e.byNode.empty())
+        if (auto it = e.byNode.find(n); it != e.byNode.end()) return &it->second;
+    if (e.byBucket.empty()) return nullptr;
+    const auto& st = ssn_.state;
+    auto it = e.byBucket.find(st.nodeBucket[n]);
+    if (it == e.byBucket.end()) return nullptr;
+    for (const auto& f : it->second)
+        if (st.nodeJoin[n] <= f.joins) return &f.r;
+    return nullptr;
+}
+
+void NodeSearch::beforePlace(uint32_t node) {
+    const auto& st = ssn_.state;
+    for (auto& [key, e] : cache_) {
+        if (e.byBucket.empty() || e.byNode.count(node)) continue;
+        auto it = e.byBucket.find(st.nodeBucket[node]);
+        if (it == e.byBucket.end()) continue;
+        for (auto& f : it->second)
+            if (st.nodeJoin[node] <= f.joins) {
+                e.byNode.emplace(node, f.r); // it is about to leave the bucket
+                if (f.count) --f.count;
+                break;
+            }
+    }
 }
 
 void NodeSearch::predicateNodes(uint32_t task, int32_t hyperNode, PredicateMode mode,
-                                std::vector<Candidate>& passing, FitErrors& fe, const std::vector<bool>* excluded) {
+                                std::vector<Candidate>& passing, FitErrors& fe,
+                                const std::vector<bool>* excluded) {
     passing.clear();
     fe = FitErrors{};
     const auto& st = ssn_.state;
     CacheEntry* cache = cacheFor(task, true);
     const bool all = hyperNode < 0 || hyperNode == ssn_.clusterTopHyperNode();
     FitResult r;
-    auto cacheFailure = [&](uint32_t n, const FitResult& res) {
-        if (!cache || cache->set[n]) return;
-        cache->set[n] = 1;
-        cache->byNode[n] = res;
-        cache->cached++;
-    };
 
     if (mode == PredicateMode::Preempt || perNode(task)) {
         auto visit = [&](uint32_t n) {
             if (excluded && (*excluded)[n]) return;
-            if (cache && cache->set[n]) {
-                addFailure(fe, cache->byNode[n], 1, &n, 1);
-                return;
-            }
+            if (cache)
+                if (const FitResult* c = cached(*cache, n)) {
+                    addFailure(fe, *c, 1, &n, 1);
+                    return;
+                }
             evaluate(task, n, mode, r);
             if (!r.ok()) {
                 addFailure(fe, r, 1, &n, 1);
-                cacheFailure(n, r);
+                if (cache) cache->byNode.emplace(n, r);
                 return;
             }
             passing.push_back(Candidate{n, 1, UINT32_MAX});
@@ -134,6 +165,18 @@ void NodeSearch::predicateNodes(uint32_t task, int32_t hyperNode, PredicateMode 
         return;
     }
 
+    // Bucket evaluation: one representative per bucket (the first member by name that is not
+    // excluded and not cached as failed); its answer holds for every such member.
+    auto classFailure = [&](const FitResult& res, uint32_t cls, uint32_t count) {
+        fe.nodes += count;
+        for (int i = 0; i < res.n; ++i) fe.reasons[res.s[i].reason] += count;
+        if (res.contains(Code::UnschedulableAndUnresolvable) &&
+            (fe.unresolvableClasses.empty() || fe.unresolvableClasses.back() != cls))
+            fe.unresolvableClasses.push_back(cls);
+    };
+    nodeCachedInBucket_.clear();
+    if (cache)
+        for (const auto& [n, res] : cache->byNode) ++nodeCachedInBucket_[st.nodeBucket[n]];
     for (uint32_t c = 0; c < st.classes.size(); ++c) {
         const auto& cls = st.classes[c];
         if (!all) {
@@ -143,20 +186,38 @@ void NodeSearch::predicateNodes(uint32_t task, int32_t hyperNode, PredicateMode 
         for (uint32_t b : cls.buckets) {
             const auto& bucket = st.buckets[b];
             if (bucket.ranks.empty()) continue;
-            const bool filter = (cache && cache->cached) || excluded;
+            const uint32_t size = uint32_t(bucket.ranks.size());
+            std::vector<BucketFailure>* records = nullptr;
+            uint32_t covered = 0, nodeCached = 0;
+            if (cache) {
+                if (auto it = cache->byBucket.find(b); it != cache->byBucket.end()) {
+                    records = &it->second;
+                    for (const auto& f : *records) covered += f.count;
+                }
+                if (auto it = nodeCachedInBucket_.find(b); it != nodeCachedInBucket_.end())
+                    nodeCached = it->second;
+            }
+            if (!excluded && nodeCached == 0 && covered == size && records) {
+                // Every member failed earlier in this scope.
+                for (const auto& f : *records)
+                    if (f.count) classFailure(f.r, c, f.count);
+                continue;
+            }
+            const bool filter = excluded || nodeCached > 0 || covered > 0;
             uint32_t rep = UINT32_MAX, count = 0;
             if (!filter) {
                 rep = st.nodeByRank[*bucket.ranks.begin()];
-                count = uint32_t(bucket.ranks.size());
+                count = size;
             } else {
                 members_.clear();
                 for (uint32_t rank : bucket.ranks) {
                     const uint32_t n = st.nodeByRank[rank];
                     if (excluded && (*excluded)[n]) continue;
-                    if (cache && cache->set[n]) {
-                        addFailure(fe, cache->byNode[n], 1, &n, 1);
-                        continue;
-                    }
+                    if (cache)
+                        if (const FitResult* cr = cached(*cache, n)) {
+                            addFailure(fe, *cr, 1, &n, 1);
+                            continue;
+                        }
                     members_.push_back(n);
                 }
                 if (members_.empty()) continue;
@@ -169,12 +230,13 @@ void NodeSearch::predicateNodes(uint32_t task, int32_t hyperNode, PredicateMode 
                 continue;
             }
             if (!filter) {
-                members_.clear();
-                for (uint32_t rank : bucket.ranks) members_.push_back(st.nodeByRank[rank]);
+                classFailure(r, c, count);
+                if (cache) cache->byBucket[b].push_back(BucketFailure{bucket.joins, count, r});
+            } else {
+                addFailure(fe, r, count, members_.data(), members_.size());
+                if (cache)
+                    for (uint32_t n : members_) cache->byNode.emplace(n, r);
             }
-            addFailure(fe, r, count, members_.data(), members_.size());
-            if (cache)
-                for (uint32_t n : members_) cacheFailure(n, r);
         }
     }
 }
@@ -203,7 +265,8 @@ int32_t pickBest(const ClusterState& st, const Candidate* c, size_t n, const std
     int32_t best = -1;
     double max = -std::numeric_limits<double>::infinity();
     for (size_t i = 0; i < n; ++i) {
-        if (scores[i] > max || (scores[i] == max && best >= 0 && st.nodes[c[i].node].rank < st.nodes[uint32_t(best)].rank)) {
+        if (scores[i] > max ||
+            (scores[i] == max && best >= 0 && st.nodes[c[i].node].rank < st.nodes[uint32_t(best)].rank)) {
             max = scores[i];
             best = int32_t(c[i].node);
         }
@@ -219,8 +282,10 @@ int32_t NodeSearch::prioritizeNodes(uint32_t task, const std::vector<Candidate>&
     idle.clear();
     future.clear();
     for (const auto& c : passing) {
-        if (fitsIdle(task, c.node)) idle.push_back(c);
-        else if (fitsFutureIdle(task, c.node)) future.push_back(c);
+        if (fitsIdle(task, c.node))
+            idle.push_back(c);
+        else if (fitsFutureIdle(task, c.node))
+            future.push_back(c);
     }
     for (auto* group : {&idle, &future}) {
         uint64_t total = 0;
@@ -256,7 +321,8 @@ std::vector<uint32_t> NodeSearch::sortedNodes(uint32_t task, const std::vector<C
             order.emplace_back(scratchScores_[i], c.node);
             continue;
         }
-        for (uint32_t rank : ssn_.state.buckets[c.bucket].ranks) order.emplace_back(scratchScores_[i], ssn_.state.nodeByRank[rank]);
+        for (uint32_t rank : ssn_.state.buckets[c.bucket].ranks)
+            order.emplace_back(scratchScores_[i], ssn_.state.nodeByRank[rank]);
     }
     std::stable_sort(order.begin(), order.end(), [&](const auto& a, const auto& b) {
         if (a.first != b.first) return a.first > b.first;

@@ -8,9 +8,8 @@
 
 namespace gantry::engine {
 
-template <class Less>
-class PriorityQueue {
-public:
+template <class Less> class PriorityQueue {
+  public:
     explicit PriorityQueue(Less less) : less_(std::move(less)) {}
 
     void push(uint32_t x) {
@@ -29,7 +28,7 @@ public:
     size_t size() const { return items_.size(); }
     const std::vector<uint32_t>& items() const { return items_; }
 
-private:
+  private:
     void up(size_t j) {
         while (j > 0) {
             size_t i = (j - 1) / 2;

@@ -1,12 +1,12 @@
 // Plugin and action registries: the built-ins, registered on first use, plus whatever a later
 // component registers (issue #4's "fgd" node-order plugin, for instance).
-#include <algorithm>
-#include <map>
-#include <mutex>
-
 #include "actions/actions.h"
 #include "plugins/plugins.h"
 #include "session/session.h"
+
+#include <algorithm>
+#include <map>
+#include <mutex>
 
 namespace gantry::engine {
 
@@ -21,18 +21,28 @@ Registry& registry() {
     static Registry r;
     static std::once_flag once;
     std::call_once(once, [] {
-        plugins::registerBuiltins([](const std::string& name, PluginFactory f) { r.plugins[name] = std::move(f); });
-        actions::registerBuiltins([](const std::string& name, ActionFactory f) { r.actions[name] = std::move(f); });
+        plugins::registerBuiltins(
+            [](const std::string& name, PluginFactory f) { r.plugins[name] = std::move(f); });
+        actions::registerBuiltins(
+            [](const std::string& name, ActionFactory f) { r.actions[name] = std::move(f); });
     });
     return r;
 }
 
 } // namespace
 
-void registerPlugin(const std::string& name, PluginFactory factory) { registry().plugins[name] = std::move(factory); }
-void registerAction(const std::string& name, ActionFactory factory) { registry().actions[name] = std::move(factory); }
-bool pluginImplemented(const std::string& name) { return registry().plugins.count(name) > 0; }
-bool actionImplemented(const std::string& name) { return registry().actions.count(name) > 0; }
+void registerPlugin(const std::string& name, PluginFactory factory) {
+    registry().plugins[name] = std::move(factory);
+}
+void registerAction(const std::string& name, ActionFactory factory) {
+    registry().actions[name] = std::move(factory);
+}
+bool pluginImplemented(const std::string& name) {
+    return registry().plugins.count(name) > 0;
+}
+bool actionImplemented(const std::string& name) {
+    return registry().actions.count(name) > 0;
+}
 
 std::unique_ptr<Plugin> createPlugin(const std::string& name, const PluginOption& option) {
     auto it = registry().plugins.find(name);
@@ -59,12 +69,30 @@ std::vector<std::string> implementedActions() {
 }
 
 const std::vector<std::string>& volcanoPluginNames() {
-    static const std::vector<std::string> names = {
-        "drf",          "gang",       "deviceshare", "predicates",  "priority",  "nodeorder",
-        "conformance",  "binpack",    "resource-strategy-fit",    "tdm",       "overcommit",
-        "sla",          "task-topology", "numa-aware", "cdp",       "rescheduling", "usage",
-        "pdb",          "nodegroup",  "network-topology-aware",  "proportion", "capacity",
-        "extender",     "resourcequota"};
+    static const std::vector<std::string> names = {"drf",
+                                                   "gang",
+                                                   "deviceshare",
+                                                   "predicates",
+                                                   "priority",
+                                                   "nodeorder",
+                                                   "conformance",
+                                                   "binpack",
+                                                   "resource-strategy-fit",
+                                                   "tdm",
+                                                   "overcommit",
+                                                   "sla",
+                                                   "task-topology",
+                                                   "numa-aware",
+                                                   "cdp",
+                                                   "rescheduling",
+                                                   "usage",
+                                                   "pdb",
+                                                   "nodegroup",
+                                                   "network-topology-aware",
+                                                   "proportion",
+                                                   "capacity",
+                                                   "extender",
+                                                   "resourcequota"};
     return names;
 }
 

@@ -9,7 +9,9 @@ namespace gantry::engine {
 
 namespace {
 constexpr double kMinResource = 0.1; // upstream's minResource tolerance
-bool leq(double l, double r) { return l < r || std::fabs(l - r) < kMinResource; }
+bool leq(double l, double r) {
+    return l < r || std::fabs(l - r) < kMinResource;
+}
 } // namespace
 
 ResourceDims::ResourceDims() {
@@ -50,9 +52,12 @@ VResource VResource::fromList(const ResourceList& list, const ResourceDims& dims
     for (const auto& [name, amount] : list) {
         int dim = dims.find(name);
         if (dim < 0) continue; // a name Volcano does not count (see ClusterState::countsResource)
-        if (dim == kCpu) r.cpu += double(amount);
-        else if (dim == kMemory) r.mem += double(amount);
-        else r.set(dim, r.get(dim) + double(amount));
+        if (dim == kCpu)
+            r.cpu += double(amount);
+        else if (dim == kMemory)
+            r.mem += double(amount);
+        else
+            r.set(dim, r.get(dim) + double(amount));
         if (dim == kPods) r.maxTaskNum += amount;
     }
     return r;
@@ -145,8 +150,10 @@ VResource& VResource::minDimensionResource(const VResource& rr, Missing missing)
     if (!mapSet_) return *this;
     for (uint64_t m = mask_; m; m &= m - 1) {
         int d = __builtin_ctzll(m);
-        if (rr.present(d)) scalar_[size_t(d)] = std::min(scalar_[size_t(d)], rr.get(d));
-        else if (missing == Missing::Zero) scalar_[size_t(d)] = 0;
+        if (rr.present(d))
+            scalar_[size_t(d)] = std::min(scalar_[size_t(d)], rr.get(d));
+        else if (missing == Missing::Zero)
+            scalar_[size_t(d)] = 0;
     }
     return *this;
 }
@@ -161,7 +168,9 @@ bool VResource::isEmpty() const {
     return true;
 }
 
-bool VResource::isZero(int dim) const { return get(dim) < kMinResource; }
+bool VResource::isZero(int dim) const {
+    return get(dim) < kMinResource;
+}
 
 std::vector<int> VResource::resourceNames() const {
     std::vector<int> out;
@@ -207,7 +216,8 @@ bool VResource::lessPartly(const VResource& rr, Missing missing) const {
     return false;
 }
 
-bool VResource::lessEqualWithResourcesName(const VResource& rr, Missing missing, std::vector<int>* failed) const {
+bool VResource::lessEqualWithResourcesName(const VResource& rr, Missing missing,
+                                           std::vector<int>* failed) const {
     bool ok = true;
     auto fail = [&](int d) {
         ok = false;

@@ -11,12 +11,12 @@
 // and each operation treats absence the way upstream does (as zero or as infinity). Plugins that
 // do quota arithmetic (proportion, capacity, drf, overcommit) use it so their answers match
 // upstream to the last dimension.
+#include "model/resources.h"
+
 #include <cstdint>
 #include <string>
 #include <string_view>
 #include <vector>
-
-#include "model/resources.h"
 
 namespace gantry::engine {
 
@@ -26,7 +26,7 @@ inline constexpr int kPods = 2;
 inline constexpr int kMaxDims = 64; // presence of scalar dimensions is a 64-bit mask
 
 class ResourceDims {
-public:
+  public:
     ResourceDims();
     // Index of a resource name, adding it when new. Throws std::length_error past kMaxDims.
     int intern(std::string_view name);
@@ -36,7 +36,7 @@ public:
     // Dimension indexes ordered by resource name, for stable messages.
     const std::vector<int>& byName() const { return byName_; }
 
-private:
+  private:
     std::vector<std::string> names_;
     std::vector<int> byName_;
 };
@@ -45,7 +45,7 @@ private:
 enum class Missing { Zero, Infinity };
 
 class VResource {
-public:
+  public:
     double cpu = 0;
     double mem = 0;
     int64_t maxTaskNum = 0; // upstream keeps the "pods" count here as well; only NewResource sets it
@@ -73,7 +73,7 @@ public:
     void setMaxResource(const VResource& rr);
     VResource& minDimensionResource(const VResource& rr, Missing missing);
 
-    bool isEmpty() const;                // all below 0.1, "pods" ignored
+    bool isEmpty() const; // all below 0.1, "pods" ignored
     bool isZero(int dim) const;
     // Names (dims) whose amount is at least 0.1, cpu and memory first then scalars by dim.
     std::vector<int> resourceNames() const;
@@ -103,7 +103,7 @@ public:
 
     std::string str(const ResourceDims& dims) const;
 
-private:
+  private:
     void ensureDims(int dims);
     std::vector<double> scalar_; // indexed by dim; [0] and [1] unused
     uint64_t mask_ = 0;          // presence of scalar dims (bit dim)

@@ -18,7 +18,7 @@ struct GangStatus {
 };
 
 struct SessionResult {
-    std::map<std::string, std::string> bindings;              // pod -> node
+    std::map<std::string, std::string> bindings;               // pod -> node
     std::vector<std::string> evicted;                          // pods, in eviction order
     std::map<std::string, std::vector<std::string>> pipelined; // podgroup -> nodes of its pipelined tasks
     std::map<std::string, std::string> podGroupPhase;          // podgroup -> phase after the session

@@ -13,6 +13,7 @@ bool switchOn(const PluginOption& o, const char* name) {
 
 Session::Session(ClusterState& st, const SchedulerConf& c, const SessionOptions& opts)
     : state(st), conf(c), options(opts) {
+    state.ensureIndexes();
     for (const auto& a : conf.actions) enabledActions.insert(a);
     totalResource = VResource(state.D());
     for (uint32_t n = 0; n < state.nodes.size(); ++n) {
@@ -116,14 +117,14 @@ void Session::openPlugins() {
             slot.allocatableOn = switchOn(opt, "enabledAllocatable");
             slot.hyperNodeOrderOn = switchOn(opt, "enabledHyperNodeOrder");
             slot.hyperNodeGradientOn = switchOn(opt, "enabledHyperNodeGradient");
-            slots.push_back(std::move(slot));
+            pluginSlots.push_back(std::move(slot));
         }
     }
     // Create every plugin first (upstream builds then opens each in tier order).
-    for (auto& slot : slots) slot.plugin = createPlugin(slot.name, *slot.option);
-    for (size_t i = 0; i < slots.size(); ++i) {
+    for (auto& slot : pluginSlots) slot.plugin = createPlugin(slot.name, *slot.option);
+    for (size_t i = 0; i < pluginSlots.size(); ++i) {
         current_ = int(i);
-        slots[i].plugin->onSessionOpen(*this);
+        pluginSlots[i].plugin->onSessionOpen(*this);
     }
     current_ = -1;
 }
@@ -156,7 +157,7 @@ std::optional<std::string> Session::actionArgument(const std::string& action, co
 // ---------------------------------------------------------------- dispatchers
 
 int Session::jobOrderCompare(uint32_t l, uint32_t r) {
-    for (auto& s : slots) {
+    for (auto& s : pluginSlots) {
         if (!s.jobOrderOn || !s.jobOrder) continue;
         if (int c = s.jobOrder(l, r); c != 0) return c;
     }
@@ -171,7 +172,7 @@ bool Session::jobOrderLess(uint32_t l, uint32_t r) {
 }
 
 bool Session::queueOrderLess(uint32_t l, uint32_t r) {
-    for (auto& s : slots) {
+    for (auto& s : pluginSlots) {
         if (!s.queueOrderOn || !s.queueOrder) continue;
         if (int c = s.queueOrder(l, r); c != 0) return c < 0;
     }
@@ -179,7 +180,7 @@ bool Session::queueOrderLess(uint32_t l, uint32_t r) {
 }
 
 bool Session::victimQueueOrderLess(uint32_t l, uint32_t r, uint32_t p) {
-    for (auto& s : slots) {
+    for (auto& s : pluginSlots) {
         if (!s.victimQueueOrder) continue;
         if (int c = s.victimQueueOrder(l, r, p); c != 0) return c < 0;
     }
@@ -187,7 +188,7 @@ bool Session::victimQueueOrderLess(uint32_t l, uint32_t r, uint32_t p) {
 }
 
 int Session::taskCompare(uint32_t l, uint32_t r) {
-    for (auto& s : slots) {
+    for (auto& s : pluginSlots) {
         if (!s.taskOrderOn || !s.taskOrder) continue;
         if (int c = s.taskOrder(l, r); c != 0) return c;
     }
@@ -221,11 +222,11 @@ std::vector<uint32_t> intersect(const std::vector<uint32_t>& victims,
 std::vector<uint32_t> Session::tierVictims(bool reclaim, uint32_t task,
                                            const std::vector<uint32_t>& candidates) {
     size_t i = 0;
-    while (i < slots.size()) {
-        const int tier = slots[i].tier;
+    while (i < pluginSlots.size()) {
+        const int tier = pluginSlots[i].tier;
         std::optional<std::vector<uint32_t>> victims;
-        for (; i < slots.size() && slots[i].tier == tier; ++i) {
-            auto& s = slots[i];
+        for (; i < pluginSlots.size() && pluginSlots[i].tier == tier; ++i) {
+            auto& s = pluginSlots[i];
             const EvictableFn& fn = reclaim ? s.reclaimable : s.preemptable;
             if (!(reclaim ? s.reclaimableOn : s.preemptableOn) || !fn) continue;
             int vote = 0;
@@ -233,7 +234,7 @@ std::vector<uint32_t> Session::tierVictims(bool reclaim, uint32_t task,
             if (vote == 0) continue;
             if (found.empty()) {
                 victims.reset();
-                while (i + 1 < slots.size() && slots[i + 1].tier == tier) ++i;
+                while (i + 1 < pluginSlots.size() && pluginSlots[i + 1].tier == tier) ++i;
                 continue;
             }
             if (!victims) {
@@ -262,33 +263,33 @@ std::vector<uint32_t> Session::reclaimableVictims(uint32_t reclaimer,
 }
 
 bool Session::overused(uint32_t queue) {
-    for (auto& s : slots)
+    for (auto& s : pluginSlots)
         if (s.overusedOn && s.overused && s.overused(queue)) return true;
     return false;
 }
 
 bool Session::preemptive(uint32_t queue, const std::vector<uint32_t>& tasks) {
-    for (auto& s : slots)
+    for (auto& s : pluginSlots)
         if (s.preemptiveOn && s.preemptive && !s.preemptive(queue, tasks)) return false;
     return true;
 }
 
 bool Session::allocatable(uint32_t queue, uint32_t task) {
-    for (auto& s : slots)
+    for (auto& s : pluginSlots)
         if (s.allocatableOn && s.allocatable && !s.allocatable(queue, task)) return false;
     return true;
 }
 
 bool Session::jobReady(uint32_t job) {
-    for (auto& s : slots)
+    for (auto& s : pluginSlots)
         if (s.jobReadyOn && s.jobReady && !s.jobReady(job)) return false;
     return true;
 }
 
 bool Session::jobPipelined(uint32_t job) {
     bool found = false;
-    int tier = slots.empty() ? 0 : slots[0].tier;
-    for (auto& s : slots) {
+    int tier = pluginSlots.empty() ? 0 : pluginSlots[0].tier;
+    for (auto& s : pluginSlots) {
         if (s.tier != tier) {
             if (found) return true;
             tier = s.tier;
@@ -303,8 +304,8 @@ bool Session::jobPipelined(uint32_t job) {
 
 bool Session::jobStarving(uint32_t job) {
     bool found = false;
-    int tier = slots.empty() ? 0 : slots[0].tier;
-    for (auto& s : slots) {
+    int tier = pluginSlots.empty() ? 0 : pluginSlots[0].tier;
+    for (auto& s : pluginSlots) {
         if (s.tier != tier) {
             if (found) return true;
             tier = s.tier;
@@ -317,7 +318,7 @@ bool Session::jobStarving(uint32_t job) {
 }
 
 std::optional<ValidateResult> Session::jobValid(uint32_t job) {
-    for (auto& s : slots) {
+    for (auto& s : pluginSlots) {
         if (!s.jobValid) continue;
         if (auto vr = s.jobValid(job); vr && !vr->pass) return vr;
     }
@@ -326,8 +327,8 @@ std::optional<ValidateResult> Session::jobValid(uint32_t job) {
 
 bool Session::jobEnqueueable(uint32_t job) {
     bool found = false;
-    int tier = slots.empty() ? 0 : slots[0].tier;
-    for (auto& s : slots) {
+    int tier = pluginSlots.empty() ? 0 : pluginSlots[0].tier;
+    for (auto& s : pluginSlots) {
         if (s.tier != tier) {
             if (found) return true;
             tier = s.tier;
@@ -341,12 +342,12 @@ bool Session::jobEnqueueable(uint32_t job) {
 }
 
 void Session::jobEnqueued(uint32_t job) {
-    for (auto& s : slots)
+    for (auto& s : pluginSlots)
         if (s.jobEnqueuedOn && s.jobEnqueued) s.jobEnqueued(job);
 }
 
 std::optional<std::string> Session::prePredicate(uint32_t task) {
-    for (auto& s : slots) {
+    for (auto& s : pluginSlots) {
         if (!s.predicateOn || !s.prePredicate) continue;
         if (auto err = s.prePredicate(task)) return err;
     }
@@ -354,7 +355,7 @@ std::optional<std::string> Session::prePredicate(uint32_t task) {
 }
 
 void Session::predicate(uint32_t task, uint32_t node, FitResult& out) {
-    for (auto& s : slots) {
+    for (auto& s : pluginSlots) {
         if (!s.predicateOn || !s.predicate) continue;
         s.predicate(task, node, out);
         if (!out.ok()) return;
@@ -362,24 +363,24 @@ void Session::predicate(uint32_t task, uint32_t node, FitResult& out) {
 }
 
 void Session::simulateBegin(uint32_t preemptor) {
-    for (auto& s : slots)
+    for (auto& s : pluginSlots)
         if (s.simulateBegin) s.simulateBegin(preemptor);
 }
 
 void Session::simulateTask(uint32_t preemptor, uint32_t task, uint32_t node, int sign) {
-    for (auto& s : slots)
+    for (auto& s : pluginSlots)
         if ((s.preemptableOn || s.allocatableOn) && s.simulateTask)
             s.simulateTask(preemptor, task, node, sign);
 }
 
 bool Session::simulateAllocatable(uint32_t queue, uint32_t task) {
-    for (auto& s : slots)
+    for (auto& s : pluginSlots)
         if (s.allocatableOn && s.simulateAllocatable && !s.simulateAllocatable(queue, task)) return false;
     return true;
 }
 
 void Session::simulatePredicate(uint32_t task, uint32_t node, FitResult& out) {
-    for (auto& s : slots) {
+    for (auto& s : pluginSlots) {
         if (!s.predicateOn || !s.simulatePredicate) continue;
         s.simulatePredicate(task, node, out);
         if (!out.ok()) return;
@@ -388,21 +389,21 @@ void Session::simulatePredicate(uint32_t task, uint32_t node, FitResult& out) {
 
 double Session::nodeOrderScore(uint32_t task, uint32_t node) {
     double score = 0;
-    for (auto& s : slots)
+    for (auto& s : pluginSlots)
         if (s.nodeOrderOn && s.nodeOrder) score += s.nodeOrder(task, node);
     return score;
 }
 
 void Session::batchNodeOrder(uint32_t task, const uint32_t* nodes, const uint32_t* counts, size_t n,
                              double* scores) {
-    for (auto& s : slots)
+    for (auto& s : pluginSlots)
         if (s.nodeOrderOn && s.batchNodeOrder) s.batchNodeOrder(task, nodes, counts, n, scores);
 }
 
 std::map<int32_t, double> Session::hyperNodeOrder(uint32_t job, const std::vector<int32_t>& candidates) {
     std::map<int32_t, double> total;
     for (int32_t h : candidates) total[h] = 0;
-    for (auto& s : slots) {
+    for (auto& s : pluginSlots) {
         if (!s.hyperNodeOrderOn || !s.hyperNodeOrder) continue;
         for (const auto& [h, v] : s.hyperNodeOrder(job, candidates)) total[h] += v;
     }
@@ -411,7 +412,7 @@ std::map<int32_t, double> Session::hyperNodeOrder(uint32_t job, const std::vecto
 
 std::vector<std::vector<int32_t>> Session::hyperNodeGradient(uint32_t job, int32_t hn, Purpose purpose,
                                                              bool forSubJob) {
-    for (auto& s : slots) {
+    for (auto& s : pluginSlots) {
         if (!s.hyperNodeGradientOn || !s.hyperNodeGradient) continue;
         return s.hyperNodeGradient(job, hn, purpose, forSubJob);
     }

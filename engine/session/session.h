@@ -157,10 +157,10 @@ class Session {
     Session& operator=(const Session&) = delete;
 
     ClusterState& state;
-    const SchedulerConf& conf;
+    const SchedulerConf conf; // a copy: plugins keep pointers into it
     SessionOptions options;
     std::set<std::string> enabledActions; // conf.EnabledActionMap
-    std::vector<PluginSlot> slots;        // tier order
+    std::vector<PluginSlot> pluginSlots;        // tier order
     std::vector<JobSession> jobs;         // parallel to state.jobs
     std::vector<uint32_t> sessionJobs;    // jobs in the session, by job order of the input
     VResource totalResource;              // sum of allocatable of nodes
@@ -171,7 +171,7 @@ class Session {
     SessionResult close();
 
     // --- registration (valid while a plugin's onSessionOpen runs) ---
-    PluginSlot& self() { return slots[size_t(current_)]; }
+    PluginSlot& self() { return pluginSlots[size_t(current_)]; }
     void addEventHandler(TaskEventFn onAllocate, TaskEventFn onDeallocate);
     bool hierarchyEnabled(const std::string& plugin) const;
     const PluginOption* pluginOption(const std::string& plugin) const;

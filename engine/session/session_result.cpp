@@ -1,9 +1,9 @@
 // Running the configured actions, and turning the session's end state into a SessionResult:
 // podgroup phases as the JobUpdater computes them, pipelined tasks, and a reason for every pod
 // left pending.
-#include <algorithm>
-
 #include "session/session.h"
+
+#include <algorithm>
 
 namespace gantry::engine {
 
@@ -22,7 +22,9 @@ std::string podGroupPhase(const Session& ssn, uint32_t j) {
     return ssn.jobs[j].phase;
 }
 
-std::string podKey(const ClusterState& s, uint32_t t) { return s.taskKey(t); }
+std::string podKey(const ClusterState& s, uint32_t t) {
+    return s.taskKey(t);
+}
 
 } // namespace
 
@@ -40,7 +42,8 @@ SessionResult Session::run() {
             std::fill(batch.begin(), batch.end(), 0.0);
             batchNodeOrder(t, all.data(), ones.data(), all.size(), batch.data());
             auto& row = scores.scores[state.taskKey(t)];
-            for (size_t i = 0; i < all.size(); ++i) row[state.nodeName(all[i])] = nodeOrderScore(t, all[i]) + batch[i];
+            for (size_t i = 0; i < all.size(); ++i)
+                row[state.nodeName(all[i])] = nodeOrderScore(t, all[i]) + batch[i];
         }
     }
     for (const auto& name : conf.actions) {
@@ -59,7 +62,7 @@ SessionResult Session::run() {
 SessionResult Session::close() {
     SessionResult r;
     if (closed_) return r;
-    for (auto& slot : slots) slot.plugin->onSessionClose(*this);
+    for (auto& slot : pluginSlots) slot.plugin->onSessionClose(*this);
     r.bindings = bindings;
     r.evicted = evictions;
     r.boundTasks = boundTasks;
@@ -84,10 +87,12 @@ SessionResult Session::close() {
         g.ready = isReady(j);
         int placeable = readyTaskNum(j);
         for (uint32_t t : job.tasks)
-            if (state.tasks[t].status == TaskStatus::Pending && allocatedStatus(lastTx(t).status)) ++placeable;
+            if (state.tasks[t].status == TaskStatus::Pending && allocatedStatus(lastTx(t).status))
+                ++placeable;
         g.placeable = placeable;
         if (!g.ready)
-            g.reason = "minMember " + std::to_string(g.minMember) + ", " + std::to_string(placeable) + " placeable";
+            g.reason =
+                "minMember " + std::to_string(g.minMember) + ", " + std::to_string(placeable) + " placeable";
         r.gangs[job.key] = g;
     }
 
@@ -105,9 +110,12 @@ SessionResult Session::close() {
             std::string group = state.strings.str(task.group);
             std::string gk = state.strings.str(task.ns) + "/" + group;
             auto skipped = state.skippedGroups.find(gk);
-            if (skipped != state.skippedGroups.end()) r.pending[key] = skipped->second;
-            else if (group.empty()) r.pending[key] = "pod names no PodGroup; Volcano schedules the pods of PodGroups only";
-            else r.pending[key] = "PodGroup " + gk + " does not exist";
+            if (skipped != state.skippedGroups.end())
+                r.pending[key] = skipped->second;
+            else if (group.empty())
+                r.pending[key] = "pod names no PodGroup; Volcano schedules the pods of PodGroups only";
+            else
+                r.pending[key] = "PodGroup " + gk + " does not exist";
             continue;
         }
         const uint32_t j = task.job;
@@ -126,10 +134,24 @@ SessionResult Session::close() {
         } else if (!js.jobFitError.empty()) {
             reason = js.jobFitError;
         } else if (isPending(j)) {
-            reason = "PodGroup " + job.key + " is " + (js.phase.empty() ? std::string("not yet admitted") : "Pending") +
+            reason = "PodGroup " + job.key + " is " +
+                     (js.phase.empty() ? std::string("not yet admitted") : "Pending") +
                      ": its queue has not admitted it";
         } else {
-            reason = "not placed in this cycle";
+            // Not tried: the job's allocation stopped at an earlier task (gang), or no action places pods.
+            std::string origin;
+            for (uint32_t o : job.tasks)
+                if (auto ofe = js.nodesFitErrors.find(o); ofe != js.nodesFitErrors.end()) {
+                    origin = "Origin reason is " + state.strings.str(state.tasks[o].name) + ": " +
+                             fitErrorMessage(ofe->second);
+                    break;
+                }
+            if (!origin.empty())
+                reason = "not tried in this cycle. " + origin;
+            else if (!enabledActions.count("allocate") && !enabledActions.count("backfill"))
+                reason = "not tried: no allocate or backfill action in this configuration";
+            else
+                reason = "not tried in this cycle";
         }
         auto g = r.gangs.find(job.key);
         if (g != r.gangs.end() && !g->second.ready && job.minAvailable > 1)

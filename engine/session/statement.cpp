@@ -48,9 +48,14 @@ void Statement::discard() {
 void Statement::commit() {
     for (const auto& op : ops_) {
         switch (op.op) {
-        case Op::Evict: ssn_.evict(op.task); break;
-        case Op::Pipeline: break;
-        case Op::Allocate: ssn_.bind(op.task); break;
+        case Op::Evict:
+            ssn_.evict(op.task);
+            break;
+        case Op::Pipeline:
+            break;
+        case Op::Allocate:
+            ssn_.bind(op.task);
+            break;
         }
     }
     ops_.clear();
@@ -70,9 +75,15 @@ bool Statement::hasEvictions() const {
 void Statement::recover(const std::vector<Operation>& saved) {
     for (const auto& op : saved) {
         switch (op.op) {
-        case Op::Evict: evict(op.task); break;
-        case Op::Pipeline: pipeline(op.task, uint32_t(op.node)); break;
-        case Op::Allocate: allocate(op.task, uint32_t(op.node)); break;
+        case Op::Evict:
+            evict(op.task);
+            break;
+        case Op::Pipeline:
+            pipeline(op.task, uint32_t(op.node));
+            break;
+        case Op::Allocate:
+            allocate(op.task, uint32_t(op.node));
+            break;
         }
     }
 }

@@ -2,16 +2,16 @@
 // framework.Statement: evict / pipeline / allocate applied to the session at once, then either
 // committed (evictions become real, allocations are dispatched to binding) or discarded (undone in
 // reverse order, remembering each task's last transaction for the pending reasons).
+#include "session/session.h"
+
 #include <cstdint>
 #include <string>
 #include <vector>
 
-#include "session/session.h"
-
 namespace gantry::engine {
 
 class Statement {
-public:
+  public:
     enum class Op : uint8_t { Evict, Pipeline, Allocate };
     struct Operation {
         Op op;
@@ -35,7 +35,7 @@ public:
     // Re-applies saved operations (RecoverOperations): the same tasks onto the same nodes.
     void recover(const std::vector<Operation>& saved);
 
-private:
+  private:
     Session& ssn_;
     std::vector<Operation> ops_;
 };

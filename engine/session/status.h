@@ -36,11 +36,13 @@ struct FitResult {
 
 // Why a task fits no node: a histogram of reasons over the nodes tried (api.FitErrors).
 struct FitErrors {
-    std::string error;              // common message; empty = "0/N nodes are unavailable"
-    std::string hyperNode;          // set when the search was restricted to a hypernode
+    std::string error;                    // common message; empty = "0/N nodes are unavailable"
+    std::string hyperNode;                // set when the search was restricted to a hypernode
     std::map<uint32_t, uint32_t> reasons; // reason id -> number of nodes
     uint32_t nodes = 0;                   // nodes with an error
     std::vector<uint32_t> unresolvable;   // nodes whose error cannot be helped by eviction
+    // Node classes whose every node fails that way (bucket evaluation: such failures are static).
+    std::vector<uint32_t> unresolvableClasses;
 };
 
 } // namespace gantry::engine

@@ -69,13 +69,20 @@ std::optional<double> parseGoDuration(std::string_view s) {
         std::string_view unit = s.substr(0, j);
         s.remove_prefix(j);
         double scale;
-        if (unit == "ns") scale = 1e-9;
-        else if (unit == "us" || unit == "\xC2\xB5s" || unit == "\xCE\xBCs") scale = 1e-6;
-        else if (unit == "ms") scale = 1e-3;
-        else if (unit == "s") scale = 1;
-        else if (unit == "m") scale = 60;
-        else if (unit == "h") scale = 3600;
-        else return std::nullopt;
+        if (unit == "ns")
+            scale = 1e-9;
+        else if (unit == "us" || unit == "\xC2\xB5s" || unit == "\xCE\xBCs")
+            scale = 1e-6;
+        else if (unit == "ms")
+            scale = 1e-3;
+        else if (unit == "s")
+            scale = 1;
+        else if (unit == "m")
+            scale = 60;
+        else if (unit == "h")
+            scale = 3600;
+        else
+            return std::nullopt;
         total += *number * scale;
     }
     return sign * total;

@@ -10,7 +10,7 @@
 namespace gantry {
 
 class GoRand {
-public:
+  public:
     explicit GoRand(int64_t seed = 1) { seed_(seed); }
     void seed(int64_t seed) { seed_(seed); }
 
@@ -35,7 +35,7 @@ public:
     static constexpr int kLength = 607;
     static constexpr int kTap = 273;
 
-private:
+  private:
     static constexpr uint64_t kMask63 = (uint64_t(1) << 63) - 1;
     static constexpr int64_t kInt32Max = (int64_t(1) << 31) - 1;
     void seed_(int64_t seed);

@@ -1,5 +1,7 @@
 #include "trace/alibaba_trace.h"
 
+#include "input_error.h"
+
 #include <algorithm>
 #include <cerrno>
 #include <charconv>
@@ -11,8 +13,6 @@
 #include <optional>
 #include <sstream>
 #include <unordered_map>
-
-#include "input_error.h"
 
 namespace gantry {
 
@@ -68,7 +68,8 @@ std::vector<Row> splitCsv(std::string_view text, const std::string& file) {
                     f.text += raw[i++];
                 }
                 if (i < raw.size() && raw[i] != ',')
-                    throw InputError(SourceRef{file, line, int(i) + 1}, "unexpected text after a quoted field");
+                    throw InputError(SourceRef{file, line, int(i) + 1},
+                                     "unexpected text after a quoted field");
             } else {
                 size_t comma = raw.find(',', i);
                 if (comma == std::string_view::npos) comma = raw.size();
@@ -95,8 +96,9 @@ std::string trimmed(const std::string& s) {
 
 // Column lookup by header name; reports missing required columns at the header line.
 class Header {
-public:
-    Header(const Row& header, const std::string& file, const std::vector<std::string>& required) : file_(file) {
+  public:
+    Header(const Row& header, const std::string& file, const std::vector<std::string>& required)
+        : file_(file) {
         for (size_t i = 0; i < header.fields.size(); ++i) {
             std::string name = trimmed(header.fields[i].text);
             if (index_.count(name))
@@ -109,8 +111,9 @@ public:
             if (!index_.count(r)) missing += (missing.empty() ? "'" : ", '") + r + "'";
         if (!missing.empty())
             throw InputError(SourceRef{file, header.line, 1},
-                             "missing column" + std::string(missing.find(',') != std::string::npos ? "s " : " ") +
-                                 missing + " in the header");
+                             "missing column" +
+                                 std::string(missing.find(',') != std::string::npos ? "s " : " ") + missing +
+                                 " in the header");
         width_ = header.fields.size();
     }
     std::optional<size_t> find(const std::string& name) const {
@@ -120,7 +123,7 @@ public:
     size_t at(const std::string& name) const { return index_.at(name); }
     size_t width() const { return width_; }
 
-private:
+  private:
     std::string file_;
     std::unordered_map<std::string, size_t> index_;
     size_t width_ = 0;
@@ -152,8 +155,10 @@ struct Cell {
             // Whole numbers written as decimals ("96000.0", as pandas writes them) are accepted.
             double d = 0;
             auto [q, ec2] = std::from_chars(b, e, d);
-            if (ec2 == std::errc() && q == e && d == double(int64_t(d)) && std::abs(d) < 9e15) v = int64_t(d);
-            else throw InputError(where(), column + ": expected a whole number, found '" + t + "'");
+            if (ec2 == std::errc() && q == e && d == double(int64_t(d)) && std::abs(d) < 9e15)
+                v = int64_t(d);
+            else
+                throw InputError(where(), column + ": expected a whole number, found '" + t + "'");
         }
         if (v < 0) throw InputError(where(), column + ": must not be negative, found '" + t + "'");
         return v;
@@ -172,10 +177,21 @@ std::string readFile(const std::string& path) {
 void requireWidth(const Row& row, const Header& header, const std::string& file) {
     if (row.fields.size() != header.width()) {
         int col = row.fields.size() > header.width() ? row.fields[header.width()].column : 1;
-        throw InputError(SourceRef{file, row.line, col},
-                         "expected " + std::to_string(header.width()) + " fields as in the header, found " +
-                             std::to_string(row.fields.size()));
+        throw InputError(SourceRef{file, row.line, col}, "expected " + std::to_string(header.width()) +
+                                                             " fields as in the header, found " +
+                                                             std::to_string(row.fields.size()));
     }
+}
+
+// A row's name: present and not seen before (lineOf remembers where each name was first).
+std::string uniqueName(const Cell& cell, const std::string& kind,
+                       std::unordered_map<std::string, int>& lineOf) {
+    std::string name = cell.text();
+    if (name.empty()) throw InputError(cell.where(), cell.column + ": a " + kind + " needs a name");
+    if (auto [it, fresh] = lineOf.emplace(name, cell.row.line); !fresh)
+        throw InputError(cell.where(), "duplicate " + kind + " '" + name + "' (first at line " +
+                                           std::to_string(it->second) + ")");
+    return name;
 }
 
 void countedWarning(Diagnostics& out, const SourceRef& first, int64_t count, const std::string& what) {
@@ -186,7 +202,8 @@ void countedWarning(Diagnostics& out, const SourceRef& first, int64_t count, con
 
 } // namespace
 
-std::vector<TraceNode> parseTraceNodes(std::string_view text, const std::string& file, Diagnostics& warnings) {
+std::vector<TraceNode> parseTraceNodes(std::string_view text, const std::string& file,
+                                       Diagnostics& warnings) {
     auto rows = splitCsv(text, file);
     if (rows.empty()) throw InputError(SourceRef{file, 1, 1}, "empty node list: expected a header line");
     Header h(rows[0], file, {"sn", "cpu_milli", "memory_mib", "gpu", "model"});
@@ -197,14 +214,10 @@ std::vector<TraceNode> parseTraceNodes(std::string_view text, const std::string&
     for (size_t r = 1; r < rows.size(); ++r) {
         const Row& row = rows[r];
         requireWidth(row, h, file);
-        static const std::string sn = "sn", cpu = "cpu_milli", mem = "memory_mib", gpu = "gpu", model = "model";
+        static const std::string sn = "sn", cpu = "cpu_milli", mem = "memory_mib", gpu = "gpu",
+                                 model = "model";
         TraceNode n;
-        Cell nameCell{file, row, h.at(sn), sn};
-        n.name = nameCell.text();
-        if (n.name.empty()) throw InputError(nameCell.where(), "sn: a node needs a name");
-        if (auto [it, fresh] = lineOf.emplace(n.name, row.line); !fresh)
-            throw InputError(nameCell.where(), "duplicate node '" + n.name + "' (first at line " +
-                                                   std::to_string(it->second) + ")");
+        n.name = uniqueName(Cell{file, row, h.at(sn), sn}, "node", lineOf);
         n.cpuMilli = Cell{file, row, h.at(cpu), cpu}.wholeNumber();
         n.memoryMiB = Cell{file, row, h.at(mem), mem}.wholeNumber();
         Cell gpuCell{file, row, h.at(gpu), gpu};
@@ -227,13 +240,15 @@ std::vector<TraceNode> parseTraceNodes(std::string_view text, const std::string&
     return nodes;
 }
 
-std::vector<TraceTask> parseTraceTasks(std::string_view text, const std::string& file, Diagnostics& warnings) {
+std::vector<TraceTask> parseTraceTasks(std::string_view text, const std::string& file,
+                                       Diagnostics& warnings) {
     auto rows = splitCsv(text, file);
     if (rows.empty()) throw InputError(SourceRef{file, 1, 1}, "empty task list: expected a header line");
     Header h(rows[0], file, {"name", "cpu_milli", "memory_mib", "num_gpu", "gpu_milli"});
     static const std::string name = "name", cpu = "cpu_milli", mem = "memory_mib", numGpu = "num_gpu",
                              gpuMilli = "gpu_milli", spec = "gpu_spec", qos = "qos", phase = "pod_phase",
-                             created = "creation_time", deleted = "deletion_time", scheduled = "scheduled_time";
+                             created = "creation_time", deleted = "deletion_time",
+                             scheduled = "scheduled_time";
     const auto specCol = h.find(spec), qosCol = h.find(qos), phaseCol = h.find(phase);
     const auto createdCol = h.find(created), deletedCol = h.find(deleted), scheduledCol = h.find(scheduled);
     std::vector<TraceTask> tasks;
@@ -244,12 +259,7 @@ std::vector<TraceTask> parseTraceTasks(std::string_view text, const std::string&
         const Row& row = rows[r];
         requireWidth(row, h, file);
         TraceTask t;
-        Cell nameCell{file, row, h.at(name), name};
-        t.name = nameCell.text();
-        if (t.name.empty()) throw InputError(nameCell.where(), "name: a task needs a name");
-        if (auto [it, fresh] = lineOf.emplace(t.name, row.line); !fresh)
-            throw InputError(nameCell.where(), "duplicate task '" + t.name + "' (first at line " +
-                                                   std::to_string(it->second) + ")");
+        t.name = uniqueName(Cell{file, row, h.at(name), name}, "task", lineOf);
         t.cpuMilli = Cell{file, row, h.at(cpu), cpu}.wholeNumber();
         t.memoryMiB = Cell{file, row, h.at(mem), mem}.wholeNumber();
         Cell countCell{file, row, h.at(numGpu), numGpu};
@@ -268,8 +278,8 @@ std::vector<TraceTask> parseTraceTasks(std::string_view text, const std::string&
                                                     " GPUs must take them whole (1000), found " +
                                                     std::to_string(milli));
         if (count > 0 && milli == 0)
-            throw InputError(milliCell.where(),
-                             "gpu_milli: the task asks for " + std::to_string(count) + " GPU(s) but 0 milli of each");
+            throw InputError(milliCell.where(), "gpu_milli: the task asks for " + std::to_string(count) +
+                                                    " GPU(s) but 0 milli of each");
         if (count == 0 && milli > 0 && milliWithoutGpu++ == 0) firstMilliWithoutGpu = milliCell.where();
         t.gpuCount = int32_t(count);
         t.gpuMilli = count > 0 ? int32_t(milli) : 0;
@@ -319,7 +329,8 @@ Diagnostics checkTrace(const Trace& trace) {
     int32_t maxGpus = 0;
     for (const auto& n : trace.nodes) {
         maxGpus = std::max(maxGpus, n.gpuCount);
-        if (!n.gpuModel.empty()) maxGpusOfModel[n.gpuModel] = std::max(maxGpusOfModel[n.gpuModel], n.gpuCount);
+        if (!n.gpuModel.empty())
+            maxGpusOfModel[n.gpuModel] = std::max(maxGpusOfModel[n.gpuModel], n.gpuCount);
     }
     struct Count {
         int64_t n = 0;

@@ -8,12 +8,12 @@
 // value, a duplicate name, a fractional share of more than one GPU ...). Oddities that a run can
 // survive come back as warnings, counted per kind (a task asking for a GPU model no node has, a node
 // with GPUs but no model ...).
+#include "model/diagnostic.h"
+#include "trace/trace.h"
+
 #include <string>
 #include <string_view>
 #include <vector>
-
-#include "model/diagnostic.h"
-#include "trace/trace.h"
 
 namespace gantry {
 

@@ -505,7 +505,7 @@ class LiveImportTest : public QObject {
         QVERIFY(usersOn(*h_->server, "/api/v1/nodes").count("kubectl-user"));
     }
 
-    void snapshotImporterReadsTheResult() {
+    void snapshotFeedsImporterInspectAndCycle() {
         std::string kc = h_->kubeconfig("for-importer", {std::string("token: ") + LiveHarness::kToken});
         std::string out = h_->path("out/for-importer.yaml");
         CliRun run = runGantry(
@@ -545,6 +545,20 @@ class LiveImportTest : public QObject {
         QString text = inspect.readAllStandardOutput();
         QVERIFY2(inspect.exitCode() == 0, inspect.readAllStandardError().constData());
         QVERIFY2(text.contains(QString::number(LiveHarness::kNodes)), qPrintable(text));
+
+        // The engine runs a scheduling cycle on it.
+        std::string conf =
+            writeTextFile(h_->path("volcano-scheduler.conf"),
+                          "actions: \"enqueue, allocate, backfill\"\ntiers:\n- plugins:\n  - name: "
+                          "priority\n  - name: gang\n- plugins:\n  - name: predicates\n  - name: "
+                          "proportion\n  - name: binpack\n");
+        QProcess cycle;
+        cycle.start(GANTRY_CLI, {"cycle", "--snapshot", QString::fromStdString(out), "--scheduler-conf",
+                                 QString::fromStdString(conf), "--json"});
+        QVERIFY(cycle.waitForFinished(120000));
+        QByteArray result = cycle.readAllStandardOutput();
+        QVERIFY2(cycle.exitCode() == 0, cycle.readAllStandardError().constData());
+        QVERIFY2(result.contains("\"bindings\""), result.left(400).constData());
     }
 
     void cleanupTestCase() { h_.reset(); }

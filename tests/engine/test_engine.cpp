@@ -1,0 +1,391 @@
+// Engine unit tests on clusters built in C++: Volcano's resource arithmetic, the node index against a
+// full scan, the session's undo log, gang and queue behaviour, pending reasons, incremental jobs.
+#include "model/cluster.h"
+#include "session/cluster_state.h"
+#include "session/resources.h"
+#include "session/session.h"
+#include "test_registry.h"
+
+#include <QtTest>
+#include <random>
+
+using namespace gantry;
+using namespace gantry::engine;
+
+namespace {
+
+constexpr int64_t Gi = 1024LL * 1024 * 1024;
+
+Node makeNode(const std::string& name, int64_t milliCpu, int64_t memGi, int64_t gpus = 0,
+              Labels labels = {}) {
+    Node n;
+    n.name = name;
+    n.labels = std::move(labels);
+    n.allocatable.set(res::Cpu, milliCpu);
+    n.allocatable.set(res::Memory, memGi * Gi);
+    n.allocatable.set(res::Pods, 110);
+    if (gpus) {
+        n.allocatable.set(res::NvidiaGpu, gpus);
+        n.gpus.count = int32_t(gpus);
+    }
+    n.capacity = n.allocatable;
+    return n;
+}
+
+Pod makePod(const std::string& ns, const std::string& name, const std::string& group, int64_t milliCpu,
+            int64_t memGi, int64_t gpus = 0) {
+    Pod p;
+    p.ns = ns;
+    p.name = name;
+    p.uid = ns + "-" + name;
+    p.group = group;
+    p.schedulerName = "volcano";
+    if (milliCpu) p.requests.set(res::Cpu, milliCpu);
+    if (memGi) p.requests.set(res::Memory, memGi * Gi);
+    if (gpus) {
+        p.requests.set(res::NvidiaGpu, gpus);
+        p.gpu.count = int32_t(gpus);
+    }
+    return p;
+}
+
+PodGroup makeGroup(const std::string& ns, const std::string& name, const std::string& queue,
+                   int32_t minMember, const std::string& phase = "Inqueue") {
+    PodGroup g;
+    g.ns = ns;
+    g.name = name;
+    g.queue = queue;
+    g.minMember = minMember;
+    g.phase = phase;
+    g.origin = "scheduling.volcano.sh/PodGroup";
+    return g;
+}
+
+Queue makeQueue(const std::string& name, int32_t weight = 1) {
+    Queue q;
+    q.name = name;
+    q.weight = weight;
+    return q;
+}
+
+SchedulerConf makeConf(std::vector<std::string> actions, std::vector<std::vector<std::string>> tiers) {
+    SchedulerConf c;
+    c.actions = std::move(actions);
+    for (const auto& names : tiers) {
+        Tier t;
+        for (const auto& n : names) {
+            PluginOption o;
+            o.name = n;
+            t.plugins.push_back(o);
+        }
+        c.tiers.push_back(t);
+    }
+    return c;
+}
+
+SchedulerConf defaultConf(std::vector<std::string> actions = {"enqueue", "allocate", "backfill"}) {
+    return makeConf(std::move(actions), {{"priority", "gang", "conformance"},
+                                         {"drf", "predicates", "proportion", "nodeorder", "binpack"}});
+}
+
+SessionResult runSession(const Cluster& cluster, const SchedulerConf& conf, bool useIndex) {
+    ClusterState st = buildClusterState(cluster);
+    SessionOptions o;
+    o.useNodeIndex = useIndex;
+    Session ssn(st, conf, o);
+    return ssn.run();
+}
+
+// A random cluster: node shapes, labels, taints and cordons; pending gangs with roles, selectors and
+// tolerations; some pods already running; weighted queues with and without capabilities.
+Cluster randomCluster(uint32_t seed) {
+    std::mt19937 rng(seed);
+    auto pick = [&](int n) { return int(rng() % uint32_t(n)); };
+    Cluster c;
+    const int nodes = 20 + pick(60);
+    for (int i = 0; i < nodes; ++i) {
+        const int kind = pick(4);
+        Labels labels{{"kubernetes.io/hostname", "n" + std::to_string(i)},
+                      {"zone", "z" + std::to_string(pick(3))}};
+        if (kind == 3) labels["accelerator"] = "h100";
+        Node n = makeNode("node-" + std::to_string(i), kind == 0 ? 8000 : 16000 + 16000 * pick(2),
+                          kind == 0 ? 32 : 64, kind == 3 ? 4 + 4 * pick(2) : 0, labels);
+        if (pick(8) == 0) n.taints.push_back(Taint{"dedicated", "infra", TaintEffect::NoSchedule});
+        if (pick(20) == 0) n.unschedulable = true;
+        c.nodes.push_back(std::move(n));
+    }
+    const int queues = 1 + pick(3);
+    for (int q = 0; q < queues; ++q) {
+        Queue queue = makeQueue("q" + std::to_string(q), 1 + pick(4));
+        if (pick(3) == 0) queue.capability.set(res::Cpu, 40000 + 20000 * pick(4));
+        c.queues.push_back(queue);
+    }
+    PriorityClass high;
+    high.name = "high";
+    high.value = 1000;
+    c.priorityClasses.push_back(high);
+    const int jobs = 10 + pick(40);
+    int running = 0;
+    for (int j = 0; j < jobs; ++j) {
+        const std::string ns = "ns" + std::to_string(pick(3));
+        const std::string name = "job-" + std::to_string(j);
+        const int size = 1 + pick(6);
+        PodGroup g = makeGroup(ns, name, "q" + std::to_string(pick(queues)), 1 + pick(size),
+                               pick(4) == 0 ? "Pending" : "Inqueue");
+        if (pick(4) == 0) g.priorityClassName = "high";
+        const int shape = pick(5);
+        const bool startRunning = pick(5) == 0;
+        for (int k = 0; k < size; ++k) {
+            Pod p = makePod(ns, name + "-" + std::to_string(k), name, 500 + 500 * int64_t(shape),
+                            1 + 2 * shape, shape == 4 ? 1 + pick(2) : 0);
+            if (pick(3) == 0) p.role = k == 0 ? "master" : "worker";
+            if (shape == 4)
+                p.nodeSelector["accelerator"] = "h100";
+            else if (pick(6) == 0)
+                p.nodeSelector["zone"] = "z" + std::to_string(pick(3));
+            if (pick(5) == 0)
+                p.tolerations.push_back(Toleration{"dedicated", false, "infra", TaintEffect::NoSchedule, {}});
+            if (startRunning && running < nodes) {
+                p.phase = PodPhase::Running;
+                p.nodeName = c.nodes[size_t(pick(nodes))].name;
+                if (p.gpu.count && c.nodes[size_t(0)].gpus.count == 0) p.nodeSelector.clear();
+                ++running;
+            }
+            c.pods.push_back(std::move(p));
+        }
+        if (startRunning) g.phase = "Running";
+        c.podGroups.push_back(std::move(g));
+    }
+    return c;
+}
+
+QString describe(const SessionResult& r) {
+    QString out;
+    for (const auto& [p, n] : r.bindings)
+        out += QString("bind %1 %2\n").arg(QString::fromStdString(p), QString::fromStdString(n));
+    for (const auto& p : r.evicted) out += QString("evict %1\n").arg(QString::fromStdString(p));
+    for (const auto& [g, ns] : r.pipelined) {
+        out += "pipelined " + QString::fromStdString(g);
+        for (const auto& n : ns) out += " " + QString::fromStdString(n);
+        out += "\n";
+    }
+    for (const auto& [g, ph] : r.podGroupPhase)
+        out += QString("phase %1 %2\n").arg(QString::fromStdString(g), QString::fromStdString(ph));
+    for (const auto& [p, why] : r.pending)
+        out += QString("pending %1 %2\n").arg(QString::fromStdString(p), QString::fromStdString(why));
+    for (const auto& [g, s] : r.gangs)
+        out += QString("gang %1 %2\n").arg(QString::fromStdString(g), QString::fromStdString(s.reason));
+    return out;
+}
+
+} // namespace
+
+class ResourceTest : public QObject {
+    Q_OBJECT
+  private slots:
+    void lessEqualMissingDimensions() {
+        ResourceDims dims;
+        const int gpu = dims.intern("nvidia.com/gpu");
+        VResource a(dims.size()), b(dims.size());
+        a.cpu = 1000;
+        a.set(gpu, 1);
+        b.cpu = 2000;
+        // b has no gpu: missing counts as zero, or as infinite.
+        QVERIFY(!a.lessEqual(b, Missing::Zero));
+        QVERIFY(a.lessEqual(b, Missing::Infinity));
+        b.set(gpu, 1);
+        QVERIFY(a.lessEqual(b, Missing::Zero));
+        // Within 0.1 counts as equal.
+        a.cpu = 2000.05;
+        QVERIFY(a.lessEqual(b, Missing::Zero));
+    }
+    void isEmptyIgnoresPods() {
+        ResourceDims dims;
+        VResource r(dims.size());
+        r.touchMap();
+        r.set(kPods, 1);
+        QVERIFY(r.isEmpty());
+        r.cpu = 1;
+        QVERIFY(!r.isEmpty());
+    }
+    void exceededPartAndShare() {
+        ResourceDims dims;
+        const int gpu = dims.intern("nvidia.com/gpu");
+        VResource l(dims.size()), r(dims.size());
+        l.cpu = 3000;
+        l.mem = 1;
+        l.set(gpu, 4);
+        r.cpu = 1000;
+        r.mem = 5;
+        const VResource d = VResource::exceededPart(l, r);
+        QCOMPARE(d.cpu, 2000.0);
+        QCOMPARE(d.mem, 0.0);
+        QCOMPARE(d.get(gpu), 4.0);
+        QCOMPARE(share(1, 0), 1.0);
+        QCOMPARE(share(0, 0), 0.0);
+        QCOMPARE(share(1, 4), 0.25);
+    }
+    void dimensionWiseChecks() {
+        ResourceDims dims;
+        const int gpu = dims.intern("nvidia.com/gpu");
+        VResource used(dims.size()), cap(dims.size()), req(dims.size());
+        used.cpu = 3000;
+        used.mem = 10;
+        cap.cpu = 2000;
+        cap.mem = 100;
+        req.cpu = 0;
+        req.mem = 1;
+        // Only the dimensions the request asks for are compared.
+        std::vector<int> failed;
+        QVERIFY(used.lessEqualWithDimensionAndResourcesName(cap, req, &failed));
+        req.cpu = 1;
+        QVERIFY(!used.lessEqualWithDimensionAndResourcesName(cap, req, &failed));
+        QCOMPARE(failed, std::vector<int>{kCpu});
+        req.touchMap();
+        req.set(gpu, 1);
+        used.touchMap();
+        used.set(gpu, 2);
+        failed.clear();
+        QVERIFY(!used.lessEqualWithDimensionAndResourcesName(cap, req, &failed));
+        QCOMPARE(failed.size(), size_t(2));
+    }
+};
+
+class SessionTest : public QObject {
+    Q_OBJECT
+  private slots:
+    void gangWaitsForMinMember() {
+        Cluster c;
+        c.queues.push_back(makeQueue("default"));
+        c.nodes.push_back(makeNode("n1", 4000, 16));
+        c.podGroups.push_back(makeGroup("ns", "big", "default", 8));
+        for (int i = 0; i < 8; ++i)
+            c.pods.push_back(makePod("ns", "big-" + std::to_string(i), "big", 1000, 1));
+        // No queue plugin: the node, not the queue's share, is what runs out.
+        const SessionResult r =
+            runSession(c, makeConf({"allocate"}, {{"gang"}, {"predicates", "nodeorder"}}), true);
+        QVERIFY(r.bindings.empty());
+        QCOMPARE(r.gangs.at("ns/big").reason, std::string("minMember 8, 4 placeable"));
+        const QString why = QString::fromStdString(r.pending.at("ns/big-7"));
+        QVERIFY2(why.contains("not tried in this cycle. Origin reason is big-4: 0/1 nodes are unavailable: 1 "
+                              "Insufficient cpu."),
+                 qPrintable(why));
+        QVERIFY(QString::fromStdString(r.pending.at("ns/big-0")).contains("minMember 8, 4 placeable"));
+    }
+    void gangBindsWholeJob() {
+        Cluster c;
+        c.queues.push_back(makeQueue("default"));
+        c.nodes.push_back(makeNode("n1", 8000, 16));
+        c.nodes.push_back(makeNode("n2", 8000, 16));
+        c.podGroups.push_back(makeGroup("ns", "job", "default", 4));
+        for (int i = 0; i < 4; ++i)
+            c.pods.push_back(makePod("ns", "job-" + std::to_string(i), "job", 4000, 2));
+        const SessionResult r = runSession(c, defaultConf(), true);
+        QCOMPARE(r.bindings.size(), size_t(4));
+        QVERIFY(r.pending.empty());
+    }
+    void pendingReasonsNameEachFailure() {
+        Cluster c;
+        c.queues.push_back(makeQueue("default"));
+        c.nodes.push_back(makeNode("cpu-1", 8000, 16));
+        c.nodes.push_back(makeNode("cpu-2", 8000, 16));
+        Node tainted = makeNode("gpu-1", 8000, 16, 8);
+        tainted.taints.push_back(Taint{"nvidia.com/gpu", "present", TaintEffect::NoSchedule});
+        c.nodes.push_back(tainted);
+        c.podGroups.push_back(makeGroup("ns", "train", "default", 1));
+        c.pods.push_back(makePod("ns", "train-0", "train", 1000, 1, 1));
+        const SessionResult r = runSession(c, defaultConf(), true);
+        QVERIFY(r.bindings.empty());
+        const QString why = QString::fromStdString(r.pending.at("ns/train-0"));
+        QVERIFY2(why.contains(
+                     "0/3 nodes are unavailable: 1 node(s) had untolerated taint {nvidia.com/gpu: present}, "
+                     "2 Insufficient nvidia.com/gpu."),
+                 qPrintable(why));
+    }
+    void sessionLeavesStateUnchanged() {
+        const Cluster c = randomCluster(7);
+        ClusterState st = buildClusterState(c);
+        const auto idle = st.idle, used = st.used, pipelined = st.pipelined, releasing = st.releasing;
+        std::vector<TaskStatus> statuses;
+        for (const auto& t : st.tasks) statuses.push_back(t.status);
+        {
+            Session ssn(st, defaultConf({"enqueue", "allocate", "preempt", "reclaim", "backfill"}));
+            const SessionResult r = ssn.run();
+            QVERIFY(!r.bindings.empty());
+        }
+        QVERIFY(st.idle == idle);
+        QVERIFY(st.used == used);
+        QVERIFY(st.pipelined == pipelined);
+        QVERIFY(st.releasing == releasing);
+        for (size_t i = 0; i < st.tasks.size(); ++i) QVERIFY(st.tasks[i].status == statuses[i]);
+        // A second session on the same state decides the same.
+        Session again(st, defaultConf({"enqueue", "allocate", "preempt", "reclaim", "backfill"}));
+        const SessionResult r2 = again.run();
+        const SessionResult r1 =
+            runSession(c, defaultConf({"enqueue", "allocate", "preempt", "reclaim", "backfill"}), true);
+        QCOMPARE(describe(r2), describe(r1));
+    }
+    void jobAddedLaterIsScheduled() {
+        Cluster c;
+        c.queues.push_back(makeQueue("default"));
+        c.nodes.push_back(makeNode("a", 8000, 16, 0, {{"pool", "x"}}));
+        c.nodes.push_back(makeNode("b", 8000, 16, 0, {{"pool", "y"}}));
+        ClusterState st = buildClusterState(c);
+        // A job arriving later selects on a label no earlier pod used: the index must learn it.
+        PodGroup g = makeGroup("ns", "late", "default", 1);
+        Pod p = makePod("ns", "late-0", "late", 1000, 1);
+        p.nodeSelector["pool"] = "y";
+        st.addJob(g, {p});
+        Session ssn(st, defaultConf());
+        const SessionResult r = ssn.run();
+        QCOMPARE(r.bindings.at("ns/late-0"), std::string("b"));
+    }
+    void queueCapabilityLimits() {
+        Cluster c;
+        Queue q = makeQueue("small");
+        q.capability.set(res::Cpu, 2000);
+        c.queues.push_back(q);
+        c.nodes.push_back(makeNode("n1", 16000, 64));
+        for (int j = 0; j < 3; ++j) {
+            const std::string name = "j" + std::to_string(j);
+            c.podGroups.push_back(makeGroup("ns", name, "small", 1));
+            c.pods.push_back(makePod("ns", name + "-0", name, 1000, 1));
+        }
+        const SessionResult r = runSession(c, defaultConf({"allocate"}), true);
+        QCOMPARE(r.bindings.size(), size_t(2));
+    }
+};
+
+class NodeIndexTest : public QObject {
+    Q_OBJECT
+  private slots:
+    // The bucket index must give exactly what evaluating every node gives: same bindings,
+    // evictions, pipelined tasks, phases and pending reasons.
+    void indexEqualsFullScan_data() {
+        QTest::addColumn<uint32_t>("seed");
+        QTest::addColumn<QString>("actions");
+        const char* sets[] = {"enqueue,allocate,backfill", "allocate,preempt,reclaim", "enqueue,allocate"};
+        for (uint32_t seed = 1; seed <= 24; ++seed)
+            QTest::newRow(qPrintable(QString("seed %1").arg(seed))) << seed << QString(sets[seed % 3]);
+    }
+    void indexEqualsFullScan() {
+        QFETCH(uint32_t, seed);
+        QFETCH(QString, actions);
+        const Cluster c = randomCluster(seed);
+        std::vector<std::string> acts;
+        for (const auto& a : actions.split(',')) acts.push_back(a.toStdString());
+        for (const auto& conf :
+             {defaultConf(acts),
+              makeConf(acts, {{"priority", "gang"}, {"drf", "predicates", "proportion", "binpack"}}),
+              makeConf(acts, {{"gang"}, {"predicates", "nodeorder", "capacity"}})}) {
+            const SessionResult indexed = runSession(c, conf, true);
+            const SessionResult scanned = runSession(c, conf, false);
+            QCOMPARE(describe(indexed), describe(scanned));
+        }
+    }
+};
+
+GANTRY_TEST(ResourceTest)
+GANTRY_TEST(SessionTest)
+GANTRY_TEST(NodeIndexTest)
+#include "test_engine.moc"
