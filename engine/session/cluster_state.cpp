@@ -115,6 +115,49 @@ void ClusterState::nodeAccount(uint32_t task, uint32_t node, TaskStatus status, 
         int64_t* rel = nodeRow(releasing, node);
         for (int i = 0; i < d && i < int(req.size()); ++i) rel[i] += sign * req[size_t(i)];
     }
+    if (shapes[tasks[task].shape].gpu.count > 0 && gpuDevices(node) > 0) gpuAccount(task, node, sign);
+}
+
+void ClusterState::gpuAccount(uint32_t task, uint32_t node, int sign) {
+    const GpuRequest& g = shapes[tasks[task].shape].gpu;
+    const int32_t milli = std::clamp(g.milliPerGpu, 1, 1000);
+    int32_t* free = gpuFree.data() + gpuBegin[node];
+    const int32_t n = gpuDevices(node);
+    auto& hold = gpuHolds[task];
+    if (sign < 0) {
+        if (hold.node != int32_t(node)) return;
+        for (uint8_t dev : hold.devices) free[dev] = std::min(1000, free[dev] + milli);
+        return; // the list is kept: undoing an eviction returns the same devices
+    }
+    // Reuse the devices held before on this node when they still have room.
+    if (hold.node == int32_t(node) && !hold.devices.empty()) {
+        bool fits = true;
+        for (uint8_t dev : hold.devices)
+            if (free[dev] < milli) fits = false;
+        if (fits) {
+            for (uint8_t dev : hold.devices) free[dev] -= milli;
+            return;
+        }
+    }
+    hold.node = int32_t(node);
+    hold.devices.clear();
+    std::vector<uint8_t> taken;
+    for (int32_t k = 0; k < g.count; ++k) {
+        int32_t best = -1;
+        for (int32_t dev = 0; dev < n; ++dev) {
+            if (free[dev] < milli) continue;
+            if (std::find(taken.begin(), taken.end(), uint8_t(dev)) != taken.end()) continue;
+            if (milli == 1000) {
+                best = dev;
+                break;
+            }
+            if (best < 0 || free[dev] < free[best]) best = dev;
+        }
+        if (best < 0) break; // not enough devices: the shares are not tracked for the rest
+        taken.push_back(uint8_t(best));
+        free[best] -= milli;
+    }
+    hold.devices = std::move(taken);
 }
 
 void ClusterState::k8sAdd(uint32_t task, uint32_t node) {
@@ -197,6 +240,11 @@ std::vector<int64_t> ClusterState::dynamicKey(uint32_t n) const {
     key.push_back(nonZeroCpu[n]);
     key.push_back(nonZeroMem[n]);
     key.push_back(k8sPods[n]);
+    if (!gpuBegin.empty() && gpuDevices(n) > 0) {
+        std::vector<int32_t> shares(gpuFreeRow(n), gpuFreeRow(n) + gpuDevices(n));
+        std::sort(shares.begin(), shares.end());
+        key.insert(key.end(), shares.begin(), shares.end());
+    }
     return key;
 }
 
@@ -212,18 +260,37 @@ uint64_t ClusterState::dynamicHash(uint32_t n) const {
     mix(nonZeroCpu[n]);
     mix(nonZeroMem[n]);
     mix(k8sPods[n]);
+    if (!gpuBegin.empty() && gpuDevices(n) > 0) {
+        // The multiset of free shares (sum and sum of squares identify it well enough for a hash).
+        int64_t sum = 0, sq = 0;
+        for (int32_t i = 0; i < gpuDevices(n); ++i) {
+            sum += gpuFreeRow(n)[i];
+            sq += int64_t(gpuFreeRow(n)[i]) * gpuFreeRow(n)[i];
+        }
+        mix(sum);
+        mix(sq);
+    }
     return h;
 }
 
 bool ClusterState::dynamicKeyEquals(uint32_t n, const std::vector<int64_t>& key) const {
     const size_t d = size_t(D());
-    if (key.size() != 5 * d + 4 || key[0] != nodes[n].cls) return false;
+    const size_t devices = gpuBegin.empty() ? 0 : size_t(gpuDevices(n));
+    if (key.size() != 5 * d + 4 + devices || key[0] != nodes[n].cls) return false;
     size_t at = 1;
     for (const auto* arr : {&idle, &used, &releasing, &pipelined, &k8sRequested}) {
         if (std::memcmp(nodeRow(*arr, n), key.data() + at, d * sizeof(int64_t)) != 0) return false;
         at += d;
     }
-    return key[at] == nonZeroCpu[n] && key[at + 1] == nonZeroMem[n] && key[at + 2] == k8sPods[n];
+    if (key[at] != nonZeroCpu[n] || key[at + 1] != nonZeroMem[n] || key[at + 2] != k8sPods[n]) return false;
+    if (devices == 0) return true;
+    int32_t shares[256];
+    const size_t m = std::min(devices, size_t(256));
+    std::copy(gpuFreeRow(n), gpuFreeRow(n) + m, shares);
+    std::sort(shares, shares + m);
+    for (size_t i = 0; i < m; ++i)
+        if (key[at + 3 + i] != shares[i]) return false;
+    return true;
 }
 
 void ClusterState::reindexNode(uint32_t n) {
@@ -462,6 +529,10 @@ struct Builder {
         s.nonZeroMem.assign(ready.size(), 0);
         s.k8sPods.assign(ready.size(), 0);
         s.nodeTasks.assign(ready.size(), {});
+        s.gpuBegin.assign(ready.size() + 1, 0);
+        for (uint32_t i = 0; i < ready.size(); ++i)
+            s.gpuBegin[i + 1] = s.gpuBegin[i] + uint32_t(std::clamp(ready[i]->gpus.count, 0, 255));
+        s.gpuFree.assign(s.gpuBegin.back(), 1000);
         s.nodeByRank.resize(ready.size());
         for (uint32_t i = 0; i < ready.size(); ++i) {
             const Node& src = *ready[i];
@@ -801,6 +872,12 @@ struct Builder {
             if (s.shapes[t.shape].bestEffort) j.pendingBestEffort++;
             j.requestMask |= s.shapes[t.shape].presentMask;
             j.allocated.resize(size_t(s.D()), 0);
+        }
+        if (node >= 0 && !p.gpuIndices.empty() && p.gpu.count > 0) {
+            auto& hold = s.gpuHolds[id];
+            hold.node = node;
+            for (int32_t dev : p.gpuIndices)
+                if (dev >= 0 && dev < s.gpuDevices(uint32_t(node))) hold.devices.push_back(uint8_t(dev));
         }
         if (status != TaskStatus::Pending || node >= 0) {
             s.setTask(id, status, node);

@@ -199,6 +199,22 @@ class ClusterState {
     std::map<std::string, Labels> namespaceLabels;
     int32_t podsWithAffinity = 0; // placed pods carrying pod (anti-)affinity terms
 
+    // Per-device GPU accounting, for fragmentation-aware node order: every GPU device of a node as
+    // its free share in milli (1000 = the whole device is free). A GPU task placed on a node holds
+    // milliPerGpu of `count` devices: whole-GPU tasks the lowest-numbered free devices, shared tasks
+    // (milliPerGpu < 1000) the device with the least room that still fits (ties: lowest number).
+    // A task keeps its device list when it leaves a node, so undoing an eviction gives it back the
+    // same devices. The shares are part of the node's dynamic state (its bucket).
+    struct GpuHold {
+        int32_t node = -1;
+        std::vector<uint8_t> devices;
+    };
+    std::vector<uint32_t> gpuBegin; // per node: index of its first device in gpuFree; size nodes + 1
+    std::vector<int32_t> gpuFree;
+    std::unordered_map<uint32_t, GpuHold> gpuHolds; // GPU task -> the devices it holds (or held)
+    int32_t gpuDevices(uint32_t node) const { return int32_t(gpuBegin[node + 1] - gpuBegin[node]); }
+    const int32_t* gpuFreeRow(uint32_t node) const { return gpuFree.data() + gpuBegin[node]; }
+
     // PodGroups the scheduler does not see (e.g. their queue does not exist), with the reason.
     std::map<std::string, std::string> skippedGroups;
 
@@ -251,6 +267,7 @@ class ClusterState {
     // Internals shared with the builder.
     uint32_t internShape(PodShape&& shape);
     void nodeAccount(uint32_t task, uint32_t node, TaskStatus status, int sign);
+    void gpuAccount(uint32_t task, uint32_t node, int sign);
     bool countsResource(const std::string& name) const;
     std::unordered_map<std::string, uint32_t> shapeIndex;
     std::unordered_map<std::string, uint32_t> nodeIndex, queueIndex, jobIndex;
