@@ -14,15 +14,6 @@ namespace {
 
 using namespace project;
 
-template <class T> struct IsVector : std::false_type {};
-template <class T> struct IsVector<std::vector<T>> : std::true_type {};
-template <class T> struct IsOptional : std::false_type {};
-template <class T> struct IsOptional<std::optional<T>> : std::true_type {};
-template <class T> struct IsMap : std::false_type {};
-template <class V> struct IsMap<std::map<std::string, V>> : std::true_type {};
-template <class T> struct IsPair : std::false_type {};
-template <class A, class B> struct IsPair<std::pair<A, B>> : std::true_type {};
-
 // Shortest text that reads back as the same double.
 std::string number(double v) {
     char buf[64];

@@ -98,9 +98,8 @@ LoadedInput loadInputs(const std::vector<std::string>& paths) {
     for (const auto& p : paths) kinds.push_back(detectInputKind(p));
     for (size_t i = 0; i < paths.size(); ++i) {
         if (kinds[i] == InputKind::SchedulerConf)
-            throw InputError(
-                SourceRef{paths[i], 0, 0, 0},
-                "this is a volcano-scheduler.conf, not a cluster; give it with --scheduler-conf");
+            throw InputError(SourceRef{paths[i], 0, 0, 0}, "this is a volcano-scheduler.conf, not a cluster "
+                                                           "(gantry cycle reads it with --scheduler-conf)");
         if (kinds[i] != InputKind::Snapshot && paths.size() > 1)
             throw InputError(SourceRef{paths[i], 0, 0, 0},
                              std::string(kinds[i] == InputKind::Inventory ? "an inventory" : "a project") +

@@ -159,18 +159,13 @@ SchedulerConf readSchedulerConf(const Y& root) {
 }
 
 SchedulerConf parseSchedulerConf(const std::string& text, const TextOrigin& origin, Diagnostics* warnings) {
-    auto docs = loadYamlString(text, origin);
-    if (docs.empty()) throw InputError(origin.locate(0, 0, 0), "the scheduler configuration is empty");
-    if (docs.size() > 1)
-        throw InputError(origin.locate(docs[1].root.Mark().line, docs[1].root.Mark().column, 0),
-                         "the scheduler configuration must be a single YAML document");
-    auto root = readerFor(docs[0].root, origin, 0, warnings, nullptr);
+    auto root = readerFor(loadSingleDocument(text, origin, "the scheduler configuration"), warnings, nullptr);
     return readSchedulerConf(root);
 }
 
 SchedulerConf readSchedulerConfFile(const std::string& path, Diagnostics* warnings) {
     std::string text = readTextFile(path);
-    auto docs = loadYamlString(text, path);
+    auto docs = loadDocuments(text, path);
     if (docs.empty()) throw InputError(SourceRef{path, 0, 0, 0}, "the file is empty");
     for (const auto& doc : docs) {
         auto root = readerFor(doc, warnings, nullptr);

@@ -126,6 +126,8 @@ NetworkTopologyConstraint readNetworkTopologyConstraint(const Y& node) {
     else
         node["mode"].fail("expected hard or soft, got '" + mode + "'");
     c.highestTierAllowed = node["highestTierAllowed"].optI32();
+    if (c.highestTierAllowed && *c.highestTierAllowed < 0)
+        node["highestTierAllowed"].fail("must not be negative");
     c.highestTierName = node["highestTierName"].str();
     if (c.highestTierAllowed && !c.highestTierName.empty())
         node.fail("highestTierAllowed and highestTierName are mutually exclusive");

@@ -26,8 +26,9 @@ void FieldNotes::appendTo(Diagnostics& out) const {
     }
 }
 
-Y::Y(YAML::Node node, std::shared_ptr<const YamlContext> context, std::string path, YAML::Mark fallback)
-    : node_(std::move(node)), context_(std::move(context)), path_(std::move(path)), fallback_(fallback) {}
+Y::Y(const DomNode* node, std::shared_ptr<const YamlContext> context, std::string path,
+     const DomNode* fallback)
+    : node_(node), context_(std::move(context)), path_(std::move(path)), fallback_(fallback) {}
 
 Y Y::withSubject(std::string subject) const {
     auto ctx = std::make_shared<YamlContext>(*context_);
@@ -36,8 +37,9 @@ Y Y::withSubject(std::string subject) const {
 }
 
 SourceRef Y::where() const {
-    YAML::Mark m = node_.IsDefined() ? node_.Mark() : fallback_;
-    return context_->origin.locate(m.line, m.column, context_->document);
+    const DomNode* at = node_ ? node_ : fallback_;
+    if (!at) return context_->origin.locate(-1, -1, context_->document);
+    return context_->origin.locate(at->line, at->column, context_->document);
 }
 
 void Y::fail(const std::string& message) const {
@@ -62,79 +64,91 @@ std::string Y::child(std::string_view key) const {
 
 std::string Y::describe() const {
     if (!present()) return "nothing";
-    if (node_.IsMap()) return "a mapping";
-    if (node_.IsSequence()) return "a list";
-    if (quoted()) return "the string \"" + node_.Scalar() + "\"";
-    return "'" + node_.Scalar() + "'";
+    if (node_->isMap()) return "a mapping";
+    if (node_->isSequence()) return "a list";
+    if (quoted()) return "the string \"" + node_->text + "\"";
+    return "'" + node_->text + "'";
 }
 
 Y Y::operator[](std::string_view key) const {
-    YAML::Mark here = node_.IsDefined() ? node_.Mark() : fallback_;
-    if (!present()) return Y(YAML::Node(YAML::NodeType::Undefined), context_, child(key), here);
-    if (!node_.IsMap()) fail("expected a mapping, got " + describe());
-    // Lookup without the insertion a non-const operator[] would do.
-    for (auto it = node_.begin(); it != node_.end(); ++it)
-        if (it->first.IsScalar() && it->first.Scalar() == key)
-            return Y(it->second, context_, child(key), it->first.Mark());
-    return Y(YAML::Node(YAML::NodeType::Undefined), context_, child(key), here);
+    const DomNode* here = node_ ? node_ : fallback_;
+    if (!present()) return Y(nullptr, context_, child(key), here);
+    if (!node_->isMap()) fail("expected a mapping, got " + describe());
+    const auto& c = node_->children;
+    for (size_t i = 0; i + 1 < c.size(); i += 2)
+        if (c[i]->isScalar() && c[i]->text == key) return Y(c[i + 1], context_, child(key), c[i]);
+    return Y(nullptr, context_, child(key), here);
 }
 
 std::vector<Y> Y::items() const {
     std::vector<Y> out;
     if (!present()) return out;
-    if (!node_.IsSequence()) fail("expected a list, got " + describe());
+    if (!node_->isSequence()) fail("expected a list, got " + describe());
+    out.reserve(node_->children.size());
     size_t i = 0;
-    out.reserve(node_.size());
-    for (const auto& item : node_)
-        out.emplace_back(item, context_, path_ + "[" + std::to_string(i++) + "]", node_.Mark());
+    for (const DomNode* item : node_->children)
+        out.emplace_back(item, context_, path_ + "[" + std::to_string(i++) + "]", node_);
     return out;
 }
 
 std::vector<std::pair<std::string, Y>> Y::entries() const {
     std::vector<std::pair<std::string, Y>> out;
     if (!present()) return out;
-    if (!node_.IsMap()) fail("expected a mapping, got " + describe());
-    std::set<std::string> seen;
-    for (auto it = node_.begin(); it != node_.end(); ++it) {
-        Y key(it->first, context_, path_, node_.Mark());
-        if (!it->first.IsScalar()) key.fail("keys must be scalars");
-        const std::string& name = it->first.Scalar();
+    if (!node_->isMap()) fail("expected a mapping, got " + describe());
+    const auto& c = node_->children;
+    out.reserve(c.size() / 2);
+    std::set<std::string_view> seen;
+    for (size_t i = 0; i + 1 < c.size(); i += 2) {
+        Y key(c[i], context_, path_, node_);
+        if (!c[i]->isScalar()) key.fail("keys must be scalars");
+        const std::string& name = c[i]->text;
         if (!seen.insert(name).second) key.fail("duplicate key '" + name + "'");
-        out.emplace_back(name, Y(it->second, context_, child(name), it->first.Mark()));
+        out.emplace_back(name, Y(c[i + 1], context_, child(name), c[i]));
     }
     return out;
 }
 
 void Y::checkKeys(std::string_view kind, std::initializer_list<std::string_view> modelled,
                   std::initializer_list<std::string_view> ignored) const {
-    if (!present()) return;
-    if (!node_.IsMap()) fail("expected a mapping, got " + describe());
-    std::set<std::string_view> seen;
-    for (auto it = node_.begin(); it != node_.end(); ++it) {
-        Y key(it->first, context_, path_, node_.Mark());
-        if (!it->first.IsScalar()) key.fail("keys must be scalars");
-        const std::string& name = it->first.Scalar();
-        if (!seen.insert(name).second) key.fail("duplicate key '" + name + "'");
-        auto in = [&](std::initializer_list<std::string_view> list) {
-            return std::find(list.begin(), list.end(), name) != list.end();
-        };
-        if (in(modelled) || in(ignored)) continue;
+    auto in = [](std::initializer_list<std::string_view> list, const std::string& name) {
+        return std::find(list.begin(), list.end(), name) != list.end();
+    };
+    const auto& c = present() && node_->isMap() ? node_->children : std::vector<const DomNode*>{};
+    size_t i = 0;
+    for (const auto& [name, value] : entries()) { // entries() rejects non-maps and duplicate keys
+        const DomNode* keyNode = c[2 * i++];
+        if (in(modelled, name) || in(ignored, name)) continue;
+        Y key(keyNode, context_, path_, node_);
         if (context_->notes) {
             context_->notes->note(std::string(kind), child(name), key.where());
         } else {
             std::string expected;
             for (auto k : modelled) expected += (expected.empty() ? "" : ", ") + std::string(k);
-            Y(it->first, context_, path_, node_.Mark())
-                .fail("unknown key '" + name + "'" +
-                      (expected.empty() ? "" : " (expected one of: " + expected + ")"));
+            key.fail("unknown key '" + name + "'" +
+                     (expected.empty() ? "" : " (expected one of: " + expected + ")"));
         }
     }
 }
 
+void Y::expectOneOf(const std::string& value, std::initializer_list<const char*> allowed) const {
+    if (value.empty()) return;
+    for (const char* a : allowed)
+        if (value == a) return;
+    std::string list;
+    for (const char* a : allowed) list += (list.empty() ? "" : ", ") + std::string(a);
+    fail("unknown value '" + value + "' (expected " + list + ")");
+}
+
+std::string Y::choice(std::string def, std::initializer_list<const char*> allowed) const {
+    std::string value = str(std::move(def));
+    expectOneOf(value, allowed);
+    return value;
+}
+
 std::string Y::str(std::string def) const {
     if (!present()) return def;
-    if (!node_.IsScalar()) fail("expected a string, got " + describe());
-    return node_.Scalar();
+    if (!node_->isScalar()) fail("expected a string, got " + describe());
+    return node_->text;
 }
 
 std::optional<std::string> Y::optStr() const {
@@ -156,8 +170,8 @@ template <class T> std::optional<T> parseInteger(const std::string& s) {
 
 std::optional<int64_t> Y::optI64() const {
     if (!present()) return std::nullopt;
-    if (!node_.IsScalar() || quoted()) fail("expected an integer, got " + describe());
-    auto v = parseInteger<int64_t>(node_.Scalar());
+    if (!node_->isScalar() || quoted()) fail("expected an integer, got " + describe());
+    auto v = parseInteger<int64_t>(node_->text);
     if (!v) fail("expected an integer, got " + describe());
     return v;
 }
@@ -180,16 +194,16 @@ int32_t Y::i32(int32_t def) const {
 
 uint64_t Y::u64(uint64_t def) const {
     if (!present()) return def;
-    if (!node_.IsScalar() || quoted()) fail("expected a non-negative integer, got " + describe());
-    auto v = parseInteger<uint64_t>(node_.Scalar());
+    if (!node_->isScalar() || quoted()) fail("expected a non-negative integer, got " + describe());
+    auto v = parseInteger<uint64_t>(node_->text);
     if (!v) fail("expected a non-negative integer, got " + describe());
     return *v;
 }
 
 std::optional<double> Y::optNum() const {
     if (!present()) return std::nullopt;
-    if (!node_.IsScalar() || quoted()) fail("expected a number, got " + describe());
-    const std::string& s = node_.Scalar();
+    if (!node_->isScalar() || quoted()) fail("expected a number, got " + describe());
+    const std::string& s = node_->text;
     double v = 0;
     const char* b = s.data();
     if (!s.empty() && *b == '+') ++b;
@@ -205,10 +219,16 @@ double Y::num(double def) const {
 
 std::optional<bool> Y::optBool() const {
     if (!present()) return std::nullopt;
-    bool v = false;
-    if (!node_.IsScalar() || quoted() || !YAML::convert<bool>::decode(node_, v))
-        fail("expected true or false, got " + describe());
-    return v;
+    // YAML 1.1 booleans, as Kubernetes' YAML decoder (go-yaml v2) and yaml-cpp read them.
+    static const std::set<std::string_view> yes{"y",    "Y",    "yes", "Yes", "YES", "true",
+                                                "True", "TRUE", "on",  "On",  "ON"};
+    static const std::set<std::string_view> no{"n",     "N",     "no",  "No",  "NO", "false",
+                                               "False", "FALSE", "off", "Off", "OFF"};
+    if (node_->isScalar() && !quoted()) {
+        if (yes.count(node_->text)) return true;
+        if (no.count(node_->text)) return false;
+    }
+    fail("expected true or false, got " + describe());
 }
 
 bool Y::boolean(bool def) const {
@@ -234,14 +254,14 @@ std::optional<int64_t> Y::optQuantity(std::string_view resource) const {
 
 int64_t Y::quantity(std::string_view resource, bool allowNegative) const {
     if (!present()) fail("missing quantity");
-    if (!node_.IsScalar()) fail("expected a quantity, got " + describe());
+    if (!node_->isScalar()) fail("expected a quantity, got " + describe());
+    const std::string& text = node_->text;
     std::string error;
-    auto q = Quantity::parse(node_.Scalar(), &error);
-    if (!q) fail("'" + node_.Scalar() + "' is not a valid quantity: " + error);
-    if (q->negative() && !q->isZero() && !allowNegative)
-        fail("quantity '" + node_.Scalar() + "' must not be negative");
+    auto q = Quantity::parse(text, &error);
+    if (!q) fail("'" + text + "' is not a valid quantity: " + error);
+    if (q->negative() && !q->isZero() && !allowNegative) fail("quantity '" + text + "' must not be negative");
     auto amount = toAmount(resource, *q);
-    if (!amount) fail("quantity '" + node_.Scalar() + "' is out of range");
+    if (!amount) fail("quantity '" + text + "' is out of range");
     return *amount;
 }
 
@@ -297,8 +317,8 @@ std::optional<double> parseGoDuration(std::string_view s) {
 
 double Y::durationSeconds(double def) const {
     if (!present()) return def;
-    if (!node_.IsScalar()) fail("expected a duration, got " + describe());
-    const std::string& s = node_.Scalar();
+    if (!node_->isScalar()) fail("expected a duration, got " + describe());
+    const std::string& s = node_->text;
     double v = 0;
     auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
     std::optional<double> parsed;
@@ -312,15 +332,46 @@ double Y::durationSeconds(double def) const {
     return *parsed;
 }
 
-Y readerFor(const YAML::Node& root, const TextOrigin& origin, int document, Diagnostics* warnings,
-            FieldNotes* notes, std::string subject) {
+Y readerFor(const SourceDocument& doc, Diagnostics* warnings, FieldNotes* notes, std::string subject) {
     auto ctx = std::make_shared<YamlContext>();
-    ctx->origin = origin;
-    ctx->document = document;
+    ctx->origin = doc.origin;
+    ctx->document = doc.index;
     ctx->subject = std::move(subject);
     ctx->warnings = warnings;
     ctx->notes = notes;
-    return Y(root, ctx, {}, root.IsDefined() ? root.Mark() : YAML::Mark::null_mark());
+    ctx->arena = doc.arena;
+    return Y(doc.root, ctx, {}, doc.root);
+}
+
+namespace {
+const DomNode* copyTree(const YAML::Node& n, DomArena& arena) {
+    DomNode* d = arena.make();
+    d->line = n.Mark().line;
+    d->column = n.Mark().column;
+    d->pos = n.Mark().pos;
+    if (n.IsScalar()) {
+        d->kind = DomNode::Kind::Scalar;
+        d->quoted = n.Tag() == "!";
+        d->text = n.Scalar();
+    } else if (n.IsSequence()) {
+        d->kind = DomNode::Kind::Sequence;
+        for (const auto& item : n) d->children.push_back(copyTree(item, arena));
+    } else if (n.IsMap()) {
+        d->kind = DomNode::Kind::Map;
+        for (auto it = n.begin(); it != n.end(); ++it) {
+            d->children.push_back(copyTree(it->first, arena));
+            d->children.push_back(copyTree(it->second, arena));
+        }
+    }
+    return d;
+}
+} // namespace
+
+Y readerFor(const YamlDocument& doc, Diagnostics* warnings, FieldNotes* notes, std::string subject) {
+    auto arena = std::make_shared<DomArena>();
+    const DomNode* root = copyTree(doc.root, *arena);
+    return readerFor(SourceDocument{root, arena, doc.file, doc.index, doc.origin}, warnings, notes,
+                     std::move(subject));
 }
 
 } // namespace gantry

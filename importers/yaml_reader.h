@@ -18,7 +18,6 @@
 #include <string>
 #include <string_view>
 #include <vector>
-#include <yaml-cpp/yaml.h>
 
 namespace gantry {
 
@@ -46,20 +45,21 @@ struct YamlContext {
     std::string subject;             // "Queue 'q1'"; prefixed to messages when not empty
     Diagnostics* warnings = nullptr; // where warn() goes; may be null (warnings dropped by caller's choice)
     FieldNotes* notes = nullptr;     // unknown-field notes; null makes unknown keys errors (strict formats)
+    std::shared_ptr<const DomArena> arena; // keeps the nodes alive
 };
 
 class Y {
   public:
     Y() = default;
-    Y(YAML::Node node, std::shared_ptr<const YamlContext> context, std::string path = {},
-      YAML::Mark fallback = YAML::Mark::null_mark());
+    Y(const DomNode* node, std::shared_ptr<const YamlContext> context, std::string path = {},
+      const DomNode* fallback = nullptr);
 
-    bool present() const { return node_.IsDefined() && !node_.IsNull(); }
-    bool isMap() const { return present() && node_.IsMap(); }
-    bool isSeq() const { return present() && node_.IsSequence(); }
-    bool isScalar() const { return present() && node_.IsScalar(); }
-    bool quoted() const { return isScalar() && node_.Tag() == "!"; }
-    const YAML::Node& node() const { return node_; }
+    bool present() const { return node_ && node_->kind != DomNode::Kind::Null; }
+    bool isMap() const { return present() && node_->isMap(); }
+    bool isSeq() const { return present() && node_->isSequence(); }
+    bool isScalar() const { return present() && node_->isScalar(); }
+    bool quoted() const { return isScalar() && node_->quoted; }
+    const DomNode* node() const { return node_; }
     const std::string& path() const { return path_; }
     const YamlContext& context() const { return *context_; }
     std::shared_ptr<const YamlContext> sharedContext() const { return context_; }
@@ -82,6 +82,11 @@ class Y {
     // context has no notes (Gantry's own strict formats). Duplicate keys are always an error.
     void checkKeys(std::string_view kind, std::initializer_list<std::string_view> modelled,
                    std::initializer_list<std::string_view> ignored = {}) const;
+
+    // Fails unless `value` (read from this node) is one of `allowed`; an empty value passes.
+    void expectOneOf(const std::string& value, std::initializer_list<const char*> allowed) const;
+    // The string (def when absent), which must be empty or one of `allowed`.
+    std::string choice(std::string def, std::initializer_list<const char*> allowed) const;
 
     std::string str(std::string def = {}) const;
     std::optional<std::string> optStr() const;
@@ -108,19 +113,16 @@ class Y {
   private:
     std::string describe() const; // "a mapping", "the string \"x\"", ...
     std::string child(std::string_view key) const;
-    YAML::Node node_;
+    const DomNode* node_ = nullptr;
     std::shared_ptr<const YamlContext> context_;
     std::string path_;
-    YAML::Mark fallback_; // location used when the node itself is absent (its parent's)
+    const DomNode* fallback_ = nullptr; // located at when the node itself is absent (its parent)
 };
 
 // Root reader of one document.
-Y readerFor(const YAML::Node& root, const TextOrigin& origin, int document, Diagnostics* warnings,
-            FieldNotes* notes, std::string subject = {});
-inline Y readerFor(const YamlDocument& doc, Diagnostics* warnings, FieldNotes* notes,
-                   std::string subject = {}) {
-    return readerFor(doc.root, doc.origin, doc.index, warnings, notes, std::move(subject));
-}
+Y readerFor(const SourceDocument& doc, Diagnostics* warnings, FieldNotes* notes, std::string subject = {});
+// The same for a document loaded as yaml-cpp nodes (copied into a located tree first).
+Y readerFor(const YamlDocument& doc, Diagnostics* warnings, FieldNotes* notes, std::string subject = {});
 
 // Parses a Go duration ("1h30m", "45s", "2.5h", "100ms"); nullopt when it is not one.
 std::optional<double> parseGoDuration(std::string_view text);

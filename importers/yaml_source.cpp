@@ -1,10 +1,8 @@
 #include "yaml_source.h"
 
-#include <cctype>
 #include <cerrno>
 #include <cstring>
 #include <fstream>
-#include <nlohmann/json.hpp>
 #include <sstream>
 
 namespace gantry {
@@ -19,42 +17,7 @@ SourceRef TextOrigin::locate(int line0, int column0, int document) const {
     return ref;
 }
 
-SourceRef whereOf(const YAML::Node& node, const std::string& file, int document) {
-    SourceRef ref;
-    ref.file = file;
-    ref.document = document;
-    if (node.IsDefined() && node.Mark().line >= 0) {
-        ref.line = node.Mark().line + 1;
-        ref.column = node.Mark().column + 1;
-    }
-    return ref;
-}
-
 namespace {
-
-// Validates JSON without building a document; remembers where the first error is.
-struct JsonChecker : nlohmann::json_sax<nlohmann::json> {
-    size_t errorByte = 0;
-    std::string message;
-    bool null() override { return true; }
-    bool boolean(bool) override { return true; }
-    bool number_integer(number_integer_t) override { return true; }
-    bool number_unsigned(number_unsigned_t) override { return true; }
-    bool number_float(number_float_t, const string_t&) override { return true; }
-    bool string(string_t&) override { return true; }
-    bool binary(binary_t&) override { return true; }
-    bool start_object(std::size_t) override { return true; }
-    bool key(string_t&) override { return true; }
-    bool end_object() override { return true; }
-    bool start_array(std::size_t) override { return true; }
-    bool end_array() override { return true; }
-    bool parse_error(std::size_t position, const std::string&,
-                     const nlohmann::detail::exception& ex) override {
-        errorByte = position;
-        message = ex.what();
-        return false;
-    }
-};
 
 bool looksLikeJson(const std::string& text) {
     for (char c : text) {
@@ -64,52 +27,37 @@ bool looksLikeJson(const std::string& text) {
     return false;
 }
 
-void checkJson(const std::string& text, const TextOrigin& origin) {
-    JsonChecker checker;
-    if (nlohmann::json::sax_parse(text, &checker, nlohmann::json::input_format_t::json, false)) return;
-    // nlohmann reports the position just after the offending token; point at the token's start.
-    size_t end = checker.errorByte > 0 ? std::min(checker.errorByte - 1, text.size() - 1) : 0;
-    if (!text.empty() && text[end] == '"' && end > 0) {
-        size_t i = end;
-        while (i > 0) {
-            --i;
-            if (text[i] != '"') continue;
-            size_t slashes = 0;
-            while (i >= slashes + 1 && text[i - slashes - 1] == '\\') ++slashes;
-            if (slashes % 2 == 0) break;
-        }
-        end = i;
-    } else {
-        auto word = [](char c) {
-            return std::isalnum(static_cast<unsigned char>(c)) || c == '.' || c == '+' || c == '-';
-        };
-        while (end > 0 && word(text[end]) && word(text[end - 1])) --end;
-    }
-    int line = 0, column = 0;
-    for (size_t i = 0; i < end; ++i) {
-        if (text[i] == '\n')
-            ++line, column = 0;
-        else
-            ++column;
-    }
-    std::string what = checker.message;
-    auto pos = what.find(": syntax error");
-    if (pos != std::string::npos)
-        what = what.substr(pos + 2);
-    else if ((pos = what.find("] ")) != std::string::npos)
-        what = what.substr(pos + 2);
-    throw InputError(origin.locate(line, column, 0), "JSON " + what);
-}
-
 } // namespace
 
+std::vector<SourceDocument> loadDocuments(const std::string& text, const TextOrigin& origin) {
+    auto arena = std::make_shared<DomArena>();
+    std::vector<SourceDocument> docs;
+    if (looksLikeJson(text)) {
+        auto doc = parseJson(text, origin, *arena);
+        if (doc.root && doc.root->kind != DomNode::Kind::Null)
+            docs.push_back(SourceDocument{doc.root, arena, origin.file, 1, origin});
+        return docs;
+    }
+    for (const auto& doc : parseYaml(text, origin, *arena))
+        docs.push_back(SourceDocument{doc.root, arena, origin.file, doc.index, origin});
+    return docs;
+}
+
+std::vector<SourceDocument> loadDocuments(const std::string& text, const std::string& name) {
+    TextOrigin origin;
+    origin.file = name;
+    return loadDocuments(text, origin);
+}
+
 std::vector<YamlDocument> loadYamlString(const std::string& text, const TextOrigin& origin) {
-    if (looksLikeJson(text)) checkJson(text, origin);
+    if (looksLikeJson(text)) {
+        DomArena scratch; // strict JSON check; yaml-cpp would accept trailing commas
+        parseJson(text, origin, scratch);
+    }
     std::vector<YamlDocument> docs;
     try {
-        auto nodes = YAML::LoadAll(text);
         int index = 0;
-        for (auto& n : nodes) {
+        for (auto& n : YAML::LoadAll(text)) {
             ++index;
             if (!n.IsDefined() || n.IsNull()) continue;
             docs.push_back(YamlDocument{n, origin.file, index, origin});
@@ -126,6 +74,25 @@ std::vector<YamlDocument> loadYamlString(const std::string& text, const std::str
     return loadYamlString(text, origin);
 }
 
+SourceRef whereOf(const YAML::Node& node, const std::string& file, int document) {
+    SourceRef ref{file, 0, 0, document};
+    if (node.IsDefined() && node.Mark().line >= 0) {
+        ref.line = node.Mark().line + 1;
+        ref.column = node.Mark().column + 1;
+    }
+    return ref;
+}
+
+SourceDocument loadSingleDocument(const std::string& text, const TextOrigin& origin,
+                                  const std::string& what) {
+    auto docs = loadDocuments(text, origin);
+    if (docs.empty()) throw InputError(origin.locate(0, 0, 0), what + " is empty");
+    if (docs.size() > 1)
+        throw InputError(origin.locate(docs[1].root->line, docs[1].root->column, docs[1].index),
+                         what + " must be a single YAML document");
+    return docs[0];
+}
+
 std::string readTextFile(const std::string& path) {
     std::ifstream in(path, std::ios::binary);
     if (!in)
@@ -140,20 +107,20 @@ std::vector<YamlDocument> loadYamlFile(const std::string& path) {
     return loadYamlString(readTextFile(path), path);
 }
 
-TextOrigin embeddedOrigin(const YAML::Node& scalar, const std::string& fileText, const TextOrigin& outer,
+TextOrigin embeddedOrigin(const DomNode* scalar, const std::string& fileText, const TextOrigin& outer,
                           int document) {
     TextOrigin out;
     out.file = outer.file;
-    SourceRef here = outer.locate(scalar.Mark().line, scalar.Mark().column, document);
+    SourceRef here = outer.locate(scalar->line, scalar->column, document);
     out.pinned = here;
-    if (outer.pinned || scalar.Mark().line < 0 || scalar.Mark().pos < 0) return out;
-    size_t pos = size_t(scalar.Mark().pos);
+    if (outer.pinned || scalar->line < 0 || scalar->pos < 0) return out;
+    size_t pos = size_t(scalar->pos);
     if (pos >= fileText.size() || fileText[pos] != '|') return out;
     // Lines of the outer text after the indicator line.
     size_t lineStart = fileText.find('\n', pos);
     if (lineStart == std::string::npos) return out;
     ++lineStart;
-    int firstContentLine = scalar.Mark().line + 1; // 0-based line of the block's first content line
+    int firstContentLine = scalar->line + 1; // 0-based line of the block's first content line
     // The block's indentation is that of its first non-blank line.
     size_t p = lineStart;
     while (p < fileText.size()) {

@@ -3,7 +3,9 @@
 // report file:line:column for anything they reject.
 #include "input_error.h"
 #include "model/diagnostic.h"
+#include "yaml_dom.h"
 
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -23,30 +25,47 @@ struct TextOrigin {
     SourceRef locate(int line0, int column0, int document) const; // 0-based parser marks
 };
 
+// A document as located tree (yaml_dom.h): what the importers read, through Y (yaml_reader.h).
+struct SourceDocument {
+    const DomNode* root = nullptr;
+    std::shared_ptr<const DomArena> arena; // owns root and everything under it
+    std::string file;
+    int index = 0; // 1-based position in a multi-document stream
+    TextOrigin origin;
+};
+
+// Parses every document; a syntax error becomes an InputError at the parser's mark. A text that starts
+// with '{' or '[' is JSON and is read by a strict JSON parser (YAML would accept trailing commas and
+// other things JSON does not, and reading JSON as YAML is slow). Empty documents (a stray `---`) are
+// skipped.
+std::vector<SourceDocument> loadDocuments(const std::string& text, const TextOrigin& origin);
+std::vector<SourceDocument> loadDocuments(const std::string& text, const std::string& name);
+
+// Exactly one document: "<what> is empty" at the start, or "<what> must be a single YAML document" at
+// the second one, as InputErrors.
+SourceDocument loadSingleDocument(const std::string& text, const TextOrigin& origin, const std::string& what);
+
+// The same as yaml-cpp nodes, for code that walks YAML::Node itself (kubeconfig, ...). JSON is checked
+// as strict JSON first. A missing or unreadable file is an InputError naming the file and the OS reason.
 struct YamlDocument {
     YAML::Node root;
     std::string file;
     int index = 0; // 1-based position in a multi-document stream
     TextOrigin origin;
 };
-
-// Parses every document of a file; a syntax error becomes an InputError at the parser's mark. A text
-// that starts with '{' or '[' is JSON and is checked as strict JSON first (YAML would accept trailing
-// commas and other things JSON does not). A missing or unreadable file is an InputError naming the
-// file and the OS reason. Empty documents (a stray `---`) are skipped.
 std::vector<YamlDocument> loadYamlFile(const std::string& path);
 std::vector<YamlDocument> loadYamlString(const std::string& text, const std::string& name);
 std::vector<YamlDocument> loadYamlString(const std::string& text, const TextOrigin& origin);
 
+// Location of a yaml-cpp node (1-based line and column) in the given file.
+SourceRef whereOf(const YAML::Node& node, const std::string& file, int document = 0);
+
 // The whole content of a file; InputError when it cannot be read.
 std::string readTextFile(const std::string& path);
 
-// Location of a node (1-based line and column) in the given file.
-SourceRef whereOf(const YAML::Node& node, const std::string& file, int document = 0);
-
 // Origin of a string scalar embedded in `fileText` (the text the node was parsed from): a literal block
 // (`key: |`) maps line by line; anything else pins locations to the scalar.
-TextOrigin embeddedOrigin(const YAML::Node& scalar, const std::string& fileText, const TextOrigin& outer,
+TextOrigin embeddedOrigin(const DomNode* scalar, const std::string& fileText, const TextOrigin& outer,
                           int document);
 
 } // namespace gantry

@@ -2,7 +2,7 @@
 # Installs the Debian packages Gantry builds and tests with, when any is missing.
 set -euo pipefail
 packages=(cmake g++ make qt6-base-dev qt6-charts-dev qt6-svg-dev libgl1-mesa-dev libyaml-cpp-dev
-          nlohmann-json3-dev libcurl4-openssl-dev xvfb xauth kubernetes-client openssl)
+          nlohmann-json3-dev libcurl4-openssl-dev libssl-dev zlib1g-dev xvfb xauth kubernetes-client openssl)
 missing=()
 for p in "${packages[@]}"; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -315,20 +315,11 @@ void readQueue(Builder& b, const Y& node, const std::string& parent,
     auto pre = n["preemption"];
     pre.checkKeys("preemption", {"withinClusterQueue", "reclaimWithinCohort", "borrowWithinCohort",
                                  "borrowMaxPriorityThreshold"});
-    auto oneOf = [](const Y& v, const std::string& value, std::initializer_list<const char*> allowed) {
-        for (const char* a : allowed)
-            if (value == a) return;
-        std::string list;
-        for (const char* a : allowed) list += (list.empty() ? "" : ", ") + std::string(a);
-        v.fail("unknown value '" + value + "' (expected " + list + ")");
-    };
-    q.preemption.withinClusterQueue = pre["withinClusterQueue"].str("Never");
-    oneOf(pre["withinClusterQueue"], q.preemption.withinClusterQueue,
-          {"Never", "LowerPriority", "LowerOrNewerEqualPriority"});
-    q.preemption.reclaimWithinCohort = pre["reclaimWithinCohort"].str("Never");
-    oneOf(pre["reclaimWithinCohort"], q.preemption.reclaimWithinCohort, {"Never", "LowerPriority", "Any"});
-    q.preemption.borrowWithinCohort = pre["borrowWithinCohort"].str("Never");
-    oneOf(pre["borrowWithinCohort"], q.preemption.borrowWithinCohort, {"Never", "LowerPriority"});
+    q.preemption.withinClusterQueue =
+        pre["withinClusterQueue"].choice("Never", {"Never", "LowerPriority", "LowerOrNewerEqualPriority"});
+    q.preemption.reclaimWithinCohort =
+        pre["reclaimWithinCohort"].choice("Never", {"Never", "LowerPriority", "Any"});
+    q.preemption.borrowWithinCohort = pre["borrowWithinCohort"].choice("Never", {"Never", "LowerPriority"});
     q.preemption.borrowMaxPriorityThreshold = pre["borrowMaxPriorityThreshold"].optI32();
     if (n["fairSharingWeight"].present()) {
         q.fairSharingWeight = n["fairSharingWeight"].num();
@@ -336,9 +327,8 @@ void readQueue(Builder& b, const Y& node, const std::string& parent,
     }
     q.queueingStrategy = n["queueingStrategy"].str();
     if (!q.queueingStrategy.empty())
-        oneOf(n["queueingStrategy"], q.queueingStrategy, {"StrictFIFO", "BestEffortFIFO"});
-    q.stopPolicy = n["stopPolicy"].str();
-    if (!q.stopPolicy.empty()) oneOf(n["stopPolicy"], q.stopPolicy, {"None", "Hold", "HoldAndDrain"});
+        n["queueingStrategy"].expectOneOf(q.queueingStrategy, {"StrictFIFO", "BestEffortFIFO"});
+    q.stopPolicy = n["stopPolicy"].choice("", {"None", "Hold", "HoldAndDrain"});
     if (n["namespaces"].present() && n["namespaceSelector"].present())
         n["namespaces"].fail("give namespaces or namespaceSelector, not both");
     if (n["namespaces"].present()) {
@@ -562,13 +552,10 @@ Inventory readRoot(const Y& root, Diagnostics* warnings) {
 } // namespace
 
 Inventory readInventory(const std::string& text, const std::string& name, Diagnostics* warnings) {
-    auto docs = loadYamlString(text, name);
-    if (docs.empty()) throw InputError(SourceRef{name, 0, 0, 0}, "the inventory is empty");
-    if (docs.size() > 1)
-        throw InputError(
-            docs[1].origin.locate(docs[1].root.Mark().line, docs[1].root.Mark().column, docs[1].index),
-            "an inventory is a single YAML document");
-    auto root = readerFor(docs[0], warnings, nullptr);
+    TextOrigin origin;
+    origin.file = name;
+    auto doc = loadSingleDocument(text, origin, "the inventory");
+    auto root = readerFor(doc, warnings, nullptr);
     if (!root.isMap()) root.fail("expected an inventory (a mapping with apiVersion, kind and pools)");
     return readRoot(root, warnings);
 }

@@ -7,6 +7,7 @@
 #include "workload_reader.h"
 #include "yaml_reader.h"
 
+#include <algorithm>
 #include <type_traits>
 
 namespace gantry {
@@ -14,15 +15,6 @@ namespace gantry {
 namespace {
 
 using namespace project;
-
-template <class T> struct IsVector : std::false_type {};
-template <class T> struct IsVector<std::vector<T>> : std::true_type {};
-template <class T> struct IsOptional : std::false_type {};
-template <class T> struct IsOptional<std::optional<T>> : std::true_type {};
-template <class T> struct IsMap : std::false_type {};
-template <class V> struct IsMap<std::map<std::string, V>> : std::true_type {};
-template <class T> struct IsPair : std::false_type {};
-template <class A, class B> struct IsPair<std::pair<A, B>> : std::true_type {};
 
 template <class T> void readValue(const Y& y, T& out);
 
@@ -105,14 +97,11 @@ template <class T> void readValue(const Y& y, T& out) {
 } // namespace
 
 Project readProject(const std::string& text, const std::string& name, Diagnostics* warnings) {
-    auto docs = loadYamlString(text, name);
-    if (docs.empty()) throw InputError(SourceRef{name, 0, 0, 0}, "the project file is empty");
-    if (docs.size() > 1)
-        throw InputError(
-            docs[1].origin.locate(docs[1].root.Mark().line, docs[1].root.Mark().column, docs[1].index),
-            "a project file is a single YAML document");
+    TextOrigin origin;
+    origin.file = name;
+    auto doc = loadSingleDocument(text, origin, "the project file");
     Diagnostics local;
-    auto root = readerFor(docs[0], &local, nullptr);
+    auto root = readerFor(doc, &local, nullptr);
     if (!root.isMap()) root.fail("expected a project (a mapping with apiVersion and kind)");
     if (!root["apiVersion"].present())
         root.fail(std::string("a project needs apiVersion: ") + kGantryApiVersion);

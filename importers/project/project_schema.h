@@ -6,7 +6,12 @@
 #include "model/cluster.h"
 #include "model/project.h"
 
+#include <map>
+#include <optional>
 #include <tuple>
+#include <type_traits>
+#include <utility>
+#include <vector>
 
 namespace gantry::project {
 
@@ -185,6 +190,16 @@ GANTRY_SCHEMA(Project, field("name", &Project::name), field("description", &Proj
               field("cluster", &Project::cluster), field("workloads", &Project::workloads));
 
 #undef GANTRY_SCHEMA
+
+// What a field's type is, for the reader and the writer.
+template <class T> struct IsVector : std::false_type {};
+template <class T> struct IsVector<std::vector<T>> : std::true_type {};
+template <class T> struct IsOptional : std::false_type {};
+template <class T> struct IsOptional<std::optional<T>> : std::true_type {};
+template <class T> struct IsMap : std::false_type {};
+template <class V> struct IsMap<std::map<std::string, V>> : std::true_type {};
+template <class T> struct IsPair : std::false_type {};
+template <class A, class B> struct IsPair<std::pair<A, B>> : std::true_type {};
 
 // Enum spellings in the file (Kubernetes' own where there is one).
 const char* enumText(Queue::Kind v);

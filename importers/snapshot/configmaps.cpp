@@ -9,11 +9,11 @@ namespace gantry::snapshot {
 namespace {
 
 // Parses a string held in a ConfigMap, with locations mapped into the file that holds it.
-std::vector<YamlDocument> loadEmbedded(State& s, const Y& value) {
+std::vector<SourceDocument> loadEmbedded(State& s, const Y& value) {
     const auto& ctx = value.context();
     const std::string& text = s.texts[ctx.origin.file];
     TextOrigin origin = embeddedOrigin(value.node(), text, ctx.origin, ctx.document);
-    return loadYamlString(value.str(), origin);
+    return loadDocuments(value.str(), origin);
 }
 
 } // namespace

@@ -27,6 +27,17 @@ void readMetadata(Object& o, bool namespaced) {
     o.root = o.root.withSubject(o.kind + " '" + (namespaced ? o.ns + "/" : std::string()) + o.name + "'");
 }
 
+PodGroup podGroupOf(const Object& o, std::string origin) {
+    PodGroup g;
+    g.name = o.name;
+    g.ns = o.ns;
+    g.labels = o.labels;
+    g.annotations = o.annotations;
+    g.source = o.source;
+    g.origin = std::move(origin);
+    return g;
+}
+
 namespace {
 
 void inferGpus(const Y& where, Node& n) {

@@ -69,7 +69,6 @@ struct State {
     bool finished = false;
 
     void skip(const std::string& what, const SourceRef& where);
-    Diagnostics* warn() { return &warnings; }
 };
 
 // One Kubernetes object: its reader, apiVersion split into group and version, kind, metadata.
@@ -83,12 +82,14 @@ struct Object {
     Labels labels;
     Labels annotations;
     SourceRef source;
-    const YamlDocument* doc = nullptr;
 };
 
 // Checks metadata keys and reads name, namespace, labels, annotations. Cluster-scoped kinds pass
 // namespaced = false (their namespace is ignored).
 void readMetadata(Object& o, bool namespaced);
+
+// A PodGroup named, labelled and located as the object.
+PodGroup podGroupOf(const Object& o, std::string origin);
 
 void readNode(State& s, const Object& o);
 void readNamespace(State& s, const Object& o);
@@ -151,5 +152,9 @@ struct Expansion {
     std::vector<Role> roles;
 };
 void addExpansion(State& s, const Y& where, Expansion e);
+// An Expansion for a workload object: owner, origin "<group>/<kind>", namespace, name, metadata.
+Expansion expansionOf(const Object& o, const std::string& group);
+// Queues the workload for expansion in finish(), once every file is in.
+void deferExpansion(State& s, const Object& o, Expansion e);
 
 } // namespace gantry::snapshot

@@ -26,15 +26,6 @@ std::string renamedField(const Y& spec, const std::string& version, const char* 
     return {};
 }
 
-void oneOf(const Y& node, const std::string& value, std::initializer_list<const char*> allowed) {
-    if (value.empty()) return;
-    for (const char* a : allowed)
-        if (value == a) return;
-    std::string list;
-    for (const char* a : allowed) list += (list.empty() ? "" : ", ") + std::string(a);
-    node.fail("unknown value '" + value + "' (expected " + list + ")");
-}
-
 std::optional<double> fairSharingWeight(const Y& fairSharing) {
     fairSharing.checkKeys("fairSharing", {"weight"});
     auto w = fairSharing["weight"];
@@ -124,30 +115,24 @@ void readClusterQueue(State& s, const Object& o) {
     q.source = o.source;
     q.parent = renamedField(spec, o.version, "cohort", "cohortName");
     q.resourceGroups = readResourceGroups(spec["resourceGroups"], !q.parent.empty());
-    q.queueingStrategy = spec["queueingStrategy"].str();
-    oneOf(spec["queueingStrategy"], q.queueingStrategy, {"StrictFIFO", "BestEffortFIFO"});
+    q.queueingStrategy = spec["queueingStrategy"].choice("", {"StrictFIFO", "BestEffortFIFO"});
     q.namespaceSelector = readOptionalLabelSelector(spec["namespaceSelector"]);
     auto fung = spec["flavorFungibility"];
     fung.checkKeys("ClusterQueue", {"whenCanBorrow", "whenCanPreempt"});
-    q.whenCanBorrow = fung["whenCanBorrow"].str();
-    oneOf(fung["whenCanBorrow"], q.whenCanBorrow, {"MayStopSearch", "TryNextFlavor", "Borrow"});
-    q.whenCanPreempt = fung["whenCanPreempt"].str();
-    oneOf(fung["whenCanPreempt"], q.whenCanPreempt, {"MayStopSearch", "TryNextFlavor", "Preempt"});
+    q.whenCanBorrow = fung["whenCanBorrow"].choice("", {"MayStopSearch", "TryNextFlavor", "Borrow"});
+    q.whenCanPreempt = fung["whenCanPreempt"].choice("", {"MayStopSearch", "TryNextFlavor", "Preempt"});
     auto pre = spec["preemption"];
     pre.checkKeys("ClusterQueue", {"withinClusterQueue", "reclaimWithinCohort", "borrowWithinCohort"});
-    q.preemption.withinClusterQueue = pre["withinClusterQueue"].str("Never");
-    oneOf(pre["withinClusterQueue"], q.preemption.withinClusterQueue,
-          {"Never", "LowerPriority", "LowerOrNewerEqualPriority"});
-    q.preemption.reclaimWithinCohort = pre["reclaimWithinCohort"].str("Never");
-    oneOf(pre["reclaimWithinCohort"], q.preemption.reclaimWithinCohort, {"Never", "LowerPriority", "Any"});
+    q.preemption.withinClusterQueue =
+        pre["withinClusterQueue"].choice("Never", {"Never", "LowerPriority", "LowerOrNewerEqualPriority"});
+    q.preemption.reclaimWithinCohort =
+        pre["reclaimWithinCohort"].choice("Never", {"Never", "LowerPriority", "Any"});
     auto bwc = pre["borrowWithinCohort"];
     bwc.checkKeys("ClusterQueue", {"policy", "maxPriorityThreshold"});
-    q.preemption.borrowWithinCohort = bwc["policy"].str("Never");
-    oneOf(bwc["policy"], q.preemption.borrowWithinCohort, {"Never", "LowerPriority"});
+    q.preemption.borrowWithinCohort = bwc["policy"].choice("Never", {"Never", "LowerPriority"});
     q.preemption.borrowMaxPriorityThreshold = bwc["maxPriorityThreshold"].optI32();
     q.fairSharingWeight = fairSharingWeight(spec["fairSharing"]);
-    q.stopPolicy = spec["stopPolicy"].str();
-    oneOf(spec["stopPolicy"], q.stopPolicy, {"None", "Hold", "HoldAndDrain"});
+    q.stopPolicy = spec["stopPolicy"].choice("", {"None", "Hold", "HoldAndDrain"});
     s.cluster.queues.push_back(std::move(q));
 }
 
@@ -181,8 +166,7 @@ void readLocalQueue(State& s, const Object& o) {
     lq.clusterQueue = spec["clusterQueue"].str();
     if (lq.clusterQueue.empty()) spec.fail("LocalQueue needs spec.clusterQueue");
     lq.fairSharingWeight = fairSharingWeight(spec["fairSharing"]);
-    lq.stopPolicy = spec["stopPolicy"].str();
-    oneOf(spec["stopPolicy"], lq.stopPolicy, {"None", "Hold", "HoldAndDrain"});
+    lq.stopPolicy = spec["stopPolicy"].choice("", {"None", "Hold", "HoldAndDrain"});
     s.cluster.localQueues.push_back(std::move(lq));
 }
 

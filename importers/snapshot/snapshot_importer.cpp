@@ -196,7 +196,7 @@ void SnapshotImporter::addText(const std::string& text, const std::string& name)
     if (state_->finished) throw std::logic_error("SnapshotImporter: addText after finish");
     auto& s = *state_;
     s.texts[name] = text;
-    auto docs = loadYamlString(text, name);
+    auto docs = loadDocuments(text, name);
     if (docs.empty())
         s.warnings.push_back(
             Diagnostic{Severity::Warning, SourceRef{name, 0, 0, 0}, "the file holds no objects"});

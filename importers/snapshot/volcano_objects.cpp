@@ -1,34 +1,11 @@
 // Volcano: scheduling.volcano.sh Queue and PodGroup, topology.volcano.sh HyperNode, batch.volcano.sh Job.
 #include "import_state.h"
 #include "k8s_fields.h"
+#include "workload_reader.h"
 
 #include <algorithm>
 
 namespace gantry::snapshot {
-
-namespace {
-
-NetworkTopologyConstraint readNetworkTopology(const Y& node) {
-    NetworkTopologyConstraint c;
-    if (!node.present()) return c;
-    node.checkKeys("networkTopology", {"mode", "highestTierAllowed", "highestTierName"});
-    std::string mode = node["mode"].str("hard");
-    if (mode == "hard")
-        c.mode = NetworkTopologyConstraint::Mode::Hard;
-    else if (mode == "soft")
-        c.mode = NetworkTopologyConstraint::Mode::Soft;
-    else
-        node["mode"].fail("expected hard or soft, got '" + mode + "'");
-    c.highestTierAllowed = node["highestTierAllowed"].optI32();
-    if (c.highestTierAllowed && *c.highestTierAllowed < 0)
-        node["highestTierAllowed"].fail("must not be negative");
-    c.highestTierName = node["highestTierName"].str();
-    if (c.highestTierAllowed && !c.highestTierName.empty())
-        node.fail("highestTierAllowed and highestTierName are mutually exclusive");
-    return c;
-}
-
-} // namespace
 
 void readVolcanoQueue(State& s, const Object& o) {
     const Y& r = o.root;
@@ -76,13 +53,7 @@ void readVolcanoPodGroup(State& s, const Object& o) {
     auto spec = r["spec"];
     spec.checkKeys("PodGroup", {"minMember", "minTaskMember", "queue", "priorityClassName", "minResources",
                                 "networkTopology"});
-    PodGroup g;
-    g.name = o.name;
-    g.ns = o.ns;
-    g.labels = o.labels;
-    g.annotations = o.annotations;
-    g.source = o.source;
-    g.origin = "scheduling.volcano.sh/PodGroup";
+    PodGroup g = podGroupOf(o, "scheduling.volcano.sh/PodGroup");
     g.minMember = spec["minMember"].i32(0);
     if (g.minMember < 0) spec["minMember"].fail("minMember must not be negative");
     for (const auto& [role, count] : spec["minTaskMember"].entries()) {
@@ -93,7 +64,7 @@ void readVolcanoPodGroup(State& s, const Object& o) {
     g.queue = spec["queue"].str();
     g.priorityClassName = spec["priorityClassName"].str();
     g.minResources = spec["minResources"].resources();
-    g.networkTopology = readNetworkTopology(spec["networkTopology"]);
+    g.networkTopology = readNetworkTopologyConstraint(spec["networkTopology"]);
     g.phase = r["status"]["phase"].str();
     static const char* phases[] = {"Pending", "Inqueue", "Running", "Unknown", "Completed"};
     if (!g.phase.empty() && std::find(std::begin(phases), std::end(phases), g.phase) == std::end(phases))
@@ -157,18 +128,10 @@ void readVolcanoJob(State& s, const Object& o) {
                    {"schedulerName", "minAvailable", "tasks", "queue", "priorityClassName", "networkTopology",
                     "runningEstimate"},
                    {"volumes", "policies", "plugins", "maxRetry", "ttlSecondsAfterFinished", "minSuccess"});
-    Expansion e;
-    e.ownerGroup = "batch.volcano.sh";
-    e.ownerKind = "Job";
-    e.origin = "batch.volcano.sh/Job";
-    e.ns = o.ns;
-    e.name = o.name;
-    e.source = o.source;
-    e.labels = o.labels;
-    e.annotations = o.annotations;
+    Expansion e = expansionOf(o, "batch.volcano.sh");
     e.queue = spec["queue"].str("default");
     e.priorityClassName = spec["priorityClassName"].str();
-    e.networkTopology = readNetworkTopology(spec["networkTopology"]);
+    e.networkTopology = readNetworkTopologyConstraint(spec["networkTopology"]);
     // The job controller names the PodGroup <job>-<uid> when the job has a UID.
     std::string uid = r["metadata"]["uid"].str();
     e.groupName = uid.empty() ? o.name : o.name + "-" + uid;
@@ -206,9 +169,7 @@ void readVolcanoJob(State& s, const Object& o) {
     if (e.minMember < 0 || e.minMember > total)
         spec["minAvailable"].fail("minAvailable must be in 0..sum of task replicas");
     e.durationSeconds = spec["runningEstimate"].durationSeconds(0);
-    s.workloads.push_back(DeferredWorkload{e.ownerGroup, e.ownerKind, e.ns, e.name, e.source, nullptr});
-    Y where = r;
-    s.workloads.back().expand = [&s, where, e]() { addExpansion(s, where, e); };
+    deferExpansion(s, o, std::move(e));
 }
 
 } // namespace gantry::snapshot

@@ -126,20 +126,31 @@ void addExpansion(State& s, const Y& where, Expansion e) {
     s.cluster.podGroups.push_back(std::move(g));
 }
 
-void readBatchJob(State& s, const Object& o) {
-    const Y& r = o.root;
-    r.checkKeys("Job", {"apiVersion", "kind", "metadata", "spec", "status"});
-    auto spec = r["spec"];
-    checkJobSpec(spec, "Job");
+Expansion expansionOf(const Object& o, const std::string& group) {
     Expansion e;
-    e.ownerGroup = "batch";
-    e.ownerKind = "Job";
-    e.origin = "batch/Job";
+    e.ownerGroup = group;
+    e.ownerKind = o.kind;
+    e.origin = group + "/" + o.kind;
     e.ns = o.ns;
     e.name = o.name;
     e.source = o.source;
     e.labels = o.labels;
     e.annotations = o.annotations;
+    return e;
+}
+
+void deferExpansion(State& s, const Object& o, Expansion e) {
+    s.workloads.push_back(DeferredWorkload{e.ownerGroup, e.ownerKind, e.ns, e.name, e.source, nullptr});
+    Y where = o.root;
+    s.workloads.back().expand = [&s, where, e = std::move(e)]() { addExpansion(s, where, e); };
+}
+
+void readBatchJob(State& s, const Object& o) {
+    const Y& r = o.root;
+    r.checkKeys("Job", {"apiVersion", "kind", "metadata", "spec", "status"});
+    auto spec = r["spec"];
+    checkJobSpec(spec, "Job");
+    Expansion e = expansionOf(o, "batch");
     Expansion::Role role;
     role.replicas = runningPods(spec);
     role.pod = readPodTemplate(s, spec["template"], "Job");
@@ -149,9 +160,7 @@ void readBatchJob(State& s, const Object& o) {
     role.podName = [name](int i) { return name + "-" + std::to_string(i); };
     e.roles.push_back(std::move(role));
     queueOf(e);
-    s.workloads.push_back(DeferredWorkload{e.ownerGroup, e.ownerKind, e.ns, e.name, e.source, nullptr});
-    Y where = r;
-    s.workloads.back().expand = [&s, where, e]() { addExpansion(s, where, e); };
+    deferExpansion(s, o, std::move(e));
 }
 
 void readJobSet(State& s, const Object& o) {
@@ -161,15 +170,7 @@ void readJobSet(State& s, const Object& o) {
     spec.checkKeys("JobSet", {"replicatedJobs"},
                    {"network", "successPolicy", "failurePolicy", "startupPolicy", "suspend", "coordinator",
                     "managedBy", "ttlSecondsAfterFinished"});
-    Expansion e;
-    e.ownerGroup = "jobset.x-k8s.io";
-    e.ownerKind = "JobSet";
-    e.origin = "jobset.x-k8s.io/JobSet";
-    e.ns = o.ns;
-    e.name = o.name;
-    e.source = o.source;
-    e.labels = o.labels;
-    e.annotations = o.annotations;
+    Expansion e = expansionOf(o, "jobset.x-k8s.io");
     auto rjobs = spec["replicatedJobs"].items();
     if (rjobs.empty()) spec.fail("a JobSet needs at least one replicated job");
     for (const auto& rj : rjobs) {
@@ -196,9 +197,7 @@ void readJobSet(State& s, const Object& o) {
         e.roles.push_back(std::move(role));
     }
     queueOf(e);
-    s.workloads.push_back(DeferredWorkload{e.ownerGroup, e.ownerKind, e.ns, e.name, e.source, nullptr});
-    Y where = r;
-    s.workloads.back().expand = [&s, where, e]() { addExpansion(s, where, e); };
+    deferExpansion(s, o, std::move(e));
 }
 
 void readKubeflowJob(State& s, const Object& o) {
@@ -212,15 +211,7 @@ void readKubeflowJob(State& s, const Object& o) {
                    {"nprocPerNode", "slotsPerWorker", "sshAuthMountPath", "mpiImplementation",
                     "launcherCreationPolicy", "successPolicy", "enableDynamicWorker", "cleanPodPolicy",
                     "runLauncherAsWorker"});
-    Expansion e;
-    e.ownerGroup = "kubeflow.org";
-    e.ownerKind = o.kind;
-    e.origin = "kubeflow.org/" + o.kind;
-    e.ns = o.ns;
-    e.name = o.name;
-    e.source = o.source;
-    e.labels = o.labels;
-    e.annotations = o.annotations;
+    Expansion e = expansionOf(o, "kubeflow.org");
     auto specs = spec[specsKey].entries();
     if (specs.empty()) spec.fail(std::string(specsKey) + " must list at least one replica type");
     for (const auto& [type, rs] : specs) {
@@ -252,9 +243,7 @@ void readKubeflowJob(State& s, const Object& o) {
         e.queueIsKueueLocal = false;
     }
     if (sched["priorityClass"].present()) e.priorityClassName = sched["priorityClass"].str();
-    s.workloads.push_back(DeferredWorkload{e.ownerGroup, e.ownerKind, e.ns, e.name, e.source, nullptr});
-    Y where = r;
-    s.workloads.back().expand = [&s, where, e]() { addExpansion(s, where, e); };
+    deferExpansion(s, o, std::move(e));
 }
 
 void readCoschedulingPodGroup(State& s, const Object& o) {
@@ -262,13 +251,7 @@ void readCoschedulingPodGroup(State& s, const Object& o) {
     r.checkKeys("PodGroup", {"apiVersion", "kind", "metadata", "spec", "status"});
     auto spec = r["spec"];
     spec.checkKeys("PodGroup", {"minMember", "minResources"}, {"scheduleTimeoutSeconds"});
-    PodGroup g;
-    g.name = o.name;
-    g.ns = o.ns;
-    g.labels = o.labels;
-    g.annotations = o.annotations;
-    g.source = o.source;
-    g.origin = o.group + "/PodGroup";
+    PodGroup g = podGroupOf(o, o.group + "/PodGroup");
     g.minMember = spec["minMember"].i32(0);
     if (g.minMember < 0) spec["minMember"].fail("minMember must not be negative");
     g.minResources = spec["minResources"].resources();

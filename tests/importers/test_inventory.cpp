@@ -209,7 +209,7 @@ class InventoryTest : public QObject {
             "inv.yaml:7:37: error: workload 'w': minMember: must be in 0..replicas (0 = all)");
         row("no pools", "pools: []\n", "inv.yaml:4:8: error: pools: an inventory needs at least one pool");
         row("two documents", pool + "---\nname: x\n",
-            "inv.yaml:7:1: error: an inventory is a single YAML document");
+            "inv.yaml:7:1: error: the inventory must be a single YAML document");
     }
     void locatedErrors() {
         QFETCH(QString, body);

@@ -56,16 +56,43 @@ class SnapshotErrorsTest : public QObject {
                  QString("bad.yaml:3:1: error: YAML syntax error: illegal tab when looking for indentation"));
     }
     void malformedJson() {
-        // A trailing comma is valid YAML flow but not JSON; the JSON check catches it where it is.
+        // A trailing comma is valid YAML flow but not JSON; the JSON parser stops at the offending token.
         QCOMPARE(firstError("{\n  \"apiVersion\": \"v1\",\n  \"kind\": \"Node\",\n}\n"),
-                 QString("bad.yaml:4:1: error: JSON syntax error while parsing object key - unexpected '}'; "
-                         "expected string literal"));
-        QCOMPARE(
-            firstError(
-                "{\"kind\": \"List\", \"items\": [\n  {\"kind\": \"Node\" \"apiVersion\": \"v1\"}\n]}"),
-            QString(
-                "bad.yaml:2:19: error: JSON syntax error while parsing object - unexpected string literal; "
-                "expected '}'"));
+                 QString("bad.yaml:4:1: error: JSON syntax error: expected a string key, got '}'"));
+        QCOMPARE(firstError(
+                     "{\"kind\": \"List\", \"items\": [\n  {\"kind\": \"Node\" \"apiVersion\": \"v1\"}\n]}"),
+                 QString("bad.yaml:2:19: error: JSON syntax error: expected ',' or '}' after an object "
+                         "member, got '\"'"));
+        QCOMPARE(firstError("{\"kind\": \"Node\", \"apiVersion\": \"v1"),
+                 QString("bad.yaml:1:32: error: JSON syntax error: unterminated string"));
+        QCOMPARE(firstError("{\"a\": \"x\\qy\"}"),
+                 QString("bad.yaml:1:10: error: JSON syntax error: unknown escape \\q"));
+        QCOMPARE(firstError("[1, 2] 3"),
+                 QString("bad.yaml:1:8: error: JSON syntax error: unexpected '3' after the JSON value"));
+        QCOMPARE(firstError("{\"a\": 01}"), QString("bad.yaml:1:8: error: JSON syntax error: expected ',' or "
+                                                    "'}' after an object member, got '1'"));
+        QCOMPARE(firstError("{\"a\": -}"),
+                 QString("bad.yaml:1:8: error: JSON syntax error: expected digits in a number, got '}'"));
+        QCOMPARE(firstError("{\"a\": tru}"),
+                 QString("bad.yaml:1:7: error: JSON syntax error: unexpected 't', expected a value"));
+        QCOMPARE(firstError("{\"a\": \"line\nbreak\"}"),
+                 QString("bad.yaml:1:12: error: JSON syntax error: control character byte 0x0a in a string "
+                         "(escape it)"));
+    }
+    void jsonStringsDecode() {
+        SnapshotImporter in;
+        in.addText("{\"apiVersion\": \"v1\", \"kind\": \"Node\", \"metadata\": {\"name\": "
+                   "\"n\\u00e9-\\ud83d\\ude80\", "
+                   "\"labels\": {\"a\\/b\": \"x\\ty\\\"z\"}}, \"status\": {\"allocatable\": {\"cpu\": 1.5, "
+                   "\"pods\": 1e2}}}",
+                   "n.json");
+        Diagnostics d;
+        Cluster c = in.finish(d);
+        QCOMPARE(c.nodes.at(0).name, std::string("n\xc3\xa9-\xf0\x9f\x9a\x80"));
+        QCOMPARE(c.nodes[0].labels.at("a/b"), std::string("x\ty\"z"));
+        QCOMPARE(c.nodes[0].allocatable.get("cpu"), int64_t(1500));
+        QCOMPARE(c.nodes[0].allocatable.get("pods"), int64_t(100));
+        QCOMPARE(c.nodes[0].source.str(), std::string("n.json:1:1"));
     }
     void wrongTypes() {
         QCOMPARE(

@@ -77,8 +77,8 @@ class InputDetectionTest : public QObject {
         } catch (const InputError& e) {
             QCOMPARE(QString::fromStdString(e.diagnostic().str()),
                      QString::fromStdString(
-                         conf + ": error: this is a volcano-scheduler.conf, not a cluster; give it "
-                                "with --scheduler-conf"));
+                         conf + ": error: this is a volcano-scheduler.conf, not a cluster (gantry cycle "
+                                "reads it with --scheduler-conf)"));
         }
     }
 };

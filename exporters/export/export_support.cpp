@@ -1,0 +1,485 @@
+#include "export/export_support.h"
+
+#include <algorithm>
+#include <cmath>
+#include <functional>
+
+namespace gantry::exporting {
+
+void Losses::add(const std::string& what, const std::string& name, const std::string& field,
+                 const std::string& message, const SourceRef& where) {
+    Diagnostic d;
+    d.severity = Severity::Warning;
+    d.where = where;
+    d.message = what + " " + name + (field.empty() ? std::string() : ", " + field) + ": " + message;
+    bundle_.warnings.push_back(std::move(d));
+}
+
+namespace {
+
+std::string lower(std::string s) {
+    std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return char(std::tolower(c)); });
+    return s;
+}
+
+bool isRootQueue(const Queue& q) {
+    if (!q.parent.empty() || lower(q.name) != "root") return false;
+    // Kueue's cohort named root is the implicit top only when it holds no quota of its own.
+    return q.kind != Queue::Kind::KueueCohort || q.resourceGroups.empty();
+}
+
+} // namespace
+
+int QueueTree::find(const std::string& name) const {
+    for (size_t i = 0; i < nodes.size(); ++i)
+        if (nodes[i].name == name) return int(i);
+    return -1;
+}
+
+QueueTree buildQueueTree(const Cluster& cluster) {
+    QueueTree tree;
+    std::string rootName;
+    for (const auto& q : cluster.queues)
+        if (isRootQueue(q)) {
+            tree.root = &q;
+            rootName = q.name;
+            break;
+        }
+    std::map<std::string, std::vector<const Queue*>> childrenOf;
+    std::vector<const Queue*> top;
+    std::set<std::string> names;
+    for (const auto& q : cluster.queues) names.insert(q.name);
+    for (const auto& q : cluster.queues) {
+        if (&q == tree.root) continue;
+        bool topLevel =
+            q.parent.empty() || q.parent == rootName || q.parent == "root" || !names.count(q.parent);
+        if (topLevel)
+            top.push_back(&q);
+        else
+            childrenOf[q.parent].push_back(&q);
+    }
+    std::set<const Queue*> seen;
+    std::function<void(const Queue*, int)> add = [&](const Queue* q, int parent) {
+        if (!seen.insert(q).second) return; // a cycle: the importer's checks reject it
+        QueueNode n;
+        n.queue = q;
+        n.name = q->name;
+        n.parent = parent;
+        int index = int(tree.nodes.size());
+        tree.nodes.push_back(n);
+        if (parent >= 0)
+            tree.nodes[size_t(parent)].children.push_back(index);
+        else
+            tree.topLevel.push_back(index);
+        for (const Queue* c : childrenOf[q->name]) add(c, index);
+    };
+    for (const Queue* q : top) add(q, -1);
+    return tree;
+}
+
+std::string fromYuniKornResource(const std::string& name) {
+    return name == "vcore" ? "cpu" : name;
+}
+std::string toYuniKornResource(const std::string& name) {
+    return name == "cpu" ? "vcore" : name;
+}
+
+namespace {
+
+ResourceList renamed(const ResourceList& r, std::string (*f)(const std::string&)) {
+    ResourceList out;
+    for (const auto& [name, amount] : r) out.set(f(name), amount);
+    return out;
+}
+
+// One Kueue queue's own quota (its resource groups), summed over flavors.
+NeutralQuota kueueOwnQuota(const Queue& q, bool inCohort, const Cluster& cluster, const char* target,
+                           Losses& losses) {
+    NeutralQuota out;
+    for (const auto& g : q.resourceGroups) {
+        if (g.flavors.size() != 1) continue; // several flavors are reported below, per resource
+        auto f = std::find_if(cluster.resourceFlavors.begin(), cluster.resourceFlavors.end(),
+                              [&](const ResourceFlavor& rf) { return rf.name == g.flavors[0].flavor; });
+        if (f != cluster.resourceFlavors.end() && !f->nodeLabels.empty()) {
+            std::string labels;
+            for (const auto& [k, v] : f->nodeLabels) labels += (labels.empty() ? "" : ",") + k + "=" + v;
+            losses.queue(q, "spec.resourceGroups[" + g.flavors[0].flavor + "]",
+                         "the quota is for nodes labelled " + labels + " only; " + target +
+                             " queue quotas hold on any node");
+        }
+    }
+    std::map<std::string, std::vector<std::string>> flavorsOf;
+    std::map<std::string, int> limited, total;
+    ResourceList borrowing;
+    for (const auto& g : q.resourceGroups)
+        for (const auto& f : g.flavors)
+            for (const auto& r : f.resources) {
+                flavorsOf[r.resource].push_back(f.flavor);
+                // A zero quota is what Kueue's structure needs for a resource the queue may only
+                // borrow; in the other schedulers it is "not set".
+                if (r.nominal != 0) out.entitled.add(r.resource, r.nominal);
+                ++total[r.resource];
+                if (r.lendingLimit && r.nominal > *r.lendingLimit)
+                    out.reserved.add(r.resource, r.nominal - *r.lendingLimit);
+                if (r.borrowingLimit) {
+                    ++limited[r.resource];
+                    borrowing.add(r.resource, *r.borrowingLimit);
+                }
+            }
+    for (const auto& [res, flavors] : flavorsOf) {
+        if (flavors.size() > 1) {
+            std::string list;
+            for (const auto& f : flavors) list += (list.empty() ? "" : ", ") + f;
+            losses.queue(q, "spec.resourceGroups[" + res + "]",
+                         "the quotas of flavors " + list + " are summed into one " + res + " quota: " +
+                             target + " queues have no flavors, so which node class a quota is for is lost");
+        }
+        if (!inCohort) {
+            out.cap.set(res, out.entitled.get(res)); // no cohort: nothing to borrow
+        } else if (limited[res] == total[res]) {
+            out.cap.set(res, out.entitled.get(res) + borrowing.get(res));
+        } else if (limited[res] > 0) {
+            losses.queue(q, "spec.resourceGroups[" + res + "].borrowingLimit",
+                         "set on some flavors only; the unlimited flavors leave " + std::string(target) +
+                             " with no cap for " + res);
+        }
+    }
+    return out;
+}
+
+} // namespace
+
+std::vector<NeutralQuota> neutralQuotas(const QueueTree& tree, const Cluster& cluster, const char* target,
+                                        Losses& losses) {
+    std::vector<NeutralQuota> out(tree.nodes.size());
+    // Children come after their parent, so a reverse walk sees every subtree complete.
+    for (size_t k = tree.nodes.size(); k-- > 0;) {
+        const QueueNode& n = tree.nodes[k];
+        const Queue& q = *n.queue;
+        NeutralQuota& nq = out[k];
+        switch (q.kind) {
+        case Queue::Kind::Queue:
+            nq.reserved = q.guarantee;
+            nq.entitled = q.deserved;
+            nq.cap = q.capability;
+            break;
+        case Queue::Kind::YuniKornQueue:
+            nq.entitled = renamed(q.guaranteed, fromYuniKornResource);
+            nq.cap = renamed(q.max, fromYuniKornResource);
+            break;
+        case Queue::Kind::KueueClusterQueue:
+            nq = kueueOwnQuota(q, !q.parent.empty(), cluster, target, losses);
+            break;
+        case Queue::Kind::KueueCohort: {
+            // A cohort's quota adds to its members': the subtree holds own + children. Its limits
+            // apply to the subtree: borrowingLimit is what the subtree may borrow from the parent,
+            // lendingLimit what of the subtree's quota the parent may use.
+            NeutralQuota own = kueueOwnQuota(q, true, cluster, target, losses);
+            nq.entitled = own.entitled;
+            ResourceList childReserved;
+            for (int c : n.children) {
+                nq.entitled += out[size_t(c)].entitled;
+                childReserved += out[size_t(c)].reserved;
+            }
+            nq.reserved = childReserved;
+            for (const auto& g : q.resourceGroups)
+                for (const auto& f : g.flavors)
+                    for (const auto& r : f.resources)
+                        if (r.lendingLimit && g.flavors.size() == 1)
+                            nq.reserved.set(r.resource, std::max<int64_t>(0, nq.entitled.get(r.resource) -
+                                                                                 *r.lendingLimit));
+            for (const auto& [res, amount] : own.cap) // own.cap = own nominal + borrowingLimit
+                nq.cap.set(res, nq.entitled.get(res) + (amount - own.entitled.get(res)));
+            break;
+        }
+        }
+    }
+    return out;
+}
+
+std::string dnsSubdomain(const std::string& name) {
+    std::string s;
+    for (unsigned char c : lower(name)) s += (std::isalnum(c) || c == '-' || c == '.') ? char(c) : '-';
+    // Every dot-separated part starts and ends with an alphanumeric character.
+    std::string out;
+    size_t start = 0;
+    while (start <= s.size()) {
+        size_t dot = s.find('.', start);
+        std::string part = s.substr(start, dot == std::string::npos ? std::string::npos : dot - start);
+        size_t a = part.find_first_not_of('-'), b = part.find_last_not_of('-');
+        part = a == std::string::npos ? std::string() : part.substr(a, b - a + 1);
+        if (!part.empty()) out += (out.empty() ? "" : ".") + part;
+        if (dot == std::string::npos) break;
+        start = dot + 1;
+    }
+    if (out.empty()) out = "x";
+    if (out.size() > 253) out.resize(253);
+    while (!out.empty() && !std::isalnum(static_cast<unsigned char>(out.back()))) out.pop_back();
+    return out;
+}
+
+std::string dnsLabel(const std::string& name) {
+    std::string s = dnsSubdomain(name);
+    std::replace(s.begin(), s.end(), '.', '-');
+    if (s.size() > 63) s.resize(63);
+    while (!s.empty() && s.back() == '-') s.pop_back();
+    return s.empty() ? "x" : s;
+}
+
+Json quantityMap(const ResourceList& resources) {
+    Json out = Json::object();
+    for (const auto& [name, amount] : resources) out[name] = formatAmount(name, amount);
+    return out;
+}
+
+Json objectMeta(const std::string& name, const std::string& ns, const Labels& labels,
+                const Labels& annotations) {
+    Json m = Json::object();
+    m["name"] = name;
+    if (!ns.empty()) m["namespace"] = ns;
+    if (!labels.empty()) m["labels"] = labels;
+    if (!annotations.empty()) m["annotations"] = annotations;
+    return m;
+}
+
+std::vector<NodeClass> nodeClasses(const Cluster& cluster) {
+    std::map<std::string, NodeClass> byModel;
+    for (const auto& n : cluster.nodes) {
+        std::string model = n.gpus.count > 0 ? (n.gpus.model.empty() ? "gpu" : n.gpus.model) : "";
+        NodeClass& c = byModel[model];
+        c.gpuModel = model;
+        c.name = model.empty() ? "cpu" : model == "gpu" ? "gpu" : "gpu-" + dnsLabel(model);
+        c.nodes.push_back(&n);
+        c.capacity += n.allocatable;
+    }
+    std::vector<NodeClass> out;
+    for (auto& [model, c] : byModel) {
+        // A label every node of the class has with one value, and no other node has with that value.
+        for (const char* key :
+             {"nvidia.com/gpu.product", "node.kubernetes.io/instance-type", kNodeClassLabel}) {
+            auto first = c.nodes.front()->labels.find(key);
+            if (first == c.nodes.front()->labels.end()) continue;
+            bool same = std::all_of(c.nodes.begin(), c.nodes.end(), [&](const Node* n) {
+                auto it = n->labels.find(key);
+                return it != n->labels.end() && it->second == first->second;
+            });
+            bool exclusive = std::none_of(cluster.nodes.begin(), cluster.nodes.end(), [&](const Node& n) {
+                auto it = n.labels.find(key);
+                return std::find(c.nodes.begin(), c.nodes.end(), &n) == c.nodes.end() &&
+                       it != n.labels.end() && it->second == first->second;
+            });
+            if (same && exclusive) {
+                c.selector[key] = first->second;
+                break;
+            }
+        }
+        if (c.selector.empty()) {
+            c.selector[kNodeClassLabel] = c.name;
+            c.patchLabel = true;
+        }
+        for (const auto& t : c.nodes.front()->taints)
+            if (std::all_of(c.nodes.begin(), c.nodes.end(), [&](const Node* n) {
+                    return std::find(n->taints.begin(), n->taints.end(), t) != n->taints.end();
+                }))
+                c.commonTaints.push_back(t);
+        out.push_back(std::move(c));
+    }
+    // GPU classes by name, CPU nodes last.
+    std::stable_sort(out.begin(), out.end(), [](const NodeClass& a, const NodeClass& b) {
+        return !a.gpuModel.empty() && b.gpuModel.empty();
+    });
+    return out;
+}
+
+std::vector<TopologyLevel> usedTopologyLevels(const Cluster& cluster) {
+    if (!cluster.topologyLevels.empty()) return cluster.topologyLevels;
+    std::vector<TopologyLevel> out;
+    for (const auto& level : defaultTopologyLevels())
+        if (std::any_of(cluster.nodes.begin(), cluster.nodes.end(),
+                        [&](const Node& n) { return n.labels.count(level.nodeLabel) > 0; }))
+            out.push_back(level);
+    return out;
+}
+
+std::vector<Json> nodeLabelPatches(const Cluster& cluster, const std::vector<NodeClass>& classes) {
+    auto levels = usedTopologyLevels(cluster);
+    std::vector<Json> out;
+    for (const auto& n : cluster.nodes) {
+        Labels add;
+        if (!n.pool.empty()) {
+            // A designed node gets the labels the exported objects select on: topology levels,
+            // Gantry's own labels and the labels of the ResourceFlavors.
+            for (const auto& level : levels)
+                if (auto it = n.labels.find(level.nodeLabel); it != n.labels.end())
+                    add[it->first] = it->second;
+            for (const auto& [key, value] : n.labels)
+                if (key.rfind("gantry.io/", 0) == 0) add[key] = value;
+            for (const auto& f : cluster.resourceFlavors)
+                for (const auto& [key, value] : f.nodeLabels)
+                    if (auto it = n.labels.find(key); it != n.labels.end()) add[key] = it->second;
+            add.erase("kubernetes.io/hostname"); // the kubelet's
+        }
+        for (const auto& c : classes)
+            if (c.patchLabel && std::find(c.nodes.begin(), c.nodes.end(), &n) != c.nodes.end())
+                add[kNodeClassLabel] = c.name;
+        if (add.empty()) continue;
+        Json node = Json::object();
+        node["apiVersion"] = "v1";
+        node["kind"] = "Node";
+        node["metadata"] = objectMeta(n.name, "", add);
+        out.push_back(std::move(node));
+    }
+    return out;
+}
+
+Json workloadJob(const char* apiVersion, const WorkloadTemplate& w, Json spec, const Labels& labels,
+                 Labels annotations) {
+    annotations["gantry.io/what-if"] = describeWhatIf(w);
+    return Json{{"apiVersion", apiVersion},
+                {"kind", "Job"},
+                {"metadata", objectMeta(dnsSubdomain(w.name), w.ns, labels, annotations)},
+                {"spec", std::move(spec)}};
+}
+
+void nameQueues(QueueTree& tree, std::string (*valid)(const std::string&), const std::string& rule,
+                Losses& losses) {
+    for (auto& n : tree.nodes) {
+        std::string name = valid(n.queue->name);
+        if (name != n.queue->name)
+            losses.queue(*n.queue, "name", "not a valid " + rule + "; exported as " + name);
+        n.name = name;
+    }
+}
+
+Json tolerationJson(const Toleration& t) {
+    Json j = Json::object();
+    if (!t.key.empty()) j["key"] = t.key;
+    j["operator"] = t.exists ? "Exists" : "Equal";
+    if (!t.exists && !t.value.empty()) j["value"] = t.value;
+    if (t.effect) j["effect"] = toString(*t.effect);
+    if (t.tolerationSeconds) j["tolerationSeconds"] = *t.tolerationSeconds;
+    return j;
+}
+
+namespace {
+
+int64_t meanSeconds(const DurationDistribution& d) {
+    double s =
+        d.kind == DurationDistribution::Kind::Uniform ? (d.minSeconds + d.maxSeconds) / 2 : d.meanSeconds;
+    if (!(s > 0)) return 365 * 24 * 3600; // runs until stopped
+    return int64_t(std::ceil(s));
+}
+
+const char* arrivalName(ArrivalProcess::Kind k) {
+    switch (k) {
+    case ArrivalProcess::Kind::Fixed:
+        return "fixed";
+    case ArrivalProcess::Kind::Poisson:
+        return "poisson";
+    case ArrivalProcess::Kind::Burst:
+        return "burst";
+    }
+    return "fixed";
+}
+
+const char* durationName(DurationDistribution::Kind k) {
+    switch (k) {
+    case DurationDistribution::Kind::Fixed:
+        return "fixed";
+    case DurationDistribution::Kind::Exponential:
+        return "exponential";
+    case DurationDistribution::Kind::Uniform:
+        return "uniform";
+    case DurationDistribution::Kind::LogNormal:
+        return "lognormal";
+    }
+    return "fixed";
+}
+
+std::string number(double v) {
+    if (std::floor(v) == v && std::fabs(v) < 1e15) return std::to_string(int64_t(v));
+    std::string s = std::to_string(v);
+    while (!s.empty() && s.back() == '0') s.pop_back();
+    return s;
+}
+
+} // namespace
+
+std::string describeWhatIf(const WorkloadTemplate& w) {
+    std::string s = "jobs=" + std::to_string(w.jobs) + " arrival=" + arrivalName(w.arrival.kind);
+    if (w.arrival.kind == ArrivalProcess::Kind::Poisson) s += " rate=" + number(w.arrival.ratePerHour) + "/h";
+    if (w.arrival.kind == ArrivalProcess::Kind::Burst)
+        s += " burst=" + std::to_string(w.arrival.burstSize) + " every=" + number(w.arrival.intervalSeconds) +
+             "s";
+    if (w.arrival.kind == ArrivalProcess::Kind::Fixed && w.arrival.intervalSeconds > 0)
+        s += " every=" + number(w.arrival.intervalSeconds) + "s";
+    s += " duration=" + std::string(durationName(w.duration.kind));
+    if (w.duration.kind == DurationDistribution::Kind::Uniform)
+        s += " " + number(w.duration.minSeconds) + "s-" + number(w.duration.maxSeconds) + "s";
+    else
+        s += " " + number(w.duration.meanSeconds) + "s";
+    if (w.checkpointSeconds > 0) s += " checkpoint=" + number(w.checkpointSeconds) + "s";
+    return s;
+}
+
+Json workloadPodTemplate(const WorkloadTemplate& w, Losses& losses, const Labels& labels,
+                         const Labels& annotations, const std::string& schedulerName) {
+    Json requests = Json::object(), limits = Json::object();
+    bool gpuInRequests = false;
+    for (const auto& [name, amount] : w.podRequests) {
+        if (name == res::Cpu || name == res::Memory || name == res::EphemeralStorage ||
+            unitOf(name) == ResourceUnit::Bytes) {
+            requests[name] = formatAmount(name, amount);
+            continue;
+        }
+        // Extended resources are whole numbers, set as limits (requests follow them).
+        if (isGpuResource(name)) gpuInRequests = true;
+        int64_t whole = (amount + 999) / 1000;
+        if (amount % 1000 != 0)
+            losses.add("workload", w.name, "podRequests[" + name + "]",
+                       formatAmount(name, amount) +
+                           " is not a whole number; Kubernetes extended resources are "
+                           "counted in whole units, so the template asks for " +
+                           std::to_string(whole));
+        limits[name] = std::to_string(whole);
+    }
+    if (w.gpu.count > 0 && !gpuInRequests) {
+        if (w.gpu.milliPerGpu < 1000)
+            losses.add(
+                "workload", w.name, "gpu",
+                "a share of " + std::to_string(w.gpu.milliPerGpu) +
+                    "/1000 of a GPU cannot be requested from the stock device plugin; the template asks for "
+                    "whole GPUs");
+        limits[std::string(res::NvidiaGpu)] = std::to_string(w.gpu.count);
+    }
+    if (!w.gpu.models.empty() && w.nodeSelector.empty())
+        losses.add("workload", w.name, "gpu.models",
+                   "the allowed GPU models are not expressed in the template; add a node selector for them");
+    Json container = Json::object();
+    container["name"] = dnsLabel(w.role.empty() ? "worker" : w.role);
+    container["image"] = "busybox:1.36";
+    container["command"] = Json::array({"sleep", std::to_string(meanSeconds(w.duration))});
+    Json resources = Json::object();
+    if (!requests.empty()) resources["requests"] = requests;
+    if (!limits.empty()) resources["limits"] = limits;
+    if (!resources.empty()) container["resources"] = resources;
+    Json spec = Json::object();
+    if (!schedulerName.empty()) spec["schedulerName"] = schedulerName;
+    spec["restartPolicy"] = "Never";
+    if (!w.nodeSelector.empty()) spec["nodeSelector"] = w.nodeSelector;
+    if (!w.tolerations.empty()) {
+        Json t = Json::array();
+        for (const auto& x : w.tolerations) t.push_back(tolerationJson(x));
+        spec["tolerations"] = t;
+    }
+    spec["containers"] = Json::array({container});
+    Json tmpl = Json::object();
+    Json meta = Json::object();
+    if (!labels.empty()) meta["labels"] = labels;
+    if (!annotations.empty()) meta["annotations"] = annotations;
+    if (!meta.empty()) tmpl["metadata"] = meta;
+    tmpl["spec"] = spec;
+    return tmpl;
+}
+
+} // namespace gantry::exporting

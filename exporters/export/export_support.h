@@ -1,0 +1,114 @@
+#pragma once
+// Pieces the three exporters share: the queue tree seen from any scheduler, Kubernetes-safe names,
+// lossy-step warnings, node classes and the pod template of a what-if workload.
+#include "export/export.h"
+#include "model/cluster.h"
+
+#include <map>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+namespace gantry::exporting {
+
+// Collects the warnings of an export: every lossy step names its object and field.
+class Losses {
+  public:
+    explicit Losses(ExportBundle& bundle) : bundle_(bundle) {}
+    // "<what> <name>, <field>: <message>", located at the source object when known.
+    void add(const std::string& what, const std::string& name, const std::string& field,
+             const std::string& message, const SourceRef& where = {});
+    void queue(const Queue& q, const std::string& field, const std::string& message) {
+        add("queue", q.name, field, message, q.source);
+    }
+    void note(const std::string& text) { bundle_.notes.push_back(text); }
+
+  private:
+    ExportBundle& bundle_;
+};
+
+// The queue tree of a cluster, whichever scheduler it came from. The root (a queue named "root" at
+// the top, or Kueue's cohort "root") is implicit; top-level queues have no parent here.
+struct QueueNode {
+    const Queue* queue = nullptr;
+    std::string name; // name in the target (made unique and valid by the exporter)
+    int parent = -1;  // index into QueueTree::nodes; -1 = top level
+    std::vector<int> children;
+    bool leaf() const { return children.empty(); }
+};
+
+struct QueueTree {
+    std::vector<QueueNode> nodes; // parents before children (depth-first, source order)
+    const Queue* root = nullptr;  // the explicit root queue, if the source had one
+    std::vector<int> topLevel;
+    int find(const std::string& name) const; // by target name; -1 if none
+};
+
+QueueTree buildQueueTree(const Cluster& cluster);
+
+// Quotas in neutral terms (docs/quota-mapping.md), resource names as Kubernetes spells them (cpu):
+//   reserved: never lent          Volcano guarantee | Kueue nominal - lendingLimit | (YuniKorn: none)
+//   entitled: the queue's share   Volcano deserved  | Kueue nominal                | YuniKorn guaranteed
+//   cap:      hard upper limit    Volcano capability| Kueue nominal + borrowingLimit | YuniKorn max
+// For an inner queue the amounts are its subtree's.
+struct NeutralQuota {
+    ResourceList reserved, entitled, cap;
+};
+
+// The neutral quota of every node of the tree; lossy steps (flavors summed, limits that do not
+// carry over) go to `losses`, naming the target.
+std::vector<NeutralQuota> neutralQuotas(const QueueTree& tree, const Cluster& cluster, const char* target,
+                                        Losses& losses);
+
+// YuniKorn spells CPU "vcore"; everything else keeps its name.
+std::string fromYuniKornResource(const std::string& name);
+std::string toYuniKornResource(const std::string& name);
+
+// Names.
+std::string dnsSubdomain(const std::string& name); // lowercase, invalid characters -> '-'
+std::string dnsLabel(const std::string& name);     // as above, at most 63 characters
+
+// A quantity map as Kubernetes writes it ({"cpu": "4", "memory": "16Gi"}).
+Json quantityMap(const ResourceList& resources);
+Json objectMeta(const std::string& name, const std::string& ns = "", const Labels& labels = {},
+                const Labels& annotations = {});
+
+// Node classes: nodes grouped by GPU model ("cpu" for nodes without GPUs), with a label selector
+// that picks exactly them. When no existing label does, `patchLabel` is set to one Gantry adds.
+struct NodeClass {
+    std::string name;     // "gpu-h100-80gb", "cpu"
+    std::string gpuModel; // "" for CPU nodes
+    std::vector<const Node*> nodes;
+    Labels selector;
+    bool patchLabel = false; // the selector is gantry.io/node-class, written by the node label patches
+    std::vector<Taint> commonTaints;
+    ResourceList capacity; // allocatable summed
+};
+inline constexpr const char* kNodeClassLabel = "gantry.io/node-class";
+std::vector<NodeClass> nodeClasses(const Cluster& cluster);
+
+// The topology levels the nodes carry (top first): the cluster's own, else the default labels that
+// at least one node has.
+std::vector<TopologyLevel> usedTopologyLevels(const Cluster& cluster);
+
+// Node objects for `kubectl apply --server-side`: the topology labels of designed (inventory) nodes,
+// and the node-class labels Gantry chose. Empty when there is nothing to add.
+std::vector<Json> nodeLabelPatches(const Cluster& cluster, const std::vector<NodeClass>& classes);
+
+// A pod template for a what-if workload: one container that sleeps for the mean duration, with
+// the workload's requests, GPUs, node selector and tolerations. Fractional GPUs are lossy.
+Json workloadPodTemplate(const WorkloadTemplate& w, Losses& losses, const Labels& labels = {},
+                         const Labels& annotations = {}, const std::string& schedulerName = "");
+// A one-line description of the what-if arrival and duration, kept as an annotation.
+std::string describeWhatIf(const WorkloadTemplate& w);
+// The Job object of a workload template (Volcano's or batch/v1), with the what-if annotation.
+Json workloadJob(const char* apiVersion, const WorkloadTemplate& w, Json spec, const Labels& labels = {},
+                 Labels annotations = {});
+Json tolerationJson(const Toleration& t);
+
+// Gives every queue of the tree its name in the target; a name that had to change is a loss.
+void nameQueues(QueueTree& tree, std::string (*valid)(const std::string&), const std::string& rule,
+                Losses& losses);
+
+} // namespace gantry::exporting

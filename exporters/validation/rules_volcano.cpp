@@ -1,0 +1,406 @@
+// Volcano's rules outside the CRD schemas: the Queue webhook and ValidatingAdmissionPolicy
+// (quantities, guarantee <= deserved <= capability, the queue tree and its sums), the Job
+// policy, and HyperNode members. Messages follow upstream's where it has one.
+#include "validation/k8s_names.h"
+#include "validation/manifest_set.h"
+
+#include <algorithm>
+#include <map>
+#include <set>
+
+namespace gantry {
+
+namespace {
+
+constexpr int kMaxQueueDepth = 5; // volcano webhook-manager --max-queue-depth default
+
+bool isKind(const ManifestObject& o, const char* group, const char* kind) {
+    return o.content == ManifestObject::Content::Object && o.group == group && o.kind == kind;
+}
+
+std::string amountText(const std::string& resource, int64_t amount) {
+    return formatAmount(resource, amount);
+}
+
+std::string listText(const ResourceList& r) {
+    std::string out;
+    for (const auto& [name, amount] : r)
+        out += (out.empty() ? "" : ", ") + name + "=" + amountText(name, amount);
+    return out.empty() ? "none" : out;
+}
+
+struct VolcanoQueue {
+    const ManifestObject* object;
+    std::string parent; // "" for top level ("root" is the same)
+    ResourceList capability, deserved, guarantee;
+    std::vector<const VolcanoQueue*> children;
+};
+
+void checkQueueQuantities(const ManifestObject& q, ProblemSink& sink) {
+    const FieldPath spec = FieldPath().field("spec");
+    auto nonNegative = [&](const Json* map, const FieldPath& at) {
+        if (!map || !map->is_object()) return;
+        for (const auto& [name, value] : map->items())
+            if (auto amount = quantityAmount(name, value); amount && *amount < 0)
+                sink.error(q, at.key(name), "must be greater than or equal to 0");
+    };
+    const Json* capJson = q.at({"spec", "capability"});
+    const Json* desJson = q.at({"spec", "deserved"});
+    const Json* guaJson = q.at({"spec", "guarantee", "resource"});
+    nonNegative(capJson, spec.field("capability"));
+    nonNegative(desJson, spec.field("deserved"));
+    nonNegative(guaJson, spec.field("guarantee").field("resource"));
+    ResourceList cap = quantityMap(capJson), des = quantityMap(desJson), gua = quantityMap(guaJson);
+    for (const auto& [name, g] : gua) {
+        if (!des.has(name)) {
+            sink.error(q, spec.field("deserved").key(name),
+                       "deserved[" + name + "] must be >= guarantee[" + name + "]=" + amountText(name, g) +
+                           " (deserved is not set for " + name + ")");
+        } else if (des.get(name) < g) {
+            sink.error(q, spec.field("deserved").key(name),
+                       "deserved[" + name + "]=" + amountText(name, des.get(name)) +
+                           " must be >= guarantee[" + name + "]=" + amountText(name, g));
+        }
+    }
+    for (const auto& [name, d] : des)
+        if (cap.has(name) && d > cap.get(name))
+            sink.error(q, spec.field("deserved").key(name),
+                       "deserved[" + name + "]=" + amountText(name, d) + " must be <= capability[" + name +
+                           "]=" + amountText(name, cap.get(name)));
+    if (const Json* state = q.at({"status", "state"}); state && state->is_string()) {
+        std::string s = state->get<std::string>();
+        if (!s.empty() && s != "Open" && s != "Closed")
+            sink.error(q, FieldPath().field("status").field("state"),
+                       "queue state must be in [Open, Closed]");
+    }
+    // Hierarchical DRF annotations: same number of parts, positive weights.
+    const Json* annotations = q.at({"metadata", "annotations"});
+    if (annotations && annotations->is_object()) {
+        auto get = [&](const char* key) {
+            auto it = annotations->find(key);
+            return it != annotations->end() && it->is_string() ? it->get<std::string>() : std::string();
+        };
+        std::string path = get("volcano.sh/hierarchy"), weights = get("volcano.sh/hierarchy-weights");
+        auto split = [](const std::string& s) {
+            std::vector<std::string> parts;
+            size_t start = 0;
+            while (true) {
+                size_t slash = s.find('/', start);
+                parts.push_back(s.substr(start, slash == std::string::npos ? slash : slash - start));
+                if (slash == std::string::npos) break;
+                start = slash + 1;
+            }
+            return parts;
+        };
+        FieldPath at = FieldPath().field("metadata").field("annotations");
+        if (!path.empty() || !weights.empty()) {
+            if (path.empty() || weights.empty() || split(path).size() != split(weights).size())
+                sink.error(
+                    q, at.key("volcano.sh/hierarchy-weights"),
+                    "volcano.sh/hierarchy must have the same length with volcano.sh/hierarchy-weights");
+            for (const auto& w : weights.empty() ? std::vector<std::string>{} : split(weights)) {
+                char* end = nullptr;
+                double v = std::strtod(w.c_str(), &end);
+                bool digits = !w.empty() && w.find_first_not_of("0123456789.") == std::string::npos;
+                if (!digits || end != w.c_str() + w.size() || !(v > 0)) {
+                    sink.error(q, at.key("volcano.sh/hierarchy-weights"),
+                               "weights in volcano.sh/hierarchy-weights must be larger than 0 (\"" + w +
+                                   "\")");
+                    break;
+                }
+            }
+        }
+    }
+}
+
+void checkQueueTree(const std::vector<const ManifestObject*>& queues, ProblemSink& sink) {
+    std::map<std::string, VolcanoQueue> byName;
+    std::map<std::string, size_t> order; // apply order in the files
+    for (const ManifestObject* q : queues) {
+        if (q->name.empty()) continue;
+        if (byName.count(q->name)) {
+            sink.error(*q, FieldPath().field("metadata").field("name"),
+                       "queue \"" + q->name + "\" is defined more than once");
+            continue;
+        }
+        VolcanoQueue v;
+        v.object = q;
+        if (const Json* p = q->at({"spec", "parent"}); p && p->is_string()) v.parent = p->get<std::string>();
+        if (v.parent == "root") v.parent.clear();
+        v.capability = quantityMap(q->at({"spec", "capability"}));
+        v.deserved = quantityMap(q->at({"spec", "deserved"}));
+        v.guarantee = quantityMap(q->at({"spec", "guarantee", "resource"}));
+        order[q->name] = order.size();
+        byName.emplace(q->name, std::move(v));
+    }
+    const FieldPath parentPath = FieldPath().field("spec").field("parent");
+    for (auto& [name, q] : byName) {
+        if (q.parent.empty()) continue;
+        if (q.parent == name) {
+            sink.error(*q.object, parentPath, "queue " + name + " cannot use itself as parent");
+            q.parent.clear();
+            continue;
+        }
+        auto p = byName.find(q.parent);
+        if (p == byName.end()) {
+            sink.warning(
+                *q.object, parentPath,
+                "parent queue \"" + q.parent +
+                    "\" is not in these files; it must exist in the cluster before this queue is applied");
+            continue;
+        }
+        p->second.children.push_back(&q);
+    }
+    // Cycles and depth: walk up from each queue.
+    std::set<std::string> inCycle;
+    for (auto& [name, q] : byName) {
+        std::vector<std::string> chain{name};
+        std::string cur = q.parent;
+        bool cycle = false;
+        while (!cur.empty() && byName.count(cur)) {
+            if (std::find(chain.begin(), chain.end(), cur) != chain.end()) {
+                cycle = true;
+                break;
+            }
+            chain.push_back(cur);
+            cur = byName[cur].parent;
+        }
+        if (cycle) {
+            if (!inCycle.count(name)) {
+                std::string text;
+                for (const auto& c : chain) {
+                    text += c + " -> ";
+                    inCycle.insert(c);
+                }
+                sink.error(*q.object, parentPath, "cycle in the queue tree: " + text + cur);
+            }
+            continue;
+        }
+        int depth = int(chain.size()) + (cur.empty() ? 0 : 1); // a missing ancestor counts as one level
+        if (depth > kMaxQueueDepth)
+            sink.error(*q.object, parentPath,
+                       "queue " + name + " exceeds the maximum allowed depth of " +
+                           std::to_string(kMaxQueueDepth) + " (Volcano's default --max-queue-depth)");
+    }
+    for (auto& [name, q] : byName)
+        if (!q.parent.empty() && byName.count(q.parent) && !inCycle.count(name) &&
+            order[q.parent] > order[name])
+            sink.warning(*q.object, parentPath,
+                         "comes before its parent \"" + q.parent +
+                             "\"; kubectl apply in this order is rejected by Volcano's webhook until the "
+                             "parent exists");
+    // Capability within the nearest ancestor's, and the children's sums within the parent.
+    for (auto& [name, q] : byName) {
+        if (inCycle.count(name)) continue;
+        for (const auto& [res, cap] : q.capability) {
+            for (std::string up = q.parent; !up.empty() && byName.count(up); up = byName[up].parent) {
+                const auto& a = byName[up];
+                if (a.capability.get(res) > 0) {
+                    if (cap > a.capability.get(res))
+                        sink.error(*q.object, FieldPath().field("spec").field("capability").key(res),
+                                   "queue " + name + " capability[" + res + "]=" + amountText(res, cap) +
+                                       " exceeds its ancestor " + up +
+                                       "'s capability=" + amountText(res, a.capability.get(res)));
+                    break;
+                }
+            }
+        }
+        if (q.children.empty()) continue;
+        ResourceList sumG, sumD;
+        std::string names;
+        for (const auto* c : q.children) {
+            sumG += c->guarantee;
+            sumD += c->deserved;
+            names += (names.empty() ? "" : ", ") + c->object->name;
+        }
+        auto exceeds = [](const ResourceList& parent, const ResourceList& sum, std::string& first) {
+            for (const auto& [res, amount] : sum)
+                if (amount > parent.get(res)) return first = res, true;
+            return false;
+        };
+        std::string res;
+        if (exceeds(q.guarantee, sumG, res))
+            sink.error(*q.object, FieldPath().field("spec").field("guarantee").field("resource").key(res),
+                       "sum of children's guarantee (" + listText(sumG) + ") exceeds parent's guarantee (" +
+                           listText(q.guarantee) + "); children: " + names);
+        if (exceeds(q.deserved, sumD, res))
+            sink.error(*q.object, FieldPath().field("spec").field("deserved").key(res),
+                       "sum of children's deserved (" + listText(sumD) + ") exceeds parent's deserved (" +
+                           listText(q.deserved) + "); children: " + names);
+    }
+}
+
+void checkJob(const ManifestObject& job, const std::map<std::string, const ManifestObject*>& queues,
+              const std::set<std::string>& parents, ProblemSink& sink) {
+    const FieldPath spec = FieldPath().field("spec");
+    const Json* tasks = job.at({"spec", "tasks"});
+    int64_t totalReplicas = 0;
+    if (!tasks || !tasks->is_array() || tasks->empty()) {
+        sink.error(job, spec.field("tasks"), "No task specified in job spec");
+    } else {
+        std::set<std::string> names;
+        for (size_t i = 0; i < tasks->size(); ++i) {
+            const Json& t = (*tasks)[i];
+            FieldPath at = spec.field("tasks").index(i);
+            if (!t.is_object()) continue;
+            std::string name = t.value("name", "");
+            if (!names.insert(name).second) sink.error(job, at.field("name"), "duplicated task name found");
+            if (name.size() > 63) // the CRD's pattern checks the characters
+                sink.error(job, at.field("name"),
+                           "task name \"" + name + "\" must be no more than 63 characters");
+            int64_t replicas = t.contains("replicas") && t["replicas"].is_number_integer()
+                                   ? t["replicas"].get<int64_t>()
+                                   : 0;
+            if (replicas < 0) sink.error(job, at.field("replicas"), "'replicas' < 0 in task: " + name);
+            totalReplicas += std::max<int64_t>(replicas, 0);
+            if (t.contains("minAvailable") && t["minAvailable"].is_number_integer()) {
+                int64_t minAvailable = t["minAvailable"].get<int64_t>();
+                if (minAvailable < 0)
+                    sink.error(job, at.field("minAvailable"), "'minAvailable' < 0 in task: " + name);
+                if (minAvailable > replicas)
+                    sink.error(job, at.field("minAvailable"),
+                               "'minAvailable' is greater than 'replicas' in task: " + name);
+            }
+        }
+    }
+    auto integer = [&](const char* key) -> std::optional<int64_t> {
+        const Json* v = job.at({"spec", key});
+        return v && v->is_number_integer() ? std::optional<int64_t>(v->get<int64_t>()) : std::nullopt;
+    };
+    if (auto m = integer("minAvailable")) {
+        if (*m < 0)
+            sink.error(job, spec.field("minAvailable"), "job 'minAvailable' must be >= 0");
+        else if (tasks && tasks->is_array() && *m > totalReplicas)
+            sink.error(job, spec.field("minAvailable"),
+                       "job 'minAvailable' should not be greater than total replicas in tasks (" +
+                           std::to_string(*m) + " > " + std::to_string(totalReplicas) + ")");
+    }
+    if (auto m = integer("maxRetry"); m && *m < 0)
+        sink.error(job, spec.field("maxRetry"), "'maxRetry' cannot be less than zero");
+    if (auto m = integer("minSuccess"); m && *m < 1)
+        sink.error(job, spec.field("minSuccess"), "'minSuccess' must be >= 1");
+    if (auto m = integer("ttlSecondsAfterFinished"); m && *m < 0)
+        sink.error(job, spec.field("ttlSecondsAfterFinished"),
+                   "'ttlSecondsAfterFinished' cannot be less than zero");
+    if (const Json* p = job.at({"spec", "plugins"}); p && p->is_object()) {
+        static const std::set<std::string> known{"ssh", "env",     "svc",      "tensorflow",
+                                                 "mpi", "pytorch", "hcclrank", "ray"};
+        for (const auto& [name, value] : p->items())
+            if (!known.count(name))
+                sink.error(job, spec.field("plugins").key(name),
+                           "unable to find job plugin: " + name +
+                               " (known: ssh, env, svc, tensorflow, mpi, pytorch, hcclrank, ray)");
+    }
+    if (const Json* nt = job.at({"spec", "networkTopology"});
+        nt && nt->is_object() && nt->contains("highestTierAllowed") && nt->contains("highestTierName"))
+        sink.error(job, spec.field("networkTopology"),
+                   "highestTierAllowed and highestTierName are mutually exclusive");
+    std::string queue = "default";
+    if (const Json* q = job.at({"spec", "queue"}); q && q->is_string() && !q->get<std::string>().empty())
+        queue = q->get<std::string>();
+    if (queue == "root") {
+        sink.error(job, spec.field("queue"), "can not submit job to root queue");
+    } else if (parents.count(queue)) {
+        sink.error(job, spec.field("queue"),
+                   "can only submit job to leaf queue; \"" + queue + "\" has child queues");
+    } else if (auto it = queues.find(queue); it != queues.end()) {
+        const Json* state = it->second->at({"status", "state"});
+        if (state && state->is_string() && state->get<std::string>() == "Closed")
+            sink.error(job, spec.field("queue"),
+                       "can only submit job to queue with state `Open`; \"" + queue + "\" is Closed");
+    } else if (!queues.empty() && queue != "default") {
+        sink.warning(job, spec.field("queue"),
+                     "queue \"" + queue + "\" is not in these files; it must exist in the cluster");
+    }
+}
+
+void checkHyperNode(const ManifestObject& hn, const std::map<std::string, const ManifestObject*>& hyperNodes,
+                    ProblemSink& sink) {
+    const Json* members = hn.at({"spec", "members"});
+    const FieldPath at = FieldPath().field("spec").field("members");
+    if (!members || !members->is_array()) {
+        sink.error(hn, at, "member must have at least one member");
+        return;
+    }
+    int64_t tier = 0;
+    if (const Json* t = hn.at({"spec", "tier"}); t && t->is_number_integer()) tier = t->get<int64_t>();
+    for (size_t i = 0; i < members->size(); ++i) {
+        const Json& m = (*members)[i];
+        if (!m.is_object()) continue;
+        FieldPath mp = at.index(i);
+        std::string type = m.value("type", "");
+        const Json* sel = m.contains("selector") ? &m["selector"] : nullptr;
+        if (!sel || !sel->is_object()) continue; // the schema reported it
+        if (sel->contains("exactMatch") && (*sel)["exactMatch"].is_object()) {
+            std::string name = (*sel)["exactMatch"].value("name", "");
+            if (name.empty())
+                sink.error(hn, mp.field("selector").field("exactMatch").field("name"),
+                           "member exactMatch name is required");
+            else if (auto why = checkQualifiedName(name); !why.empty())
+                sink.error(hn, mp.field("selector").field("exactMatch").field("name"),
+                           "member exactMatch validate failed [" + why + "]");
+            else if (type == "HyperNode" && !hyperNodes.empty()) {
+                auto it = hyperNodes.find(name);
+                if (it == hyperNodes.end()) {
+                    sink.warning(hn, mp.field("selector").field("exactMatch").field("name"),
+                                 "HyperNode \"" + name + "\" is not in these files");
+                } else if (const Json* ct = it->second->at({"spec", "tier"});
+                           ct && ct->is_number_integer() && ct->get<int64_t>() >= tier) {
+                    sink.error(hn, mp.field("selector").field("exactMatch").field("name"),
+                               "member HyperNode \"" + name + "\" has tier " +
+                                   std::to_string(ct->get<int64_t>()) +
+                                   ", which is not below this HyperNode's tier " + std::to_string(tier));
+                }
+            }
+        }
+        if (sel->contains("regexMatch") && (*sel)["regexMatch"].is_object()) {
+            std::string pattern = (*sel)["regexMatch"].value("pattern", "");
+            FieldPath pp = mp.field("selector").field("regexMatch").field("pattern");
+            auto count = [&](char c) { return std::count(pattern.begin(), pattern.end(), c); };
+            if (pattern.empty())
+                sink.error(hn, pp, "member regexMatch pattern is required");
+            else if (count('(') != count(')'))
+                sink.error(hn, pp, "member regexMatch pattern is invalid: unmatched parentheses");
+            else if (count('[') != count(']'))
+                sink.error(hn, pp, "member regexMatch pattern is invalid: unmatched square brackets");
+            else if (count('{') != count('}'))
+                sink.error(hn, pp, "member regexMatch pattern is invalid: unmatched curly braces");
+        }
+        if (sel->contains("labelMatch") && type == "HyperNode")
+            sink.error(hn, mp.field("selector").field("labelMatch"),
+                       "labelMatch is only valid for members of type Node");
+    }
+}
+
+} // namespace
+
+void checkVolcanoObjects(const std::vector<ManifestObject>& objects, ProblemSink& sink) {
+    std::vector<const ManifestObject*> queues;
+    std::map<std::string, const ManifestObject*> queueByName, hyperNodes;
+    for (const auto& o : objects) {
+        if (isKind(o, "scheduling.volcano.sh", "Queue")) {
+            checkQueueQuantities(o, sink);
+            queues.push_back(&o);
+            queueByName.emplace(o.name, &o);
+        }
+        if (isKind(o, "topology.volcano.sh", "HyperNode")) hyperNodes.emplace(o.name, &o);
+    }
+    checkQueueTree(queues, sink);
+    std::set<std::string> parents;
+    for (const auto* q : queues)
+        if (const Json* p = q->at({"spec", "parent"}); p && p->is_string() && !p->get<std::string>().empty())
+            parents.insert(p->get<std::string>());
+    for (const auto& o : objects) {
+        if (isKind(o, "batch.volcano.sh", "Job")) checkJob(o, queueByName, parents, sink);
+        if (isKind(o, "topology.volcano.sh", "HyperNode")) checkHyperNode(o, hyperNodes, sink);
+        if (isKind(o, "scheduling.volcano.sh", "PodGroup") && !queueByName.empty()) {
+            const Json* q = o.at({"spec", "queue"});
+            std::string queue = q && q->is_string() ? q->get<std::string>() : "default";
+            if (queue != "default" && !queueByName.count(queue))
+                sink.warning(o, FieldPath().field("spec").field("queue"),
+                             "queue \"" + queue + "\" is not in these files; it must exist in the cluster");
+        }
+    }
+}
+
+} // namespace gantry

@@ -1,0 +1,64 @@
+#pragma once
+// One HTTPS connection to an API server through libcurl: TLS verified against the cluster's CA (or the
+// system's), the user's credentials on every request, connect and request timeouts, gzip and HTTP/2
+// when the server offers them, keep-alive across requests, and a cancel flag checked while waiting.
+// Transport failures become one LiveError each, saying which failure it is.
+#include "live/exec_credential.h"
+#include "live/kubeconfig.h"
+
+#include <atomic>
+#include <memory>
+#include <optional>
+#include <string>
+
+namespace gantry::live {
+
+struct Timeouts {
+    double connectSeconds = 10; // TCP + TLS handshake
+    double requestSeconds = 60; // one whole request, answer included
+    double execSeconds = 60;    // a credential plugin run
+};
+
+struct HttpResponse {
+    long status = 0;
+    std::string body;
+    std::string contentType;
+    std::string retryAfter; // Retry-After header, verbatim
+};
+
+class ApiTransport {
+  public:
+    ApiTransport(const Connection& connection, const Timeouts& timeouts, const std::atomic<bool>* cancel);
+    ~ApiTransport();
+    ApiTransport(const ApiTransport&) = delete;
+    ApiTransport& operator=(const ApiTransport&) = delete;
+
+    // GET server+path ("/api/v1/nodes?limit=500"). Any HTTP status is returned; transport failures
+    // (DNS, connect, TLS, stall, truncation, cancel) throw LiveError.
+    HttpResponse get(const std::string& path);
+
+    // After a 401: asks the exec plugin for a new credential. False when there is nothing to renew.
+    bool renewCredentials();
+    int credentialPluginRuns() const { return exec_ ? exec_->runs() : 0; }
+    const Connection& connection() const { return connection_; }
+    std::string url(const std::string& path) const { return baseUrl_ + path; }
+
+  private:
+    std::string applyCredentials(); // sets the client certificate; returns the bearer token
+
+    [[noreturn]] void failTransport(int code, const std::string& path, size_t received);
+
+    Connection connection_;
+    Timeouts timeouts_;
+    const std::atomic<bool>* cancel_;
+    std::unique_ptr<ExecCredentialProvider> exec_;
+    void* curl_ = nullptr;    // CURL*
+    void* headers_ = nullptr; // curl_slist* of fixed headers
+    std::string baseUrl_;     // scheme://host:port[/prefix], host replaced by tls-server-name if set
+    std::string host_;        // host the user configured, for messages
+    std::string connectTo_;   // CURLOPT_CONNECT_TO entry for tls-server-name
+    std::string errorBuffer_;
+    std::string appliedCertPem_; // client certificate currently set on the handle
+};
+
+} // namespace gantry::live
