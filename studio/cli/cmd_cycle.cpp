@@ -1,18 +1,18 @@
 // gantry cycle: one scheduling session on a snapshot, as Volcano (or the default kube-scheduler)
 // would run it, printed as JSON or as a table.
-#include <iomanip>
-#include <iostream>
-#include <nlohmann/json.hpp>
-#include <sstream>
-
 #include "command.h"
 #include "input_error.h"
+#include "input_loader.h"
 #include "kube/kube_scheduler.h"
 #include "kube_scheduler_config_reader.h"
 #include "scheduler_conf_reader.h"
 #include "session/conf_check.h"
 #include "session/session.h"
-#include "snapshot/snapshot_importer.h"
+
+#include <iomanip>
+#include <iostream>
+#include <nlohmann/json.hpp>
+#include <sstream>
 
 namespace gantry::cli {
 
@@ -22,9 +22,12 @@ constexpr const char* kUsage =
     "Usage: gantry cycle --snapshot FILE [--snapshot FILE...] --scheduler-conf FILE [--json] [--scores]\n"
     "                    [--profile volcano|kube-default]\n"
     "Runs one scheduling session on the snapshot: each configured action once, in order.\n"
-    "  --snapshot FILE        Kubernetes objects (kubectl get -o yaml|json, multi-document YAML); repeatable\n"
+    "  --snapshot FILE        Kubernetes objects (kubectl get -o yaml|json, multi-document YAML); "
+    "repeatable.\n"
+    "                         A Gantry project (.gantry) or inventory is taken too (alone)\n"
     "  --scheduler-conf FILE  volcano-scheduler.conf (or its ConfigMap); with --profile kube-default a\n"
-    "                         KubeSchedulerConfiguration (kubescheduler.config.k8s.io/v1)\n"
+    "                         KubeSchedulerConfiguration (kubescheduler.config.k8s.io/v1). Without it the\n"
+    "                         input's own policy is used (a project's, the snapshot's Volcano ConfigMap)\n"
     "  --json                 print {bindings, evicted, pipelined, podgroup_phase, pending[, scores]}\n"
     "  --scores               add the node-order score of every pending pod on every node (initial state)\n"
     "  --profile NAME         volcano (default) or kube-default (pod by pod, no gang)\n";
@@ -57,11 +60,10 @@ nlohmann::ordered_json toJson(const engine::SessionResult& r, bool scores) {
 }
 
 void printTable(const engine::SessionResult& r, bool scores) {
-    auto section = [](const std::string& title, size_t n) {
-        std::cout << title << " (" << n << ")\n";
-    };
+    auto section = [](const std::string& title, size_t n) { std::cout << title << " (" << n << ")\n"; };
     section("Bindings", r.bindings.size());
-    for (const auto& [pod, node] : r.bindings) std::cout << "  " << std::left << std::setw(40) << pod << node << '\n';
+    for (const auto& [pod, node] : r.bindings)
+        std::cout << "  " << std::left << std::setw(40) << pod << node << '\n';
     section("Evicted", r.evicted.size());
     for (const auto& pod : r.evicted) std::cout << "  " << pod << '\n';
     section("Pipelined", r.pipelined.size());
@@ -78,12 +80,14 @@ void printTable(const engine::SessionResult& r, bool scores) {
         std::cout << '\n';
     }
     section("Pending", r.pending.size());
-    for (const auto& [pod, why] : r.pending) std::cout << "  " << std::left << std::setw(40) << pod << why << '\n';
+    for (const auto& [pod, why] : r.pending)
+        std::cout << "  " << std::left << std::setw(40) << pod << why << '\n';
     if (scores) {
         section("Scores", r.scores.size());
         for (const auto& [pod, row] : r.scores) {
             std::cout << "  " << pod << '\n';
-            for (const auto& [node, s] : row) std::cout << "    " << std::left << std::setw(36) << node << s << '\n';
+            for (const auto& [node, s] : row)
+                std::cout << "    " << std::left << std::setw(36) << node << s << '\n';
         }
     }
     for (const auto& w : r.warnings) std::cout << "note: " << w << '\n';
@@ -124,28 +128,32 @@ int runCycle(const Args& args) {
         }
     }
     if (snapshots.empty()) return usageError("cycle", "--snapshot is required\n" + std::string(kUsage));
-    if (confPath.empty()) return usageError("cycle", "--scheduler-conf is required\n" + std::string(kUsage));
     if (profile != "volcano" && profile != "kube-default")
         return usageError("cycle", "unknown profile '" + profile + "' (volcano or kube-default)");
 
     Diagnostics warnings;
-    Cluster cluster;
+    LoadedInput input;
     try {
-        cluster = readSnapshotFiles(snapshots, &warnings);
+        input = loadInputs(snapshots);
     } catch (const InputError& e) {
         printDiagnostics(e.all());
         return BadInput;
     }
+    warnings = input.warnings;
+    const Cluster& cluster = input.project.cluster;
 
     engine::SessionResult result;
     if (profile == "volcano") {
-        SchedulerConf conf;
+        SchedulerConf conf = input.project.volcano;
         try {
-            conf = readSchedulerConfFile(confPath, &warnings);
+            if (!confPath.empty()) conf = readSchedulerConfFile(confPath, &warnings);
         } catch (const InputError& e) {
             printDiagnostics(e.all());
             return BadInput;
         }
+        if (confPath.empty())
+            warnings.push_back(Diagnostic{Severity::Warning, SourceRef{snapshots.front(), 0, 0, 0},
+                                          "no --scheduler-conf: using the input's Volcano policy"});
         Diagnostics check = checkSchedulerConf(conf);
         warnings.insert(warnings.end(), check.begin(), check.end());
         if (hasErrors(check)) {
@@ -158,24 +166,28 @@ int runCycle(const Args& args) {
         engine::Session session(state, conf, options);
         result = session.run();
     } else {
-        KubeSchedulerProfile kube;
+        KubeSchedulerProfile kube = input.project.contrast.value_or(KubeSchedulerProfile{});
         try {
-            kube = readKubeSchedulerConfigFile(confPath, &warnings);
+            if (!confPath.empty()) kube = readKubeSchedulerConfigFile(confPath, &warnings);
         } catch (const InputError& e) {
             printDiagnostics(e.all());
             return BadInput;
         }
-        engine::ClusterState state = engine::buildClusterState(cluster, &warnings, engine::kubeBuildOptions());
+        engine::ClusterState state =
+            engine::buildClusterState(cluster, &warnings, engine::kubeBuildOptions());
         result = engine::runKubeDefault(state, kube, scores);
     }
     printDiagnostics(warnings);
-    if (json) std::cout << toJson(result, scores).dump(2) << '\n';
-    else printTable(result, scores);
+    if (json)
+        std::cout << toJson(result, scores).dump(2) << '\n';
+    else
+        printTable(result, scores);
     return Ok;
 }
 
-const CommandRegistration reg{{"cycle", "--snapshot FILE --scheduler-conf FILE [--json] [--scores]",
-                               "run one scheduling session (Volcano or kube-default) on a snapshot", runCycle}};
+const CommandRegistration reg{{"cycle", "--snapshot FILE [--scheduler-conf FILE] [--json] [--scores]",
+                               "run one scheduling session (Volcano or kube-default) on a snapshot",
+                               runCycle}};
 
 } // namespace
 
