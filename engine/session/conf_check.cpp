@@ -58,6 +58,7 @@ const std::map<std::string, std::vector<ArgSpec>>& pluginArguments() {
           {"dynamicresources.filterTimeoutSeconds", ArgType::Int}}},
         {"overcommit", {{"overcommit-factor", ArgType::Float}}},
         {"sla", {{"sla-waiting-time", ArgType::Duration}}},
+        {"fgd", {{"fgd.weight", ArgType::Int}}}, // Gantry's own (docs/fragmentation.md)
         {"capacity",
          {{"ancestorReclaimLevel", ArgType::Int},
           {"capacity.DynamicResourceAllocationEnable", ArgType::Bool},
