@@ -1,5 +1,10 @@
 #include "studio_main.h"
 
+#include "main_window.h"
+#include "studio_style.h"
+#include "tabs/cluster_tab.h"
+#include "workspace.h"
+
 #include <QCommandLineParser>
 #include <QDir>
 #include <QElapsedTimer>
@@ -11,10 +16,6 @@
 #include <QTemporaryDir>
 #include <QTimer>
 #include <cstdio>
-
-#include "main_window.h"
-#include "studio_style.h"
-#include "workspace.h"
 
 namespace gantry::studio {
 
@@ -37,12 +38,19 @@ bool renderScreenshot(MainWindow& window, const QString& path, QString* error) {
 
 int run(QApplication& app) {
     QCommandLineParser parser;
-    parser.setApplicationDescription("Gantry Studio: plan Kubernetes GPU clusters and their scheduler policy");
+    parser.setApplicationDescription(
+        "Gantry Studio: plan Kubernetes GPU clusters and their scheduler policy");
     parser.addHelpOption();
     parser.addVersionOption();
-    parser.addPositionalArgument("file", "Project, snapshot, inventory or trace to open (several snapshots may be given)", "[FILE...]");
-    QCommandLineOption screenshot("screenshot", "Load FILE, run its default what-if, save the window as PNG at 1600x1000 and exit.", "PNG");
-    QCommandLineOption tab("tab", "With --screenshot: the work area to show (" + MainWindow::tabNames().join(", ") + ").", "NAME");
+    parser.addPositionalArgument(
+        "file", "Project, snapshot, inventory or trace to open (several snapshots may be given)",
+        "[FILE...]");
+    QCommandLineOption screenshot(
+        "screenshot", "Load FILE, run its default what-if, save the window as PNG at 1600x1000 and exit.",
+        "PNG");
+    QCommandLineOption tab(
+        "tab", "With --screenshot: the work area to show (" + MainWindow::tabNames().join(", ") + ").",
+        "NAME");
     parser.addOption(screenshot);
     parser.addOption(tab);
     parser.process(app);
@@ -51,8 +59,8 @@ int run(QApplication& app) {
     const QStringList files = parser.positionalArguments();
     const bool shot = parser.isSet(screenshot);
     if (parser.isSet(tab) && !MainWindow::tabNames().contains(parser.value(tab).toLower())) {
-        std::fprintf(stderr, "gantry-studio: unknown tab '%s' (use one of: %s)\n", qPrintable(parser.value(tab)),
-                     qPrintable(MainWindow::tabNames().join(", ")));
+        std::fprintf(stderr, "gantry-studio: unknown tab '%s' (use one of: %s)\n",
+                     qPrintable(parser.value(tab)), qPrintable(MainWindow::tabNames().join(", ")));
         return 1;
     }
 
@@ -75,6 +83,8 @@ int run(QApplication& app) {
                 return 3;
             }
         }
+        // The map shows what the what-if did (the loaded cluster is often empty of GPU pods).
+        if (auto* cluster = qobject_cast<ClusterTab*>(window->tab("cluster"))) cluster->showWhatIfState();
         if (parser.isSet(tab)) window->setCurrentTab(parser.value(tab));
         QString error;
         if (!renderScreenshot(*window, parser.value(screenshot), &error)) {

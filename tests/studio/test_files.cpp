@@ -1,12 +1,12 @@
 // What the studio can open: type detection, snapshot loading through the real importer, located
 // errors for bad files.
-#include <QTemporaryDir>
-#include <QtTest>
-
 #include "core/project_files.h"
 #include "input_error.h"
 #include "studio_test_support.h"
 #include "test_registry.h"
+
+#include <QTemporaryDir>
+#include <QtTest>
 
 using namespace gantry;
 using namespace gantry::studio;
@@ -23,19 +23,24 @@ QString write(const QTemporaryDir& dir, const QString& name, const QByteArray& t
 
 class FilesTest : public QObject {
     Q_OBJECT
-private slots:
+  private slots:
     void detection() {
         QTemporaryDir dir;
         QCOMPARE(detectFileKind(fixtures::labClusterPath()), FileKind::Snapshot);
         QCOMPARE(detectFileKind(write(dir, "a.gantry", "name: x\n")), FileKind::Project);
-        QCOMPARE(detectFileKind(write(dir, "inv.yaml", "# my cluster\napiVersion: gantry.io/v1alpha1\nkind: Inventory\n")),
+        QCOMPARE(detectFileKind(write(dir, "inv.yaml",
+                                      "# my cluster\napiVersion: gantry.io/v1alpha1\nkind: Inventory\n")),
                  FileKind::Inventory);
-        QCOMPARE(detectFileKind(write(dir, "nodes.json", "{\"apiVersion\": \"v1\", \"kind\": \"List\"}")), FileKind::Snapshot);
-        QCOMPARE(detectFileKind(write(dir, "volcano-scheduler.conf", "actions: \"enqueue, allocate\"\ntiers:\n- plugins:\n  - name: gang\n")),
-                 FileKind::SchedulerConf);
+        QCOMPARE(detectFileKind(write(dir, "nodes.json", "{\"apiVersion\": \"v1\", \"kind\": \"List\"}")),
+                 FileKind::Snapshot);
+        QCOMPARE(
+            detectFileKind(write(dir, "volcano-scheduler.conf",
+                                 "actions: \"enqueue, allocate\"\ntiers:\n- plugins:\n  - name: gang\n")),
+            FileKind::SchedulerConf);
         QCOMPARE(detectFileKind(write(dir, "pods.csv", "name,cpu_milli\n")), FileKind::Trace);
         QCOMPARE(detectFileKind(dir.filePath("missing.yaml")), FileKind::Unknown);
-        QCOMPARE(detectFileKind(QStringLiteral(GANTRY_SOURCE_DIR "/resources/samples/gpu-cloud-east.yaml")), FileKind::Inventory);
+        QCOMPARE(detectFileKind(QStringLiteral(GANTRY_SOURCE_DIR "/resources/samples/gpu-cloud-east.yaml")),
+                 FileKind::Inventory);
     }
 
     void snapshotsOpenIntoAProject() {
@@ -45,14 +50,18 @@ private slots:
         QCOMPARE(f.project.cluster.queues.size(), size_t(10));
         QCOMPARE(f.project.name, std::string("lab-cluster"));
         QCOMPARE(f.project.target, TargetScheduler::Volcano);
+        // A plan started from a cluster is compared with the default kube-scheduler.
+        QVERIFY(f.project.contrast == KubeSchedulerProfile{});
     }
 
     void severalSnapshotsMerge() {
         QTemporaryDir dir;
         QString nodes = write(dir, "nodes.yaml",
-                              "apiVersion: v1\nkind: Node\nmetadata:\n  name: n1\nstatus:\n  allocatable:\n    cpu: '8'\n    nvidia.com/gpu: '8'\n");
+                              "apiVersion: v1\nkind: Node\nmetadata:\n  name: n1\nstatus:\n  allocatable:\n  "
+                              "  cpu: '8'\n    nvidia.com/gpu: '8'\n");
         QString queues = write(dir, "queues.yaml",
-                               "apiVersion: scheduling.volcano.sh/v1beta1\nkind: Queue\nmetadata:\n  name: q1\nspec:\n  weight: 2\n");
+                               "apiVersion: scheduling.volcano.sh/v1beta1\nkind: Queue\nmetadata:\n  name: "
+                               "q1\nspec:\n  weight: 2\n");
         LoadedFile f = loadFiles({nodes, queues});
         QCOMPARE(f.project.cluster.nodes.size(), size_t(1));
         QCOMPARE(f.project.cluster.queues.size(), size_t(1));
@@ -81,6 +90,10 @@ private slots:
         QVERIFY(back.project.cluster.nodes == p.cluster.nodes);
         QVERIFY(back.project.contrast == p.contrast);
         QVERIFY(back.project == p);
+        // A saved project keeps its own choice: no comparison stays none.
+        p.contrast.reset();
+        saveProject(p, path);
+        QVERIFY(!loadFile(path).project.contrast);
         // A save into a folder that does not exist fails with the path in the message.
         try {
             saveProject(p, dir.filePath("no/such/folder/lab.gantry"));
@@ -92,19 +105,23 @@ private slots:
 
     void aSchedulerConfigurationIsAPolicy() {
         QTemporaryDir dir;
-        QString conf = write(dir, "volcano-scheduler.conf",
-                             "actions: \"enqueue, allocate, preempt, backfill\"\ntiers:\n- plugins:\n  - name: priority\n  - name: gang\n"
-                             "- plugins:\n  - name: drf\n  - name: predicates\n  - name: capacity\n  - name: binpack\n");
+        QString conf =
+            write(dir, "volcano-scheduler.conf",
+                  "actions: \"enqueue, allocate, preempt, backfill\"\ntiers:\n- plugins:\n  - name: "
+                  "priority\n  - name: gang\n"
+                  "- plugins:\n  - name: drf\n  - name: predicates\n  - name: capacity\n  - name: binpack\n");
         LoadedFile f = loadFile(conf);
         QCOMPARE(f.kind, FileKind::SchedulerConf);
         QVERIFY(f.schedulerConf);
-        QCOMPARE(f.schedulerConf->actions, (std::vector<std::string>{"enqueue", "allocate", "preempt", "backfill"}));
+        QCOMPARE(f.schedulerConf->actions,
+                 (std::vector<std::string>{"enqueue", "allocate", "preempt", "backfill"}));
         QVERIFY(f.schedulerConf->plugin("capacity"));
     }
 
     void aTraceOpensAsClusterAndJobs() {
         const QString dir = QStringLiteral(GANTRY_SOURCE_DIR "/resources/traces/alibaba-gpu-v2023/");
-        LoadedFile f = loadFiles({dir + "openb_pod_list_gpuspec33.csv", dir + "openb_node_list_gpu_node.csv"});
+        LoadedFile f =
+            loadFiles({dir + "openb_pod_list_gpuspec33.csv", dir + "openb_node_list_gpu_node.csv"});
         QCOMPARE(f.kind, FileKind::Trace);
         QCOMPARE(f.project.cluster.nodes.size(), size_t(1213));
         QVERIFY(!f.project.cluster.pods.empty());
@@ -133,7 +150,9 @@ private slots:
         }
         QVERIFY_THROWS_EXCEPTION(std::runtime_error, loadFile(dir.filePath("missing.yaml")));
         QVERIFY_THROWS_EXCEPTION(std::runtime_error, loadFile(write(dir, "notes.txt", "hello")));
-        QString negative = write(dir, "neg.yaml", "apiVersion: v1\nkind: Node\nmetadata:\n  name: n\nstatus:\n  allocatable:\n    cpu: '-4'\n");
+        QString negative = write(
+            dir, "neg.yaml",
+            "apiVersion: v1\nkind: Node\nmetadata:\n  name: n\nstatus:\n  allocatable:\n    cpu: '-4'\n");
         try {
             loadFile(negative);
             QFAIL("expected an error");

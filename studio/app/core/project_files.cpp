@@ -1,11 +1,5 @@
 #include "core/project_files.h"
 
-#include <QFile>
-#include <QFileInfo>
-#include <QObject>
-#include <algorithm>
-#include <stdexcept>
-
 #include "input_error.h"
 #include "input_loader.h"
 #include "project_writer.h"
@@ -13,16 +7,28 @@
 #include "sim/sources.h"
 #include "trace/alibaba_trace.h"
 
+#include <QFile>
+#include <QFileInfo>
+#include <QObject>
+#include <algorithm>
+#include <stdexcept>
+
 namespace gantry::studio {
 
 QString toDisplayString(FileKind kind) {
     switch (kind) {
-    case FileKind::Project: return QObject::tr("Gantry project");
-    case FileKind::Snapshot: return QObject::tr("Kubernetes snapshot");
-    case FileKind::Inventory: return QObject::tr("cluster inventory");
-    case FileKind::SchedulerConf: return QObject::tr("volcano-scheduler.conf");
-    case FileKind::Trace: return QObject::tr("GPU trace");
-    case FileKind::Unknown: return QObject::tr("unknown file");
+    case FileKind::Project:
+        return QObject::tr("Gantry project");
+    case FileKind::Snapshot:
+        return QObject::tr("Kubernetes snapshot");
+    case FileKind::Inventory:
+        return QObject::tr("cluster inventory");
+    case FileKind::SchedulerConf:
+        return QObject::tr("volcano-scheduler.conf");
+    case FileKind::Trace:
+        return QObject::tr("GPU trace");
+    case FileKind::Unknown:
+        return QObject::tr("unknown file");
     }
     return {};
 }
@@ -31,10 +37,14 @@ namespace {
 
 FileKind fromInputKind(InputKind k) {
     switch (k) {
-    case InputKind::Project: return FileKind::Project;
-    case InputKind::Inventory: return FileKind::Inventory;
-    case InputKind::SchedulerConf: return FileKind::SchedulerConf;
-    case InputKind::Snapshot: return FileKind::Snapshot;
+    case InputKind::Project:
+        return FileKind::Project;
+    case InputKind::Inventory:
+        return FileKind::Inventory;
+    case InputKind::SchedulerConf:
+        return FileKind::SchedulerConf;
+    case InputKind::Snapshot:
+        return FileKind::Snapshot;
     }
     return FileKind::Unknown;
 }
@@ -44,7 +54,8 @@ FileKind checkedKind(const QString& path) {
     if (!info.exists()) throw std::runtime_error(QObject::tr("%1: no such file.").arg(path).toStdString());
     if (!info.isFile()) throw std::runtime_error(QObject::tr("%1: not a file.").arg(path).toStdString());
     if (!info.isReadable())
-        throw std::runtime_error(QObject::tr("%1: the file cannot be read (permission denied).").arg(path).toStdString());
+        throw std::runtime_error(
+            QObject::tr("%1: the file cannot be read (permission denied).").arg(path).toStdString());
     if (info.suffix().compare(QStringLiteral("csv"), Qt::CaseInsensitive) == 0) return FileKind::Trace;
     return fromInputKind(detectInputKind(path.toStdString()));
 }
@@ -69,10 +80,11 @@ LoadedFile fromTrace(const QStringList& paths) {
             nodes = p;
     }
     if (paths.size() != 2 || nodes.isEmpty() || pods.isEmpty())
-        throw std::runtime_error(QObject::tr("A GPU trace is two CSV files opened together: the node list (columns sn, cpu_milli, "
-                                             "memory_mib, gpu, model) and the pod list (name, cpu_milli, memory_mib, num_gpu, "
-                                             "gpu_milli ...). Select both in the Open dialog, or drop both on the window.")
-                                     .toStdString());
+        throw std::runtime_error(
+            QObject::tr("A GPU trace is two CSV files opened together: the node list (columns sn, cpu_milli, "
+                        "memory_mib, gpu, model) and the pod list (name, cpu_milli, memory_mib, num_gpu, "
+                        "gpu_milli ...). Select both in the Open dialog, or drop both on the window.")
+                .toStdString());
     LoadedFile out;
     out.kind = FileKind::Trace;
     Trace trace = readTrace(nodes.toStdString(), pods.toStdString(), out.warnings);
@@ -104,7 +116,9 @@ FileKind detectFileKind(const QString& path) {
     }
 }
 
-LoadedFile loadFile(const QString& path) { return loadFiles({path}); }
+LoadedFile loadFile(const QString& path) {
+    return loadFiles({path});
+}
 
 LoadedFile loadFiles(const QStringList& paths) {
     if (paths.isEmpty()) throw std::runtime_error("no file given");
@@ -123,19 +137,29 @@ LoadedFile loadFiles(const QStringList& paths) {
     out.project = std::move(in.project);
     out.warnings = std::move(in.warnings);
     out.kind = fromInputKind(in.kind);
-    if (out.project.name.empty()) out.project.name = QFileInfo(paths.front()).completeBaseName().toStdString();
+    if (out.project.name.empty())
+        out.project.name = QFileInfo(paths.front()).completeBaseName().toStdString();
+    // A plan started from a cluster compares its policy with the default kube-scheduler, the
+    // baseline operators start from; a saved project keeps its own choice.
+    if (out.kind != FileKind::Project && !out.project.contrast) out.project.contrast = KubeSchedulerProfile{};
     return out;
 }
 
-void saveProject(const Project& project, const QString& path) { writeProjectFile(path.toStdString(), project); }
-
-QString openFilter() {
-    return QObject::tr("Everything Gantry opens (*.gantry *.yaml *.yml *.json *.conf *.csv);;Gantry projects (*.gantry);;"
-                       "Kubernetes snapshots and inventories (*.yaml *.yml *.json);;Scheduler configurations (*.conf *.yaml);;"
-                       "GPU traces: node list and pod list (*.csv);;"
-                       "All files (*)");
+void saveProject(const Project& project, const QString& path) {
+    writeProjectFile(path.toStdString(), project);
 }
 
-QString projectFilter() { return QObject::tr("Gantry projects (*.gantry)"); }
+QString openFilter() {
+    return QObject::tr(
+        "Everything Gantry opens (*.gantry *.yaml *.yml *.json *.conf *.csv);;Gantry projects (*.gantry);;"
+        "Kubernetes snapshots and inventories (*.yaml *.yml *.json);;Scheduler configurations (*.conf "
+        "*.yaml);;"
+        "GPU traces: node list and pod list (*.csv);;"
+        "All files (*)");
+}
+
+QString projectFilter() {
+    return QObject::tr("Gantry projects (*.gantry)");
+}
 
 } // namespace gantry::studio

@@ -1,5 +1,13 @@
 #include "tabs/cluster_tab.h"
 
+#include "core/topology_paths.h"
+#include "gpumap/gpu_map_legend.h"
+#include "gpumap/gpu_map_widget.h"
+#include "models/node_table_model.h"
+#include "models/workload_model.h"
+#include "widgets/stat_card.h"
+#include "workspace.h"
+
 #include <QComboBox>
 #include <QHBoxLayout>
 #include <QHeaderView>
@@ -10,13 +18,6 @@
 #include <QToolButton>
 #include <QTreeView>
 #include <QVBoxLayout>
-
-#include "core/topology_paths.h"
-#include "gpumap/gpu_map_legend.h"
-#include "gpumap/gpu_map_widget.h"
-#include "models/node_table_model.h"
-#include "widgets/stat_card.h"
-#include "workspace.h"
 
 namespace gantry::studio {
 
@@ -35,7 +36,8 @@ ClusterTab::ClusterTab(Workspace* workspace, QWidget* parent) : QWidget(parent),
     fragCard_ = new StatCard(tr("GPU fragmentation"), this);
     podsCard_ = new StatCard(tr("Pods"), this);
     queuesCard_ = new StatCard(tr("Queues"), this);
-    for (auto* c : {nodesCard_, gpusCard_, allocCard_, fragCard_, podsCard_, queuesCard_}) cards->addWidget(c);
+    for (auto* c : {nodesCard_, gpusCard_, allocCard_, fragCard_, podsCard_, queuesCard_})
+        cards->addWidget(c);
     outer->addLayout(cards);
 
     auto* splitter = new QSplitter(Qt::Horizontal, this);
@@ -79,7 +81,8 @@ ClusterTab::ClusterTab(Workspace* workspace, QWidget* parent) : QWidget(parent),
     rightLayout->setContentsMargins(0, 0, 0, 0);
     auto* mapBar = new QHBoxLayout;
     colorBox_ = new QComboBox(right);
-    for (auto mode : {GpuColorMode::Occupancy, GpuColorMode::Queue, GpuColorMode::Job, GpuColorMode::Fragmentation})
+    for (auto mode :
+         {GpuColorMode::Occupancy, GpuColorMode::Queue, GpuColorMode::Job, GpuColorMode::Fragmentation})
         colorBox_->addItem(toDisplayString(mode), int(mode));
     showBox_ = new QComboBox(right);
     showBox_->addItem(tr("Cluster as loaded"), 0);
@@ -137,12 +140,14 @@ ClusterTab::ClusterTab(Workspace* workspace, QWidget* parent) : QWidget(parent),
         QModelIndex i = proxy_->mapFromSource(model_->indexOfNode(node));
         if (!i.isValid()) return;
         table_->scrollTo(i);
-        table_->selectionModel()->setCurrentIndex(i, QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
+        table_->selectionModel()->setCurrentIndex(i, QItemSelectionModel::ClearAndSelect |
+                                                         QItemSelectionModel::Rows);
     });
-    connect(table_->selectionModel(), &QItemSelectionModel::currentRowChanged, this, [this](const QModelIndex& current) {
-        int node = model_->nodeAt(proxy_->mapToSource(current));
-        if (node >= 0 && node != map_->currentNode()) map_->setCurrentNode(node);
-    });
+    connect(table_->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
+            [this](const QModelIndex& current) {
+                int node = model_->nodeAt(proxy_->mapToSource(current));
+                if (node >= 0 && node != map_->currentNode()) map_->setCurrentNode(node);
+            });
 
     connect(doc, &ProjectDocument::projectReplaced, this, [this] {
         refreshGroupingChoices();
@@ -165,8 +170,14 @@ ClusterTab::ClusterTab(Workspace* workspace, QWidget* parent) : QWidget(parent),
         showBox_->blockSignals(true);
         showBox_->clear();
         showBox_->addItem(tr("Cluster as loaded"), 0);
-        if (run.primary) showBox_->addItem(tr("After what-if: %1").arg(QString::fromStdString(run.primary->profile)), 1);
-        if (run.contrast) showBox_->addItem(tr("After what-if: %1").arg(QString::fromStdString(run.contrast->profile)), 2);
+        auto label = [](const WhatIfResult& r) {
+            const QString profile = QString::fromStdString(r.profile);
+            return r.placementsAtPeak
+                       ? tr("What-if %1 at peak (%2)").arg(profile, formatSeconds(r.placementsSeconds))
+                       : tr("After what-if: %1").arg(profile);
+        };
+        if (run.primary) showBox_->addItem(label(*run.primary), 1);
+        if (run.contrast) showBox_->addItem(label(*run.contrast), 2);
         int index = showBox_->findData(current);
         showBox_->setCurrentIndex(index < 0 ? 0 : index);
         showBox_->blockSignals(false);
@@ -209,7 +220,8 @@ void ClusterTab::refreshOccupancy() {
     if (show == 2 && ws_->resultOccupancy(true)) occ = ws_->resultOccupancy(true);
     map_->setOccupancy(occ);
     model_->setOccupancy(occ);
-    legend_->setMode(GpuColorMode(colorBox_->currentData().toInt()), occ ? occ->queues : std::vector<std::string>{});
+    legend_->setMode(GpuColorMode(colorBox_->currentData().toInt()),
+                     occ ? occ->queues : std::vector<std::string>{});
     refreshSummary();
 }
 
@@ -229,12 +241,15 @@ void ClusterTab::refreshSummary() {
     nodesCard_->setValue(formatCount(qint64(cluster.nodes.size())),
                          tr("%1 with GPUs · %2 schedulable").arg(formatCount(gpuNodes), formatCount(ready)));
     QStringList modelText;
-    for (const auto& [m, n] : models) modelText << QStringLiteral("%1 × %2").arg(formatCount(n), QString::fromStdString(m));
+    for (const auto& [m, n] : models)
+        modelText << QStringLiteral("%1 × %2").arg(formatCount(n), QString::fromStdString(m));
     if (modelText.size() > 3) modelText = modelText.mid(0, 3) << QStringLiteral("…");
     gpusCard_->setValue(formatCount(occ ? occ->totalGpus : 0), modelText.join(QStringLiteral(" · ")));
     double allocated = occ ? double(occ->allocatedMilli) / 1000.0 : 0;
     double pct = occ && occ->totalGpus ? 100.0 * allocated / double(occ->totalGpus) : 0;
-    allocCard_->setValue(QStringLiteral("%1 %").arg(pct, 0, 'f', 1), tr("%1 of %2 GPUs in use").arg(formatGpus(allocated), formatCount(occ ? occ->totalGpus : 0)));
+    allocCard_->setValue(
+        QStringLiteral("%1 %").arg(pct, 0, 'f', 1),
+        tr("%1 of %2 GPUs in use").arg(formatGpus(allocated), formatCount(occ ? occ->totalGpus : 0)));
     allocCard_->setAccent(QColor(0x1f, 0x5f, 0xa8));
 
     bool showingResult = showBox_->currentData().toInt() != 0;
@@ -262,23 +277,36 @@ void ClusterTab::refreshSummary() {
         if (p.phase == PodPhase::Succeeded || p.phase == PodPhase::Failed) continue;
         (p.nodeName.empty() ? pending : bound) += 1;
     }
-    podsCard_->setValue(formatCount(bound + pending), tr("%1 bound · %2 pending").arg(formatCount(bound), formatCount(pending)));
+    const int shown = showBox_->currentData().toInt();
+    const auto& run = ws_->results();
+    const WhatIfResult* result = shown == 1 ? run.primary.get() : shown == 2 ? run.contrast.get() : nullptr;
+    if (result)
+        podsCard_->setValue(formatCount(qint64(result->placements.size())),
+                            tr("GPU pods placed in this what-if state"));
+    else
+        podsCard_->setValue(formatCount(bound + pending),
+                            tr("%1 bound · %2 pending").arg(formatCount(bound), formatCount(pending)));
     int leaves = 0;
     for (const auto& q : cluster.queues) {
         bool parent = false;
         for (const auto& c : cluster.queues) parent = parent || c.parent == q.name;
         leaves += !parent;
     }
-    queuesCard_->setValue(formatCount(qint64(cluster.queues.size())), tr("%1 leaf queues · target %2").arg(leaves).arg(toString(project.target)));
+    queuesCard_->setValue(formatCount(qint64(cluster.queues.size())),
+                          tr("%1 leaf queues · target %2").arg(leaves).arg(toString(project.target)));
 
     QString note;
-    if (showingResult && ws_->resultsStale()) note = tr("The project changed since this what-if ran; run it again to refresh.");
+    if (showingResult && ws_->resultsStale())
+        note = tr("The project changed since this what-if ran; run it again to refresh.");
     if (occ && occ->unplacedMilli > 0)
         note += (note.isEmpty() ? QString() : QStringLiteral(" ")) +
-                tr("%1 GPUs requested by bound pods do not fit their nodes' devices.").arg(formatGpus(occ->unplacedMilli / 1000.0));
+                tr("%1 GPUs requested by bound pods do not fit their nodes' devices.")
+                    .arg(formatGpus(occ->unplacedMilli / 1000.0));
     int cpuOnly = 0;
     for (const auto& n : cluster.nodes) cpuOnly += gpuDeviceCount(n) == 0;
-    if (cpuOnly > 0) note += (note.isEmpty() ? QString() : QStringLiteral(" ")) + tr("%n CPU-only node(s) are listed in the table but not drawn.", "", cpuOnly);
+    if (cpuOnly > 0)
+        note += (note.isEmpty() ? QString() : QStringLiteral(" ")) +
+                tr("%n CPU-only node(s) are listed in the table but not drawn.", "", cpuOnly);
     mapNote_->setText(note);
     mapNote_->setVisible(!note.isEmpty());
 }
@@ -286,8 +314,10 @@ void ClusterTab::refreshSummary() {
 void ClusterTab::applyFilter() {
     proxy_->setFilterQuery(filter_->text());
     const auto& cluster = ws_->document()->project().cluster;
-    map_->setMatches(filter_->text().trimmed().isEmpty() ? std::vector<uint8_t>{} : proxy_->matchVector(cluster, model_->levels()));
-    if (model_->grouping().kind != NodeGrouping::Kind::None && !filter_->text().isEmpty()) table_->expandAll();
+    map_->setMatches(filter_->text().trimmed().isEmpty() ? std::vector<uint8_t>{}
+                                                         : proxy_->matchVector(cluster, model_->levels()));
+    if (model_->grouping().kind != NodeGrouping::Kind::None && !filter_->text().isEmpty())
+        table_->expandAll();
 }
 
 void ClusterTab::saveState() const {
@@ -302,6 +332,13 @@ void ClusterTab::restoreState() {
     int i = colorBox_->findData(s.value("cluster/colorMode", 0));
     if (i >= 0) colorBox_->setCurrentIndex(i);
     if (s.contains("cluster/zoom")) map_->setZoom(s.value("cluster/zoom").toDouble());
+}
+
+bool ClusterTab::showWhatIfState() {
+    const int i = showBox_->findData(1);
+    if (i < 0) return false;
+    showBox_->setCurrentIndex(i);
+    return true;
 }
 
 } // namespace gantry::studio

@@ -19,7 +19,7 @@ class StatCard;
 
 class ClusterTab : public QWidget {
     Q_OBJECT
-public:
+  public:
     explicit ClusterTab(Workspace* workspace, QWidget* parent = nullptr);
 
     GpuMapWidget* gpuMap() const { return map_; }
@@ -27,9 +27,11 @@ public:
     NodeFilterProxy* nodeProxy() const { return proxy_; }
     QComboBox* colorModeBox() const { return colorBox_; }
     void saveState() const;
+    // Shows the map as the last what-if left it (the primary profile's run), if there is one.
+    bool showWhatIfState();
     void restoreState();
 
-private:
+  private:
     void rebuildMap();
     void refreshOccupancy();
     void refreshSummary();

@@ -1,5 +1,11 @@
 #include "tabs/results_tab.h"
 
+#include "core/quota_terms.h"
+#include "models/pending_jobs_model.h"
+#include "widgets/result_charts.h"
+#include "widgets/stat_card.h"
+#include "workspace.h"
+
 #include <QChart>
 #include <QChartView>
 #include <QComboBox>
@@ -11,26 +17,26 @@
 #include <QPushButton>
 #include <QSortFilterProxyModel>
 #include <QStyle>
+#include <QTabWidget>
 #include <QTableView>
 #include <QTableWidget>
-#include <QTabWidget>
 #include <QVBoxLayout>
 #include <cmath>
-
-#include "core/quota_terms.h"
-#include "models/pending_jobs_model.h"
-#include "widgets/result_charts.h"
-#include "widgets/stat_card.h"
-#include "workspace.h"
 
 namespace gantry::studio {
 namespace {
 
-QString qs(const std::string& s) { return QString::fromStdString(s); }
+QString qs(const std::string& s) {
+    return QString::fromStdString(s);
+}
 
-QString pct(double v) { return std::isnan(v) ? QObject::tr("n/a") : QStringLiteral("%1 %").arg(v, 0, 'f', 1); }
+QString pct(double v) {
+    return std::isnan(v) ? QObject::tr("n/a") : QStringLiteral("%1 %").arg(v, 0, 'f', 1);
+}
 
-double lastOr(const std::vector<double>& v, double fallback = std::nan("")) { return v.empty() ? fallback : v.back(); }
+double lastOr(const std::vector<double>& v, double fallback = std::nan("")) {
+    return v.empty() ? fallback : v.back();
+}
 
 double waitPercentile(const WhatIfResult& r, double p) {
     std::vector<double> all;
@@ -38,7 +44,9 @@ double waitPercentile(const WhatIfResult& r, double p) {
     return WhatIfResult::percentile(all, p);
 }
 
-double medianWait(const WhatIfResult& r) { return waitPercentile(r, 50); }
+double medianWait(const WhatIfResult& r) {
+    return waitPercentile(r, 50);
+}
 
 QChartView* chartView(QWidget* parent) {
     auto* v = new QChartView(parent);
@@ -175,16 +183,18 @@ ResultsTab::ResultsTab(Workspace* workspace, QWidget* parent) : QWidget(parent),
         }
         stage_->setText(stage);
     });
-    connect(runner, &WhatIfRunner::cancelled, this, [this] {
-        stage_->setText(tr("Cancelled. The previous results are still shown."));
-    });
+    connect(runner, &WhatIfRunner::cancelled, this,
+            [this] { stage_->setText(tr("Cancelled. The previous results are still shown.")); });
     connect(runner, &WhatIfRunner::failed, this, [this](const QString& message) {
         stage_->setText(QString());
         refreshBanner();
         emit statusMessage(tr("What-if not run: %1").arg(message), 8000);
     });
     connect(runner, &WhatIfRunner::finished, this, [this](const WhatIfRun& run) {
-        stage_->setText(tr("Finished in %1 s.").arg((run.primary->elapsedMs + (run.contrast ? run.contrast->elapsedMs : 0)) / 1000.0, 0, 'f', 2));
+        stage_->setText(
+            tr("Finished in %1 s.")
+                .arg((run.primary->elapsedMs + (run.contrast ? run.contrast->elapsedMs : 0)) / 1000.0, 0, 'f',
+                     2));
     });
     connect(pendingOf_, &QComboBox::currentIndexChanged, this, [this] {
         const auto& run = ws_->results();
@@ -205,22 +215,26 @@ void ResultsTab::refreshBanner() {
         background = QColor(0xfd, 0xec, 0xc8);
     } else if (!run.primary) {
         parts << tr("Press <b>Run what-if</b> (F5) to schedule the project's workloads with its policy%1.")
-                     .arg(ws_->document()->project().contrast ? tr(" and with the comparison profile") : QString());
+                     .arg(ws_->document()->project().contrast ? tr(" and with the comparison profile")
+                                                              : QString());
     } else {
         if (!run.primary->note.empty()) parts << qs(run.primary->note).toHtmlEscaped();
         if (!run.primary->warnings.empty()) {
             QStringList w;
             for (const auto& x : run.primary->warnings) w << qs(x);
-            parts << tr("<span title='%1'>%n note(s) from the engine about what it does not model (hover to read).</span>", "",
-                        int(w.size()))
+            parts << tr("<span title='%1'>%n note(s) from the engine about what it does not model (hover to "
+                        "read).</span>",
+                        "", int(w.size()))
                          .arg(w.join('\n').toHtmlEscaped());
         }
         if (ws_->resultsStale()) {
-            parts << tr("<b>The project changed since this run</b>; run it again to bring the results up to date.");
+            parts << tr(
+                "<b>The project changed since this run</b>; run it again to bring the results up to date.");
             background = QColor(0xfd, 0xec, 0xc8);
         }
     }
-    if (palette().color(QPalette::Window).lightness() < 128 && background != palette().color(QPalette::AlternateBase))
+    if (palette().color(QPalette::Window).lightness() < 128 &&
+        background != palette().color(QPalette::AlternateBase))
         background = QColor(0x5a, 0x47, 0x1c);
     QPalette p = banner_->palette();
     p.setColor(QPalette::Window, background);
@@ -244,19 +258,27 @@ void ResultsTab::refresh() {
     if (a) {
         // Over time: the time-weighted mean, with the peak and the end in the detail line.
         auto allocDetail = [&](const WhatIfResult& r) {
-            return tr("mean · peak %1, end %2").arg(pct(r.peak(r.gpuAllocationPct)), pct(lastOr(r.gpuAllocationPct)));
+            return tr("mean · peak %1, end %2")
+                .arg(pct(r.peak(r.gpuAllocationPct)), pct(lastOr(r.gpuAllocationPct)));
         };
         allocCard_->setValue(pct(a->timeMean(a->gpuAllocationPct)),
-                             b ? tr("%1: %2 mean").arg(qs(b->profile), pct(b->timeMean(b->gpuAllocationPct))) : allocDetail(*a));
+                             b ? tr("%1: %2 mean").arg(qs(b->profile), pct(b->timeMean(b->gpuAllocationPct)))
+                               : allocDetail(*a));
         fragCard_->setValue(pct(a->timeMean(a->fragmentationPct)),
                             b ? tr("%1: %2 mean").arg(qs(b->profile), pct(b->timeMean(b->fragmentationPct)))
                               : tr("mean, of all GPUs · end %1").arg(pct(lastOr(a->fragmentationPct))));
         startedCard_->setValue(tr("%1 of %2").arg(a->jobsStarted).arg(a->jobsTotal),
-                               secondLine([](const WhatIfResult& r) { return tr("%1 of %2").arg(r.jobsStarted).arg(r.jobsTotal); }));
-        pendingCard_->setValue(formatCount(qint64(a->pending.size())), secondLine([](const WhatIfResult& r) { return formatCount(qint64(r.pending.size())); }));
-        partialCard_->setValue(formatCount(a->jobsPartial), secondLine([](const WhatIfResult& r) { return formatCount(r.jobsPartial); }));
+                               secondLine([](const WhatIfResult& r) {
+                                   return tr("%1 of %2").arg(r.jobsStarted).arg(r.jobsTotal);
+                               }));
+        pendingCard_->setValue(formatCount(qint64(a->pending.size())), secondLine([](const WhatIfResult& r) {
+                                   return formatCount(qint64(r.pending.size()));
+                               }));
+        partialCard_->setValue(formatCount(a->jobsPartial),
+                               secondLine([](const WhatIfResult& r) { return formatCount(r.jobsPartial); }));
     } else {
-        for (auto* c : {allocCard_, fragCard_, startedCard_, pendingCard_, partialCard_}) c->setValue(QStringLiteral("–"));
+        for (auto* c : {allocCard_, fragCard_, startedCard_, pendingCard_, partialCard_})
+            c->setValue(QStringLiteral("–"));
     }
 
     pendingOf_->blockSignals(true);
@@ -285,9 +307,16 @@ void ResultsTab::refresh() {
     }
     reasons_->resizeColumnToContents(1);
     reasons_->resizeColumnToContents(2);
-    bottom_->setTabText(2, a ? tr("Why jobs waited (%1)").arg(a->pendingReasons.size()) : tr("Why jobs waited"));
-    // With nothing pending at the end, the reasons over the run are the more useful page.
-    if (a && a->pending.empty() && !a->pendingReasons.empty() && bottom_->currentIndex() == 0) bottom_->setCurrentIndex(2);
+    bottom_->setTabText(2,
+                        a ? tr("Why jobs waited (%1)").arg(a->pendingReasons.size()) : tr("Why jobs waited"));
+    // With nothing pending at the end, the comparison (when one ran) or the reasons over the run
+    // are the more useful page.
+    if (a && a->pending.empty() && bottom_->currentIndex() == 0) {
+        if (b)
+            bottom_->setCurrentIndex(1);
+        else if (!a->pendingReasons.empty())
+            bottom_->setCurrentIndex(2);
+    }
 
     // Side by side.
     struct Row {
@@ -297,27 +326,36 @@ void ResultsTab::refresh() {
         bool lowerIsBetter;
     };
     std::vector<Row> rows = {
-        {tr("GPU allocation, mean over time"), [](const WhatIfResult& r) { return r.timeMean(r.gpuAllocationPct); }, true, false},
-        {tr("GPU allocation, peak"), [](const WhatIfResult& r) { return r.peak(r.gpuAllocationPct); }, true, false},
-        {tr("GPU fragmentation, mean over time"), [](const WhatIfResult& r) { return r.timeMean(r.fragmentationPct); }, true, true},
+        {tr("GPU allocation, mean over time"),
+         [](const WhatIfResult& r) { return r.timeMean(r.gpuAllocationPct); }, true, false},
+        {tr("GPU allocation, peak"), [](const WhatIfResult& r) { return r.peak(r.gpuAllocationPct); }, true,
+         false},
+        {tr("GPU fragmentation, mean over time"),
+         [](const WhatIfResult& r) { return r.timeMean(r.fragmentationPct); }, true, true},
         {tr("Jobs started"), [](const WhatIfResult& r) { return double(r.jobsStarted); }, false, false},
         {tr("Jobs completed"), [](const WhatIfResult& r) { return double(r.jobsCompleted); }, false, false},
         {tr("Jobs pending"), [](const WhatIfResult& r) { return double(r.pending.size()); }, false, true},
-        {tr("Gangs half-started (holding GPUs, cannot run)"), [](const WhatIfResult& r) { return double(r.jobsPartial); }, false, true},
+        {tr("Gangs half-started (holding GPUs, cannot run)"),
+         [](const WhatIfResult& r) { return double(r.jobsPartial); }, false, true},
         {tr("Pods bound"), [](const WhatIfResult& r) { return double(r.podsBound); }, false, false},
         {tr("Pod evictions"), [](const WhatIfResult& r) { return double(r.evictions); }, false, true},
-        {tr("Job restarts (preempted)"), [](const WhatIfResult& r) { return double(r.jobRestarts); }, false, true},
-        {tr("GPU-hours of work lost to restarts"), [](const WhatIfResult& r) { return r.lostGpuHours; }, false, true},
+        {tr("Job restarts (preempted)"), [](const WhatIfResult& r) { return double(r.jobRestarts); }, false,
+         true},
+        {tr("GPU-hours of work lost to restarts"), [](const WhatIfResult& r) { return r.lostGpuHours; },
+         false, true},
         {tr("Median wait (s)"), [](const WhatIfResult& r) { return medianWait(r); }, false, true},
-        {tr("95th percentile wait (s)"), [](const WhatIfResult& r) { return waitPercentile(r, 95); }, false, true},
+        {tr("95th percentile wait (s)"), [](const WhatIfResult& r) { return waitPercentile(r, 95); }, false,
+         true},
     };
     compare_->setRowCount(a ? int(rows.size()) : 0);
-    compare_->setHorizontalHeaderLabels({tr("Measure"), a ? qs(a->profile) : tr("Policy"), b ? qs(b->profile) : tr("Comparison"), tr("Difference")});
+    compare_->setHorizontalHeaderLabels({tr("Measure"), a ? qs(a->profile) : tr("Policy"),
+                                         b ? qs(b->profile) : tr("Comparison"), tr("Difference")});
     for (size_t i = 0; a && i < rows.size(); ++i) {
         const Row& r = rows[i];
         auto text = [&](double v) {
             if (std::isnan(v)) return tr("n/a");
-            return r.percent ? pct(v) : QLocale().toString(v, 'f', std::abs(v - std::round(v)) < 1e-9 ? 0 : 1);
+            return r.percent ? pct(v)
+                             : QLocale().toString(v, 'f', std::abs(v - std::round(v)) < 1e-9 ? 0 : 1);
         };
         double va = r.value(*a);
         compare_->setItem(int(i), 0, new QTableWidgetItem(r.name));
@@ -328,9 +366,13 @@ void ResultsTab::refresh() {
             auto* diff = new QTableWidgetItem;
             if (!std::isnan(va) && !std::isnan(vb)) {
                 double d = va - vb;
-                diff->setText((d > 0 ? QStringLiteral("+") : QString()) + (r.percent ? QStringLiteral("%1 pp").arg(d, 0, 'f', 1) : text(d)));
+                // Differences below what is shown (0.1 pp, or 0.1 of a count) read as none.
+                if (std::abs(d) < 0.05) d = 0;
+                diff->setText((d > 0 ? QStringLiteral("+") : QString()) +
+                              (r.percent ? QStringLiteral("%1 pp").arg(d, 0, 'f', 1) : text(d)));
                 bool better = r.lowerIsBetter ? d < 0 : d > 0;
-                if (std::abs(d) > 1e-9) diff->setForeground(better ? QColor(0x2e, 0x7d, 0x32) : QColor(0xc6, 0x28, 0x28));
+                if (std::abs(d) > 1e-9)
+                    diff->setForeground(better ? QColor(0x2e, 0x7d, 0x32) : QColor(0xc6, 0x28, 0x28));
             }
             compare_->setItem(int(i), 3, diff);
         } else {
@@ -338,7 +380,8 @@ void ResultsTab::refresh() {
             compare_->setItem(int(i), 3, new QTableWidgetItem);
         }
         for (int c = 1; c <= 3; ++c)
-            if (compare_->item(int(i), c)) compare_->item(int(i), c)->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
+            if (compare_->item(int(i), c))
+                compare_->item(int(i), c)->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
     }
     compare_->resizeColumnsToContents();
     compare_->horizontalHeader()->setSectionResizeMode(0, QHeaderView::Stretch);

@@ -1,5 +1,12 @@
 #include "tabs/workloads_tab.h"
 
+#include "core/project_commands.h"
+#include "core/quota_terms.h"
+#include "models/imported_jobs_model.h"
+#include "models/workload_model.h"
+#include "widgets/stat_card.h"
+#include "workspace.h"
+
 #include <QCheckBox>
 #include <QComboBox>
 #include <QDoubleSpinBox>
@@ -10,29 +17,24 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QPushButton>
+#include <QSortFilterProxyModel>
 #include <QSpinBox>
 #include <QSplitter>
 #include <QStyledItemDelegate>
 #include <QTableView>
-#include <QSortFilterProxyModel>
 #include <QVBoxLayout>
 #include <map>
-
-#include "core/project_commands.h"
-#include "core/quota_terms.h"
-#include "models/imported_jobs_model.h"
-#include "models/workload_model.h"
-#include "widgets/stat_card.h"
-#include "workspace.h"
 
 namespace gantry::studio {
 namespace {
 
-QString qs(const std::string& s) { return QString::fromStdString(s); }
+QString qs(const std::string& s) {
+    return QString::fromStdString(s);
+}
 
 // Offers the project's queues (leaves first) when editing a workload's queue.
 class QueueDelegate : public QStyledItemDelegate {
-public:
+  public:
     QueueDelegate(ProjectDocument* doc, QObject* parent) : QStyledItemDelegate(parent), doc_(doc) {}
     QWidget* createEditor(QWidget* parent, const QStyleOptionViewItem&, const QModelIndex&) const override {
         auto* box = new QComboBox(parent);
@@ -52,7 +54,7 @@ public:
         model->setData(index, static_cast<QComboBox*>(editor)->currentText());
     }
 
-private:
+  private:
     ProjectDocument* doc_;
 };
 
@@ -100,7 +102,8 @@ WorkloadsTab::WorkloadsTab(Workspace* workspace, QWidget* parent) : QWidget(pare
     table_->setAlternatingRowColors(true);
     table_->verticalHeader()->setVisible(false);
     table_->horizontalHeader()->setStretchLastSection(true);
-    table_->setEditTriggers(QAbstractItemView::DoubleClicked | QAbstractItemView::EditKeyPressed | QAbstractItemView::AnyKeyPressed);
+    table_->setEditTriggers(QAbstractItemView::DoubleClicked | QAbstractItemView::EditKeyPressed |
+                            QAbstractItemView::AnyKeyPressed);
 
     detail_ = new QGroupBox(tr("Arrival, duration and placement"), hsplit);
     auto* form = new QFormLayout(detail_);
@@ -221,14 +224,18 @@ WorkloadsTab::WorkloadsTab(Workspace* workspace, QWidget* parent) : QWidget(pare
         ws_->document()->undoStack()->push(new RemoveWorkloadCommand(ws_->document(), row));
     });
     connect(model_, &WorkloadModel::refused, this, &WorkloadsTab::statusMessage);
-    connect(table_->selectionModel(), &QItemSelectionModel::currentRowChanged, this, &WorkloadsTab::loadDetail);
+    connect(table_->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
+            &WorkloadsTab::loadDetail);
 
     for (auto* box : {arrivalKind_, durationKind_, topologyMode_})
         connect(box, &QComboBox::activated, this, &WorkloadsTab::commitDetail);
-    for (auto* spin : {arrivalStart_, arrivalInterval_, arrivalRate_, durationMean_, durationMin_, durationMax_, durationSigma_, checkpoint_})
+    for (auto* spin : {arrivalStart_, arrivalInterval_, arrivalRate_, durationMean_, durationMin_,
+                       durationMax_, durationSigma_, checkpoint_})
         connect(spin, &QDoubleSpinBox::editingFinished, this, &WorkloadsTab::commitDetail);
-    for (auto* spin : {burstSize_, highestTier_}) connect(spin, &QSpinBox::editingFinished, this, &WorkloadsTab::commitDetail);
-    for (auto* edit : {gpuModels_, nodeSelector_, namespace_}) connect(edit, &QLineEdit::editingFinished, this, &WorkloadsTab::commitDetail);
+    for (auto* spin : {burstSize_, highestTier_})
+        connect(spin, &QSpinBox::editingFinished, this, &WorkloadsTab::commitDetail);
+    for (auto* edit : {gpuModels_, nodeSelector_, namespace_})
+        connect(edit, &QLineEdit::editingFinished, this, &WorkloadsTab::commitDetail);
     connect(preemptable_, &QCheckBox::toggled, this, &WorkloadsTab::commitDetail);
 
     auto refresh = [this] {
@@ -281,6 +288,8 @@ void WorkloadsTab::loadDetail() {
     for (const auto& [k, v] : w.nodeSelector) selector << qs(k + "=" + v);
     nodeSelector_->setText(selector.join(QStringLiteral(", ")));
     namespace_->setText(qs(w.ns));
+    // Long values read from their start (setText leaves the cursor, and the view, at the end).
+    for (auto* edit : {gpuModels_, nodeSelector_, namespace_}) edit->setCursorPosition(0);
     // Only the fields that mean something for the chosen kinds are enabled.
     auto ak = ArrivalProcess::Kind(arrivalKind_->currentData().toInt());
     arrivalInterval_->setEnabled(ak != ArrivalProcess::Kind::Poisson);
@@ -324,14 +333,17 @@ void WorkloadsTab::commitDetail() {
     for (const auto& pair : nodeSelector_->text().split(',', Qt::SkipEmptyParts)) {
         int eq = pair.indexOf('=');
         if (eq <= 0) {
-            emit statusMessage(tr("Node selector: write key=value pairs separated by commas ('%1' has no '=').").arg(pair.trimmed()));
+            emit statusMessage(
+                tr("Node selector: write key=value pairs separated by commas ('%1' has no '=').")
+                    .arg(pair.trimmed()));
             return;
         }
         selector[pair.left(eq).trimmed().toStdString()] = pair.mid(eq + 1).trimmed().toStdString();
     }
     w.nodeSelector = selector;
     if (!namespace_->text().trimmed().isEmpty()) w.ns = namespace_->text().trimmed().toStdString();
-    if (w.duration.kind == DurationDistribution::Kind::Uniform && w.duration.maxSeconds < w.duration.minSeconds) {
+    if (w.duration.kind == DurationDistribution::Kind::Uniform &&
+        w.duration.maxSeconds < w.duration.minSeconds) {
         emit statusMessage(tr("Duration: the maximum must not be below the minimum."));
         return;
     }
@@ -356,9 +368,11 @@ void WorkloadsTab::refreshImported() {
     imported_->resizeColumnsToContents();
     int jobs = importedModel_->rowCount();
     imported_->setVisible(jobs > 0); // the note says there are none
-    importedNote_->setText(jobs == 0 ? tr("<b>Jobs from the snapshot</b> — none; the what-if runs the templates above.")
-                                     : tr("<b>Jobs from the snapshot</b> — %1 job(s), %2 with pods waiting. They take part in every what-if run as they are.")
-                                           .arg(formatCount(jobs), formatCount(importedModel_->jobsWaiting())));
+    importedNote_->setText(
+        jobs == 0 ? tr("<b>Jobs from the snapshot</b> — none; the what-if runs the templates above.")
+                  : tr("<b>Jobs from the snapshot</b> — %1 job(s), %2 with pods waiting. They take part in "
+                       "every what-if run as they are.")
+                        .arg(formatCount(jobs), formatCount(importedModel_->jobsWaiting())));
 }
 
 } // namespace gantry::studio

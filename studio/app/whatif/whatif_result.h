@@ -1,12 +1,12 @@
 #pragma once
 // The immutable outcome of one what-if run, as the Results tab and the GPU map show it. Produced on
 // a worker thread and handed to the GUI as std::shared_ptr<const WhatIfResult>.
+#include "gpumap/gpu_occupancy.h"
+
 #include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
-
-#include "gpumap/gpu_occupancy.h"
 
 namespace gantry::studio {
 
@@ -54,8 +54,11 @@ struct WhatIfResult {
     };
     std::vector<PendingJob> pending;
 
-    // Where every pod ended up, for the GPU map.
+    // Where every pod was at placementsSeconds (the end of the run, or the moment of peak GPU
+    // allocation when every job had finished by the end), for the GPU map.
     std::vector<GpuPlacement> placements;
+    double placementsSeconds = 0;
+    bool placementsAtPeak = false;
     std::vector<std::string> jobNames, queueNames; // indices used by placements
 
     // Why jobs waited over the run: each reason (numbers and names taken out) with the job-time

@@ -1,5 +1,6 @@
 #include "widgets/result_charts.h"
 
+#include <QAreaSeries>
 #include <QBarCategoryAxis>
 #include <QBarSeries>
 #include <QBarSet>
@@ -9,7 +10,6 @@
 #include <QGraphicsSimpleTextItem>
 #include <QLegendMarker>
 #include <QLineSeries>
-#include <QAreaSeries>
 #include <QScatterSeries>
 #include <QValueAxis>
 #include <algorithm>
@@ -19,7 +19,9 @@
 namespace gantry::studio {
 namespace {
 
-QString qs(const std::string& s) { return QString::fromStdString(s); }
+QString qs(const std::string& s) {
+    return QString::fromStdString(s);
+}
 
 void styleChart(QChart* chart, const QString& title, const QPalette& palette) {
     bool dark = palette.color(QPalette::Window).lightness() < 128;
@@ -54,6 +56,12 @@ QString profileName(const WhatIfResult* r, const QString& fallback) {
     return r && !r->profile.empty() ? qs(r->profile) : fallback;
 }
 
+// The scheduler's name alone ("Volcano", "kube-scheduler"), for legends that hold four series.
+QString shortProfileName(const WhatIfResult* r, const QString& fallback) {
+    const QString name = profileName(r, fallback);
+    return name.section(QLatin1Char(' '), 0, 0);
+}
+
 // Time axis in the unit that fits the horizon.
 std::pair<double, QString> timeUnit(double maxSeconds) {
     if (maxSeconds > 3 * 86400) return {86400, QObject::tr("days")};
@@ -62,12 +70,18 @@ std::pair<double, QString> timeUnit(double maxSeconds) {
     return {1, QObject::tr("seconds")};
 }
 
-bool isSingleSession(const WhatIfResult* r) { return r && (r->method == WhatIfResult::Method::SingleSession || r->time.size() <= 2); }
+bool isSingleSession(const WhatIfResult* r) {
+    return r && (r->method == WhatIfResult::Method::SingleSession || r->time.size() <= 2);
+}
 
 } // namespace
 
-QColor primaryColor() { return QColor(0x2f, 0x6f, 0xb3); }
-QColor contrastColor() { return QColor(0xe0, 0x7b, 0x1f); }
+QColor primaryColor() {
+    return QColor(0x2f, 0x6f, 0xb3);
+}
+QColor contrastColor() {
+    return QColor(0xe0, 0x7b, 0x1f);
+}
 
 QChart* makeMessageChart(const QString& title, const QString& message, const QPalette& palette) {
     auto* chart = new QChart;
@@ -83,12 +97,18 @@ QChart* makeMessageChart(const QString& title, const QString& message, const QPa
     return chart;
 }
 
-QChart* makeAllocationChart(const WhatIfResult* primary, const WhatIfResult* contrast, const QPalette& palette) {
-    if (!primary) return makeMessageChart(QObject::tr("GPU allocation and fragmentation"), QObject::tr("Run the what-if to see results."), palette);
+QChart* makeAllocationChart(const WhatIfResult* primary, const WhatIfResult* contrast,
+                            const QPalette& palette) {
+    if (!primary)
+        return makeMessageChart(QObject::tr("GPU allocation and fragmentation"),
+                                QObject::tr("Run the what-if to see results."), palette);
     auto* chart = new QChart;
     const bool hasFrag = !primary->fragmentationPct.empty();
     if (isSingleSession(primary)) {
-        styleChart(chart, QObject::tr("GPU allocation and fragmentation, before and after the session (% of all GPUs)"), palette);
+        styleChart(
+            chart,
+            QObject::tr("GPU allocation and fragmentation, before and after the session (% of all GPUs)"),
+            palette);
         auto* series = new QBarSeries;
         auto addSet = [&](const WhatIfResult* r, const QString& name, QColor color) {
             if (!r) return;
@@ -114,7 +134,8 @@ QChart* makeAllocationChart(const WhatIfResult* primary, const WhatIfResult* con
         chart->addSeries(series);
         auto* x = new QBarCategoryAxis;
         QStringList cats;
-        for (size_t i = 0; i < primary->gpuAllocationPct.size(); ++i) cats << (i == 0 ? QObject::tr("Before") : QObject::tr("After"));
+        for (size_t i = 0; i < primary->gpuAllocationPct.size(); ++i)
+            cats << (i == 0 ? QObject::tr("Before") : QObject::tr("After"));
         x->append(cats);
         auto* y = new QValueAxis;
         y->setRange(0, 100);
@@ -132,7 +153,8 @@ QChart* makeAllocationChart(const WhatIfResult* primary, const WhatIfResult* con
     double tmax = primary->time.empty() ? 1 : primary->time.back();
     if (contrast && !contrast->time.empty()) tmax = std::max(tmax, contrast->time.back());
     auto [unit, unitName] = timeUnit(tmax);
-    auto addLine = [&](const WhatIfResult* r, const std::vector<double>& ys, const QString& name, QColor color, Qt::PenStyle style) {
+    auto addLine = [&](const WhatIfResult* r, const std::vector<double>& ys, const QString& name,
+                       QColor color, Qt::PenStyle style) {
         if (!r || ys.empty()) return static_cast<QLineSeries*>(nullptr);
         auto* s = new QLineSeries;
         s->setName(name);
@@ -143,12 +165,21 @@ QChart* makeAllocationChart(const WhatIfResult* primary, const WhatIfResult* con
         return s;
     };
     QColor fragColor(0xd3, 0x2f, 0x2f);
-    addLine(primary, primary->gpuAllocationPct, QObject::tr("Allocated · %1").arg(profileName(primary, QObject::tr("policy"))), primaryColor(), Qt::SolidLine);
-    if (hasFrag) addLine(primary, primary->fragmentationPct, QObject::tr("Fragmented · %1").arg(profileName(primary, QObject::tr("policy"))), fragColor, Qt::SolidLine);
+    addLine(primary, primary->gpuAllocationPct,
+            QObject::tr("Allocated · %1").arg(shortProfileName(primary, QObject::tr("policy"))),
+            primaryColor(), Qt::SolidLine);
+    if (hasFrag)
+        addLine(primary, primary->fragmentationPct,
+                QObject::tr("Fragmented · %1").arg(shortProfileName(primary, QObject::tr("policy"))),
+                fragColor, Qt::SolidLine);
     if (contrast) {
-        addLine(contrast, contrast->gpuAllocationPct, QObject::tr("Allocated · %1").arg(profileName(contrast, QObject::tr("comparison"))), contrastColor(), Qt::DashLine);
+        addLine(contrast, contrast->gpuAllocationPct,
+                QObject::tr("Allocated · %1").arg(shortProfileName(contrast, QObject::tr("comparison"))),
+                contrastColor(), Qt::DashLine);
         if (!contrast->fragmentationPct.empty())
-            addLine(contrast, contrast->fragmentationPct, QObject::tr("Fragmented · %1").arg(profileName(contrast, QObject::tr("comparison"))), fragColor.darker(130), Qt::DashLine);
+            addLine(contrast, contrast->fragmentationPct,
+                    QObject::tr("Fragmented · %1").arg(shortProfileName(contrast, QObject::tr("comparison"))),
+                    fragColor.darker(130), Qt::DashLine);
     }
     auto* x = new QValueAxis;
     x->setRange(0, tmax / unit);
@@ -169,13 +200,18 @@ QChart* makeAllocationChart(const WhatIfResult* primary, const WhatIfResult* con
     return chart;
 }
 
-QChart* makeQueueChart(const WhatIfResult* primary, const WhatIfResult* contrast, const QString& shareTerm, const QPalette& palette) {
+QChart* makeQueueChart(const WhatIfResult* primary, const WhatIfResult* contrast, const QString& shareTerm,
+                       const QPalette& palette) {
     const QString title = QObject::tr("Queue usage against %1 and guarantee (GPUs)").arg(shareTerm.toLower());
     if (!primary) return makeMessageChart(title, QObject::tr("Run the what-if to see results."), palette);
-    if (primary->queues.empty()) return makeMessageChart(title, QObject::tr("The project has no queues."), palette);
+    if (primary->queues.empty())
+        return makeMessageChart(title, QObject::tr("The project has no queues."), palette);
     auto* chart = new QChart;
     if (isSingleSession(primary)) {
-        styleChart(chart, QObject::tr("Queue usage after the session against %1 and guarantee (GPUs)").arg(shareTerm.toLower()), palette);
+        styleChart(chart,
+                   QObject::tr("Queue usage after the session against %1 and guarantee (GPUs)")
+                       .arg(shareTerm.toLower()),
+                   palette);
         auto* series = new QBarSeries;
         QStringList cats;
         auto* used = new QBarSet(QObject::tr("used · %1").arg(profileName(primary, QObject::tr("policy"))));
@@ -183,7 +219,8 @@ QChart* makeQueueChart(const WhatIfResult* primary, const WhatIfResult* contrast
         used->setBorderColor(primaryColor());
         QBarSet* usedContrast = nullptr;
         if (contrast) {
-            usedContrast = new QBarSet(QObject::tr("used · %1").arg(profileName(contrast, QObject::tr("comparison"))));
+            usedContrast =
+                new QBarSet(QObject::tr("used · %1").arg(profileName(contrast, QObject::tr("comparison"))));
             usedContrast->setColor(contrastColor());
             usedContrast->setBorderColor(contrastColor());
         }
@@ -240,10 +277,11 @@ QChart* makeQueueChart(const WhatIfResult* primary, const WhatIfResult* contrast
     const auto& t = primary->time;
     auto [unit, unitName] = timeUnit(t.empty() ? 1 : t.back());
     std::vector<double> below(t.size(), 0.0);
-    static const QColor palette12[] = {QColor(0x4e, 0x79, 0xa7), QColor(0xf2, 0x8e, 0x2b), QColor(0x59, 0xa1, 0x4f),
-                                       QColor(0xe1, 0x57, 0x59), QColor(0x76, 0xb7, 0xb2), QColor(0xed, 0xc9, 0x48),
-                                       QColor(0xb0, 0x7a, 0xa1), QColor(0xff, 0x9d, 0xa7), QColor(0x9c, 0x75, 0x5f),
-                                       QColor(0x3b, 0x8e, 0xa5), QColor(0x8c, 0xd1, 0x7d), QColor(0xd3, 0x72, 0xc6)};
+    static const QColor palette12[] = {
+        QColor(0x4e, 0x79, 0xa7), QColor(0xf2, 0x8e, 0x2b), QColor(0x59, 0xa1, 0x4f),
+        QColor(0xe1, 0x57, 0x59), QColor(0x76, 0xb7, 0xb2), QColor(0xed, 0xc9, 0x48),
+        QColor(0xb0, 0x7a, 0xa1), QColor(0xff, 0x9d, 0xa7), QColor(0x9c, 0x75, 0x5f),
+        QColor(0x3b, 0x8e, 0xa5), QColor(0x8c, 0xd1, 0x7d), QColor(0xd3, 0x72, 0xc6)};
     double ymax = 1;
     // Leaf queues only: an inner queue's usage already contains its children's.
     std::vector<size_t> leaves;
@@ -307,10 +345,11 @@ QChart* makeWaitChart(const WhatIfResult* primary, const WhatIfResult* contrast,
     const QString title = QObject::tr("Wait time per queue (box: p25–p75, whiskers: min–max)");
     if (!primary) return makeMessageChart(title, QObject::tr("Run the what-if to see results."), palette);
     if (isSingleSession(primary))
-        return makeMessageChart(title,
-                                QObject::tr("Wait times come from the time-based simulation.\nThis run is a single "
-                                            "scheduling session: every job arrives at t = 0."),
-                                palette);
+        return makeMessageChart(
+            title,
+            QObject::tr("Wait times come from the time-based simulation.\nThis run is a single "
+                        "scheduling session: every job arrives at t = 0."),
+            palette);
     auto* chart = new QChart;
     styleChart(chart, title, palette);
     auto [unit, unitName] = timeUnit([&] {

@@ -4,11 +4,14 @@
 #include <QLocale>
 #include <QPainter>
 #include <QVBoxLayout>
+#include <algorithm>
 #include <cmath>
 
 namespace gantry::studio {
 
-QString formatCount(qint64 n) { return QLocale().toString(n); }
+QString formatCount(qint64 n) {
+    return QLocale().toString(n);
+}
 
 QString formatGpus(double gpus) {
     if (std::abs(gpus - std::round(gpus)) < 1e-9) return formatCount(qint64(std::llround(gpus)));
@@ -48,12 +51,25 @@ StatCard::StatCard(const QString& caption, QWidget* parent) : QFrame(parent) {
 
 void StatCard::setValue(const QString& value, const QString& detail) {
     value_->setText(value);
-    detail_->setText(detail);
+    detailText_ = detail;
+    elideDetail();
     detail_->setVisible(!detail.isEmpty());
     setToolTip(detail.isEmpty() ? QString() : caption_->text() + ": " + value + "\n" + detail);
 }
 
-QString StatCard::value() const { return value_->text(); }
+QString StatCard::value() const {
+    return value_->text();
+}
+
+void StatCard::elideDetail() {
+    detail_->setText(
+        detail_->fontMetrics().elidedText(detailText_, Qt::ElideRight, std::max(0, detail_->width())));
+}
+
+void StatCard::resizeEvent(QResizeEvent* event) {
+    QFrame::resizeEvent(event);
+    elideDetail();
+}
 
 void StatCard::setAccent(const QColor& color) {
     accent_ = color;

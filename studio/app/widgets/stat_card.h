@@ -8,16 +8,19 @@ namespace gantry::studio {
 
 class StatCard : public QFrame {
     Q_OBJECT
-public:
+  public:
     explicit StatCard(const QString& caption, QWidget* parent = nullptr);
     void setValue(const QString& value, const QString& detail = {});
     void setAccent(const QColor& color); // a thin bar on the left; invalid = none
     QString value() const;
 
-protected:
+  protected:
     void paintEvent(QPaintEvent* event) override;
+    void resizeEvent(QResizeEvent* event) override;
 
-private:
+  private:
+    void elideDetail();
+    QString detailText_; // whole; the label shows it cut with an ellipsis when it does not fit
     QLabel* caption_;
     QLabel* value_;
     QLabel* detail_;
