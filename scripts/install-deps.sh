@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs the Debian packages Gantry builds and tests with, when any is missing.
 set -euo pipefail
-packages=(cmake g++ make qt6-base-dev qt6-charts-dev qt6-svg-dev libgl1-mesa-dev libyaml-cpp-dev
+packages=(cmake g++ make qt6-base-dev qt6-charts-dev qt6-svg-dev libgl1-mesa-dev libyaml-cpp-dev libyaml-dev pkg-config
           nlohmann-json3-dev libcurl4-openssl-dev libssl-dev zlib1g-dev xvfb xauth openssl)
 missing=()
 for p in "${packages[@]}"; do
