@@ -51,10 +51,12 @@ int run(QApplication& app) {
     QCommandLineOption tab(
         "tab", "With --screenshot: the work area to show (" + MainWindow::tabNames().join(", ") + ").",
         "NAME");
+    QCommandLineOption dark("dark", "Use a dark palette whatever the system's (to check the dark look).");
     parser.addOption(screenshot);
     parser.addOption(tab);
+    parser.addOption(dark);
     parser.process(app);
-    applyStudioStyle(app);
+    applyStudioStyle(app, parser.isSet(dark));
 
     const QStringList files = parser.positionalArguments();
     const bool shot = parser.isSet(screenshot);

@@ -4,5 +4,6 @@
 #include <QApplication>
 
 namespace gantry::studio {
-void applyStudioStyle(QApplication& app);
+// dark: use a dark palette whatever the system's (to check the dark look, e.g. in screenshots).
+void applyStudioStyle(QApplication& app, bool dark = false);
 } // namespace gantry::studio

@@ -1,5 +1,15 @@
 // The whole window: open the lab cluster, every tab renders with content, the screenshot command
 // line works, a failed open keeps the project, undo reaches across tabs.
+#include "core/project_files.h"
+#include "core/queue_commands.h"
+#include "gpumap/gpu_map_widget.h"
+#include "main_window.h"
+#include "studio_test_support.h"
+#include "tabs/cluster_tab.h"
+#include "tabs/export_tab.h"
+#include "test_registry.h"
+#include "workspace.h"
+
 #include <QDir>
 #include <QFile>
 #include <QImage>
@@ -7,16 +17,6 @@
 #include <QSet>
 #include <QTemporaryDir>
 #include <QtTest>
-
-#include "core/queue_commands.h"
-#include "gpumap/gpu_map_widget.h"
-#include "main_window.h"
-#include "tabs/export_tab.h"
-#include "core/project_files.h"
-#include "studio_test_support.h"
-#include "tabs/cluster_tab.h"
-#include "test_registry.h"
-#include "workspace.h"
 
 using namespace gantry;
 using namespace gantry::studio;
@@ -35,15 +35,17 @@ void checkNotBlank(const QImage& image, const QString& what) {
         total += c;
         top = std::max(top, c);
     }
-    QVERIFY2(counts.size() > 40, qPrintable(QStringLiteral("%1: only %2 colours").arg(what).arg(counts.size())));
-    QVERIFY2(double(total - top) / total > 0.04, qPrintable(QStringLiteral("%1: almost all background").arg(what)));
+    QVERIFY2(counts.size() > 40,
+             qPrintable(QStringLiteral("%1: only %2 colours").arg(what).arg(counts.size())));
+    QVERIFY2(double(total - top) / total > 0.04,
+             qPrintable(QStringLiteral("%1: almost all background").arg(what)));
 }
 
 } // namespace
 
 class MainWindowTest : public QObject {
     Q_OBJECT
-private slots:
+  private slots:
     void initTestCase() {
         QCoreApplication::setOrganizationName("GantryTests");
         QCoreApplication::setApplicationName("test_studio");
@@ -90,19 +92,22 @@ private slots:
         QVERIFY(window.openFiles({fixtures::labClusterPath()}, true)); // returns at once
         QVERIFY(!window.centralWidget()->isEnabled());                 // busy while the worker reads
         QCOMPARE(window.workspace()->document()->project().cluster.nodes.size(), size_t(0));
-        QTRY_COMPARE_WITH_TIMEOUT(window.workspace()->document()->project().cluster.nodes.size(), size_t(100), 30000);
+        QTRY_COMPARE_WITH_TIMEOUT(window.workspace()->document()->project().cluster.nodes.size(), size_t(100),
+                                  30000);
         QVERIFY(window.centralWidget()->isEnabled());
     }
 
     void exportToEachTarget() {
         QTemporaryDir dir;
         MainWindow window(makeDefaultWhatIfEngine(), dir.path());
-        QVERIFY(window.openFiles({QStringLiteral(GANTRY_SOURCE_DIR "/resources/samples/gpu-cloud-east.yaml")}, false));
+        QVERIFY(window.openFiles({QStringLiteral(GANTRY_SOURCE_DIR "/resources/samples/gpu-cloud-east.yaml")},
+                                 false));
         auto* tab = window.exportTab();
         for (auto target : {TargetScheduler::Volcano, TargetScheduler::YuniKorn, TargetScheduler::Kueue}) {
             tab->setTarget(target);
             const ExportPlan& plan = tab->plan();
-            QVERIFY2(!plan.hasErrors(), qPrintable(plan.issues.empty() ? plan.unavailable : plan.issues.front().message));
+            QVERIFY2(!plan.hasErrors(),
+                     qPrintable(plan.issues.empty() ? plan.unavailable : plan.issues.front().message));
             QVERIFY(!plan.files.empty());
             QString out = dir.filePath(QString::fromStdString(toString(target)));
             tab->setOutputFolder(out);
@@ -176,7 +181,9 @@ private slots:
         for (size_t i = 0; i < nodes.size(); ++i)
             if (nodes[i].name == "h100-a0-r01-01") node = int(i);
         QString tip = map->toolTipFor({node, 0});
-        QVERIFY2(tip.contains("h100-a0-r01-01") && tip.contains("Job: nlp/llm-pretrain-70b") && tip.contains("Queue: nlp"), qPrintable(tip));
+        QVERIFY2(tip.contains("h100-a0-r01-01") && tip.contains("Job: nlp/llm-pretrain-70b") &&
+                     tip.contains("Queue: nlp"),
+                 qPrintable(tip));
     }
 
     void screenshotCommandLine() {
@@ -194,8 +201,29 @@ private slots:
             QCOMPARE(image.size(), QSize(1600, 1000));
             checkNotBlank(image, tab);
         }
+        // --dark: the same window in a dark palette (mostly dark pixels, still not blank).
+        {
+            QString png = dir.filePath("results-dark.png");
+            QProcess p;
+            QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+            env.insert("QT_QPA_PLATFORM", "offscreen");
+            p.setProcessEnvironment(env);
+            p.start(GANTRY_STUDIO,
+                    {fixtures::labClusterPath(), "--dark", "--screenshot", png, "--tab", "results"});
+            QVERIFY(p.waitForFinished(120000));
+            QVERIFY2(p.exitCode() == 0, p.readAllStandardError().constData());
+            QImage image(png);
+            checkNotBlank(image, "results (dark)");
+            double lightness = 0;
+            int n = 0;
+            for (int y = 0; y < image.height(); y += 4)
+                for (int x = 0; x < image.width(); x += 4, ++n)
+                    lightness += QColor(image.pixel(x, y)).lightness();
+            QVERIFY2(lightness / n < 100, qPrintable(QString::number(lightness / n)));
+        }
         QProcess bad;
-        bad.start(GANTRY_STUDIO, {fixtures::labClusterPath(), "--screenshot", dir.filePath("x.png"), "--tab", "gpus"});
+        bad.start(GANTRY_STUDIO,
+                  {fixtures::labClusterPath(), "--screenshot", dir.filePath("x.png"), "--tab", "gpus"});
         QVERIFY(bad.waitForFinished(60000));
         QCOMPARE(bad.exitCode(), 1);
         QProcess missing;
