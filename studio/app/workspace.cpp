@@ -17,6 +17,7 @@ Workspace::Workspace(std::unique_ptr<WhatIfEngine> engine, QObject* parent)
         if (!doc_.isReplacing()) recomputeClusterOccupancy();
     });
     connect(&doc_, &ProjectDocument::workloadChanged, this, &Workspace::recomputeClusterOccupancy);
+    connect(&doc_, &ProjectDocument::jobsChanged, this, &Workspace::recomputeClusterOccupancy);
     connect(&doc_, &ProjectDocument::nodesChanged, this, [this] { emit resultsChanged(); });
     connect(&runner_, &WhatIfRunner::finished, this, [this](const WhatIfRun& run) {
         resultOccupancy_ = run.primary ? occupancyOf(*run.primary) : nullptr;
@@ -32,13 +33,16 @@ bool Workspace::resultsStale() const {
     return runner_.last().primary && runner_.last().primary->projectRevision != doc_.revision();
 }
 
-bool Workspace::runWhatIf() { return runner_.start(doc_.project(), doc_.revision()); }
+bool Workspace::runWhatIf() {
+    return runner_.start(doc_.project(), doc_.revision());
+}
 
 void Workspace::recomputeClusterOccupancy() {
     const auto& cluster = doc_.project().cluster;
     std::vector<std::string> jobs, queues;
     auto placements = placementsFromCluster(cluster, &jobs, &queues);
-    auto occ = std::make_shared<GpuOccupancy>(buildOccupancy(cluster, placements, std::move(jobs), std::move(queues)));
+    auto occ = std::make_shared<GpuOccupancy>(
+        buildOccupancy(cluster, placements, std::move(jobs), std::move(queues)));
     clusterFragmentation_ = measureFragmentation(doc_.project(), *occ, boundCpuPerNode(cluster));
     clusterOccupancy_ = std::move(occ);
     emit clusterOccupancyChanged();
@@ -46,7 +50,8 @@ void Workspace::recomputeClusterOccupancy() {
 
 std::shared_ptr<const GpuOccupancy> Workspace::occupancyOf(const WhatIfResult& result) const {
     const auto& cluster = doc_.project().cluster;
-    auto occ = std::make_shared<GpuOccupancy>(buildOccupancy(cluster, result.placements, result.jobNames, result.queueNames));
+    auto occ = std::make_shared<GpuOccupancy>(
+        buildOccupancy(cluster, result.placements, result.jobNames, result.queueNames));
     std::vector<int64_t> cpu(cluster.nodes.size(), 0);
     for (const auto& p : result.placements)
         if (p.node >= 0 && size_t(p.node) < cpu.size()) cpu[size_t(p.node)] += p.cpuMilli;

@@ -1,19 +1,78 @@
 // The workload table: editing shapes through the model, undo, GPUs per pod in whole devices or shares.
+#include "core/job_import.h"
+#include "core/project_commands.h"
+#include "models/imported_jobs_model.h"
+#include "models/workload_model.h"
+#include "studio_test_support.h"
+#include "tabs/workloads_tab.h"
+#include "test_registry.h"
+#include "whatif/whatif_engine.h"
+#include "workspace.h"
+
 #include <QAbstractItemModelTester>
 #include <QSignalSpy>
 #include <QtTest>
-
-#include "core/project_commands.h"
-#include "models/workload_model.h"
-#include "studio_test_support.h"
-#include "test_registry.h"
 
 using namespace gantry;
 using namespace gantry::studio;
 
 class WorkloadsTest : public QObject {
     Q_OBJECT
-private slots:
+  private slots:
+    void importJobsFromManifestsAndUndo() {
+        Workspace ws(makeDefaultWhatIfEngine());
+        fixtures::openLab(*ws.document());
+        auto* doc = ws.document();
+        WorkloadsTab tab(&ws);
+        ImportedJobsModel* model = tab.importedJobs();
+        QAbstractItemModelTester tester(model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        const int groupsBefore = model->rowCount();
+        const size_t podsBefore = doc->project().cluster.pods.size();
+        const Cluster labBefore = doc->project().cluster;
+
+        QString error;
+        const QString summary =
+            tab.importJobs({QStringLiteral(GANTRY_TEST_DATA "/studio/more-jobs.yaml")}, &error);
+        QVERIFY2(error.isEmpty(), qPrintable(error));
+        // Three new jobs; the lab's own llm-pretrain-70b is not imported twice.
+        QCOMPARE(model->rowCount(), groupsBefore + 3);
+        QVERIFY2(summary.contains("Imported 3 job(s)"), qPrintable(summary));
+        QVERIFY2(summary.contains("1 already in the project"), qPrintable(summary));
+        QVERIFY2(summary.contains("1 pod(s) bound in the file arrive pending"), qPrintable(summary));
+        QVERIFY2(summary.contains("no queue named speech"), qPrintable(summary));
+        const auto& c = doc->project().cluster;
+        // 4 Volcano Job workers + 2 PyTorchJob pods + 1 rollout pod, all pending and unbound.
+        QCOMPARE(c.pods.size(), podsBefore + 7);
+        for (size_t i = podsBefore; i < c.pods.size(); ++i) {
+            QVERIFY(c.pods[i].nodeName.empty());
+            QCOMPARE(c.pods[i].phase, PodPhase::Pending);
+        }
+        auto sft = std::find_if(c.podGroups.begin(), c.podGroups.end(),
+                                [](const PodGroup& g) { return g.key() == "nlp/llm-sft-70b"; });
+        QVERIFY(sft != c.podGroups.end());
+        QCOMPARE(sft->queue, std::string("nlp"));
+        QCOMPARE(sft->minMember, 4);
+        QCOMPARE(sft->durationSeconds, 4 * 3600.0);
+        QCOMPARE(doc->undoStack()->count(), 1);
+
+        // The same file again adds nothing and says why.
+        QVERIFY(
+            tab.importJobs({QStringLiteral(GANTRY_TEST_DATA "/studio/more-jobs.yaml")}, &error).isEmpty());
+        QVERIFY2(error.contains("in the project already"), qPrintable(error));
+        // A file that cannot be read: the located error, nothing changed.
+        error.clear();
+        QVERIFY(
+            tab.importJobs({QStringLiteral(GANTRY_TEST_DATA "/studio/no-such-jobs.yaml")}, &error).isEmpty());
+        QVERIFY(error.contains("no-such-jobs.yaml"));
+        QCOMPARE(doc->undoStack()->count(), 1);
+
+        doc->undoStack()->undo();
+        QCOMPARE(model->rowCount(), groupsBefore);
+        QVERIFY(doc->project().cluster == labBefore);
+        doc->undoStack()->redo();
+        QCOMPARE(model->rowCount(), groupsBefore + 3);
+    }
+
     void editAndUndo() {
         ProjectDocument doc;
         fixtures::openLab(doc);

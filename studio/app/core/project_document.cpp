@@ -20,7 +20,8 @@ QString ProjectDocument::displayName() const {
     return tr("Untitled");
 }
 
-void ProjectDocument::replace(Project project, const QString& filePath, const QString& sourcePath, bool modified) {
+void ProjectDocument::replace(Project project, const QString& filePath, const QString& sourcePath,
+                              bool modified) {
     emit queuesAboutToBeReset();
     emit workloadsAboutToBeReset();
     project_ = std::move(project);
@@ -63,7 +64,9 @@ void ProjectDocument::announceQueueChanged(int queueIndex) {
     touched();
 }
 
-void ProjectDocument::beginQueuesReset() { emit queuesAboutToBeReset(); }
+void ProjectDocument::beginQueuesReset() {
+    emit queuesAboutToBeReset();
+}
 
 void ProjectDocument::endQueuesReset() {
     emit queuesReset();
@@ -80,12 +83,19 @@ void ProjectDocument::announceTopologyChanged() {
     touched();
 }
 
+void ProjectDocument::announceJobsChanged() {
+    emit jobsChanged();
+    touched();
+}
+
 void ProjectDocument::announceWorkloadChanged(int workloadIndex) {
     emit workloadChanged(workloadIndex);
     touched();
 }
 
-void ProjectDocument::beginWorkloadsReset() { emit workloadsAboutToBeReset(); }
+void ProjectDocument::beginWorkloadsReset() {
+    emit workloadsAboutToBeReset();
+}
 
 void ProjectDocument::endWorkloadsReset() {
     emit workloadsReset();

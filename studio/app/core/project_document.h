@@ -2,19 +2,19 @@
 // The open project: the one place the studio keeps a gantry::Project. Views read it; only undo
 // commands (core/*_commands.h) change it, and they announce each change through these signals so
 // models can update precisely.
+#include "model/project.h"
+
 #include <QObject>
 #include <QString>
 #include <QUndoStack>
 #include <cstdint>
 #include <vector>
 
-#include "model/project.h"
-
 namespace gantry::studio {
 
 class ProjectDocument : public QObject {
     Q_OBJECT
-public:
+  public:
     explicit ProjectDocument(QObject* parent = nullptr);
 
     const Project& project() const { return project_; }
@@ -48,8 +48,9 @@ public:
     void endWorkloadsReset();
     void announcePolicyChanged();
     void announceSettingsChanged();
+    void announceJobsChanged();
 
-signals:
+  signals:
     void projectReplaced();
     void queueChanged(int queueIndex);
     void queuesAboutToBeReset();
@@ -61,11 +62,12 @@ signals:
     void workloadsReset();
     void policyChanged();   // target scheduler, scheduler configuration, contrast profile
     void settingsChanged(); // simulation settings, name, description
+    void jobsChanged();     // the cluster's what-if jobs (PodGroups and their pods)
     void modifiedChanged(bool modified);
     void filePathChanged(const QString& path);
     void changed(); // after any of the above
 
-private:
+  private:
     void touched();
 
     Project project_;

@@ -110,6 +110,11 @@ ResultsTab::ResultsTab(Workspace* workspace, QWidget* parent) : QWidget(parent),
     grid->setSpacing(8);
     allocChart_ = chartView(this);
     queueChart_ = chartView(this);
+    // Time charts zoom into a range (a week's run keeps its busy first hours readable).
+    for (QChartView* v : {allocChart_, queueChart_}) {
+        v->setRubberBand(QChartView::HorizontalRubberBand);
+        v->setToolTip(tr("Drag across the chart to zoom into a time range; right-click to zoom out."));
+    }
     waitChart_ = chartView(this);
     bottom_ = new QTabWidget(this);
     bottom_->setDocumentMode(true);

@@ -1,22 +1,29 @@
 #include "tabs/workloads_tab.h"
 
+#include "core/job_import.h"
 #include "core/project_commands.h"
+#include "core/project_files.h"
 #include "core/quota_terms.h"
 #include "models/imported_jobs_model.h"
 #include "models/workload_model.h"
 #include "widgets/stat_card.h"
 #include "workspace.h"
 
+#include <QApplication>
 #include <QCheckBox>
 #include <QComboBox>
 #include <QDoubleSpinBox>
+#include <QFileDialog>
+#include <QFileInfo>
 #include <QFormLayout>
 #include <QGroupBox>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
 #include <QLineEdit>
+#include <QMessageBox>
 #include <QPushButton>
+#include <QSettings>
 #include <QSortFilterProxyModel>
 #include <QSpinBox>
 #include <QSplitter>
@@ -169,8 +176,28 @@ WorkloadsTab::WorkloadsTab(Workspace* workspace, QWidget* parent) : QWidget(pare
     auto* importedBox = new QWidget(vsplit);
     auto* importedLayout = new QVBoxLayout(importedBox);
     importedLayout->setContentsMargins(0, 6, 0, 0);
+    auto* importedBar = new QHBoxLayout;
     importedNote_ = new QLabel(importedBox);
-    importedLayout->addWidget(importedNote_);
+    auto* importJobsButton = new QPushButton(tr("Import jobs…"), importedBox);
+    importJobsButton->setToolTip(
+        tr("Add the jobs of a file of manifests (Volcano Jobs, batch Jobs, PyTorchJobs, "
+           "PodGroups with their pods) or of a GPU trace to the what-if"));
+    importedBar->addWidget(importedNote_, 1);
+    importedBar->addWidget(importJobsButton);
+    importedLayout->addLayout(importedBar);
+    connect(importJobsButton, &QPushButton::clicked, this, [this] {
+        QSettings settings;
+        const QStringList files = QFileDialog::getOpenFileNames(
+            this, tr("Import jobs"), settings.value("files/lastDir").toString(),
+            tr("Job manifests and traces (*.yaml *.yml *.json *.csv);;All files (*)"));
+        if (files.isEmpty()) return;
+        QString error;
+        const QString summary = importJobs(files, &error);
+        if (!error.isEmpty())
+            QMessageBox::warning(this, tr("No jobs imported"), error);
+        else
+            emit statusMessage(summary);
+    });
     importedModel_ = new ImportedJobsModel(doc, this);
     auto* importedSorter = new QSortFilterProxyModel(this);
     importedSorter->setSourceModel(importedModel_);
@@ -244,6 +271,7 @@ WorkloadsTab::WorkloadsTab(Workspace* workspace, QWidget* parent) : QWidget(pare
     };
     connect(doc, &ProjectDocument::workloadsReset, this, refresh);
     connect(doc, &ProjectDocument::workloadChanged, this, refresh);
+    connect(doc, &ProjectDocument::jobsChanged, this, &WorkloadsTab::refreshImported);
     connect(doc, &ProjectDocument::projectReplaced, this, [this] {
         refreshImported();
         table_->resizeColumnsToContents();
@@ -369,10 +397,47 @@ void WorkloadsTab::refreshImported() {
     int jobs = importedModel_->rowCount();
     imported_->setVisible(jobs > 0); // the note says there are none
     importedNote_->setText(
-        jobs == 0 ? tr("<b>Jobs from the snapshot</b> — none; the what-if runs the templates above.")
-                  : tr("<b>Jobs from the snapshot</b> — %1 job(s), %2 with pods waiting. They take part in "
-                       "every what-if run as they are.")
-                        .arg(formatCount(jobs), formatCount(importedModel_->jobsWaiting())));
+        jobs == 0
+            ? tr("<b>Jobs from the snapshot</b> — none; the what-if runs the templates above. Import job "
+                 "manifests or a trace to add theirs.")
+            : tr("<b>Jobs from the snapshot and imports</b> — %1 job(s), %2 with pods waiting. They take "
+                 "part in every what-if run as they are.")
+                  .arg(formatCount(jobs), formatCount(importedModel_->jobsWaiting())));
+}
+
+QString WorkloadsTab::importJobs(const QStringList& paths, QString* error) {
+    auto* doc = ws_->document();
+    LoadedFile loaded;
+    QApplication::setOverrideCursor(Qt::WaitCursor);
+    try {
+        loaded = loadFiles(paths);
+    } catch (const std::exception& e) {
+        QApplication::restoreOverrideCursor();
+        if (error) *error = QString::fromUtf8(e.what());
+        return {};
+    }
+    QApplication::restoreOverrideCursor();
+    JobImport jobs = jobsToImport(doc->project().cluster, loaded.project.cluster);
+    const QString name = QFileInfo(paths.front()).fileName();
+    if (jobs.groups.empty()) {
+        if (error)
+            *error =
+                jobs.skipped.isEmpty()
+                    ? tr("%1 holds no jobs (PodGroups, Volcano Jobs, batch Jobs, PyTorchJobs).").arg(name)
+                    : tr("Every job of %1 is in the project already: %2.").arg(name, jobs.skipped.join(", "));
+        return {};
+    }
+    QStringList notes;
+    notes << tr("Imported %n job(s)", "", int(jobs.groups.size())) +
+                 tr(" (%n pod(s)) from %1", "", int(jobs.pods.size())).arg(name);
+    if (!jobs.skipped.isEmpty()) notes << tr("%n already in the project", "", int(jobs.skipped.size()));
+    if (jobs.unbound > 0) notes << tr("%n pod(s) bound in the file arrive pending", "", jobs.unbound);
+    if (!jobs.unknownQueues.isEmpty())
+        notes << tr("no queue named %1 in the project: add it in Queues, or those jobs are not scheduled")
+                     .arg(jobs.unknownQueues.join(", "));
+    if (!loaded.warnings.empty()) notes << tr("%n warning(s) while reading", "", int(loaded.warnings.size()));
+    doc->undoStack()->push(new ImportJobsCommand(doc, std::move(jobs), name));
+    return notes.join(QStringLiteral("; ")) + QLatin1Char('.');
 }
 
 } // namespace gantry::studio

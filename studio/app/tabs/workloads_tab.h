@@ -1,6 +1,6 @@
 #pragma once
 // Workloads: the what-if job mix (templates with shape, gang, queue, priority, arrival pattern and
-// duration) and the jobs that came with the snapshot.
+// duration), the jobs that came with the snapshot, and jobs imported from manifests or traces.
 #include <QWidget>
 
 class QComboBox;
@@ -20,15 +20,19 @@ class ImportedJobsModel;
 
 class WorkloadsTab : public QWidget {
     Q_OBJECT
-public:
+  public:
     explicit WorkloadsTab(Workspace* workspace, QWidget* parent = nullptr);
     WorkloadModel* model() const { return model_; }
     QTableView* table() const { return table_; }
+    ImportedJobsModel* importedJobs() const { return importedModel_; }
+    // Adds the jobs of a file of job manifests (or a trace's node and pod lists) to the project, as
+    // one undoable edit. Returns a summary for the status bar; *error says why nothing was added.
+    QString importJobs(const QStringList& paths, QString* error);
 
-signals:
+  signals:
     void statusMessage(const QString& text);
 
-private:
+  private:
     int currentRow() const;
     void loadDetail();
     void commitDetail();
