@@ -4,17 +4,25 @@
 #include "core/queue_commands.h"
 #include "gpumap/gpu_map_widget.h"
 #include "main_window.h"
+#include "models/queue_tree_model.h"
 #include "studio_test_support.h"
 #include "tabs/cluster_tab.h"
 #include "tabs/export_tab.h"
+#include "tabs/queues_tab.h"
+#include "tabs/results_tab.h"
+#include "tabs/topology_tab.h"
 #include "test_registry.h"
 #include "workspace.h"
 
+#include <QComboBox>
 #include <QDir>
 #include <QFile>
 #include <QImage>
+#include <QLineEdit>
 #include <QProcess>
 #include <QSet>
+#include <QSpinBox>
+#include <QTableWidget>
 #include <QTemporaryDir>
 #include <QtTest>
 
@@ -134,6 +142,63 @@ class MainWindowTest : public QObject {
         QString message;
         QVERIFY(!tab->writeFiles(&message));
         QVERIFY(!QDir(blocked).exists() || QDir(blocked).isEmpty());
+    }
+
+    // Issue 7's "done when", in one window: open the sample, edit a quota and the topology, run the
+    // what-if against the default kube-scheduler, export validated manifests.
+    void fromTheSampleToValidatedManifests() {
+        QTemporaryDir dir;
+        MainWindow window(makeDefaultWhatIfEngine(), dir.filePath("autosave"));
+        QString error;
+        QVERIFY2(
+            window.openFiles({QStringLiteral(GANTRY_SOURCE_DIR "/resources/samples/gpu-cloud-east.yaml")},
+                             false, &error),
+            qPrintable(error));
+        auto* doc = window.workspace()->document();
+        // Queues: detection's deserved GPUs down from 64 to 48, through the tree's model.
+        QueueTreeModel* queues = window.queuesTab()->model();
+        QVERIFY(queues->setData(queues->indexOfQueue("detection", QueueTreeModel::QuotaB), "48"));
+        auto detection =
+            std::find_if(doc->project().cluster.queues.begin(), doc->project().cluster.queues.end(),
+                         [](const Queue& q) { return q.name == "detection"; });
+        QCOMPARE(detection->deserved.get("nvidia.com/gpu"), int64_t(48000));
+        // Topology: the L40S nodes get blocks of eight.
+        TopologyTab* topology = window.topologyTab();
+        topology->patternEdit()->setText("l40s-*");
+        topology->keyBox()->setEditText("topology.gantry.io/block");
+        topology->valueEdit()->setText("l40s-block-{n}");
+        topology->perValueSpin()->setValue(8);
+        QCOMPARE(topology->applyLabels(), 16);
+        QCOMPARE(doc->undoStack()->count(), 2);
+        // What-if: the policy and the default kube-scheduler on the same jobs, side by side.
+        QVERIFY(doc->project().contrast.has_value());
+        QVERIFY(window.workspace()->runWhatIf());
+        QVERIFY(window.workspace()->runner()->waitForFinished(300000));
+        const auto& run = window.workspace()->results();
+        QVERIFY(run.primary && run.contrast);
+        QCOMPARE(run.primary->projectRevision, doc->revision());
+        QTableWidget* compare = window.resultsTab()->comparison();
+        QVERIFY(compare->rowCount() > 5);
+        QCOMPARE(compare->horizontalHeaderItem(1)->text(), QStringLiteral("Volcano policy"));
+        QVERIFY(compare->horizontalHeaderItem(2)->text().startsWith("kube-scheduler"));
+        QCOMPARE(compare->item(3, 1)->text(), QString::number(run.primary->jobsStarted));
+        // Export: validated Volcano manifests; the new blocks are in the node labels (the sample's own
+        // HyperNode objects are exported as they are).
+        ExportTab* exporter = window.exportTab();
+        exporter->setTarget(TargetScheduler::Volcano);
+        QVERIFY(!exporter->plan().hasErrors());
+        const QString out = dir.filePath("volcano");
+        exporter->setOutputFolder(out);
+        QString message;
+        QVERIFY2(exporter->writeFiles(&message), qPrintable(message));
+        QFile nodeLabels(out + "/node-labels.yaml");
+        QVERIFY(nodeLabels.open(QIODevice::ReadOnly));
+        const QByteArray text = nodeLabels.readAll();
+        QVERIFY(text.contains("l40s-block-0") && text.contains("l40s-block-1"));
+        QVERIFY(QFile::exists(out + "/hypernodes.yaml"));
+        QFile queuesFile(out + "/queues.yaml");
+        QVERIFY(queuesFile.open(QIODevice::ReadOnly));
+        QVERIFY(queuesFile.readAll().contains("name: detection"));
     }
 
     void saveAndReopen() {

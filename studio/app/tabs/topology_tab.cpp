@@ -1,5 +1,12 @@
 #include "tabs/topology_tab.h"
 
+#include "core/cluster_commands.h"
+#include "core/label_plan.h"
+#include "core/topology_paths.h"
+#include "models/node_table_model.h"
+#include "widgets/stat_card.h"
+#include "workspace.h"
+
 #include <QComboBox>
 #include <QFormLayout>
 #include <QGroupBox>
@@ -17,16 +24,11 @@
 #include <QVBoxLayout>
 #include <map>
 
-#include "core/cluster_commands.h"
-#include "core/label_plan.h"
-#include "core/topology_paths.h"
-#include "models/node_table_model.h"
-#include "widgets/stat_card.h"
-#include "workspace.h"
-
 namespace gantry::studio {
 namespace {
-QString qs(const std::string& s) { return QString::fromStdString(s); }
+QString qs(const std::string& s) {
+    return QString::fromStdString(s);
+}
 } // namespace
 
 TopologyTab::TopologyTab(Workspace* workspace, QWidget* parent) : QWidget(parent), ws_(workspace) {
@@ -108,7 +110,8 @@ TopologyTab::TopologyTab(Workspace* workspace, QWidget* parent) : QWidget(parent
     auto* middle = new QWidget(splitter);
     auto* middleLayout = new QVBoxLayout(middle);
     middleLayout->setContentsMargins(0, 0, 0, 0);
-    auto* nodesTitle = new QLabel(tr("<b>Nodes</b> — the list follows the pattern; select rows to label just those"), middle);
+    auto* nodesTitle = new QLabel(
+        tr("<b>Nodes</b> — the list follows the pattern; select rows to label just those"), middle);
     middleLayout->addWidget(nodesTitle);
     nodes_ = new NodeTableModel(doc, this);
     proxy_ = new NodeFilterProxy(this);
@@ -131,7 +134,8 @@ TopologyTab::TopologyTab(Workspace* workspace, QWidget* parent) : QWidget(parent
     rightLayout->addWidget(new QLabel(tr("<b>Preview</b> — the tree these labels make"), right));
     preview_ = new QTreeWidget(right);
     preview_->setColumnCount(5);
-    preview_->setHeaderLabels({tr("Domain"), tr("Nodes"), tr("GPUs"), tr("HyperNode tier"), tr("Kueue level")});
+    preview_->setHeaderLabels(
+        {tr("Domain"), tr("Nodes"), tr("GPUs"), tr("HyperNode tier"), tr("Kueue level")});
     preview_->setUniformRowHeights(true);
     preview_->header()->setResizeContentsPrecision(64);
     preview_->setAlternatingRowColors(true);
@@ -156,7 +160,8 @@ TopologyTab::TopologyTab(Workspace* workspace, QWidget* parent) : QWidget(parent
     connect(firstNumber_, &QSpinBox::valueChanged, this, &TopologyTab::refreshPlanNote);
     connect(bySelection_, &QRadioButton::toggled, this, &TopologyTab::refreshPlanNote);
     connect(nodeList_->selectionModel(), &QItemSelectionModel::selectionChanged, this, [this] {
-        if (!nodeList_->selectionModel()->selectedRows().isEmpty() && !byPattern_->hasFocus()) bySelection_->setChecked(true);
+        if (!nodeList_->selectionModel()->selectedRows().isEmpty() && !byPattern_->hasFocus())
+            bySelection_->setChecked(true);
         refreshPlanNote();
     });
     connect(keyBox_, &QComboBox::currentIndexChanged, this, [this] {
@@ -164,7 +169,8 @@ TopologyTab::TopologyTab(Workspace* workspace, QWidget* parent) : QWidget(parent
         if (!key.isEmpty()) keyBox_->setEditText(key);
         QString level = keyBox_->currentText();
         for (const auto& l : effectiveLevels(ws_->document()->project().cluster))
-            if (qs(l.nodeLabel) == key && value_->text().isEmpty()) value_->setText(qs(l.name) + QStringLiteral("-{n:02}"));
+            if (qs(l.nodeLabel) == key && value_->text().isEmpty())
+                value_->setText(qs(l.name) + QStringLiteral("-{n:02}"));
         refreshPlanNote();
     });
     connect(apply, &QPushButton::clicked, this, [this] { applyLabels(false); });
@@ -197,7 +203,8 @@ TopologyTab::TopologyTab(Workspace* workspace, QWidget* parent) : QWidget(parent
     connect(upLevel, &QPushButton::clicked, this, [move] { move(-1); });
     connect(downLevel, &QPushButton::clicked, this, [move] { move(+1); });
     connect(resetLevels, &QPushButton::clicked, this, [this] {
-        ws_->document()->undoStack()->push(new SetTopologyLevelsCommand(ws_->document(), defaultTopologyLevels()));
+        ws_->document()->undoStack()->push(
+            new SetTopologyLevelsCommand(ws_->document(), defaultTopologyLevels()));
     });
 
     connect(doc, &ProjectDocument::projectReplaced, this, [this] {
@@ -226,7 +233,8 @@ void TopologyTab::refreshLevels() {
     QString current = keyBox_->currentText();
     keyBox_->blockSignals(true);
     keyBox_->clear();
-    for (const auto& l : levels) keyBox_->addItem(tr("%1 (%2)").arg(qs(l.name), qs(l.nodeLabel)), qs(l.nodeLabel));
+    for (const auto& l : levels)
+        keyBox_->addItem(tr("%1 (%2)").arg(qs(l.name), qs(l.nodeLabel)), qs(l.nodeLabel));
     keyBox_->setEditText(current.isEmpty() && !levels.empty() ? qs(levels.back().nodeLabel) : current);
     keyBox_->blockSignals(false);
     loadingLevels_ = false;
@@ -236,7 +244,9 @@ void TopologyTab::refreshLevels() {
 void TopologyTab::commitLevels() {
     std::vector<TopologyLevel> levels;
     for (int r = 0; r < levels_->rowCount(); ++r) {
-        auto text = [&](int c) { return levels_->item(r, c) ? levels_->item(r, c)->text().trimmed().toStdString() : std::string(); };
+        auto text = [&](int c) {
+            return levels_->item(r, c) ? levels_->item(r, c)->text().trimmed().toStdString() : std::string();
+        };
         if (!isValidLabelKey(text(1))) {
             emit statusMessage(tr("'%1' is not a valid label key.").arg(qs(text(1))));
             refreshLevels();
@@ -264,8 +274,9 @@ std::vector<int> TopologyTab::targetNodes(QString* error) const {
     auto matched = nodesMatching(cluster, pattern_->text(), error);
     if (!matched) return {};
     // Number in natural name order so "rack-{n}" follows node-1, node-2, ..., node-10.
-    std::sort(matched->begin(), matched->end(),
-              [&](int a, int b) { return naturalLess(cluster.nodes[size_t(a)].name, cluster.nodes[size_t(b)].name); });
+    std::sort(matched->begin(), matched->end(), [&](int a, int b) {
+        return naturalLess(cluster.nodes[size_t(a)].name, cluster.nodes[size_t(b)].name);
+    });
     return *matched;
 }
 
@@ -285,20 +296,26 @@ void TopologyTab::refreshPlanNote() {
         } else {
             // A glob's fixed prefix narrows the list; the exact match is what gets labelled.
             QString fixed = p.left(p.indexOf(QRegularExpression(QStringLiteral("[*?\\[]"))));
-            proxy_->setFilterQuery(fixed.isEmpty() && !p.contains(QRegularExpression(QStringLiteral("[*?\\[]"))) ? p : fixed);
+            proxy_->setFilterQuery(
+                fixed.isEmpty() && !p.contains(QRegularExpression(QStringLiteral("[*?\\[]"))) ? p : fixed);
         }
     }
     std::string key = keyBox_->currentText().trimmed().toStdString();
-    if (key.find(" (") != std::string::npos && keyBox_->currentData().isValid()) key = keyBox_->currentData().toString().toStdString();
+    if (key.find(" (") != std::string::npos && keyBox_->currentData().isValid())
+        key = keyBox_->currentData().toString().toStdString();
     QString note;
     if (!error.isEmpty())
         note = QStringLiteral("<span style='color:#d32f2f'>%1</span>").arg(error.toHtmlEscaped());
     else if (nodes.empty())
-        note = bySelection_->isChecked() ? tr("Select nodes in the list.") : tr("No node matches the pattern.");
+        note =
+            bySelection_->isChecked() ? tr("Select nodes in the list.") : tr("No node matches the pattern.");
     else if (value_->text().trimmed().isEmpty())
-        note = tr("%n node(s) picked. Type the value to set; {n} numbers groups of nodes (rack-{n:02} → rack-00, rack-01 …).", "", int(nodes.size()));
+        note = tr("%n node(s) picked. Type the value to set; {n} numbers groups of nodes (rack-{n:02} → "
+                  "rack-00, rack-01 …).",
+                  "", int(nodes.size()));
     else if (!isValidLabelKey(key))
-        note = QStringLiteral("<span style='color:#d32f2f'>%1</span>").arg(tr("'%1' is not a valid label key.").arg(qs(key)).toHtmlEscaped());
+        note = QStringLiteral("<span style='color:#d32f2f'>%1</span>")
+                   .arg(tr("'%1' is not a valid label key.").arg(qs(key)).toHtmlEscaped());
     else {
         // Values differ only in their numbers, so the first and the last show every problem.
         LabelPlan plan{key, value_->text().trimmed(), perValue_->value(), firstNumber_->value()};
@@ -313,13 +330,16 @@ void TopologyTab::refreshPlanNote() {
                               : 1;
         if (!bad.empty())
             note = QStringLiteral("<span style='color:#d32f2f'>%1</span>")
-                       .arg(tr("'%1' is not a valid label value (up to 63 letters, digits, '-', '_', '.').").arg(qs(bad)).toHtmlEscaped());
+                       .arg(tr("'%1' is not a valid label value (up to 63 letters, digits, '-', '_', '.').")
+                                .arg(qs(bad))
+                                .toHtmlEscaped());
         else
             note = tr("Will set <b>%1</b> on %2 node(s): %3%4 (%5 distinct value(s)).")
                        .arg(qs(key).toHtmlEscaped())
                        .arg(nodes.size())
                        .arg(qs(values.front()).toHtmlEscaped(),
-                            values.size() > 1 ? QStringLiteral(" … ") + qs(values.back()).toHtmlEscaped() : QString())
+                            values.size() > 1 ? QStringLiteral(" … ") + qs(values.back()).toHtmlEscaped()
+                                              : QString())
                        .arg(distinct);
     }
     planNote_->setText(note);
@@ -330,9 +350,11 @@ int TopologyTab::applyLabels(bool remove) {
     QString error;
     auto nodes = targetNodes(&error);
     std::string key = keyBox_->currentText().trimmed().toStdString();
-    if (keyBox_->currentData().isValid() && key.find(" (") != std::string::npos) key = keyBox_->currentData().toString().toStdString();
+    if (keyBox_->currentData().isValid() && key.find(" (") != std::string::npos)
+        key = keyBox_->currentData().toString().toStdString();
     if (!error.isEmpty() || nodes.empty() || !isValidLabelKey(key)) {
-        emit statusMessage(error.isEmpty() ? tr("Nothing to label: pick nodes and a valid label key.") : error);
+        emit statusMessage(error.isEmpty() ? tr("Nothing to label: pick nodes and a valid label key.")
+                                           : error);
         return 0;
     }
     if (remove) {
@@ -349,7 +371,8 @@ int TopologyTab::applyLabels(bool remove) {
         }
     std::vector<SetNodeLabelsCommand::Change> changes;
     for (size_t i = 0; i < nodes.size(); ++i) changes.push_back({nodes[i], key, values[i]});
-    doc->undoStack()->push(new SetNodeLabelsCommand(doc, std::move(changes), tr("Label %1 node(s) with %2").arg(nodes.size()).arg(qs(key))));
+    doc->undoStack()->push(new SetNodeLabelsCommand(
+        doc, std::move(changes), tr("Label %1 node(s) with %2").arg(nodes.size()).arg(qs(key))));
     emit statusMessage(tr("Labelled %1 node(s) with %2").arg(nodes.size()).arg(qs(key)));
     return int(nodes.size());
 }
@@ -362,7 +385,9 @@ void TopologyTab::refreshPreview() {
     std::function<void(QTreeWidgetItem*, int)> add = [&](QTreeWidgetItem* parentItem, int entry) {
         const auto& e = tree.entries[size_t(entry)];
         auto* item = new QTreeWidgetItem(parentItem);
-        item->setText(0, e.level < 0 ? tr("cluster") : QStringLiteral("%1 %2").arg(qs(tree.levels[size_t(e.level)].name), qs(e.name)));
+        item->setText(
+            0, e.level < 0 ? tr("cluster")
+                           : QStringLiteral("%1 %2").arg(qs(tree.levels[size_t(e.level)].name), qs(e.name)));
         item->setText(1, formatCount(e.nodes));
         item->setText(2, formatCount(e.gpus));
         item->setText(3, e.level < 0 ? QString() : QString::number(levels - e.level));
@@ -376,14 +401,18 @@ void TopologyTab::refreshPreview() {
 
     QStringList lines;
     if (levels == 0) {
-        lines << tr("No node carries a topology label yet. Assign zone, block, rack or NVLink-domain labels on the left.");
+        lines << tr("No node carries a topology label yet. Assign zone, block, rack or NVLink-domain labels "
+                    "on the left.");
     } else {
         std::map<int, int> perLevel;
         for (const auto& e : tree.entries)
             if (e.level >= 0) perLevel[e.level] += 1;
         QStringList tiers;
         for (int l = levels - 1; l >= 0; --l)
-            tiers << tr("tier %1: %2 × %3").arg(levels - l).arg(perLevel[l]).arg(qs(tree.levels[size_t(l)].name));
+            tiers << tr("tier %1: %2 × %3")
+                         .arg(levels - l)
+                         .arg(perLevel[l])
+                         .arg(qs(tree.levels[size_t(l)].name));
         lines << tr("<b>Volcano HyperNodes</b>: %1.").arg(tiers.join(QStringLiteral(", ")));
         QStringList kueue;
         for (const auto& l : tree.levels) kueue << qs(l.nodeLabel);
@@ -394,11 +423,16 @@ void TopologyTab::refreshPreview() {
             for (const auto& n : cluster.nodes) missing += n.labels.count(level.nodeLabel) == 0;
             if (missing > 0)
                 lines << QStringLiteral("<span style='color:#b26a00'>%1</span>")
-                             .arg(tr("%n node(s) have no %1 label; they hang one level higher.", "", missing).arg(qs(level.name)).toHtmlEscaped());
+                             .arg(tr("%n node(s) have no %1 label; they hang one level higher.", "", missing)
+                                      .arg(qs(level.name))
+                                      .toHtmlEscaped());
         }
     }
     if (!cluster.hyperNodes.empty())
-        lines << tr("The project also holds %n HyperNode object(s); the export builds HyperNodes from the labels above.", "", int(cluster.hyperNodes.size()));
+        lines << tr(
+            "The project also holds %n HyperNode object(s) from its source: the what-if and the Volcano "
+            "export use those; label edits here reach the exported node labels and Kueue's Topology.",
+            "", int(cluster.hyperNodes.size()));
     previewNote_->setText(lines.join(QStringLiteral("<br>")));
 }
 
