@@ -177,6 +177,9 @@ class MainWindowTest : public QObject {
         const auto& run = window.workspace()->results();
         QVERIFY(run.primary && run.contrast);
         QCOMPARE(run.primary->projectRevision, doc->revision());
+        // The sample's cluster holds no GPU pods: the map turns to the run's state by itself.
+        QCOMPARE(window.clusterTab()->showBox()->currentData().toInt(), 1);
+        QVERIFY(window.clusterTab()->gpuMap()->occupancy()->allocatedMilli > 0);
         QTableWidget* compare = window.resultsTab()->comparison();
         QVERIFY(compare->rowCount() > 5);
         QCOMPARE(compare->horizontalHeaderItem(1)->text(), QStringLiteral("Volcano policy"));

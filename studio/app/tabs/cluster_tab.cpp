@@ -178,6 +178,11 @@ ClusterTab::ClusterTab(Workspace* workspace, QWidget* parent) : QWidget(parent),
         };
         if (run.primary) showBox_->addItem(label(*run.primary), 1);
         if (run.contrast) showBox_->addItem(label(*run.contrast), 2);
+        // A new run on a cluster that holds no GPUs shows what the run did rather than an empty map.
+        const bool newRun = run.primary && run.primary.get() != lastRun_;
+        lastRun_ = run.primary.get();
+        auto loaded = ws_->clusterOccupancy();
+        if (newRun && current == 0 && (!loaded || loaded->allocatedMilli == 0)) current = 1;
         int index = showBox_->findData(current);
         showBox_->setCurrentIndex(index < 0 ? 0 : index);
         showBox_->blockSignals(false);

@@ -26,6 +26,7 @@ class ClusterTab : public QWidget {
     NodeTableModel* nodeModel() const { return model_; }
     NodeFilterProxy* nodeProxy() const { return proxy_; }
     QComboBox* colorModeBox() const { return colorBox_; }
+    QComboBox* showBox() const { return showBox_; } // 0 = the cluster as loaded, 1 / 2 = a what-if's state
     void saveState() const;
     // Shows the map as the last what-if left it (the primary profile's run), if there is one.
     bool showWhatIfState();
@@ -46,6 +47,7 @@ class ClusterTab : public QWidget {
     QComboBox* groupBox_;
     QComboBox* colorBox_;
     QComboBox* showBox_;
+    const void* lastRun_ = nullptr; // the what-if shown last, to notice a new one
     QLabel* mapNote_;
     GpuMapWidget* map_;
     GpuMapLegend* legend_;
