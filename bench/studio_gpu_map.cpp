@@ -2,6 +2,11 @@
 // widget's paintEvent draws it. Target (issue 7): under 16 ms.
 //
 //   build/bench/studio_gpu_map [nodes] [repeats]
+#include "core/topology_paths.h"
+#include "gpumap/gpu_map_renderer.h"
+#include "gpumap/gpu_map_widget.h"
+#include "model/cluster.h"
+
 #include <QApplication>
 #include <QElapsedTimer>
 #include <QPainter>
@@ -9,11 +14,6 @@
 #include <cstdio>
 #include <random>
 #include <vector>
-
-#include "core/topology_paths.h"
-#include "gpumap/gpu_map_renderer.h"
-#include "gpumap/gpu_map_widget.h"
-#include "model/cluster.h"
 
 using namespace gantry;
 using namespace gantry::studio;
@@ -43,7 +43,8 @@ double median(std::vector<double> v) {
 } // namespace
 
 int main(int argc, char** argv) {
-    qputenv("QT_QPA_PLATFORM", qgetenv("QT_QPA_PLATFORM").isEmpty() ? QByteArray("offscreen") : qgetenv("QT_QPA_PLATFORM"));
+    qputenv("QT_QPA_PLATFORM",
+            qgetenv("QT_QPA_PLATFORM").isEmpty() ? QByteArray("offscreen") : qgetenv("QT_QPA_PLATFORM"));
     QApplication app(argc, argv);
     const int nodes = argc > 1 ? std::atoi(argv[1]) : 10000;
     const int repeats = argc > 2 ? std::atoi(argv[2]) : 30;
@@ -57,9 +58,12 @@ int main(int argc, char** argv) {
     for (int j = 0; j < 400; ++j) jobs.push_back("team/job-" + std::to_string(j));
     for (int i = 0; i < nodes; ++i) {
         int r = int(rng() % 10);
-        if (r < 5) placements.push_back({i, {8, 1000, {}}, {}, int32_t(rng() % 400), int32_t(rng() % 12), 0});
-        else if (r < 7) placements.push_back({i, {3, 1000, {}}, {}, int32_t(rng() % 400), int32_t(rng() % 12), 0});
-        else if (r < 8) placements.push_back({i, {1, 500, {}}, {}, int32_t(rng() % 400), int32_t(rng() % 12), 0});
+        if (r < 5)
+            placements.push_back({i, {8, 1000, {}}, {}, int32_t(rng() % 400), int32_t(rng() % 12), 0});
+        else if (r < 7)
+            placements.push_back({i, {3, 1000, {}}, {}, int32_t(rng() % 400), int32_t(rng() % 12), 0});
+        else if (r < 8)
+            placements.push_back({i, {1, 500, {}}, {}, int32_t(rng() % 400), int32_t(rng() % 12), 0});
     }
     QElapsedTimer t;
     t.start();
@@ -95,7 +99,8 @@ int main(int argc, char** argv) {
     int drawn = 0;
     for (int node = 0; node < nodes; ++node)
         for (int gpu = 0; gpu < 8; ++gpu)
-            drawn += (all.pixel(geometry.cellRect({node, gpu}).center()) & 0xffffff) != (scene.colors.background & 0xffffff);
+            drawn += (all.pixel(geometry.cellRect({node, gpu}).center()) & 0xffffff) !=
+                     (scene.colors.background & 0xffffff);
 
     // 2) The widget itself, tall enough that all GPUs are on screen at the smallest zoom.
     GpuMapWidget widget;
@@ -127,10 +132,11 @@ int main(int argc, char** argv) {
     std::printf("  layout (topology)      %8.2f ms\n", layoutMs);
     std::printf("  geometry               %8.2f ms\n", geometryMs);
     std::sort(full.begin(), full.end());
-    std::printf("  renderer, all %d GPUs (content %dx%d): median %.2f ms, p95 %.2f ms  [target < 16 ms]\n", nodes * 8,
-                geometry.contentSize().width(), geometry.contentSize().height(), median(full), full[full.size() * 95 / 100]);
-    std::printf("  widget repaint with all %d GPUs on screen (%dx%d): median %.2f ms\n", nodes * 8, widget.width(),
-                geometry.contentSize().height() + 4, median(viewport));
+    std::printf("  renderer, all %d GPUs (content %dx%d): median %.2f ms, p95 %.2f ms  [target < 16 ms]\n",
+                nodes * 8, geometry.contentSize().width(), geometry.contentSize().height(), median(full),
+                full[full.size() * 95 / 100]);
+    std::printf("  widget repaint with all %d GPUs on screen (%dx%d): median %.2f ms\n", nodes * 8,
+                widget.width(), geometry.contentSize().height() + 4, median(viewport));
     std::printf("  widget repaint 1600x1000 at zoom 1: median %.2f ms\n", median(zoomed));
     return median(full) < 16.0 && median(viewport) < 16.0 ? 0 : 1;
 }

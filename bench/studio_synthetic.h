@@ -18,7 +18,8 @@ struct SyntheticSpec {
 
 inline std::string nodeName(int i) {
     char buf[64];
-    std::snprintf(buf, sizeof buf, "gpu-z%d-b%02d-r%03d-n%d", i / 5000, (i / 128) % 40, (i / 8) % 1000, i % 8);
+    std::snprintf(buf, sizeof buf, "gpu-z%d-b%02d-r%03d-n%d", i / 5000, (i / 128) % 40, (i / 8) % 1000,
+                  i % 8);
     return buf;
 }
 
@@ -27,14 +28,16 @@ inline std::string syntheticSnapshot(const SyntheticSpec& spec) {
     out.reserve(size_t(spec.nodes) * 1400);
     char buf[1024];
     for (int i = 0; i < spec.nodes; ++i) {
-        std::snprintf(buf, sizeof buf,
-                      "---\napiVersion: v1\nkind: Node\nmetadata:\n  name: %s\n  labels:\n"
-                      "    topology.kubernetes.io/zone: zone-%d\n    topology.gantry.io/block: block-%02d\n"
-                      "    topology.gantry.io/rack: rack-%04d\n    nvidia.com/gpu.product: NVIDIA-H100-80GB-HBM3\n"
-                      "    node.kubernetes.io/instance-type: p5.48xlarge\n"
-                      "status:\n  allocatable:\n    cpu: '192'\n    memory: 2Ti\n    pods: '110'\n    nvidia.com/gpu: '%d'\n"
-                      "  conditions:\n  - type: Ready\n    status: 'True'\n",
-                      nodeName(i).c_str(), i / 5000, i / 128, i / 8, spec.gpusPerNode);
+        std::snprintf(
+            buf, sizeof buf,
+            "---\napiVersion: v1\nkind: Node\nmetadata:\n  name: %s\n  labels:\n"
+            "    topology.kubernetes.io/zone: zone-%d\n    topology.gantry.io/block: block-%02d\n"
+            "    topology.gantry.io/rack: rack-%04d\n    nvidia.com/gpu.product: NVIDIA-H100-80GB-HBM3\n"
+            "    node.kubernetes.io/instance-type: p5.48xlarge\n"
+            "status:\n  allocatable:\n    cpu: '192'\n    memory: 2Ti\n    pods: '110'\n    nvidia.com/gpu: "
+            "'%d'\n"
+            "  conditions:\n  - type: Ready\n    status: 'True'\n",
+            nodeName(i).c_str(), i / 5000, i / 128, i / 8, spec.gpusPerNode);
         out += buf;
     }
     std::mt19937 rng(spec.seed);
@@ -45,10 +48,11 @@ inline std::string syntheticSnapshot(const SyntheticSpec& spec) {
     auto group = [&](int id, int ns, int minMember) {
         if (groupMade[size_t(id)]) return;
         groupMade[size_t(id)] = 1;
-        std::snprintf(buf, sizeof buf,
-                      "---\napiVersion: scheduling.volcano.sh/v1beta1\nkind: PodGroup\nmetadata:\n  name: job-%d\n"
-                      "  namespace: team-%d\nspec:\n  minMember: %d\n  queue: team-%d\nstatus:\n  phase: Running\n",
-                      id, ns, minMember, ns);
+        std::snprintf(
+            buf, sizeof buf,
+            "---\napiVersion: scheduling.volcano.sh/v1beta1\nkind: PodGroup\nmetadata:\n  name: job-%d\n"
+            "  namespace: team-%d\nspec:\n  minMember: %d\n  queue: team-%d\nstatus:\n  phase: Running\n",
+            id, ns, minMember, ns);
         out += buf;
     };
     for (int i = 0; i < spec.nodes; ++i) {
@@ -58,12 +62,13 @@ inline std::string syntheticSnapshot(const SyntheticSpec& spec) {
         int gpus = whole ? spec.gpusPerNode : 1;
         group(whole ? i / 4 : i, (i / 4) % 12, 1);
         for (int k = 0; k < pods; ++k, ++pod) {
-            std::snprintf(buf, sizeof buf,
-                          "---\napiVersion: v1\nkind: Pod\nmetadata:\n  name: job-%d-n%d-%d\n  namespace: team-%d\n"
-                          "  annotations:\n    scheduling.k8s.io/group-name: job-%d\nspec:\n  nodeName: %s\n"
-                          "  containers:\n  - name: main\n    resources:\n      requests:\n        cpu: '16'\n"
-                          "        memory: 128Gi\n        nvidia.com/gpu: '%d'\nstatus:\n  phase: Running\n",
-                          whole ? i / 4 : i, i, k, (i / 4) % 12, whole ? i / 4 : i, nodeName(i).c_str(), gpus);
+            std::snprintf(
+                buf, sizeof buf,
+                "---\napiVersion: v1\nkind: Pod\nmetadata:\n  name: job-%d-n%d-%d\n  namespace: team-%d\n"
+                "  annotations:\n    scheduling.k8s.io/group-name: job-%d\nspec:\n  nodeName: %s\n"
+                "  containers:\n  - name: main\n    resources:\n      requests:\n        cpu: '16'\n"
+                "        memory: 128Gi\n        nvidia.com/gpu: '%d'\nstatus:\n  phase: Running\n",
+                whole ? i / 4 : i, i, k, (i / 4) % 12, whole ? i / 4 : i, nodeName(i).c_str(), gpus);
             out += buf;
         }
     }

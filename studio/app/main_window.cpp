@@ -1,33 +1,5 @@
 #include "main_window.h"
 
-#include <QAction>
-#include <QApplication>
-#include <QCloseEvent>
-#include <QDialog>
-#include <QDialogButtonBox>
-#include <QFontDatabase>
-#include <QPlainTextEdit>
-#include <QToolButton>
-#include <QVBoxLayout>
-#include <limits>
-#include <QDir>
-#include <QFileDialog>
-#include <QFileInfo>
-#include <QKeySequence>
-#include <QLabel>
-#include <QMenuBar>
-#include <QMessageBox>
-#include <QMimeData>
-#include <QProgressBar>
-#include <QPushButton>
-#include <QSettings>
-#include <QStandardPaths>
-#include <QStatusBar>
-#include <QStyle>
-#include <QTabWidget>
-#include <QToolBar>
-#include <QUndoStack>
-
 #include "atomic_file.h"
 #include "core/autosave.h"
 #include "core/file_loader.h"
@@ -46,13 +18,45 @@
 #include "widgets/stat_card.h"
 #include "workspace.h"
 
+#include <QAction>
+#include <QApplication>
+#include <QCloseEvent>
+#include <QDialog>
+#include <QDialogButtonBox>
+#include <QDir>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QFontDatabase>
+#include <QKeySequence>
+#include <QLabel>
+#include <QMenuBar>
+#include <QMessageBox>
+#include <QMimeData>
+#include <QPlainTextEdit>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QSettings>
+#include <QStandardPaths>
+#include <QStatusBar>
+#include <QStyle>
+#include <QTabWidget>
+#include <QToolBar>
+#include <QToolButton>
+#include <QUndoStack>
+#include <QVBoxLayout>
+#include <limits>
+
 namespace gantry::studio {
 namespace {
 constexpr int MaxRecent = 10;
-QString qs(const std::string& s) { return QString::fromStdString(s); }
+QString qs(const std::string& s) {
+    return QString::fromStdString(s);
+}
 } // namespace
 
-QStringList MainWindow::tabNames() { return {"cluster", "queues", "topology", "workloads", "policy", "results", "export"}; }
+QStringList MainWindow::tabNames() {
+    return {"cluster", "queues", "topology", "workloads", "policy", "results", "export"};
+}
 
 MainWindow::MainWindow(std::unique_ptr<WhatIfEngine> engine, const QString& autosaveDir, QWidget* parent)
     : QMainWindow(parent), ws_(new Workspace(std::move(engine), this)) {
@@ -101,7 +105,8 @@ MainWindow::MainWindow(std::unique_ptr<WhatIfEngine> engine, const QString& auto
     statusBar()->addPermanentWidget(warningsButton_);
     statusBar()->addPermanentWidget(summaryLabel_);
     loader_ = new FileLoader(this);
-    connect(loader_, &FileLoader::finished, this, [this](const std::shared_ptr<LoadOutcome>& outcome) { finishOpen(*outcome); });
+    connect(loader_, &FileLoader::finished, this,
+            [this](const std::shared_ptr<LoadOutcome>& outcome) { finishOpen(*outcome); });
     connect(warningsButton_, &QToolButton::clicked, this, &MainWindow::showWarnings);
     auto* abandon = new QAction(this);
     abandon->setShortcut(Qt::Key_Escape);
@@ -118,8 +123,10 @@ MainWindow::MainWindow(std::unique_ptr<WhatIfEngine> engine, const QString& auto
     connect(queues_, &QueuesTab::statusMessage, this, status);
     connect(topology_, &TopologyTab::statusMessage, this, status);
     connect(workloads_, &WorkloadsTab::statusMessage, this, status);
-    connect(results_, &ResultsTab::statusMessage, this, [this](const QString& t, int ms) { showStatus(t, ms); });
-    connect(export_, &ExportTab::statusMessage, this, [this](const QString& t, int ms) { showStatus(t, ms); });
+    connect(results_, &ResultsTab::statusMessage, this,
+            [this](const QString& t, int ms) { showStatus(t, ms); });
+    connect(export_, &ExportTab::statusMessage, this,
+            [this](const QString& t, int ms) { showStatus(t, ms); });
 
     auto* doc = ws_->document();
     connect(doc, &ProjectDocument::modifiedChanged, this, &MainWindow::updateTitle);
@@ -142,8 +149,10 @@ MainWindow::MainWindow(std::unique_ptr<WhatIfEngine> engine, const QString& auto
     connect(runner, &WhatIfRunner::cancelled, this, [this] { showStatus(tr("What-if cancelled.")); });
 
     buildActions();
-    QString dir = autosaveDir.isEmpty() ? QDir(QStandardPaths::writableLocation(QStandardPaths::AppLocalDataLocation)).filePath("autosave")
-                                        : autosaveDir;
+    QString dir = autosaveDir.isEmpty()
+                      ? QDir(QStandardPaths::writableLocation(QStandardPaths::AppLocalDataLocation))
+                            .filePath("autosave")
+                      : autosaveDir;
     autosaver_ = new Autosaver(doc, dir, this);
     connect(autosaver_, &Autosaver::failed, this, [this](const QString& m) { showStatus(m, 10000); });
 
@@ -157,29 +166,40 @@ MainWindow::MainWindow(std::unique_ptr<WhatIfEngine> engine, const QString& auto
 
 MainWindow::~MainWindow() = default;
 
-void MainWindow::showStatus(const QString& text, int timeoutMs) { statusBar()->showMessage(text, timeoutMs); }
+void MainWindow::showStatus(const QString& text, int timeoutMs) {
+    statusBar()->showMessage(text, timeoutMs);
+}
 
 void MainWindow::buildActions() {
     auto* doc = ws_->document();
-    auto action = [this](const QString& text, const QKeySequence& key, auto slot, QStyle::StandardPixmap icon = QStyle::SP_CustomBase) {
+    auto action = [this](const QString& text, const QKeySequence& key, auto slot,
+                         QStyle::StandardPixmap icon = QStyle::SP_CustomBase) {
         auto* a = new QAction(text, this);
         if (!key.isEmpty()) a->setShortcut(key);
         if (icon != QStyle::SP_CustomBase) a->setIcon(style()->standardIcon(icon));
         connect(a, &QAction::triggered, this, slot);
         return a;
     };
-    auto* newA = action(tr("&New"), QKeySequence::New, [this] { newProject(); }, QStyle::SP_FileIcon);
-    auto* openA = action(tr("&Open…"), QKeySequence::Open, [this] {
-        QSettings s;
-        QStringList files = QFileDialog::getOpenFileNames(this, tr("Open project, snapshot, inventory or trace"),
-                                                          s.value("files/lastDir").toString(), openFilter());
-        if (!files.isEmpty()) openFiles(files);
-    }, QStyle::SP_DialogOpenButton);
-    auto* connectA = action(tr("&Connect to Cluster…"), QKeySequence(Qt::CTRL | Qt::Key_K), [this] { connectToCluster(); },
-                            QStyle::SP_DriveNetIcon);
-    auto* saveA = action(tr("&Save"), QKeySequence::Save, [this] { save(); }, QStyle::SP_DialogSaveButton);
+    auto* newA = action(
+        tr("&New"), QKeySequence::New, [this] { newProject(); }, QStyle::SP_FileIcon);
+    auto* openA = action(
+        tr("&Open…"), QKeySequence::Open,
+        [this] {
+            QSettings s;
+            QStringList files =
+                QFileDialog::getOpenFileNames(this, tr("Open project, snapshot, inventory or trace"),
+                                              s.value("files/lastDir").toString(), openFilter());
+            if (!files.isEmpty()) openFiles(files);
+        },
+        QStyle::SP_DialogOpenButton);
+    auto* connectA = action(
+        tr("&Connect to Cluster…"), QKeySequence(Qt::CTRL | Qt::Key_K), [this] { connectToCluster(); },
+        QStyle::SP_DriveNetIcon);
+    auto* saveA = action(
+        tr("&Save"), QKeySequence::Save, [this] { save(); }, QStyle::SP_DialogSaveButton);
     auto* saveAsA = action(tr("Save &As…"), QKeySequence::SaveAs, [this] { saveAs(); });
-    auto* exportA = action(tr("&Export Manifests…"), QKeySequence(Qt::CTRL | Qt::Key_E), [this] { setCurrentTab("export"); });
+    auto* exportA = action(tr("&Export Manifests…"), QKeySequence(Qt::CTRL | Qt::Key_E),
+                           [this] { setCurrentTab("export"); });
     auto* quitA = action(tr("&Quit"), QKeySequence::Quit, [this] { close(); });
     QAction* undoA = doc->undoStack()->createUndoAction(this, tr("&Undo"));
     undoA->setShortcut(QKeySequence::Undo);
@@ -187,17 +207,23 @@ void MainWindow::buildActions() {
     QAction* redoA = doc->undoStack()->createRedoAction(this, tr("&Redo"));
     redoA->setShortcuts({QKeySequence::Redo, QKeySequence(Qt::CTRL | Qt::Key_Y)});
     redoA->setIcon(style()->standardIcon(QStyle::SP_ArrowForward));
-    auto* runA = action(tr("&Run What-If"), QKeySequence(Qt::Key_F5), [this] {
-        setCurrentTab("results");
-        ws_->runWhatIf();
-    }, QStyle::SP_MediaPlay);
-    auto* cancelA = action(tr("&Cancel Run"), QKeySequence(Qt::SHIFT | Qt::Key_F5), [this] { ws_->runner()->cancel(); }, QStyle::SP_MediaStop);
+    auto* runA = action(
+        tr("&Run What-If"), QKeySequence(Qt::Key_F5),
+        [this] {
+            setCurrentTab("results");
+            ws_->runWhatIf();
+        },
+        QStyle::SP_MediaPlay);
+    auto* cancelA = action(
+        tr("&Cancel Run"), QKeySequence(Qt::SHIFT | Qt::Key_F5), [this] { ws_->runner()->cancel(); },
+        QStyle::SP_MediaStop);
     cancelA->setEnabled(false);
     connect(ws_->runner(), &WhatIfRunner::runningChanged, cancelA, &QAction::setEnabled);
     const bool engineAvailable = ws_->runner()->unavailableReason().isEmpty();
     runA->setEnabled(engineAvailable);
     if (!engineAvailable) runA->setToolTip(ws_->runner()->unavailableReason());
-    connect(ws_->runner(), &WhatIfRunner::runningChanged, runA, [runA, engineAvailable](bool running) { runA->setEnabled(engineAvailable && !running); });
+    connect(ws_->runner(), &WhatIfRunner::runningChanged, runA,
+            [runA, engineAvailable](bool running) { runA->setEnabled(engineAvailable && !running); });
 
     QMenu* file = menuBar()->addMenu(tr("&File"));
     file->addAction(newA);
@@ -220,11 +246,14 @@ void MainWindow::buildActions() {
     const QStringList names = tabNames();
     for (int i = 0; i < names.size(); ++i) {
         QString title = tabs_->tabText(i);
-        view->addAction(action(title, QKeySequence(Qt::CTRL | Qt::Key(Qt::Key_1 + i)), [this, i] { tabs_->setCurrentIndex(i); }));
+        view->addAction(action(title, QKeySequence(Qt::CTRL | Qt::Key(Qt::Key_1 + i)),
+                               [this, i] { tabs_->setCurrentIndex(i); }));
     }
     view->addSeparator();
-    view->addAction(action(tr("Zoom GPU Map &In"), QKeySequence::ZoomIn, [this] { cluster_->gpuMap()->zoomIn(); }));
-    view->addAction(action(tr("Zoom GPU Map &Out"), QKeySequence::ZoomOut, [this] { cluster_->gpuMap()->zoomOut(); }));
+    view->addAction(
+        action(tr("Zoom GPU Map &In"), QKeySequence::ZoomIn, [this] { cluster_->gpuMap()->zoomIn(); }));
+    view->addAction(
+        action(tr("Zoom GPU Map &Out"), QKeySequence::ZoomOut, [this] { cluster_->gpuMap()->zoomOut(); }));
 
     QMenu* run = menuBar()->addMenu(tr("&Run"));
     run->addAction(runA);
@@ -232,25 +261,28 @@ void MainWindow::buildActions() {
 
     QMenu* help = menuBar()->addMenu(tr("&Help"));
     help->addAction(action(tr("&Keyboard Shortcuts"), QKeySequence::HelpContents, [this] {
-        QMessageBox::information(this, tr("Keyboard shortcuts"),
-                                 tr("<table>"
-                                    "<tr><td><b>Ctrl+N / O / S</b></td><td>New, open, save</td></tr>"
-                                    "<tr><td><b>Ctrl+Shift+S</b></td><td>Save as</td></tr>"
-                                    "<tr><td><b>Ctrl+K</b></td><td>Connect to a cluster</td></tr>"
-                                    "<tr><td><b>Ctrl+Z / Ctrl+Shift+Z</b></td><td>Undo, redo</td></tr>"
-                                    "<tr><td><b>Ctrl+1 … Ctrl+7</b></td><td>Cluster, Queues, Topology, Workloads, Policy, Results, Export</td></tr>"
-                                    "<tr><td><b>F5 / Shift+F5</b></td><td>Run the what-if, cancel it</td></tr>"
-                                    "<tr><td><b>Ctrl+E</b></td><td>Export manifests</td></tr>"
-                                    "<tr><td><b>+ / − / 0, Ctrl+wheel</b></td><td>Zoom the GPU map, fit it</td></tr>"
-                                    "<tr><td><b>Del, F2</b></td><td>Remove or rename the selected queue</td></tr>"
-                                    "</table>"));
+        QMessageBox::information(
+            this, tr("Keyboard shortcuts"),
+            tr("<table>"
+               "<tr><td><b>Ctrl+N / O / S</b></td><td>New, open, save</td></tr>"
+               "<tr><td><b>Ctrl+Shift+S</b></td><td>Save as</td></tr>"
+               "<tr><td><b>Ctrl+K</b></td><td>Connect to a cluster</td></tr>"
+               "<tr><td><b>Ctrl+Z / Ctrl+Shift+Z</b></td><td>Undo, redo</td></tr>"
+               "<tr><td><b>Ctrl+1 … Ctrl+7</b></td><td>Cluster, Queues, Topology, Workloads, Policy, "
+               "Results, Export</td></tr>"
+               "<tr><td><b>F5 / Shift+F5</b></td><td>Run the what-if, cancel it</td></tr>"
+               "<tr><td><b>Ctrl+E</b></td><td>Export manifests</td></tr>"
+               "<tr><td><b>+ / − / 0, Ctrl+wheel</b></td><td>Zoom the GPU map, fit it</td></tr>"
+               "<tr><td><b>Del, F2</b></td><td>Remove or rename the selected queue</td></tr>"
+               "</table>"));
     }));
     help->addAction(action(tr("&About Gantry Studio"), QKeySequence(), [this] {
-        QMessageBox::about(this, tr("About Gantry Studio"),
-                           tr("<b>Gantry Studio %1</b><p>Plan Kubernetes GPU clusters and their batch-scheduler policy "
-                              "(Volcano, Apache YuniKorn, Kueue): import a cluster, design queues and topology, run "
-                              "what-if workloads, export validated manifests.</p>")
-                               .arg(QApplication::applicationVersion()));
+        QMessageBox::about(
+            this, tr("About Gantry Studio"),
+            tr("<b>Gantry Studio %1</b><p>Plan Kubernetes GPU clusters and their batch-scheduler policy "
+               "(Volcano, Apache YuniKorn, Kueue): import a cluster, design queues and topology, run "
+               "what-if workloads, export validated manifests.</p>")
+                .arg(QApplication::applicationVersion()));
     }));
 
     auto* bar = addToolBar(tr("Main"));
@@ -290,7 +322,8 @@ void MainWindow::updateTitle() {
     int64_t gpus = 0;
     for (const auto& n : c.nodes) gpus += n.gpus.count;
     summaryLabel_->setText(tr("%1 nodes · %2 GPUs · %3 queues · %4 workloads")
-                               .arg(formatCount(qint64(c.nodes.size())), formatCount(gpus), formatCount(qint64(c.queues.size())),
+                               .arg(formatCount(qint64(c.nodes.size())), formatCount(gpus),
+                                    formatCount(qint64(c.queues.size())),
                                     formatCount(qint64(doc->project().workloads.size()))));
 }
 
@@ -299,7 +332,10 @@ void MainWindow::adopt(LoadedFile&& loaded, const QString& source, bool modified
     size_t warnings = loaded.warnings.size();
     ws_->document()->replace(std::move(loaded.project), savePath, source, modified);
     if (warnings > 0)
-        showStatus(tr("Opened %1 with %n warning(s); click the warnings button to read them.", "", int(warnings)).arg(QFileInfo(source).fileName()), 10000);
+        showStatus(
+            tr("Opened %1 with %n warning(s); click the warnings button to read them.", "", int(warnings))
+                .arg(QFileInfo(source).fileName()),
+            10000);
     else
         showStatus(tr("Opened %1").arg(QFileInfo(source).fileName()));
 }
@@ -308,7 +344,8 @@ bool MainWindow::openFiles(const QStringList& paths, bool interactive, QString* 
     if (paths.isEmpty()) return false;
     if (loader_->isLoading()) {
         if (error) *error = tr("Another file is still being opened.");
-        if (interactive) showStatus(tr("Another file is still being opened; wait for it or press Esc to abandon it."));
+        if (interactive)
+            showStatus(tr("Another file is still being opened; wait for it or press Esc to abandon it."));
         return false;
     }
     // A scheduler configuration becomes the open project's policy; anything else replaces the project.
@@ -334,10 +371,13 @@ void MainWindow::finishOpen(const LoadOutcome& outcome) {
     if (!outcome.error.isEmpty()) {
         statusBar()->clearMessage();
         if (openingInteractive_) {
-            QMessageBox box(QMessageBox::Critical, tr("Could not open %1").arg(QFileInfo(paths.front()).fileName()),
-                            tr("Gantry could not read this file, so the open project is unchanged."), QMessageBox::Ok, this);
-            box.setInformativeText(outcome.error.section('\n', 0, 4) +
-                                   tr("\n\nFix the file at the place shown (file:line:column) and open it again."));
+            QMessageBox box(QMessageBox::Critical,
+                            tr("Could not open %1").arg(QFileInfo(paths.front()).fileName()),
+                            tr("Gantry could not read this file, so the open project is unchanged."),
+                            QMessageBox::Ok, this);
+            box.setInformativeText(
+                outcome.error.section('\n', 0, 4) +
+                tr("\n\nFix the file at the place shown (file:line:column) and open it again."));
             box.setDetailedText(outcome.error);
             box.exec();
         }
@@ -348,9 +388,11 @@ void MainWindow::finishOpen(const LoadOutcome& outcome) {
         Policy p = policyOf(ws_->document()->project());
         p.volcano = *loaded.schedulerConf;
         p.target = TargetScheduler::Volcano;
-        ws_->document()->undoStack()->push(
-            new SetPolicyCommand(ws_->document(), p, tr("Use scheduler configuration %1").arg(QFileInfo(paths.front()).fileName())));
-        showStatus(tr("The policy now follows %1 (Ctrl+Z to undo).").arg(QFileInfo(paths.front()).fileName()), 8000);
+        ws_->document()->undoStack()->push(new SetPolicyCommand(
+            ws_->document(), p,
+            tr("Use scheduler configuration %1").arg(QFileInfo(paths.front()).fileName())));
+        showStatus(tr("The policy now follows %1 (Ctrl+Z to undo).").arg(QFileInfo(paths.front()).fileName()),
+                   8000);
         setCurrentTab("policy");
         return;
     }
@@ -400,10 +442,11 @@ bool MainWindow::saveTo(const QString& path) {
     try {
         saveProject(ws_->document()->project(), path);
     } catch (const std::exception& e) {
-        QMessageBox::critical(this, tr("Could not save"),
-                              tr("%1\n\nThe project is still open and unchanged. Choose another folder with Save As, "
-                                 "or free space and try again.")
-                                  .arg(QString::fromUtf8(e.what())));
+        QMessageBox::critical(
+            this, tr("Could not save"),
+            tr("%1\n\nThe project is still open and unchanged. Choose another folder with Save As, "
+               "or free space and try again.")
+                .arg(QString::fromUtf8(e.what())));
         return false;
     }
     ws_->document()->markSaved(path);
@@ -423,7 +466,8 @@ bool MainWindow::saveAs() {
     QSettings s;
     QString suggested = ws_->document()->filePath();
     if (suggested.isEmpty())
-        suggested = QDir(s.value("files/lastDir").toString()).filePath(ws_->document()->displayName().section('.', 0, 0) + ".gantry");
+        suggested = QDir(s.value("files/lastDir").toString())
+                        .filePath(ws_->document()->displayName().section('.', 0, 0) + ".gantry");
     QString path = QFileDialog::getSaveFileName(this, tr("Save project"), suggested, projectFilter());
     if (path.isEmpty()) return false;
     if (!path.endsWith(".gantry")) path += ".gantry";
@@ -432,9 +476,10 @@ bool MainWindow::saveAs() {
 
 bool MainWindow::maybeSave() {
     if (!ws_->document()->isModified()) return true;
-    auto answer = QMessageBox::warning(this, tr("Unsaved changes"),
-                                       tr("%1 has changes that are not saved. Save them first?").arg(ws_->document()->displayName()),
-                                       QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel, QMessageBox::Save);
+    auto answer = QMessageBox::warning(
+        this, tr("Unsaved changes"),
+        tr("%1 has changes that are not saved. Save them first?").arg(ws_->document()->displayName()),
+        QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel, QMessageBox::Save);
     if (answer == QMessageBox::Save) return save();
     return answer == QMessageBox::Discard;
 }
@@ -487,12 +532,15 @@ void MainWindow::rebuildRecentMenu() {
     QStringList recent = QSettings().value("files/recent").toStringList();
     for (int i = 0; i < recent.size(); ++i) {
         QString path = recent[i];
-        auto* a = recentMenu_->addAction(QStringLiteral("&%1  %2").arg(i + 1).arg(QFileInfo(path).fileName()));
+        auto* a =
+            recentMenu_->addAction(QStringLiteral("&%1  %2").arg(i + 1).arg(QFileInfo(path).fileName()));
         a->setToolTip(path);
         a->setStatusTip(path);
         connect(a, &QAction::triggered, this, [this, path] {
             if (!QFileInfo::exists(path)) {
-                QMessageBox::warning(this, tr("File not found"), tr("%1 no longer exists; it is removed from the recent files.").arg(path));
+                QMessageBox::warning(
+                    this, tr("File not found"),
+                    tr("%1 no longer exists; it is removed from the recent files.").arg(path));
                 QSettings s;
                 QStringList r = s.value("files/recent").toStringList();
                 r.removeAll(path);
@@ -503,7 +551,8 @@ void MainWindow::rebuildRecentMenu() {
             openFiles({path});
         });
     }
-    if (recent.isEmpty()) recentMenu_->addAction(tr("(none)"))->setEnabled(false);
+    if (recent.isEmpty())
+        recentMenu_->addAction(tr("(none)"))->setEnabled(false);
     else {
         recentMenu_->addSeparator();
         recentMenu_->addAction(tr("Clear List"), this, [this] {
@@ -520,7 +569,8 @@ void MainWindow::offerRecovery() {
                         tr("Gantry Studio closed unexpectedly while %1 had unsaved changes (autosaved %2).")
                             .arg(session.name, QLocale().toString(session.savedAt, QLocale::ShortFormat)),
                         QMessageBox::NoButton, this);
-        box.setInformativeText(tr("Recover opens the autosaved copy; save it to keep it. Discard deletes the copy."));
+        box.setInformativeText(
+            tr("Recover opens the autosaved copy; save it to keep it. Discard deletes the copy."));
         auto* recover = box.addButton(tr("Recover"), QMessageBox::AcceptRole);
         box.addButton(tr("Discard"), QMessageBox::DestructiveRole);
         box.exec();
@@ -528,11 +578,13 @@ void MainWindow::offerRecovery() {
             QString error;
             try {
                 LoadedFile loaded = loadFile(session.autosavePath);
-                ws_->document()->replace(std::move(loaded.project), session.originalPath, session.originalPath, true);
+                ws_->document()->replace(std::move(loaded.project), session.originalPath,
+                                         session.originalPath, true);
                 showStatus(tr("Recovered %1. Save it to keep the changes.").arg(session.name), 10000);
             } catch (const std::exception& e) {
                 QMessageBox::warning(this, tr("Recovery failed"),
-                                     tr("The autosaved copy could not be read: %1\nIt is kept at %2.").arg(QString::fromUtf8(e.what()), session.autosavePath));
+                                     tr("The autosaved copy could not be read: %1\nIt is kept at %2.")
+                                         .arg(QString::fromUtf8(e.what()), session.autosavePath));
                 continue;
             }
         }
@@ -549,12 +601,17 @@ void MainWindow::connectToCluster() {
     QString source = tr("cluster %1").arg(dialog.contextName());
     size_t objects = loaded.project.cluster.nodes.size();
     ws_->document()->replace(std::move(loaded.project), QString(), source, true);
-    showStatus(tr("Imported %1 (%2 nodes). Save the project to keep it.").arg(dialog.summary().section('\n', 0, 0)).arg(objects), 10000);
-    auto keep = QMessageBox::question(this, tr("Keep the snapshot?"),
-                                      tr("Save the objects read from the cluster as a snapshot file, so you can reopen "
-                                         "or share them without connecting again?"));
+    showStatus(tr("Imported %1 (%2 nodes). Save the project to keep it.")
+                   .arg(dialog.summary().section('\n', 0, 0))
+                   .arg(objects),
+               10000);
+    auto keep = QMessageBox::question(
+        this, tr("Keep the snapshot?"),
+        tr("Save the objects read from the cluster as a snapshot file, so you can reopen "
+           "or share them without connecting again?"));
     if (keep == QMessageBox::Yes) {
-        QString path = QFileDialog::getSaveFileName(this, tr("Save snapshot"), dialog.contextName() + "-snapshot.yaml", tr("YAML (*.yaml)"));
+        QString path = QFileDialog::getSaveFileName(
+            this, tr("Save snapshot"), dialog.contextName() + "-snapshot.yaml", tr("YAML (*.yaml)"));
         if (!path.isEmpty()) {
             try {
                 writeFileAtomically(path.toStdString(), dialog.snapshotText().toStdString());

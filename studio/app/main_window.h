@@ -1,11 +1,11 @@
 #pragma once
 // The studio's one window: seven work areas as tabs, the File / Edit / View / Run / Help menus, drag
 // and drop open, recent files, autosave and recovery, and the status bar.
-#include <QMainWindow>
-#include <memory>
-
 #include "model/diagnostic.h"
 #include "whatif/whatif_engine.h"
+
+#include <QMainWindow>
+#include <memory>
 
 class QLabel;
 class QMenu;
@@ -30,10 +30,10 @@ class FileLoader;
 
 class MainWindow : public QMainWindow {
     Q_OBJECT
-public:
+  public:
     // autosaveDir empty = QStandardPaths' app data folder; tests pass their own.
-    explicit MainWindow(std::unique_ptr<WhatIfEngine> engine = makeDefaultWhatIfEngine(), const QString& autosaveDir = {},
-                        QWidget* parent = nullptr);
+    explicit MainWindow(std::unique_ptr<WhatIfEngine> engine = makeDefaultWhatIfEngine(),
+                        const QString& autosaveDir = {}, QWidget* parent = nullptr);
     ~MainWindow() override;
 
     Workspace* workspace() const { return ws_; }
@@ -57,12 +57,12 @@ public:
     // Offers recovery of autosaved sessions left by a crash.
     void offerRecovery();
 
-protected:
+  protected:
     void closeEvent(QCloseEvent* event) override;
     void dragEnterEvent(QDragEnterEvent* event) override;
     void dropEvent(QDropEvent* event) override;
 
-private:
+  private:
     void buildActions();
     void updateTitle();
     void addRecent(const QString& path);

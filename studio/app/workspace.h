@@ -1,19 +1,19 @@
 #pragma once
 // Everything one window works on: the document, the what-if runner and its last results, and the
 // GPU occupancy derived from the project (snapshot) or from a result.
-#include <QObject>
-#include <memory>
-
 #include "core/project_document.h"
 #include "gpumap/fragmentation_view.h"
 #include "gpumap/gpu_occupancy.h"
 #include "whatif/whatif_runner.h"
 
+#include <QObject>
+#include <memory>
+
 namespace gantry::studio {
 
 class Workspace : public QObject {
     Q_OBJECT
-public:
+  public:
     explicit Workspace(std::unique_ptr<WhatIfEngine> engine, QObject* parent = nullptr);
 
     ProjectDocument* document() { return &doc_; }
@@ -34,11 +34,11 @@ public:
     // Starts the project's what-if on the worker.
     bool runWhatIf();
 
-signals:
+  signals:
     void clusterOccupancyChanged();
     void resultsChanged();
 
-private:
+  private:
     void recomputeClusterOccupancy();
     std::shared_ptr<const GpuOccupancy> occupancyOf(const WhatIfResult& result) const;
 

@@ -1,15 +1,15 @@
 // Crash recovery: an autosaved copy whose session lock is gone is offered back; one whose session
 // still runs is not; a clean end removes the copy.
-#include <QLockFile>
-#include <QTemporaryDir>
-#include <QtTest>
-
 #include "core/autosave.h"
 #include "core/project_document.h"
 #include "core/project_files.h"
 #include "core/queue_commands.h"
 #include "studio_test_support.h"
 #include "test_registry.h"
+
+#include <QLockFile>
+#include <QTemporaryDir>
+#include <QtTest>
 
 using namespace gantry;
 using namespace gantry::studio;
@@ -24,12 +24,13 @@ void touch(const QString& path, const QByteArray& text = "x") {
 
 class AutosaveTest : public QObject {
     Q_OBJECT
-private slots:
+  private slots:
     void copiesOfEndedSessionsAreRecoverable() {
         QTemporaryDir dir;
         // A crashed session: copy and metadata, no lock held.
         touch(dir.filePath("crashed.gantry"));
-        touch(dir.filePath("crashed.gantry.json"), R"({"name": "lab.gantry", "originalPath": "/tmp/lab.gantry"})");
+        touch(dir.filePath("crashed.gantry.json"),
+              R"({"name": "lab.gantry", "originalPath": "/tmp/lab.gantry"})");
         // A running session: its lock is held.
         touch(dir.filePath("running.gantry"));
         QLockFile held(dir.filePath("running.lock"));

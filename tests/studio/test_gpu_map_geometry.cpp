@@ -1,11 +1,11 @@
 // The GPU map's geometry: every drawn GPU has a cell, the cell maps back to the GPU, gaps map to
 // nothing, zoom is clamped and keeps the mapping exact, groups wrap to the viewport.
-#include <QtTest>
-#include <set>
-
 #include "gpumap/gpu_map_geometry.h"
 #include "gpumap/gpu_map_renderer.h"
 #include "test_registry.h"
+
+#include <QtTest>
+#include <set>
 
 using namespace gantry::studio;
 
@@ -33,7 +33,7 @@ GpuMapLayout makeLayout(int racks, int nodesPerRack, int gpus, int sections = 2)
 
 class GpuMapGeometryTest : public QObject {
     Q_OBJECT
-private slots:
+  private slots:
     void everyGpuRoundTripsAtEveryZoom() {
         for (double zoom : {0.25, 0.5, 1.0, 1.7, 3.0, 5.0}) {
             GpuMapGeometry g;
@@ -43,7 +43,9 @@ private slots:
             for (int node = 0; node < 96; ++node)
                 for (int gpu = 0; gpu < 8; ++gpu) {
                     QRect r = g.cellRect({node, gpu});
-                    QVERIFY2(!r.isEmpty(), qPrintable(QStringLiteral("zoom %1 node %2 gpu %3").arg(zoom).arg(node).arg(gpu)));
+                    QVERIFY2(
+                        !r.isEmpty(),
+                        qPrintable(QStringLiteral("zoom %1 node %2 gpu %3").arg(zoom).arg(node).arg(gpu)));
                     QCOMPARE(r.width(), g.cellSize());
                     QCOMPARE(g.gpuAt(r.topLeft()), (GpuRef{node, gpu}));
                     QCOMPARE(g.gpuAt(r.bottomRight()), (GpuRef{node, gpu}));
@@ -143,7 +145,8 @@ private slots:
         g.setLayout(makeLayout(30, 8, 8, 3));
         QRect view(0, 300, 800, 250);
         std::set<int> seen;
-        g.forGroupsIn(view, [&](int group) { g.forNodesIn(group, view, [&](int node) { seen.insert(node); }); });
+        g.forGroupsIn(view,
+                      [&](int group) { g.forNodesIn(group, view, [&](int node) { seen.insert(node); }); });
         for (int node = 0; node < 240; ++node) {
             bool visible = false;
             for (int gpu = 0; gpu < 8; ++gpu) visible = visible || g.cellRect({node, gpu}).intersects(view);

@@ -1,7 +1,4 @@
 // Which pod holds which GPU, and how fragmented each GPU's idle capacity is, on the lab cluster.
-#include <QtTest>
-#include <cmath>
-
 #include "core/topology_paths.h"
 #include "fragmentation/fragmentation.h"
 #include "gpumap/fragmentation_view.h"
@@ -9,12 +6,15 @@
 #include "studio_test_support.h"
 #include "test_registry.h"
 
+#include <QtTest>
+#include <cmath>
+
 using namespace gantry;
 using namespace gantry::studio;
 
 class GpuOccupancyTest : public QObject {
     Q_OBJECT
-private slots:
+  private slots:
     void devicesAreAssignedLikeTheSchedulers() {
         Cluster c;
         Node n;

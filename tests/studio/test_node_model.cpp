@@ -1,18 +1,18 @@
 // The node table: flat and grouped, sorted and filtered by NodeFilterProxy, following label edits.
-#include <QAbstractItemModelTester>
-#include <QtTest>
-
 #include "core/cluster_commands.h"
 #include "models/node_table_model.h"
 #include "studio_test_support.h"
 #include "test_registry.h"
+
+#include <QAbstractItemModelTester>
+#include <QtTest>
 
 using namespace gantry;
 using namespace gantry::studio;
 
 class NodeModelTest : public QObject {
     Q_OBJECT
-private slots:
+  private slots:
     void flatTableListsEveryNode() {
         ProjectDocument doc;
         NodeTableModel model(&doc);
@@ -26,8 +26,10 @@ private slots:
         for (int r = 0; r < model.rowCount(); ++r)
             if (model.data(model.index(r, 0)).toString() == "h100-a0-r01-01") h100 = r;
         QVERIFY(h100 >= 0);
-        QCOMPARE(model.data(model.index(h100, NodeTableModel::Pool)).toString(), QStringLiteral("p5.48xlarge"));
-        QCOMPARE(model.data(model.index(h100, model.levelColumn(0))).toString(), QStringLiteral("eu-west-1a"));
+        QCOMPARE(model.data(model.index(h100, NodeTableModel::Pool)).toString(),
+                 QStringLiteral("p5.48xlarge"));
+        QCOMPARE(model.data(model.index(h100, model.levelColumn(0))).toString(),
+                 QStringLiteral("eu-west-1a"));
         QCOMPARE(model.data(model.index(h100, model.tailColumn(NodeTableModel::Gpus))).toInt(), 8);
         QCOMPARE(model.data(model.index(h100, model.tailColumn(NodeTableModel::GpuModel))).toString(),
                  QStringLiteral("NVIDIA-H100-80GB-HBM3"));
@@ -71,7 +73,8 @@ private slots:
         occ->gpuOffset[100] = g;
         occ->usedMilli.assign(size_t(g), 500);
         model.setOccupancy(occ);
-        QCOMPARE(model.data(model.index(0, model.tailColumn(NodeTableModel::GpusUsed))).toString(), QStringLiteral("4"));
+        QCOMPARE(model.data(model.index(0, model.tailColumn(NodeTableModel::GpusUsed))).toString(),
+                 QStringLiteral("4"));
     }
 
     void filterQueries() {
@@ -125,7 +128,8 @@ private slots:
         std::vector<int> cpuNodes;
         for (size_t i = 0; i < doc.project().cluster.nodes.size(); ++i)
             if (doc.project().cluster.nodes[i].name.rfind("cpu-", 0) == 0) cpuNodes.push_back(int(i));
-        doc.undoStack()->push(new SetNodeLabelCommand(&doc, cpuNodes, "topology.kubernetes.io/zone", std::string("eu-west-1c")));
+        doc.undoStack()->push(new SetNodeLabelCommand(&doc, cpuNodes, "topology.kubernetes.io/zone",
+                                                      std::string("eu-west-1c")));
         QCOMPARE(model.rowCount(), 3);
         doc.undoStack()->undo();
         QCOMPARE(model.rowCount(), 2);

@@ -1,16 +1,16 @@
 // The Policy tab's edits of volcano-scheduler.conf.
-#include <QtTest>
-
 #include "core/policy_edit.h"
 #include "core/project_commands.h"
 #include "test_registry.h"
+
+#include <QtTest>
 
 using namespace gantry;
 using namespace gantry::studio;
 
 class PolicyEditTest : public QObject {
     Q_OBJECT
-private slots:
+  private slots:
     void queueSharingIsProportionOrCapacityNeverBoth() {
         SchedulerConf c = defaultVolcanoConf();
         QCOMPARE(queueSharing(c), QueueSharing::Proportion);
@@ -19,7 +19,8 @@ private slots:
         QVERIFY(c.plugin("capacity")->enabled("enableHierarchy"));
         QCOMPARE(queueSharing(c), QueueSharing::CapacityHierarchy);
         // It took proportion's place in tier 2.
-        QCOMPARE(describeTiers(c)[1], std::string("overcommit, drf, predicates, capacity (hierarchy), nodeorder, binpack"));
+        QCOMPARE(describeTiers(c)[1],
+                 std::string("overcommit, drf, predicates, capacity (hierarchy), nodeorder, binpack"));
         setQueueSharing(c, QueueSharing::Capacity);
         QVERIFY(!c.plugin("capacity")->enabled("enableHierarchy"));
         setQueueSharing(c, QueueSharing::Proportion);
@@ -32,7 +33,8 @@ private slots:
         SchedulerConf c = defaultVolcanoConf();
         setAction(c, "reclaim", true);
         setAction(c, "preempt", true);
-        QCOMPARE(c.actions, (std::vector<std::string>{"enqueue", "allocate", "preempt", "reclaim", "backfill"}));
+        QCOMPARE(c.actions,
+                 (std::vector<std::string>{"enqueue", "allocate", "preempt", "reclaim", "backfill"}));
         setAction(c, "enqueue", false);
         QCOMPARE(c.actions.front(), std::string("allocate"));
     }

@@ -1,14 +1,14 @@
 // The queue tree model over the lab cluster: structure, editing quotas through the model with undo,
 // re-parenting by drag and drop, renaming with references, removal of a subtree.
-#include <QAbstractItemModelTester>
-#include <QMimeData>
-#include <QSignalSpy>
-#include <QtTest>
-
 #include "core/queue_commands.h"
 #include "models/queue_tree_model.h"
 #include "studio_test_support.h"
 #include "test_registry.h"
+
+#include <QAbstractItemModelTester>
+#include <QMimeData>
+#include <QSignalSpy>
+#include <QtTest>
 
 using namespace gantry;
 using namespace gantry::studio;
@@ -21,7 +21,7 @@ const Queue& queueNamed(const ProjectDocument& doc, const std::string& name) {
 
 class QueueModelTest : public QObject {
     Q_OBJECT
-private slots:
+  private slots:
     void treeFollowsTheParents() {
         ProjectDocument doc;
         QueueTreeModel model(&doc);
@@ -36,7 +36,8 @@ private slots:
         QCOMPARE(nlp.parent(), research);
         QCOMPARE(model.data(nlp).toString(), QStringLiteral("nlp"));
         // Volcano's terms in the headers; the GPU columns show deserved etc. of nvidia.com/gpu.
-        QCOMPARE(model.headerData(QueueTreeModel::QuotaB, Qt::Horizontal).toString(), QStringLiteral("Deserved (GPU)"));
+        QCOMPARE(model.headerData(QueueTreeModel::QuotaB, Qt::Horizontal).toString(),
+                 QStringLiteral("Deserved (GPU)"));
         QCOMPARE(model.data(nlp.siblingAtColumn(QueueTreeModel::QuotaB)).toString(), QStringLiteral("192"));
         QCOMPARE(model.data(nlp.siblingAtColumn(QueueTreeModel::QuotaA)).toString(), QStringLiteral("64"));
         // Share of the parent: 192 of research's 352.
@@ -60,7 +61,8 @@ private slots:
         QVERIFY(changed.count() > 0);
         QVERIFY(doc.isModified());
         // 192 + 128 + 48 > research's 352: the model reports the problem on the queue.
-        QVERIFY(model.data(model.indexOfQueue("vision"), QueueTreeModel::ProblemRole).toString().contains("352"));
+        QVERIFY(
+            model.data(model.indexOfQueue("vision"), QueueTreeModel::ProblemRole).toString().contains("352"));
         doc.undoStack()->undo();
         QCOMPARE(queueNamed(doc, "vision").deserved.get("nvidia.com/gpu"), int64_t(112000));
         QCOMPARE(model.data(deserved).toString(), QStringLiteral("112"));
@@ -177,7 +179,10 @@ private slots:
         cq.name = "team-a";
         cq.parent = "org";
         cq.kind = Queue::Kind::KueueClusterQueue;
-        cq.resourceGroups = {ResourceGroup{{"nvidia.com/gpu"}, {FlavorQuotas{"h100", {ResourceQuota{"nvidia.com/gpu", 16000, 8000, 4000}}}, FlavorQuotas{"a100", {ResourceQuota{"nvidia.com/gpu", 8000, {}, {}}}}}}};
+        cq.resourceGroups = {
+            ResourceGroup{{"nvidia.com/gpu"},
+                          {FlavorQuotas{"h100", {ResourceQuota{"nvidia.com/gpu", 16000, 8000, 4000}}},
+                           FlavorQuotas{"a100", {ResourceQuota{"nvidia.com/gpu", 8000, {}, {}}}}}}};
         Queue other = cq;
         other.name = "team-b";
         p.cluster.queues = {cohort, cq, other};
@@ -185,8 +190,10 @@ private slots:
         doc.replace(p, {}, {});
         QueueTreeModel model(&doc);
         QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
-        QCOMPARE(model.headerData(QueueTreeModel::QuotaA, Qt::Horizontal).toString(), QStringLiteral("Nominal (GPU)"));
-        QCOMPARE(model.data(model.indexOfQueue("team-a", QueueTreeModel::QuotaA)).toString(), QStringLiteral("24")); // summed over flavors
+        QCOMPARE(model.headerData(QueueTreeModel::QuotaA, Qt::Horizontal).toString(),
+                 QStringLiteral("Nominal (GPU)"));
+        QCOMPARE(model.data(model.indexOfQueue("team-a", QueueTreeModel::QuotaA)).toString(),
+                 QStringLiteral("24")); // summed over flavors
         // Borrowing limit: one flavor is unlimited, so the sum is "no limit".
         QCOMPARE(model.data(model.indexOfQueue("team-a", QueueTreeModel::QuotaB)).toString(), QString());
         std::unique_ptr<QMimeData> mime(model.mimeData({model.indexOfQueue("team-b")}));

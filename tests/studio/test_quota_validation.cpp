@@ -1,18 +1,19 @@
 // The quota editor's live checks in each scheduler's terms, and the editor showing them.
-#include <QLineEdit>
-#include <QtTest>
-
 #include "core/queue_commands.h"
 #include "core/quota_validation.h"
 #include "studio_test_support.h"
 #include "test_registry.h"
 #include "widgets/queue_editor.h"
 
+#include <QLineEdit>
+#include <QtTest>
+
 using namespace gantry;
 using namespace gantry::studio;
 
 namespace {
-bool has(const std::vector<QuotaIssue>& issues, QuotaField field, const std::string& resource, const QString& text) {
+bool has(const std::vector<QuotaIssue>& issues, QuotaField field, const std::string& resource,
+         const QString& text) {
     for (const auto& i : issues)
         if (i.field == field && i.resource == resource && i.message.contains(text)) return true;
     return false;
@@ -21,19 +22,21 @@ bool has(const std::vector<QuotaIssue>& issues, QuotaField field, const std::str
 
 class QuotaValidationTest : public QObject {
     Q_OBJECT
-private slots:
+  private slots:
     void labClusterIsClean() {
         Project p = fixtures::loadLab();
         for (const auto& q : p.cluster.queues) {
             auto issues = validateQueue(p, q.name, TargetScheduler::Volcano);
-            for (const auto& i : issues) QVERIFY2(i.severity != Severity::Error, qPrintable(QString::fromStdString(q.name) + ": " + i.message));
+            for (const auto& i : issues)
+                QVERIFY2(i.severity != Severity::Error,
+                         qPrintable(QString::fromStdString(q.name) + ": " + i.message));
         }
     }
 
     void volcanoRules() {
         Project p = fixtures::loadLab();
         Queue nlp = p.cluster.queues[size_t(queueIndex(p, "nlp"))];
-        nlp.guarantee.set("nvidia.com/gpu", 200000); // above deserved 192
+        nlp.guarantee.set("nvidia.com/gpu", 200000);  // above deserved 192
         nlp.capability.set("nvidia.com/gpu", 600000); // above research's 560
         auto issues = validateQueue(p, nlp, TargetScheduler::Volcano);
         QVERIFY(has(issues, QuotaField::Low, "nvidia.com/gpu", "exceeds deserved"));
@@ -49,8 +52,10 @@ private slots:
         Queue bad = research;
         bad.name = "Research_Team";
         p.cluster.queues.push_back(bad);
-        QVERIFY(has(validateQueue(p, "Research_Team", TargetScheduler::Volcano), QuotaField::Share, "", "not a valid Kubernetes name"));
-        QVERIFY(!has(validateQueue(p, "Research_Team", TargetScheduler::YuniKorn), QuotaField::Share, "", "YuniKorn"));
+        QVERIFY(has(validateQueue(p, "Research_Team", TargetScheduler::Volcano), QuotaField::Share, "",
+                    "not a valid Kubernetes name"));
+        QVERIFY(!has(validateQueue(p, "Research_Team", TargetScheduler::YuniKorn), QuotaField::Share, "",
+                     "YuniKorn"));
     }
 
     void kueueRules() {
@@ -58,7 +63,8 @@ private slots:
         Queue cq;
         cq.name = "solo";
         cq.kind = Queue::Kind::KueueClusterQueue;
-        cq.resourceGroups = {ResourceGroup{{"nvidia.com/gpu"}, {FlavorQuotas{"h100", {ResourceQuota{"nvidia.com/gpu", 8000, 4000, 9000}}}}}};
+        cq.resourceGroups = {ResourceGroup{
+            {"nvidia.com/gpu"}, {FlavorQuotas{"h100", {ResourceQuota{"nvidia.com/gpu", 8000, 4000, 9000}}}}}};
         p.cluster.queues = {cq};
         auto issues = validateQueue(p, "solo", TargetScheduler::Kueue);
         QVERIFY(has(issues, QuotaField::High, "nvidia.com/gpu", "needs a cohort"));
@@ -104,7 +110,9 @@ private slots:
         QVERIFY(editor.messageFor("nvidia.com/gpu").isEmpty());
         emit deserved->editingFinished();
         QCOMPARE(doc.undoStack()->count(), 1);
-        QCOMPARE(doc.project().cluster.queues[size_t(queueIndex(doc.project(), "vision"))].deserved.get("nvidia.com/gpu"), int64_t(96000));
+        QCOMPARE(doc.project().cluster.queues[size_t(queueIndex(doc.project(), "vision"))].deserved.get(
+                     "nvidia.com/gpu"),
+                 int64_t(96000));
         doc.undoStack()->undo();
         QCOMPARE(editor.quotaField("nvidia.com/gpu", QuotaField::Share)->text(), QStringLiteral("112"));
     }

@@ -1,10 +1,4 @@
 // Bulk label assignment (by pattern and by selection), its undo, and the preview tree.
-#include <QComboBox>
-#include <QLineEdit>
-#include <QSpinBox>
-#include <QTreeWidget>
-#include <QtTest>
-
 #include "core/cluster_commands.h"
 #include "core/label_plan.h"
 #include "core/topology_paths.h"
@@ -14,12 +8,18 @@
 #include "test_registry.h"
 #include "workspace.h"
 
+#include <QComboBox>
+#include <QLineEdit>
+#include <QSpinBox>
+#include <QTreeWidget>
+#include <QtTest>
+
 using namespace gantry;
 using namespace gantry::studio;
 
 class TopologyTest : public QObject {
     Q_OBJECT
-private slots:
+  private slots:
     void patterns() {
         Project p = fixtures::loadLab();
         QString error;
@@ -68,10 +68,12 @@ private slots:
         QCOMPARE(counts, (std::map<std::string, int>{{"island-0", 16}, {"island-1", 16}}));
         // Numbering follows natural name order: the first 16 A100 nodes are racks r01 and r02.
         for (const auto& n : nodes)
-            if (n.name == "a100-b0-r02-08") QCOMPARE(n.labels.at("topology.gantry.io/nvlink-island"), std::string("island-0"));
+            if (n.name == "a100-b0-r02-08")
+                QCOMPARE(n.labels.at("topology.gantry.io/nvlink-island"), std::string("island-0"));
         QCOMPARE(ws.document()->undoStack()->count(), 1);
         ws.document()->undoStack()->undo();
-        for (const auto& n : ws.document()->project().cluster.nodes) QVERIFY(!n.labels.count("topology.gantry.io/nvlink-island"));
+        for (const auto& n : ws.document()->project().cluster.nodes)
+            QVERIFY(!n.labels.count("topology.gantry.io/nvlink-island"));
     }
 
     void previewShowsTheTreeAndFollowsEdits() {
@@ -89,7 +91,8 @@ private slots:
         std::vector<int> cpu;
         for (size_t i = 0; i < ws.document()->project().cluster.nodes.size(); ++i)
             if (ws.document()->project().cluster.nodes[i].name.rfind("cpu-", 0) == 0) cpu.push_back(int(i));
-        ws.document()->undoStack()->push(new SetNodeLabelCommand(ws.document(), cpu, "topology.kubernetes.io/zone", std::string("eu-west-1c")));
+        ws.document()->undoStack()->push(new SetNodeLabelCommand(
+            ws.document(), cpu, "topology.kubernetes.io/zone", std::string("eu-west-1c")));
         QCOMPARE(tab.preview()->topLevelItem(0)->childCount(), 3);
         auto tree = buildTopologyTree(ws.document()->project().cluster);
         QCOMPARE(tree.levels.size(), size_t(4));

@@ -1,5 +1,9 @@
 #include "core/autosave.h"
 
+#include "atomic_file.h"
+#include "core/project_document.h"
+#include "core/project_files.h"
+
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
@@ -8,13 +12,10 @@
 #include <QUuid>
 #include <exception>
 
-#include "atomic_file.h"
-#include "core/project_document.h"
-#include "core/project_files.h"
-
 namespace gantry::studio {
 
-Autosaver::Autosaver(ProjectDocument* doc, const QString& dir, QObject* parent) : QObject(parent), doc_(doc), dir_(dir) {
+Autosaver::Autosaver(ProjectDocument* doc, const QString& dir, QObject* parent)
+    : QObject(parent), doc_(doc), dir_(dir) {
     QDir().mkpath(dir_);
     QString id = QUuid::createUuid().toString(QUuid::WithoutBraces);
     copyPath_ = QDir(dir_).filePath(id + ".gantry");

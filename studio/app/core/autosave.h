@@ -22,7 +22,7 @@ struct RecoverableSession {
 
 class Autosaver : public QObject {
     Q_OBJECT
-public:
+  public:
     // dir: where copies go (QStandardPaths::AppLocalDataLocation + "/autosave" in the studio).
     Autosaver(ProjectDocument* doc, const QString& dir, QObject* parent = nullptr);
     ~Autosaver() override;
@@ -39,10 +39,10 @@ public:
     // Removes a recovered or declined copy.
     static void remove(const RecoverableSession& session);
 
-signals:
+  signals:
     void failed(const QString& message);
 
-private:
+  private:
     ProjectDocument* doc_;
     QString dir_, copyPath_;
     std::unique_ptr<QLockFile> lock_;

@@ -30,7 +30,8 @@ SetNodeLabelCommand::SetNodeLabelCommand(ProjectDocument* doc, std::vector<int> 
                                          std::optional<std::string> value)
     : doc_(doc), nodes_(std::move(nodes)), key_(std::move(key)), value_(std::move(value)) {
     const auto& all = doc_->project().cluster.nodes;
-    for (int n : nodes_) before_.push_back(n >= 0 && size_t(n) < all.size() ? labelOf(all[size_t(n)], key_) : std::nullopt);
+    for (int n : nodes_)
+        before_.push_back(n >= 0 && size_t(n) < all.size() ? labelOf(all[size_t(n)], key_) : std::nullopt);
     auto count = QString::number(nodes_.size());
     setText(value_ ? QObject::tr("Label %1 node(s) %2=%3")
                          .arg(count, QString::fromStdString(key_), QString::fromStdString(*value_))
@@ -47,11 +48,13 @@ void SetNodeLabelCommand::redo() {
 void SetNodeLabelCommand::undo() {
     auto& all = doc_->edit().cluster.nodes;
     for (size_t i = 0; i < nodes_.size(); ++i)
-        if (nodes_[i] >= 0 && size_t(nodes_[i]) < all.size()) setLabel(all[size_t(nodes_[i])], key_, before_[i]);
+        if (nodes_[i] >= 0 && size_t(nodes_[i]) < all.size())
+            setLabel(all[size_t(nodes_[i])], key_, before_[i]);
     doc_->announceNodesChanged(uniqueSorted(nodes_));
 }
 
-SetNodeLabelsCommand::SetNodeLabelsCommand(ProjectDocument* doc, std::vector<Change> changes, const QString& text)
+SetNodeLabelsCommand::SetNodeLabelsCommand(ProjectDocument* doc, std::vector<Change> changes,
+                                           const QString& text)
     : doc_(doc), changes_(std::move(changes)) {
     const auto& all = doc_->project().cluster.nodes;
     for (const auto& c : changes_)
@@ -74,8 +77,12 @@ void SetNodeLabelsCommand::apply(bool forward) {
     doc_->announceNodesChanged(uniqueSorted(std::move(touched)));
 }
 
-void SetNodeLabelsCommand::redo() { apply(true); }
-void SetNodeLabelsCommand::undo() { apply(false); }
+void SetNodeLabelsCommand::redo() {
+    apply(true);
+}
+void SetNodeLabelsCommand::undo() {
+    apply(false);
+}
 
 SetTopologyLevelsCommand::SetTopologyLevelsCommand(ProjectDocument* doc, std::vector<TopologyLevel> levels)
     : doc_(doc), before_(doc->project().cluster.topologyLevels), after_(std::move(levels)) {

@@ -1,23 +1,23 @@
 #pragma once
 // Undo commands over nodes and topology: bulk label assignment and the topology levels.
+#include "core/project_document.h"
+
 #include <QUndoCommand>
 #include <optional>
 #include <string>
 #include <vector>
 
-#include "core/project_document.h"
-
 namespace gantry::studio {
 
 // Sets (value) or removes (nullopt) one label on many nodes at once.
 class SetNodeLabelCommand : public QUndoCommand {
-public:
+  public:
     SetNodeLabelCommand(ProjectDocument* doc, std::vector<int> nodes, std::string key,
                         std::optional<std::string> value);
     void redo() override;
     void undo() override;
 
-private:
+  private:
     ProjectDocument* doc_;
     std::vector<int> nodes_;
     std::string key_;
@@ -27,7 +27,7 @@ private:
 
 // Several label writes as one step (e.g. "rack-{n/8}" over a name pattern gives each node its own value).
 class SetNodeLabelsCommand : public QUndoCommand {
-public:
+  public:
     struct Change {
         int node = -1;
         std::string key;
@@ -37,7 +37,7 @@ public:
     void redo() override;
     void undo() override;
 
-private:
+  private:
     void apply(bool forward);
     ProjectDocument* doc_;
     std::vector<Change> changes_;
@@ -45,12 +45,12 @@ private:
 };
 
 class SetTopologyLevelsCommand : public QUndoCommand {
-public:
+  public:
     SetTopologyLevelsCommand(ProjectDocument* doc, std::vector<TopologyLevel> levels);
     void redo() override;
     void undo() override;
 
-private:
+  private:
     ProjectDocument* doc_;
     std::vector<TopologyLevel> before_, after_;
 };

@@ -9,8 +9,9 @@
 namespace gantry::studio {
 
 bool ExportPlan::hasErrors() const {
-    return !unavailable.isEmpty() ||
-           std::any_of(issues.begin(), issues.end(), [](const ExportIssue& i) { return i.kind == ExportIssue::Kind::Error; });
+    return !unavailable.isEmpty() || std::any_of(issues.begin(), issues.end(), [](const ExportIssue& i) {
+        return i.kind == ExportIssue::Kind::Error;
+    });
 }
 
 namespace {
@@ -50,7 +51,8 @@ ExportPlan planExport(const Project& project, TargetScheduler target, bool singl
         for (auto& [name, text] : renderExport(plan.bundle, plan.layout))
             plan.files.push_back(ExportFile{QString::fromStdString(name), std::move(text)});
         for (const auto& d : validateExport(plan.bundle, plan.layout))
-            plan.issues.push_back(toIssue(d.severity == Severity::Error ? ExportIssue::Kind::Error : ExportIssue::Kind::Warning, d));
+            plan.issues.push_back(toIssue(
+                d.severity == Severity::Error ? ExportIssue::Kind::Error : ExportIssue::Kind::Warning, d));
     } catch (const std::exception& e) {
         // The exporter refuses what it cannot map at all (say, a project it cannot read); show why.
         ExportIssue issue;
@@ -67,13 +69,15 @@ ExportPlan planExport(const Project& project, TargetScheduler target, bool singl
         plan.issues.push_back(issue);
     }
     // Errors first, then warnings, lossy steps and notes.
-    std::stable_sort(plan.issues.begin(), plan.issues.end(), [](const ExportIssue& a, const ExportIssue& b) { return a.kind < b.kind; });
+    std::stable_sort(plan.issues.begin(), plan.issues.end(),
+                     [](const ExportIssue& a, const ExportIssue& b) { return a.kind < b.kind; });
     return plan;
 }
 
 QStringList writeExportPlan(const ExportPlan& plan, const QString& dir) {
     if (plan.hasErrors())
-        throw std::runtime_error(QObject::tr("The export has errors; fix them before writing.").toStdString());
+        throw std::runtime_error(
+            QObject::tr("The export has errors; fix them before writing.").toStdString());
     ExportResult result = writeExport(plan.bundle, dir.toStdString(), plan.layout);
     if (!result.written) {
         std::string why;

@@ -1,13 +1,13 @@
 #pragma once
 // The Export tab's view of the exporters: build the manifests of one target from the project,
 // validate them, and only then write them. Nothing is written while an error remains.
-#include <QString>
-#include <string>
-#include <vector>
-
 #include "export/export.h"
 #include "model/diagnostic.h"
 #include "model/project.h"
+
+#include <QString>
+#include <string>
+#include <vector>
 
 namespace gantry::studio {
 
@@ -19,10 +19,10 @@ struct ExportFile {
 struct ExportIssue {
     enum class Kind { Error, Warning, Lossy, Note };
     Kind kind = Kind::Error;
-    QString object;  // "Queue team-a", "ClusterQueue research"
-    QString field;   // "spec.deserved[nvidia.com/gpu]"
+    QString object; // "Queue team-a", "ClusterQueue research"
+    QString field;  // "spec.deserved[nvidia.com/gpu]"
     QString message;
-    QString where;   // file:line:column of the source object or the rendered file, when known
+    QString where; // file:line:column of the source object or the rendered file, when known
 };
 
 struct ExportPlan {
@@ -30,7 +30,7 @@ struct ExportPlan {
     std::vector<ExportFile> files;
     std::vector<ExportIssue> issues;
     QString unavailable; // set when this build cannot export at all
-    ExportBundle bundle;  // what the exporter built (written by writeExport)
+    ExportBundle bundle; // what the exporter built (written by writeExport)
     ExportLayout layout = ExportLayout::PerKind;
     bool hasErrors() const;
 };

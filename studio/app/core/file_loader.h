@@ -2,12 +2,12 @@
 // Reads files off the GUI thread, so the window stays responsive while a large snapshot imports.
 // The result (a project, or the located error) comes back on the GUI thread; a load the user
 // abandons is left to finish in the background and its result dropped.
+#include "core/project_files.h"
+
 #include <QObject>
 #include <QStringList>
 #include <QThread>
 #include <memory>
-
-#include "core/project_files.h"
 
 namespace gantry::studio {
 
@@ -19,7 +19,7 @@ struct LoadOutcome {
 
 class FileLoader : public QObject {
     Q_OBJECT
-public:
+  public:
     explicit FileLoader(QObject* parent = nullptr);
     ~FileLoader() override;
     bool isLoading() const { return active_ != nullptr; }
@@ -29,10 +29,10 @@ public:
     // Blocks (processing events) until the current load ends; false on timeout.
     bool waitForFinished(int timeoutMs);
 
-signals:
+  signals:
     void finished(std::shared_ptr<gantry::studio::LoadOutcome> outcome);
 
-private:
+  private:
     QThread* active_ = nullptr;
     std::vector<QThread*> abandoned_;
 };

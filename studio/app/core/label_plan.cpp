@@ -5,18 +5,22 @@
 
 namespace gantry::studio {
 
-std::optional<std::vector<int>> nodesMatching(const Cluster& cluster, const QString& pattern, QString* error) {
+std::optional<std::vector<int>> nodesMatching(const Cluster& cluster, const QString& pattern,
+                                              QString* error) {
     QString p = pattern.trimmed();
     QRegularExpression re;
     if (p.size() >= 2 && p.startsWith('/') && p.endsWith('/')) {
         re = QRegularExpression(QRegularExpression::anchoredPattern(p.mid(1, p.size() - 2)));
     } else {
-        re = QRegularExpression(QRegularExpression::wildcardToRegularExpression(p.isEmpty() ? QStringLiteral("*") : p,
-                                                                                QRegularExpression::UnanchoredWildcardConversion));
+        re = QRegularExpression(QRegularExpression::wildcardToRegularExpression(
+            p.isEmpty() ? QStringLiteral("*") : p, QRegularExpression::UnanchoredWildcardConversion));
         re.setPattern(QRegularExpression::anchoredPattern(re.pattern()));
     }
     if (!re.isValid()) {
-        if (error) *error = QObject::tr("Bad regular expression at offset %1: %2").arg(re.patternErrorOffset()).arg(re.errorString());
+        if (error)
+            *error = QObject::tr("Bad regular expression at offset %1: %2")
+                         .arg(re.patternErrorOffset())
+                         .arg(re.errorString());
         return std::nullopt;
     }
     std::vector<int> out;
@@ -32,7 +36,8 @@ QString fill(QString text, const QString& name, int value) {
     QRegularExpressionMatch m;
     while ((m = re.match(text)).hasMatch()) {
         int width = m.captured(1).isEmpty() ? 0 : m.captured(1).toInt();
-        text.replace(m.capturedStart(), m.capturedLength(), QStringLiteral("%1").arg(value, width, 10, QLatin1Char('0')));
+        text.replace(m.capturedStart(), m.capturedLength(),
+                     QStringLiteral("%1").arg(value, width, 10, QLatin1Char('0')));
     }
     return text;
 }

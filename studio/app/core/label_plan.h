@@ -1,12 +1,12 @@
 #pragma once
 // Bulk label assignment: which nodes a name pattern picks, and which value each gets when values
 // are numbered ("rack-{n}" with 8 nodes per value gives rack-0 to the first 8, rack-1 to the next).
+#include "model/cluster.h"
+
 #include <QString>
 #include <optional>
 #include <string>
 #include <vector>
-
-#include "model/cluster.h"
 
 namespace gantry::studio {
 

@@ -32,15 +32,19 @@ int argumentInt(const PluginOption* p, const std::string& key, int fallback) {
 
 } // namespace
 
-bool hasPlugin(const SchedulerConf& conf, const std::string& name) { return conf.plugin(name) != nullptr; }
+bool hasPlugin(const SchedulerConf& conf, const std::string& name) {
+    return conf.plugin(name) != nullptr;
+}
 
 void setPlugin(SchedulerConf& conf, const std::string& name, bool on) {
     if (on == hasPlugin(conf, name)) return;
     if (!on) {
         for (auto& t : conf.tiers)
-            t.plugins.erase(std::remove_if(t.plugins.begin(), t.plugins.end(), [&](const PluginOption& p) { return p.name == name; }),
+            t.plugins.erase(std::remove_if(t.plugins.begin(), t.plugins.end(),
+                                           [&](const PluginOption& p) { return p.name == name; }),
                             t.plugins.end());
-        conf.tiers.erase(std::remove_if(conf.tiers.begin(), conf.tiers.end(), [](const Tier& t) { return t.plugins.empty(); }),
+        conf.tiers.erase(std::remove_if(conf.tiers.begin(), conf.tiers.end(),
+                                        [](const Tier& t) { return t.plugins.empty(); }),
                          conf.tiers.end());
         return;
     }
@@ -66,7 +70,8 @@ void setAction(SchedulerConf& conf, const std::string& name, bool on) {
         auto it = std::find(order.begin(), order.end(), a);
         return it == order.end() ? int(order.size()) : int(it - order.begin());
     };
-    auto pos = std::find_if(conf.actions.begin(), conf.actions.end(), [&](const std::string& a) { return rank(a) > rank(name); });
+    auto pos = std::find_if(conf.actions.begin(), conf.actions.end(),
+                            [&](const std::string& a) { return rank(a) > rank(name); });
     conf.actions.insert(pos, name);
 }
 
@@ -106,7 +111,8 @@ void setQueueSharing(SchedulerConf& conf, QueueSharing sharing) {
 
 Placement placement(const SchedulerConf& conf) {
     if (hasPlugin(conf, "fgd")) return Placement::Fgd;
-    if (const auto* b = conf.plugin("binpack")) return argumentInt(b, "binpack.weight", 1) > 0 ? Placement::Binpack : Placement::Spread;
+    if (const auto* b = conf.plugin("binpack"))
+        return argumentInt(b, "binpack.weight", 1) > 0 ? Placement::Binpack : Placement::Spread;
     return Placement::Spread;
 }
 
@@ -114,7 +120,8 @@ void setPlacement(SchedulerConf& conf, Placement p) {
     setPlugin(conf, "binpack", p == Placement::Binpack);
     setPlugin(conf, "fgd", p == Placement::Fgd);
     if (p == Placement::Binpack)
-        if (auto* b = findPlugin(conf, "binpack"); b && argumentInt(b, "binpack.weight", 1) <= 0) b->arguments.erase("binpack.weight");
+        if (auto* b = findPlugin(conf, "binpack"); b && argumentInt(b, "binpack.weight", 1) <= 0)
+            b->arguments.erase("binpack.weight");
     if (!hasPlugin(conf, "nodeorder")) setPlugin(conf, "nodeorder", true);
 }
 

@@ -1,11 +1,11 @@
 #pragma once
 // The Policy tab's choices as edits of a volcano-scheduler.conf: which plugins are in which tier,
 // the queue-sharing plugin (proportion or capacity, never both), binpack weights, the actions.
+#include "model/scheduler_conf.h"
+
 #include <optional>
 #include <string>
 #include <vector>
-
-#include "model/scheduler_conf.h"
 
 namespace gantry::studio {
 

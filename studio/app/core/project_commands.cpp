@@ -67,7 +67,9 @@ void EditWorkloadCommand::undo() {
     doc_->announceWorkloadChanged(index_);
 }
 
-Policy policyOf(const Project& project) { return Policy{project.target, project.volcano, project.contrast}; }
+Policy policyOf(const Project& project) {
+    return Policy{project.target, project.volcano, project.contrast};
+}
 
 SetPolicyCommand::SetPolicyCommand(ProjectDocument* doc, Policy after, const QString& text)
     : doc_(doc), before_(policyOf(doc->project())), after_(std::move(after)) {
@@ -82,8 +84,12 @@ void SetPolicyCommand::apply(const Policy& p) {
     doc_->announcePolicyChanged();
 }
 
-void SetPolicyCommand::redo() { apply(after_); }
-void SetPolicyCommand::undo() { apply(before_); }
+void SetPolicyCommand::redo() {
+    apply(after_);
+}
+void SetPolicyCommand::undo() {
+    apply(before_);
+}
 
 SetSimulationSettingsCommand::SetSimulationSettingsCommand(ProjectDocument* doc, SimulationSettings after)
     : doc_(doc), before_(doc->project().simulation), after_(after) {

@@ -1,43 +1,43 @@
 #pragma once
 // Undo commands over the what-if workloads, the policy and the simulation settings.
+#include "core/project_document.h"
+
 #include <QUndoCommand>
 #include <optional>
-
-#include "core/project_document.h"
 
 namespace gantry::studio {
 
 class AddWorkloadCommand : public QUndoCommand {
-public:
+  public:
     AddWorkloadCommand(ProjectDocument* doc, WorkloadTemplate workload, int position = -1);
     void redo() override;
     void undo() override;
 
-private:
+  private:
     ProjectDocument* doc_;
     WorkloadTemplate workload_;
     int position_;
 };
 
 class RemoveWorkloadCommand : public QUndoCommand {
-public:
+  public:
     RemoveWorkloadCommand(ProjectDocument* doc, int index);
     void redo() override;
     void undo() override;
 
-private:
+  private:
     ProjectDocument* doc_;
     int index_;
     WorkloadTemplate removed_;
 };
 
 class EditWorkloadCommand : public QUndoCommand {
-public:
+  public:
     EditWorkloadCommand(ProjectDocument* doc, int index, WorkloadTemplate after, const QString& text);
     void redo() override;
     void undo() override;
 
-private:
+  private:
     ProjectDocument* doc_;
     int index_;
     WorkloadTemplate before_, after_;
@@ -53,24 +53,24 @@ struct Policy {
 Policy policyOf(const Project& project);
 
 class SetPolicyCommand : public QUndoCommand {
-public:
+  public:
     SetPolicyCommand(ProjectDocument* doc, Policy after, const QString& text);
     void redo() override;
     void undo() override;
 
-private:
+  private:
     void apply(const Policy& p);
     ProjectDocument* doc_;
     Policy before_, after_;
 };
 
 class SetSimulationSettingsCommand : public QUndoCommand {
-public:
+  public:
     SetSimulationSettingsCommand(ProjectDocument* doc, SimulationSettings after);
     void redo() override;
     void undo() override;
 
-private:
+  private:
     ProjectDocument* doc_;
     SimulationSettings before_, after_;
 };

@@ -1,12 +1,12 @@
 #pragma once
 // What the studio can open, and the bridge to the importers that read it and the writer that saves
 // a project. Every failure is an exception whose message names the file, line and column.
+#include "model/diagnostic.h"
+#include "model/project.h"
+
 #include <QString>
 #include <QStringList>
 #include <optional>
-
-#include "model/diagnostic.h"
-#include "model/project.h"
 
 namespace gantry::studio {
 

@@ -21,7 +21,8 @@ std::vector<std::string> queueSubtree(const Project& project, const std::string&
     return out;
 }
 
-bool canReparent(const Project& project, const std::string& name, const std::string& newParent, QString* why) {
+bool canReparent(const Project& project, const std::string& name, const std::string& newParent,
+                 QString* why) {
     auto fail = [&](const QString& text) {
         if (why) *why = text;
         return false;
@@ -30,14 +31,16 @@ bool canReparent(const Project& project, const std::string& name, const std::str
     if (self < 0) return fail(QObject::tr("There is no queue named '%1'.").arg(QString::fromStdString(name)));
     if (newParent.empty() || newParent == "root") return true;
     int parent = queueIndex(project, newParent);
-    if (parent < 0) return fail(QObject::tr("There is no queue named '%1'.").arg(QString::fromStdString(newParent)));
+    if (parent < 0)
+        return fail(QObject::tr("There is no queue named '%1'.").arg(QString::fromStdString(newParent)));
     auto subtree = queueSubtree(project, name);
     if (std::find(subtree.begin(), subtree.end(), newParent) != subtree.end())
         return fail(QObject::tr("'%1' cannot move under itself or one of its own children.")
                         .arg(QString::fromStdString(name)));
     if (project.cluster.queues[size_t(parent)].kind == Queue::Kind::KueueClusterQueue)
-        return fail(QObject::tr("'%1' is a Kueue ClusterQueue, which cannot have children: drop onto a cohort.")
-                        .arg(QString::fromStdString(newParent)));
+        return fail(
+            QObject::tr("'%1' is a Kueue ClusterQueue, which cannot have children: drop onto a cohort.")
+                .arg(QString::fromStdString(newParent)));
     return true;
 }
 
@@ -67,7 +70,8 @@ void AddQueueCommand::undo() {
     doc_->endQueuesReset();
 }
 
-RemoveQueueCommand::RemoveQueueCommand(ProjectDocument* doc, const std::string& name) : doc_(doc), name_(name) {
+RemoveQueueCommand::RemoveQueueCommand(ProjectDocument* doc, const std::string& name)
+    : doc_(doc), name_(name) {
     setText(QObject::tr("Remove queue %1").arg(QString::fromStdString(name)));
 }
 
@@ -91,13 +95,15 @@ void RemoveQueueCommand::redo() {
 void RemoveQueueCommand::undo() {
     doc_->beginQueuesReset();
     auto& qs = doc_->edit().cluster.queues;
-    for (auto& [index, queue] : removed_) qs.insert(qs.begin() + std::min<ptrdiff_t>(index, ptrdiff_t(qs.size())), queue);
+    for (auto& [index, queue] : removed_)
+        qs.insert(qs.begin() + std::min<ptrdiff_t>(index, ptrdiff_t(qs.size())), queue);
     doc_->endQueuesReset();
 }
 
 RenameQueueCommand::RenameQueueCommand(ProjectDocument* doc, std::string from, std::string to)
     : doc_(doc), from_(std::move(from)), to_(std::move(to)) {
-    setText(QObject::tr("Rename queue %1 to %2").arg(QString::fromStdString(from_), QString::fromStdString(to_)));
+    setText(
+        QObject::tr("Rename queue %1 to %2").arg(QString::fromStdString(from_), QString::fromStdString(to_)));
 }
 
 void RenameQueueCommand::apply(const std::string& from, const std::string& to) {
@@ -118,8 +124,12 @@ void RenameQueueCommand::apply(const std::string& from, const std::string& to) {
     doc_->endWorkloadsReset();
 }
 
-void RenameQueueCommand::redo() { apply(from_, to_); }
-void RenameQueueCommand::undo() { apply(to_, from_); }
+void RenameQueueCommand::redo() {
+    apply(from_, to_);
+}
+void RenameQueueCommand::undo() {
+    apply(to_, from_);
+}
 
 ReparentQueueCommand::ReparentQueueCommand(ProjectDocument* doc, std::string name, std::string newParent)
     : doc_(doc), name_(std::move(name)), newParent_(std::move(newParent)) {
@@ -139,8 +149,12 @@ void ReparentQueueCommand::apply(const std::string& parent) {
     doc_->endQueuesReset();
 }
 
-void ReparentQueueCommand::redo() { apply(newParent_); }
-void ReparentQueueCommand::undo() { apply(oldParent_); }
+void ReparentQueueCommand::redo() {
+    apply(newParent_);
+}
+void ReparentQueueCommand::undo() {
+    apply(oldParent_);
+}
 
 EditQueueCommand::EditQueueCommand(ProjectDocument* doc, const Queue& after, const QString& text)
     : doc_(doc), after_(after) {
@@ -157,7 +171,11 @@ void EditQueueCommand::apply(const Queue& value) {
     doc_->announceQueueChanged(i);
 }
 
-void EditQueueCommand::redo() { apply(after_); }
-void EditQueueCommand::undo() { apply(before_); }
+void EditQueueCommand::redo() {
+    apply(after_);
+}
+void EditQueueCommand::undo() {
+    apply(before_);
+}
 
 } // namespace gantry::studio

@@ -15,7 +15,8 @@ QuotaTerms quotaTerms(TargetScheduler target) {
         return {QObject::tr("Lending limit"), QObject::tr("Nominal"), QObject::tr("Borrowing limit"),
                 QObject::tr("nominal vs cohort")};
     case TargetScheduler::YuniKorn:
-        return {QString(), QObject::tr("Guaranteed"), QObject::tr("Max"), QObject::tr("guaranteed vs parent")};
+        return {QString(), QObject::tr("Guaranteed"), QObject::tr("Max"),
+                QObject::tr("guaranteed vs parent")};
     }
     return {};
 }
@@ -70,9 +71,12 @@ std::optional<int64_t> quotaValue(const Queue& q, TargetScheduler target, QuotaF
                                   const std::string& resource) {
     switch (target) {
     case TargetScheduler::Volcano:
-        return fromList(field == QuotaField::Low ? q.guarantee : field == QuotaField::Share ? q.deserved : q.capability,
+        return fromList(field == QuotaField::Low     ? q.guarantee
+                        : field == QuotaField::Share ? q.deserved
+                                                     : q.capability,
                         resource);
-    case TargetScheduler::Kueue: return kueueSum(q, resource, field);
+    case TargetScheduler::Kueue:
+        return kueueSum(q, resource, field);
     case TargetScheduler::YuniKorn:
         if (field == QuotaField::Low) return std::nullopt;
         return fromList(field == QuotaField::Share ? q.guaranteed : q.max, resource);
@@ -84,11 +88,14 @@ void setQuotaValue(Queue& q, TargetScheduler target, QuotaField field, const std
                    std::optional<int64_t> value) {
     switch (target) {
     case TargetScheduler::Volcano:
-        toList(field == QuotaField::Low ? q.guarantee : field == QuotaField::Share ? q.deserved : q.capability,
+        toList(field == QuotaField::Low     ? q.guarantee
+               : field == QuotaField::Share ? q.deserved
+                                            : q.capability,
                resource, value);
         return;
     case TargetScheduler::YuniKorn:
-        if (field != QuotaField::Low) toList(field == QuotaField::Share ? q.guaranteed : q.max, resource, value);
+        if (field != QuotaField::Low)
+            toList(field == QuotaField::Share ? q.guaranteed : q.max, resource, value);
         return;
     case TargetScheduler::Kueue: {
         ResourceQuota* rq = kueueQuota(q, resource);

@@ -2,12 +2,12 @@
 // A queue's quotas in the words of the target scheduler: which three numbers the studio shows and
 // edits for Volcano (guarantee / deserved / capability), Kueue (nominal / borrowing limit / lending
 // limit, summed over flavors for display) and YuniKorn (guaranteed / max).
+#include "model/project.h"
+
 #include <QString>
 #include <optional>
 #include <string>
 #include <vector>
-
-#include "model/project.h"
 
 namespace gantry::studio {
 

@@ -1,10 +1,10 @@
 #include "core/topology_paths.h"
 
+#include "gpumap/gpu_occupancy.h"
+
 #include <algorithm>
 #include <cctype>
 #include <map>
-
-#include "gpumap/gpu_occupancy.h"
 
 namespace gantry::studio {
 
@@ -24,9 +24,9 @@ std::vector<std::string> nodePath(const Node& node, const std::vector<TopologyLe
 
 std::string nodePool(const Node& node) {
     if (!node.pool.empty()) return node.pool;
-    for (const char* key : {"karpenter.sh/nodepool", "cloud.google.com/gke-nodepool", "eks.amazonaws.com/nodegroup",
-                            "kubernetes.azure.com/agentpool", "agentpool", "node.kubernetes.io/instance-type",
-                            "beta.kubernetes.io/instance-type"}) {
+    for (const char* key : {"karpenter.sh/nodepool", "cloud.google.com/gke-nodepool",
+                            "eks.amazonaws.com/nodegroup", "kubernetes.azure.com/agentpool", "agentpool",
+                            "node.kubernetes.io/instance-type", "beta.kubernetes.io/instance-type"}) {
         auto it = node.labels.find(key);
         if (it != node.labels.end() && !it->second.empty()) return it->second;
     }
@@ -50,7 +50,8 @@ std::string topologyDescription(const Cluster& cluster, const Node& node) {
 bool naturalLess(const std::string& a, const std::string& b) {
     size_t i = 0, j = 0;
     while (i < a.size() && j < b.size()) {
-        if (std::isdigit(static_cast<unsigned char>(a[i])) && std::isdigit(static_cast<unsigned char>(b[j]))) {
+        if (std::isdigit(static_cast<unsigned char>(a[i])) &&
+            std::isdigit(static_cast<unsigned char>(b[j]))) {
             size_t i2 = i, j2 = j;
             while (i2 < a.size() && a[i2] == '0') ++i2;
             while (j2 < b.size() && b[j2] == '0') ++j2;
@@ -177,15 +178,18 @@ GpuMapLayout buildGpuMapLayout(const Cluster& cluster) {
     std::map<std::string, int> sectionIndex;
     for (auto& [key, nodes] : byPath) {
         // CPU-only groups have nothing to draw; the map's note counts those nodes.
-        if (std::none_of(nodes.begin(), nodes.end(), [&](int n) { return layout.gpuCount[size_t(n)] > 0; })) continue;
+        if (std::none_of(nodes.begin(), nodes.end(), [&](int n) { return layout.gpuCount[size_t(n)] > 0; }))
+            continue;
         auto [it, inserted] = sectionIndex.emplace(key.front(), int(layout.sections.size()));
         if (inserted) layout.sections.push_back(QString::fromStdString(key.front()));
         std::string title = key[1];
         if (title.empty()) title = groupKey.empty() ? "unknown model" : "no " + groupName;
-        layout.groups.push_back(GpuMapLayout::Group{QString::fromStdString(title), it->second, std::move(nodes), 0});
+        layout.groups.push_back(
+            GpuMapLayout::Group{QString::fromStdString(title), it->second, std::move(nodes), 0});
     }
     // Sections appear in the order of their first group (byPath is sorted by section first).
-    if (layout.sections.size() == 1 && layout.sections.front().isEmpty()) layout.sections.front() = QStringLiteral("cluster");
+    if (layout.sections.size() == 1 && layout.sections.front().isEmpty())
+        layout.sections.front() = QStringLiteral("cluster");
     return layout;
 }
 
@@ -208,7 +212,8 @@ TopologyTree buildTopologyTree(const Cluster& cluster) {
                 complete = false;
                 continue; // a missing middle level: hang the node on the deepest level it has
             }
-            auto [ci, inserted] = childIndex.emplace(std::make_pair(at, it->second), int(tree.entries.size()));
+            auto [ci, inserted] =
+                childIndex.emplace(std::make_pair(at, it->second), int(tree.entries.size()));
             if (inserted) {
                 TopologyTree::Entry e;
                 e.name = it->second;
@@ -224,8 +229,9 @@ TopologyTree buildTopologyTree(const Cluster& cluster) {
         if (!complete) ++tree.unplacedNodes;
     }
     for (auto& e : tree.entries)
-        std::sort(e.children.begin(), e.children.end(),
-                  [&](int a, int b) { return naturalLess(tree.entries[size_t(a)].name, tree.entries[size_t(b)].name); });
+        std::sort(e.children.begin(), e.children.end(), [&](int a, int b) {
+            return naturalLess(tree.entries[size_t(a)].name, tree.entries[size_t(b)].name);
+        });
     return tree;
 }
 

@@ -1,12 +1,12 @@
 #pragma once
 // A node's place in the topology tree as the studio shows it: the values of the topology labels,
 // top level first, and the tree those values make (the preview of HyperNodes / a Kueue Topology).
+#include "gpumap/gpu_map_geometry.h"
+#include "model/cluster.h"
+
 #include <QStringView>
 #include <string>
 #include <vector>
-
-#include "gpumap/gpu_map_geometry.h"
-#include "model/cluster.h"
 
 namespace gantry::studio {
 
@@ -34,8 +34,8 @@ GpuMapLayout buildGpuMapLayout(const Cluster& cluster);
 // The tree the labels make, for the Topology preview. Node 0 is the cluster root.
 struct TopologyTree {
     struct Entry {
-        std::string name;  // label value ("" for the root)
-        int level = -1;    // index into levels; -1 = root
+        std::string name; // label value ("" for the root)
+        int level = -1;   // index into levels; -1 = root
         int parent = -1;
         std::vector<int> children;
         int nodes = 0; // cluster nodes below

@@ -7,7 +7,8 @@
 namespace gantry::studio {
 namespace {
 
-frag::TaskShape shapeOf(const ResourceList& requests, const GpuRequest& gpu, const std::vector<std::string>& models) {
+frag::TaskShape shapeOf(const ResourceList& requests, const GpuRequest& gpu,
+                        const std::vector<std::string>& models) {
     frag::TaskShape s;
     s.cpuMilli = requests.get(res::Cpu);
     if (gpu.count > 0) {
@@ -45,7 +46,8 @@ std::vector<std::string> gpuModelTable(const Cluster& cluster) {
     return models;
 }
 
-std::vector<frag::TaskShape> jobMixShapes(const Project& project, const std::vector<std::string>& models, QString* basis) {
+std::vector<frag::TaskShape> jobMixShapes(const Project& project, const std::vector<std::string>& models,
+                                          QString* basis) {
     std::vector<frag::TaskShape> shapes;
     constexpr size_t Cap = 200000; // the shape distribution, not the exact count, is what matters
     for (const auto& w : project.workloads) {
@@ -72,7 +74,8 @@ std::vector<frag::TaskShape> jobMixShapes(const Project& project, const std::vec
         if (basis && !shapes.empty()) *basis = QObject::tr("running pods");
     }
     // Fragmentation is about GPU tasks: CPU-only shapes would count every idle GPU as fragmented.
-    shapes.erase(std::remove_if(shapes.begin(), shapes.end(), [](const frag::TaskShape& s) { return s.gpuCount == 0; }),
+    shapes.erase(std::remove_if(shapes.begin(), shapes.end(),
+                                [](const frag::TaskShape& s) { return s.gpuCount == 0; }),
                  shapes.end());
     return shapes;
 }
@@ -88,7 +91,8 @@ std::vector<int64_t> boundCpuPerNode(const Cluster& cluster) {
     return used;
 }
 
-FragmentationSummary measureFragmentation(const Project& project, GpuOccupancy& occ, const std::vector<int64_t>& cpuUsed) {
+FragmentationSummary measureFragmentation(const Project& project, GpuOccupancy& occ,
+                                          const std::vector<int64_t>& cpuUsed) {
     FragmentationSummary summary;
     const auto& cluster = project.cluster;
     auto models = gpuModelTable(cluster);
@@ -102,9 +106,10 @@ FragmentationSummary measureFragmentation(const Project& project, GpuOccupancy& 
         const Node& n = cluster.nodes[i];
         int count = occ.gpuCount(int(i));
         auto model = std::find(models.begin(), models.end(), n.gpus.model);
-        frag::NodeState s = frag::makeNode(n.allocatable.get(res::Cpu), n.allocatable.get(res::Memory) >> 20,
-                                           std::min(count, frag::kMaxGpusPerNode),
-                                           model == models.end() ? frag::ModelId(-1) : frag::ModelId(model - models.begin()));
+        frag::NodeState s =
+            frag::makeNode(n.allocatable.get(res::Cpu), n.allocatable.get(res::Memory) >> 20,
+                           std::min(count, frag::kMaxGpusPerNode),
+                           model == models.end() ? frag::ModelId(-1) : frag::ModelId(model - models.begin()));
         if (i < cpuUsed.size()) s.cpuLeft = std::max<int64_t>(0, s.cpuLeft - cpuUsed[i]);
         for (int g = 0; g < s.gpuCount; ++g)
             s.gpuLeft[size_t(g)] = int16_t(1000 - occ.usedMilli[size_t(occ.gpuIndex(int(i), g))]);
@@ -113,7 +118,8 @@ FragmentationSummary measureFragmentation(const Project& project, GpuOccupancy& 
         auto perGpu = frag::gpuFragmentation(s, workload);
         for (int g = 0; g < s.gpuCount; ++g) {
             int left = s.gpuLeft[size_t(g)];
-            occ.fragmentation[size_t(occ.gpuIndex(int(i), g))] = left > 0 ? float(perGpu[size_t(g)] / left) : 0.f;
+            occ.fragmentation[size_t(occ.gpuIndex(int(i), g))] =
+                left > 0 ? float(perGpu[size_t(g)] / left) : 0.f;
         }
         states.push_back(s);
     }

@@ -3,12 +3,12 @@
 // (engine/fragmentation): the target workload is the project's job mix (what-if templates and
 // pending pods; the running pods when there is nothing else), each GPU's value is the share of its
 // idle capacity that this workload cannot use.
-#include <QString>
-#include <vector>
-
 #include "fragmentation/fragmentation.h"
 #include "gpumap/gpu_occupancy.h"
 #include "model/project.h"
+
+#include <QString>
+#include <vector>
 
 namespace gantry::studio {
 
@@ -21,7 +21,8 @@ struct FragmentationSummary {
 };
 
 // The task shapes of the job mix, one per pod, against the cluster's GPU model table.
-std::vector<frag::TaskShape> jobMixShapes(const Project& project, const std::vector<std::string>& models, QString* basis);
+std::vector<frag::TaskShape> jobMixShapes(const Project& project, const std::vector<std::string>& models,
+                                          QString* basis);
 // GPU models of the cluster's nodes, in first-seen order (frag::ModelId indexes this).
 std::vector<std::string> gpuModelTable(const Cluster& cluster);
 

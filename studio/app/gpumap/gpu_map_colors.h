@@ -19,8 +19,12 @@ struct GpuMapColors {
     std::vector<QRgb> categorical;
 
     static GpuMapColors forPalette(const QPalette& palette);
-    QRgb category(int index) const { return index < 0 ? free : categorical[size_t(index) % categorical.size()]; }
-    QRgb occupancyColor(int milli) const { return milli <= 0 ? free : occupancy[std::min(10, (milli + 99) / 100)]; }
+    QRgb category(int index) const {
+        return index < 0 ? free : categorical[size_t(index) % categorical.size()];
+    }
+    QRgb occupancyColor(int milli) const {
+        return milli <= 0 ? free : occupancy[std::min(10, (milli + 99) / 100)];
+    }
     QRgb fragmentationColor(float f) const;
 };
 

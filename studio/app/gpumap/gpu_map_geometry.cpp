@@ -133,7 +133,8 @@ QPoint GpuMapGeometry::nodeOrigin(int node) const {
     const auto& pg = placed_[size_t(nodeGroup_[size_t(node)])];
     int slot = nodeSlot_[size_t(node)];
     int c = slot / pg.perColumn, r = slot % pg.perColumn;
-    return {pg.rect.x() + pad_ + c * (pg.nodeW + columnGap_), pg.rect.y() + titleH_ + pad_ + r * (pg.nodeH + nodeGap_)};
+    return {pg.rect.x() + pad_ + c * (pg.nodeW + columnGap_),
+            pg.rect.y() + titleH_ + pad_ + r * (pg.nodeH + nodeGap_)};
 }
 
 int GpuMapGeometry::groupOfNode(int node) const {
@@ -169,7 +170,8 @@ QRect GpuMapGeometry::groupTitleRect(int group) const {
 }
 
 QRect GpuMapGeometry::sectionTitleRect(int section) const {
-    return section >= 0 && size_t(section) < sectionTitles_.size() ? sectionTitles_[size_t(section)] : QRect();
+    return section >= 0 && size_t(section) < sectionTitles_.size() ? sectionTitles_[size_t(section)]
+                                                                   : QRect();
 }
 
 int GpuMapGeometry::groupAt(QPoint p) const {

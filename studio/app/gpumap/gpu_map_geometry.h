@@ -26,17 +26,17 @@ struct GpuMapLayout {
     std::vector<QString> sections;
     std::vector<int> sectionTitleWidths; // pixels each section title needs (set by the widget)
     std::vector<Group> groups;           // grouped by section, sections in order
-    std::vector<int> gpuCount; // per node index; nodes with 0 GPUs are not drawn
+    std::vector<int> gpuCount;           // per node index; nodes with 0 GPUs are not drawn
 };
 
 class GpuMapGeometry {
-public:
+  public:
     static constexpr double MinZoom = 0.25; // 3 px cells
     static constexpr double MaxZoom = 5.0;  // 60 px cells
     static constexpr int BaseCell = 12;
     static constexpr int GpusPerRow = 8;
     static constexpr int MaxNodesPerColumn = 16;
-    static constexpr int TitleHeight = 16;   // group titles, drawn from 6 px cells up
+    static constexpr int TitleHeight = 16; // group titles, drawn from 6 px cells up
     static constexpr int SectionHeight = 26;
     static constexpr int CompactSectionHeight = 16;
     bool showsTitles() const { return cell_ >= 6; }
@@ -71,8 +71,10 @@ public:
         const auto& nodes = layout_.groups[size_t(group)].nodes;
         int stepY = pg.nodeH + nodeGap_, stepX = pg.nodeW + columnGap_;
         int x0 = pg.rect.x() + pad_, y0 = pg.rect.y() + titleH_ + pad_;
-        int c0 = std::max(0, (rect.left() - x0) / stepX), c1 = std::min(pg.columns - 1, (rect.right() - x0) / stepX);
-        int r0 = std::max(0, (rect.top() - y0) / stepY), r1 = std::min(pg.perColumn - 1, (rect.bottom() - y0) / stepY);
+        int c0 = std::max(0, (rect.left() - x0) / stepX),
+            c1 = std::min(pg.columns - 1, (rect.right() - x0) / stepX);
+        int r0 = std::max(0, (rect.top() - y0) / stepY),
+            r1 = std::min(pg.perColumn - 1, (rect.bottom() - y0) / stepY);
         for (int c = c0; c <= c1; ++c)
             for (int r = r0; r <= r1; ++r) {
                 size_t k = size_t(c) * size_t(pg.perColumn) + size_t(r);
@@ -80,7 +82,7 @@ public:
             }
     }
 
-private:
+  private:
     struct PlacedGroup {
         QRect rect;
         int columns = 1;   // node columns

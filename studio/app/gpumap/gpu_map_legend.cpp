@@ -21,15 +21,19 @@ void GpuMapLegend::rebuild() {
     entries_.clear();
     switch (mode_) {
     case GpuColorMode::Occupancy:
-        entries_ = {{c.free, tr("Free")}, {c.occupancy[3], tr("Partly shared")}, {c.occupancy[10], tr("Fully allocated")}};
+        entries_ = {{c.free, tr("Free")},
+                    {c.occupancy[3], tr("Partly shared")},
+                    {c.occupancy[10], tr("Fully allocated")}};
         break;
     case GpuColorMode::Queue:
     case GpuColorMode::Job: {
         entries_.push_back({c.free, tr("Free")});
         size_t shown = std::min<size_t>(names_.size(), mode_ == GpuColorMode::Queue ? 12 : 0);
-        for (size_t i = 0; i < shown; ++i) entries_.push_back({c.category(int(i)), QString::fromStdString(names_[i])});
+        for (size_t i = 0; i < shown; ++i)
+            entries_.push_back({c.category(int(i)), QString::fromStdString(names_[i])});
         if (mode_ == GpuColorMode::Job) entries_.push_back({c.categorical[0], tr("each job its own colour")});
-        if (mode_ == GpuColorMode::Queue && names_.empty()) entries_.push_back({c.categorical[0], tr("no queues on bound pods")});
+        if (mode_ == GpuColorMode::Queue && names_.empty())
+            entries_.push_back({c.categorical[0], tr("no queues on bound pods")});
         break;
     }
     case GpuColorMode::Fragmentation:
@@ -44,7 +48,9 @@ void GpuMapLegend::rebuild() {
     update();
 }
 
-QSize GpuMapLegend::sizeHint() const { return {400, fontMetrics().height() + 8}; }
+QSize GpuMapLegend::sizeHint() const {
+    return {400, fontMetrics().height() + 8};
+}
 
 void GpuMapLegend::paintEvent(QPaintEvent*) {
     QPainter p(this);

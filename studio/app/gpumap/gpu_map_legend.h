@@ -1,24 +1,24 @@
 #pragma once
 // The key to the GPU map's colours for the current mode: swatches with labels, painted in one row.
-#include <QWidget>
-
 #include "gpumap/gpu_map_colors.h"
+
+#include <QWidget>
 
 namespace gantry::studio {
 
 class GpuMapLegend : public QWidget {
     Q_OBJECT
-public:
+  public:
     explicit GpuMapLegend(QWidget* parent = nullptr);
     // names: queue or job names for the categorical modes (first few are shown).
     void setMode(GpuColorMode mode, const std::vector<std::string>& names = {});
     QSize sizeHint() const override;
 
-protected:
+  protected:
     void paintEvent(QPaintEvent*) override;
     void changeEvent(QEvent* event) override;
 
-private:
+  private:
     struct Entry {
         QRgb color;
         QString label;

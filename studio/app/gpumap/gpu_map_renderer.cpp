@@ -13,10 +13,13 @@ inline QRgb cellColor(const GpuMapScene& s, int g) {
     const auto& c = s.colors;
     const int used = s.occupancy->usedMilli[size_t(g)];
     switch (s.mode) {
-    case GpuColorMode::Occupancy: return c.occupancyColor(used);
-    case GpuColorMode::Queue: return used == 0 ? c.free : c.category(s.occupancy->queue[size_t(g)]);
+    case GpuColorMode::Occupancy:
+        return c.occupancyColor(used);
+    case GpuColorMode::Queue:
+        return used == 0 ? c.free : c.category(s.occupancy->queue[size_t(g)]);
     case GpuColorMode::Job:
-        return used == 0 ? c.free : c.category(int((uint32_t(s.occupancy->job[size_t(g)]) * 2654435761u) >> 8));
+        return used == 0 ? c.free
+                         : c.category(int((uint32_t(s.occupancy->job[size_t(g)]) * 2654435761u) >> 8));
     case GpuColorMode::Fragmentation:
         if (used >= 1000) return c.allocatedNeutral;
         return c.fragmentationColor(s.occupancy->fragmentation[size_t(g)]);
@@ -30,7 +33,8 @@ struct Pixels {
     qsizetype stride;
     int width, height;
     explicit Pixels(QImage& img)
-        : base(reinterpret_cast<QRgb*>(img.bits())), stride(img.bytesPerLine() / 4), width(img.width()), height(img.height()) {}
+        : base(reinterpret_cast<QRgb*>(img.bits())), stride(img.bytesPerLine() / 4), width(img.width()),
+          height(img.height()) {}
     // Fills a device-pixel rectangle, clipped to the image.
     void fill(int x, int y, int w, int h, QRgb color) const {
         int x0 = std::max(0, x), y0 = std::max(0, y);
@@ -46,7 +50,8 @@ struct Pixels {
 QRgb gpuColor(const GpuMapScene& s, int node, int gpu) {
     if (s.matches && !(*s.matches)[size_t(node)]) return s.colors.dimmed;
     int g = s.occupancy->gpuIndex(node, gpu);
-    if (s.nodeStates && (*s.nodeStates)[size_t(node)] != NodeState::Ready && s.occupancy->usedMilli[size_t(g)] == 0)
+    if (s.nodeStates && (*s.nodeStates)[size_t(node)] != NodeState::Ready &&
+        s.occupancy->usedMilli[size_t(g)] == 0)
         return s.colors.cordoned;
     return cellColor(s, g);
 }
@@ -55,7 +60,8 @@ void renderGpuMap(QImage& target, QPoint origin, const GpuMapScene& s) {
     const auto& geo = *s.geometry;
     const auto& c = s.colors;
     const double dpr = target.devicePixelRatio();
-    const QRect view(origin, QSize(int(std::ceil(target.width() / dpr)), int(std::ceil(target.height() / dpr))));
+    const QRect view(origin,
+                     QSize(int(std::ceil(target.width() / dpr)), int(std::ceil(target.height() / dpr))));
     target.fill(c.background);
 
     const bool titles = geo.showsTitles();
@@ -116,11 +122,13 @@ void renderGpuMap(QImage& target, QPoint origin, const GpuMapScene& s) {
                 int cx = nr.x() + (gpu % GpuMapGeometry::GpusPerRow) * step;
                 int cy = nr.y() + (gpu / GpuMapGeometry::GpusPerRow) * step;
                 QRgb color = dimmed ? c.dimmed
-                             : down && s.occupancy->usedMilli[size_t(first + gpu)] == 0 ? c.cordoned
-                                                                                       : cellColor(s, first + gpu);
+                             : down && s.occupancy->usedMilli[size_t(first + gpu)] == 0
+                                 ? c.cordoned
+                                 : cellColor(s, first + gpu);
                 px.fill(dev(cx, origin.x()), dev(cy, origin.y()), cellDev, cellDev, color);
             }
-            if (node == s.currentNode || (s.nodeStates && (*s.nodeStates)[size_t(node)] == NodeState::NotReady))
+            if (node == s.currentNode ||
+                (s.nodeStates && (*s.nodeStates)[size_t(node)] == NodeState::NotReady))
                 outlined.push_back(node);
         });
     }

@@ -1,14 +1,14 @@
 #pragma once
 // Paints the GPU map into an image: group frames and titles with QPainter, the GPU cells by writing
 // pixels directly (tens of thousands of small rects would otherwise dominate a repaint).
+#include "gpumap/gpu_map_colors.h"
+#include "gpumap/gpu_map_geometry.h"
+#include "gpumap/gpu_occupancy.h"
+
 #include <QFont>
 #include <QImage>
 #include <cstdint>
 #include <vector>
-
-#include "gpumap/gpu_map_colors.h"
-#include "gpumap/gpu_map_geometry.h"
-#include "gpumap/gpu_occupancy.h"
 
 namespace gantry::studio {
 

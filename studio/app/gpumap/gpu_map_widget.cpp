@@ -1,5 +1,8 @@
 #include "gpumap/gpu_map_widget.h"
 
+#include "core/topology_paths.h"
+#include "model/cluster.h"
+
 #include <QHelpEvent>
 #include <QKeyEvent>
 #include <QPainter>
@@ -7,9 +10,6 @@
 #include <QToolTip>
 #include <QWheelEvent>
 #include <cmath>
-
-#include "core/topology_paths.h"
-#include "model/cluster.h"
 
 namespace gantry::studio {
 
@@ -24,14 +24,16 @@ GpuMapWidget::GpuMapWidget(QWidget* parent) : QAbstractScrollArea(parent) {
     horizontalScrollBar()->setSingleStep(24);
 }
 
-void GpuMapWidget::setData(const Cluster* cluster, GpuMapLayout layout, std::shared_ptr<const GpuOccupancy> occupancy) {
+void GpuMapWidget::setData(const Cluster* cluster, GpuMapLayout layout,
+                           std::shared_ptr<const GpuOccupancy> occupancy) {
     cluster_ = cluster;
     nodeStates_.clear();
     if (cluster_) {
         nodeStates_.reserve(cluster_->nodes.size());
         for (const auto& n : cluster_->nodes)
-            nodeStates_.push_back(!n.ready ? NodeState::NotReady
-                                           : n.unschedulable ? NodeState::Cordoned : NodeState::Ready);
+            nodeStates_.push_back(!n.ready          ? NodeState::NotReady
+                                  : n.unschedulable ? NodeState::Cordoned
+                                                    : NodeState::Ready);
     }
     scene_.nodeStates = &nodeStates_;
     matches_.clear();
@@ -45,7 +47,8 @@ void GpuMapWidget::setData(const Cluster* cluster, GpuMapLayout layout, std::sha
     bold.setPointSizeF(font().pointSizeF() * 1.15); // as the renderer draws section titles
     QFontMetrics boldMetrics(bold);
     layout.sectionTitleWidths.clear();
-    for (const auto& s : layout.sections) layout.sectionTitleWidths.push_back(boldMetrics.horizontalAdvance(s) + 6);
+    for (const auto& s : layout.sections)
+        layout.sectionTitleWidths.push_back(boldMetrics.horizontalAdvance(s) + 6);
     geometry_.setLayout(std::move(layout));
     setOccupancy(std::move(occupancy));
     updateScrollBars();
@@ -96,7 +99,8 @@ void GpuMapWidget::setZoom(double zoom, QPoint anchor) {
     if (ref.valid())
         target = geometry_.cellRect(ref).center();
     else
-        target = QPoint(int(fx * geometry_.contentSize().width()), int(fy * geometry_.contentSize().height()));
+        target =
+            QPoint(int(fx * geometry_.contentSize().width()), int(fy * geometry_.contentSize().height()));
     horizontalScrollBar()->setValue(target.x() - anchor.x());
     verticalScrollBar()->setValue(target.y() - anchor.y());
     viewport()->update();
@@ -204,7 +208,9 @@ QString GpuMapWidget::toolTipFor(GpuRef ref) const {
     int g = occupancy_->gpuIndex(ref.node, ref.gpu);
     int used = occupancy_->usedMilli[size_t(g)];
     QStringList lines;
-    lines << QStringLiteral("<b>%1</b> · GPU %2").arg(QString::fromStdString(node.name).toHtmlEscaped()).arg(ref.gpu);
+    lines << QStringLiteral("<b>%1</b> · GPU %2")
+                 .arg(QString::fromStdString(node.name).toHtmlEscaped())
+                 .arg(ref.gpu);
     QString where = QString::fromStdString(topologyDescription(*cluster_, node));
     if (!where.isEmpty()) lines << where.toHtmlEscaped();
     QString model = QString::fromStdString(node.gpus.model.empty() ? std::string("GPU") : node.gpus.model);
@@ -219,15 +225,19 @@ QString GpuMapWidget::toolTipFor(GpuRef ref) const {
     } else {
         lines << tr("In use: %1 %").arg(used / 10.0, 0, 'f', used % 10 ? 1 : 0);
         int job = occupancy_->job[size_t(g)], queue = occupancy_->queue[size_t(g)];
-        if (job >= 0) lines << tr("Job: %1").arg(QString::fromStdString(occupancy_->jobs[size_t(job)]).toHtmlEscaped());
+        if (job >= 0)
+            lines << tr("Job: %1").arg(QString::fromStdString(occupancy_->jobs[size_t(job)]).toHtmlEscaped());
         if (queue >= 0)
-            lines << tr("Queue: %1").arg(QString::fromStdString(occupancy_->queues[size_t(queue)]).toHtmlEscaped());
-        if (occupancy_->holders[size_t(g)] > 1) lines << tr("Shared by %1 pods").arg(occupancy_->holders[size_t(g)]);
+            lines << tr("Queue: %1")
+                         .arg(QString::fromStdString(occupancy_->queues[size_t(queue)]).toHtmlEscaped());
+        if (occupancy_->holders[size_t(g)] > 1)
+            lines << tr("Shared by %1 pods").arg(occupancy_->holders[size_t(g)]);
     }
     float frag = occupancy_->fragmentation[size_t(g)];
     if (!std::isnan(frag)) lines << tr("Fragmentation: %1 %").arg(double(frag) * 100, 0, 'f', 0);
     int nodeUsed = 0, nodeCount = occupancy_->gpuCount(ref.node);
-    for (int i = 0; i < nodeCount; ++i) nodeUsed += occupancy_->usedMilli[size_t(occupancy_->gpuIndex(ref.node, i))];
+    for (int i = 0; i < nodeCount; ++i)
+        nodeUsed += occupancy_->usedMilli[size_t(occupancy_->gpuIndex(ref.node, i))];
     lines << tr("Node: %1 of %2 GPUs in use").arg(nodeUsed / 1000.0, 0, 'g', 4).arg(nodeCount);
     return lines.join("<br>");
 }

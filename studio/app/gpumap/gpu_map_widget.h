@@ -2,12 +2,12 @@
 // The GPU map: one cell per GPU, grouped by topology, coloured by occupancy, queue, job or
 // fragmentation. Ctrl+wheel (or +/-) zooms around the pointer; hovering shows the node's and GPU's
 // state; clicking selects the node.
+#include "gpumap/gpu_map_geometry.h"
+#include "gpumap/gpu_map_renderer.h"
+
 #include <QAbstractScrollArea>
 #include <QImage>
 #include <memory>
-
-#include "gpumap/gpu_map_geometry.h"
-#include "gpumap/gpu_map_renderer.h"
 
 namespace gantry {
 struct Cluster;
@@ -17,7 +17,7 @@ namespace gantry::studio {
 
 class GpuMapWidget : public QAbstractScrollArea {
     Q_OBJECT
-public:
+  public:
     explicit GpuMapWidget(QWidget* parent = nullptr);
 
     // The cluster must outlive the widget's use of it (the document owns it).
@@ -40,11 +40,11 @@ public:
     const GpuOccupancy* occupancy() const { return occupancy_.get(); }
     QString toolTipFor(GpuRef ref) const;
 
-signals:
+  signals:
     void nodeActivated(int node);
     void zoomChanged(double zoom);
 
-protected:
+  protected:
     void paintEvent(QPaintEvent*) override;
     void resizeEvent(QResizeEvent*) override;
     void wheelEvent(QWheelEvent*) override;
@@ -53,7 +53,7 @@ protected:
     bool viewportEvent(QEvent* event) override;
     void changeEvent(QEvent* event) override;
 
-private:
+  private:
     void updateScrollBars();
     QPoint contentOrigin() const;
 

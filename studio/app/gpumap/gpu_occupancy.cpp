@@ -30,7 +30,8 @@ std::vector<GpuPlacement> placementsFromCluster(const Cluster& cluster, std::vec
 
     std::vector<GpuPlacement> out;
     for (const auto& pod : cluster.pods) {
-        if (pod.nodeName.empty() || pod.phase == PodPhase::Succeeded || pod.phase == PodPhase::Failed) continue;
+        if (pod.nodeName.empty() || pod.phase == PodPhase::Succeeded || pod.phase == PodPhase::Failed)
+            continue;
         auto node = nodeIndex.find(pod.nodeName);
         if (node == nodeIndex.end()) continue;
         GpuRequest gpu = pod.gpu;

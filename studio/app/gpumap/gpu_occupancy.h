@@ -1,24 +1,24 @@
 #pragma once
 // Who holds which GPU: the flat per-GPU arrays the GPU map paints, built either from the pods bound
 // in a snapshot or from the placements of a what-if run.
+#include "model/cluster.h"
+
 #include <cmath>
 #include <cstdint>
 #include <limits>
 #include <string>
 #include <vector>
 
-#include "model/cluster.h"
-
 namespace gantry::studio {
 
 // One pod's hold on GPU devices of one node.
 struct GpuPlacement {
     int node = -1;
-    GpuRequest gpu;                  // count and share per device
-    std::vector<int32_t> indices;    // devices, when the source knows them
-    int32_t job = -1;                // index into GpuOccupancy::jobs
-    int32_t queue = -1;              // index into GpuOccupancy::queues
-    int64_t cpuMilli = 0;            // CPU the pod holds on the node (for fragmentation)
+    GpuRequest gpu;               // count and share per device
+    std::vector<int32_t> indices; // devices, when the source knows them
+    int32_t job = -1;             // index into GpuOccupancy::jobs
+    int32_t queue = -1;           // index into GpuOccupancy::queues
+    int64_t cpuMilli = 0;         // CPU the pod holds on the node (for fragmentation)
 };
 
 struct GpuOccupancy {

@@ -1,16 +1,16 @@
 #pragma once
 // The jobs (PodGroups) that came with a snapshot, with their pods counted: what each job holds and
 // how many of its pods wait. Read-only; they take part in every what-if as they are.
+#include "core/project_document.h"
+
 #include <QAbstractTableModel>
 #include <vector>
-
-#include "core/project_document.h"
 
 namespace gantry::studio {
 
 class ImportedJobsModel : public QAbstractTableModel {
     Q_OBJECT
-public:
+  public:
     enum Column { Job, Origin, Queue, GangMin, Pods, Gpus, Pending, ColumnCount };
     enum Role { SortRole = Qt::UserRole + 1 };
 
@@ -21,7 +21,7 @@ public:
     QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
     int jobsWaiting() const;
 
-private:
+  private:
     struct Counts {
         int pods = 0, pending = 0;
         int64_t gpuMilli = 0;

@@ -1,15 +1,15 @@
 #pragma once
 // The jobs a what-if run left waiting, with the scheduler's reason for each.
+#include "whatif/whatif_result.h"
+
 #include <QAbstractTableModel>
 #include <memory>
-
-#include "whatif/whatif_result.h"
 
 namespace gantry::studio {
 
 class PendingJobsModel : public QAbstractTableModel {
     Q_OBJECT
-public:
+  public:
     enum Column { Job, Queue, Pods, GangMin, Placeable, Gpus, Waiting, Reason, ColumnCount };
     enum Role { SortRole = Qt::UserRole + 1 };
 
@@ -22,7 +22,7 @@ public:
     QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
     QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
 
-private:
+  private:
     std::shared_ptr<const WhatIfResult> result_;
 };
 

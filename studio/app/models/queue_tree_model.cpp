@@ -1,5 +1,8 @@
 #include "models/queue_tree_model.h"
 
+#include "core/queue_commands.h"
+#include "core/quota_validation.h"
+
 #include <QApplication>
 #include <QDataStream>
 #include <QIODevice>
@@ -7,12 +10,10 @@
 #include <QStyle>
 #include <unordered_map>
 
-#include "core/queue_commands.h"
-#include "core/quota_validation.h"
-
 namespace gantry::studio {
 
-QueueTreeModel::QueueTreeModel(ProjectDocument* doc, QObject* parent) : QAbstractItemModel(parent), doc_(doc) {
+QueueTreeModel::QueueTreeModel(ProjectDocument* doc, QObject* parent)
+    : QAbstractItemModel(parent), doc_(doc) {
     rebuild();
     connect(doc_, &ProjectDocument::queuesAboutToBeReset, this, [this] { beginResetModel(); });
     connect(doc_, &ProjectDocument::queuesReset, this, [this] {
@@ -92,7 +93,9 @@ void QueueTreeModel::rebuild() {
         if (itemOfQueue_[q] < 0) attach(int(q), 0, true);
 }
 
-int QueueTreeModel::itemOf(const QModelIndex& index) const { return index.isValid() ? int(index.internalId()) : 0; }
+int QueueTreeModel::itemOf(const QModelIndex& index) const {
+    return index.isValid() ? int(index.internalId()) : 0;
+}
 
 QModelIndex QueueTreeModel::index(int row, int column, const QModelIndex& parent) const {
     if (column < 0 || column >= ColumnCount || row < 0) return {};
@@ -114,7 +117,9 @@ int QueueTreeModel::rowCount(const QModelIndex& parent) const {
     return size_t(p) < items_.size() ? int(items_[size_t(p)].children.size()) : 0;
 }
 
-int QueueTreeModel::columnCount(const QModelIndex&) const { return ColumnCount; }
+int QueueTreeModel::columnCount(const QModelIndex&) const {
+    return ColumnCount;
+}
 
 QuotaField QueueTreeModel::quotaField(int column) const {
     static const QuotaField volcano[] = {QuotaField::Low, QuotaField::Share, QuotaField::High};
@@ -152,7 +157,8 @@ double QueueTreeModel::shareOf(int item, bool siblings) const {
     const Item& it = items_[size_t(item)];
     int64_t whole = 0;
     if (it.parent > 0) {
-        auto pv = entitlement(project.cluster.queues[size_t(items_[size_t(it.parent)].queue)], target, resource_);
+        auto pv =
+            entitlement(project.cluster.queues[size_t(items_[size_t(it.parent)].queue)], target, resource_);
         if (!pv) return -1;
         whole = *pv;
     } else {
@@ -162,7 +168,8 @@ double QueueTreeModel::shareOf(int item, bool siblings) const {
     int64_t part = 0;
     if (siblings) {
         for (int s : items_[size_t(it.parent > 0 ? it.parent : 0)].children)
-            part += entitlement(project.cluster.queues[size_t(items_[size_t(s)].queue)], target, resource_).value_or(0);
+            part += entitlement(project.cluster.queues[size_t(items_[size_t(s)].queue)], target, resource_)
+                        .value_or(0);
     } else {
         auto v = entitlement(project.cluster.queues[size_t(it.queue)], target, resource_);
         if (!v) return -1;
@@ -175,10 +182,18 @@ namespace {
 QString kindText(const Queue& q) {
     QString kind;
     switch (q.kind) {
-    case Queue::Kind::Queue: kind = QObject::tr("Queue"); break;
-    case Queue::Kind::KueueClusterQueue: kind = QObject::tr("ClusterQueue"); break;
-    case Queue::Kind::KueueCohort: kind = QObject::tr("Cohort"); break;
-    case Queue::Kind::YuniKornQueue: kind = QObject::tr("YuniKorn queue"); break;
+    case Queue::Kind::Queue:
+        kind = QObject::tr("Queue");
+        break;
+    case Queue::Kind::KueueClusterQueue:
+        kind = QObject::tr("ClusterQueue");
+        break;
+    case Queue::Kind::KueueCohort:
+        kind = QObject::tr("Cohort");
+        break;
+    case Queue::Kind::YuniKornQueue:
+        kind = QObject::tr("YuniKorn queue");
+        break;
     }
     if (q.state != QueueState::Open) kind += QStringLiteral(" · ") + toString(q.state);
     return kind;
@@ -207,14 +222,17 @@ QVariant QueueTreeModel::data(const QModelIndex& index, int role) const {
                 }
         if (role == ProblemRole) return problem;
         if (role == Qt::DecorationRole)
-            return problem.isEmpty() ? QVariant() : QVariant(QApplication::style()->standardIcon(QStyle::SP_MessageBoxWarning));
+            return problem.isEmpty()
+                       ? QVariant()
+                       : QVariant(QApplication::style()->standardIcon(QStyle::SP_MessageBoxWarning));
         if (!problem.isEmpty()) return problem;
         return QString::fromStdString(q->name);
     }
     bool display = role == Qt::DisplayRole || role == Qt::EditRole || role == SortRole;
     if (column >= QuotaA && column <= QuotaC) {
         if (target == TargetScheduler::YuniKorn && column == QuotaC) {
-            if (role == Qt::DisplayRole) return q->maxApplications ? QVariant(qulonglong(q->maxApplications)) : QVariant(QString());
+            if (role == Qt::DisplayRole)
+                return q->maxApplications ? QVariant(qulonglong(q->maxApplications)) : QVariant(QString());
             if (role == Qt::EditRole || role == SortRole) return qulonglong(q->maxApplications);
             if (role == Qt::TextAlignmentRole) return int(Qt::AlignRight | Qt::AlignVCenter);
             return {};
@@ -227,13 +245,17 @@ QVariant QueueTreeModel::data(const QModelIndex& index, int role) const {
         return {};
     }
     if (!display) {
-        if (role == Qt::TextAlignmentRole && (column == Weight || column == Share)) return int(Qt::AlignRight | Qt::AlignVCenter);
+        if (role == Qt::TextAlignmentRole && (column == Weight || column == Share))
+            return int(Qt::AlignRight | Qt::AlignVCenter);
         return {};
     }
     switch (column) {
-    case Name: return QString::fromStdString(q->name);
-    case Kind: return kindText(*q);
-    case Weight: return q->weight;
+    case Name:
+        return QString::fromStdString(q->name);
+    case Kind:
+        return kindText(*q);
+    case Weight:
+        return q->weight;
     case Share: {
         double s = shareOf(int(index.internalId()), false);
         if (role == SortRole) return s;
@@ -247,27 +269,33 @@ QVariant QueueTreeModel::headerData(int section, Qt::Orientation orientation, in
     if (orientation != Qt::Horizontal || role != Qt::DisplayRole) return {};
     const auto target = doc_->project().target;
     QuotaTerms terms = quotaTerms(target);
-    QString gpu = QString::fromStdString(resource_ == std::string(res::NvidiaGpu) ? std::string("GPU") : resource_);
+    QString gpu =
+        QString::fromStdString(resource_ == std::string(res::NvidiaGpu) ? std::string("GPU") : resource_);
     auto quotaName = [&](QuotaField f) {
         return f == QuotaField::Low ? terms.low : f == QuotaField::Share ? terms.share : terms.high;
     };
     switch (section) {
-    case Name: return tr("Queue");
-    case Kind: return tr("Kind");
-    case Weight: return tr("Weight");
+    case Name:
+        return tr("Queue");
+    case Kind:
+        return tr("Kind");
+    case Weight:
+        return tr("Weight");
     case QuotaA:
     case QuotaB:
     case QuotaC:
         if (target == TargetScheduler::YuniKorn && section == QuotaC) return tr("Max apps");
         return tr("%1 (%2)").arg(quotaName(quotaField(section)), gpu);
-    case Share: return tr("Share (%1)").arg(terms.shareOfParent);
+    case Share:
+        return tr("Share (%1)").arg(terms.shareOfParent);
     }
     return {};
 }
 
 Qt::ItemFlags QueueTreeModel::flags(const QModelIndex& index) const {
     if (!index.isValid()) return Qt::ItemIsDropEnabled;
-    Qt::ItemFlags f = Qt::ItemIsEnabled | Qt::ItemIsSelectable | Qt::ItemIsDragEnabled | Qt::ItemIsDropEnabled;
+    Qt::ItemFlags f =
+        Qt::ItemIsEnabled | Qt::ItemIsSelectable | Qt::ItemIsDragEnabled | Qt::ItemIsDropEnabled;
     int c = index.column();
     if (c == Name || c == Weight || (c >= QuotaA && c <= QuotaC)) f |= Qt::ItemIsEditable;
     return f;
@@ -304,7 +332,8 @@ bool QueueTreeModel::setData(const QModelIndex& index, const QVariant& value, in
         if (w == q->weight) return false;
         Queue after = *q;
         after.weight = w;
-        doc_->undoStack()->push(new EditQueueCommand(doc_, after, tr("Set weight of %1 to %2").arg(QString::fromStdString(q->name)).arg(w)));
+        doc_->undoStack()->push(new EditQueueCommand(
+            doc_, after, tr("Set weight of %1 to %2").arg(QString::fromStdString(q->name)).arg(w)));
         return true;
     }
     case QuotaA:
@@ -327,7 +356,8 @@ bool QueueTreeModel::setData(const QModelIndex& index, const QVariant& value, in
                 if (!amount || *amount < 0) {
                     emit refused(tr("'%1' is not a valid %2 quantity: %3")
                                      .arg(text, QString::fromStdString(resource_),
-                                          error.empty() ? tr("it must not be negative") : QString::fromStdString(error)));
+                                          error.empty() ? tr("it must not be negative")
+                                                        : QString::fromStdString(error)));
                     return false;
                 }
             }
@@ -336,14 +366,18 @@ bool QueueTreeModel::setData(const QModelIndex& index, const QVariant& value, in
         if (after == *q) return false;
         QString field = headerData(index.column(), Qt::Horizontal, Qt::DisplayRole).toString();
         doc_->undoStack()->push(new EditQueueCommand(
-            doc_, after, tr("Set %1 of %2 to %3").arg(field, QString::fromStdString(q->name), text.isEmpty() ? tr("unset") : text)));
+            doc_, after,
+            tr("Set %1 of %2 to %3")
+                .arg(field, QString::fromStdString(q->name), text.isEmpty() ? tr("unset") : text)));
         return true;
     }
     }
     return false;
 }
 
-QStringList QueueTreeModel::mimeTypes() const { return {MimeType}; }
+QStringList QueueTreeModel::mimeTypes() const {
+    return {MimeType};
+}
 
 QMimeData* QueueTreeModel::mimeData(const QModelIndexList& indexes) const {
     QStringList names;
@@ -371,7 +405,8 @@ QStringList namesFrom(const QMimeData* data) {
 }
 } // namespace
 
-bool QueueTreeModel::canDropMimeData(const QMimeData* data, Qt::DropAction action, int, int, const QModelIndex& parent) const {
+bool QueueTreeModel::canDropMimeData(const QMimeData* data, Qt::DropAction action, int, int,
+                                     const QModelIndex& parent) const {
     if (action != Qt::MoveAction) return false;
     QStringList names = namesFrom(data);
     if (names.isEmpty()) return false;
@@ -381,7 +416,8 @@ bool QueueTreeModel::canDropMimeData(const QMimeData* data, Qt::DropAction actio
     return true;
 }
 
-bool QueueTreeModel::dropMimeData(const QMimeData* data, Qt::DropAction action, int, int, const QModelIndex& parent) {
+bool QueueTreeModel::dropMimeData(const QMimeData* data, Qt::DropAction action, int, int,
+                                  const QModelIndex& parent) {
     if (action != Qt::MoveAction) return false;
     QStringList names = namesFrom(data);
     std::string target = queueName(parent.siblingAtColumn(0));

@@ -2,17 +2,17 @@
 // The queue tree as a Qt item model: one row per queue under its parent, quota columns in the target
 // scheduler's terms (GPU amounts; the editor shows every resource), a share-of-parent column the
 // view draws as a bar. Edits and drag-and-drop re-parenting go through undo commands.
-#include <QAbstractItemModel>
-#include <vector>
-
 #include "core/project_document.h"
 #include "core/quota_terms.h"
+
+#include <QAbstractItemModel>
+#include <vector>
 
 namespace gantry::studio {
 
 class QueueTreeModel : public QAbstractItemModel {
     Q_OBJECT
-public:
+  public:
     enum Column { Name, Kind, Weight, QuotaA, QuotaB, QuotaC, Share, ColumnCount };
     enum Role {
         QueueNameRole = Qt::UserRole + 1, // std::string as QString
@@ -50,11 +50,11 @@ public:
     bool columnUsed(int column) const;       // YuniKorn has no third quota column
     const std::string& resource() const { return resource_; }
 
-signals:
+  signals:
     // Set when a drop or an edit was refused; the window shows it in the status bar.
     void refused(const QString& why);
 
-private:
+  private:
     struct Item {
         int queue = -1; // index into cluster.queues; -1 = the invisible root
         int parent = -1;

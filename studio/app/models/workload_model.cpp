@@ -1,11 +1,11 @@
 #include "models/workload_model.h"
 
-#include <QColor>
-#include <cmath>
-
 #include "core/project_commands.h"
 #include "core/queue_commands.h"
 #include "core/quota_terms.h"
+
+#include <QColor>
+#include <cmath>
 
 namespace gantry::studio {
 
@@ -18,23 +18,30 @@ QString formatSeconds(double s) {
 }
 
 QString describeArrival(const ArrivalProcess& a, int jobs) {
-    QString start = a.startSeconds > 0 ? QObject::tr(" from %1").arg(formatSeconds(a.startSeconds)) : QString();
+    QString start =
+        a.startSeconds > 0 ? QObject::tr(" from %1").arg(formatSeconds(a.startSeconds)) : QString();
     switch (a.kind) {
     case ArrivalProcess::Kind::Fixed:
         if (!a.times.empty()) return QObject::tr("at %n fixed time(s)", "", int(a.times.size()));
-        if (a.intervalSeconds > 0) return QObject::tr("every %1%2").arg(formatSeconds(a.intervalSeconds), start);
+        if (a.intervalSeconds > 0)
+            return QObject::tr("every %1%2").arg(formatSeconds(a.intervalSeconds), start);
         return jobs > 1 ? QObject::tr("all at once%1").arg(start) : QObject::tr("once%1").arg(start);
-    case ArrivalProcess::Kind::Poisson: return QObject::tr("Poisson %1/h%2").arg(a.ratePerHour, 0, 'g', 3).arg(start);
+    case ArrivalProcess::Kind::Poisson:
+        return QObject::tr("Poisson %1/h%2").arg(a.ratePerHour, 0, 'g', 3).arg(start);
     case ArrivalProcess::Kind::Burst:
-        return QObject::tr("bursts of %1 every %2%3").arg(a.burstSize).arg(formatSeconds(a.intervalSeconds), start);
+        return QObject::tr("bursts of %1 every %2%3")
+            .arg(a.burstSize)
+            .arg(formatSeconds(a.intervalSeconds), start);
     }
     return {};
 }
 
 QString describeDuration(const DurationDistribution& d) {
     switch (d.kind) {
-    case DurationDistribution::Kind::Fixed: return formatSeconds(d.meanSeconds);
-    case DurationDistribution::Kind::Exponential: return QObject::tr("exp., mean %1").arg(formatSeconds(d.meanSeconds));
+    case DurationDistribution::Kind::Fixed:
+        return formatSeconds(d.meanSeconds);
+    case DurationDistribution::Kind::Exponential:
+        return QObject::tr("exp., mean %1").arg(formatSeconds(d.meanSeconds));
     case DurationDistribution::Kind::Uniform:
         return QObject::tr("%1 – %2").arg(formatSeconds(d.minSeconds), formatSeconds(d.maxSeconds));
     case DurationDistribution::Kind::LogNormal:
@@ -60,11 +67,15 @@ bool setGpuPerPod(WorkloadTemplate& w, const std::string& gpuResource, const QSt
     bool ok = false;
     double v = text.trimmed().isEmpty() ? 0 : text.trimmed().toDouble(&ok);
     if (!text.trimmed().isEmpty() && (!ok || v < 0 || v > 64)) {
-        if (error) *error = QObject::tr("GPUs per pod: a whole number of devices (e.g. 8) or a share of one device (e.g. 0.5).");
+        if (error)
+            *error = QObject::tr(
+                "GPUs per pod: a whole number of devices (e.g. 8) or a share of one device (e.g. 0.5).");
         return false;
     }
     if (v >= 1 && std::abs(v - std::round(v)) > 1e-9) {
-        if (error) *error = QObject::tr("GPUs per pod above 1 must be whole devices; shares (0.1 – 0.9) are of one device.");
+        if (error)
+            *error = QObject::tr(
+                "GPUs per pod above 1 must be whole devices; shares (0.1 – 0.9) are of one device.");
         return false;
     }
     std::vector<std::string> gpuNames;
@@ -85,49 +96,62 @@ bool setGpuPerPod(WorkloadTemplate& w, const std::string& gpuResource, const QSt
 WorkloadModel::WorkloadModel(ProjectDocument* doc, QObject* parent) : QAbstractTableModel(parent), doc_(doc) {
     connect(doc_, &ProjectDocument::workloadsAboutToBeReset, this, [this] { beginResetModel(); });
     connect(doc_, &ProjectDocument::workloadsReset, this, [this] { endResetModel(); });
-    connect(doc_, &ProjectDocument::workloadChanged, this, [this](int row) {
-        emit dataChanged(index(row, 0), index(row, ColumnCount - 1));
-    });
+    connect(doc_, &ProjectDocument::workloadChanged, this,
+            [this](int row) { emit dataChanged(index(row, 0), index(row, ColumnCount - 1)); });
 }
 
 int WorkloadModel::rowCount(const QModelIndex& parent) const {
     return parent.isValid() ? 0 : int(doc_->project().workloads.size());
 }
 
-int WorkloadModel::columnCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : ColumnCount; }
+int WorkloadModel::columnCount(const QModelIndex& parent) const {
+    return parent.isValid() ? 0 : ColumnCount;
+}
 
 QVariant WorkloadModel::data(const QModelIndex& index, int role) const {
     if (!index.isValid() || size_t(index.row()) >= doc_->project().workloads.size()) return {};
     const auto& w = doc_->project().workloads[size_t(index.row())];
     const int c = index.column();
     if (role == Qt::TextAlignmentRole)
-        return c >= Jobs && c <= MemoryPerPod ? int(Qt::AlignRight | Qt::AlignVCenter) : int(Qt::AlignLeft | Qt::AlignVCenter);
+        return c >= Jobs && c <= MemoryPerPod ? int(Qt::AlignRight | Qt::AlignVCenter)
+                                              : int(Qt::AlignLeft | Qt::AlignVCenter);
     if (role == Qt::ToolTipRole && c == Queue && !w.queue.empty() && queueIndex(doc_->project(), w.queue) < 0)
         return tr("There is no queue named '%1'.").arg(QString::fromStdString(w.queue));
-    if (role == Qt::ForegroundRole && c == Queue && !w.queue.empty() && queueIndex(doc_->project(), w.queue) < 0)
+    if (role == Qt::ForegroundRole && c == Queue && !w.queue.empty() &&
+        queueIndex(doc_->project(), w.queue) < 0)
         return QColor(0xd3, 0x2f, 0x2f);
     if (role != Qt::DisplayRole && role != Qt::EditRole && role != SortRole) return {};
     const bool sort = role == SortRole;
     switch (c) {
-    case Name: return QString::fromStdString(w.name);
-    case Queue: return QString::fromStdString(w.queue);
-    case Jobs: return w.jobs;
-    case Replicas: return w.replicas;
+    case Name:
+        return QString::fromStdString(w.name);
+    case Queue:
+        return QString::fromStdString(w.queue);
+    case Jobs:
+        return w.jobs;
+    case Replicas:
+        return w.replicas;
     case Gang:
         if (role == Qt::EditRole || sort) return w.minMember;
         return w.minMember == 0 ? tr("all %1").arg(w.replicas) : QString::number(w.minMember);
-    case GpuPerPod: return sort ? QVariant(double(w.gpu.totalMilli())) : QVariant(gpuPerPodText(w));
+    case GpuPerPod:
+        return sort ? QVariant(double(w.gpu.totalMilli())) : QVariant(gpuPerPodText(w));
     case CpuPerPod: {
         int64_t v = w.podRequests.get(res::Cpu);
-        return sort ? QVariant(qlonglong(v)) : QVariant(v ? QString::fromStdString(formatAmount("cpu", v)) : QString());
+        return sort ? QVariant(qlonglong(v))
+                    : QVariant(v ? QString::fromStdString(formatAmount("cpu", v)) : QString());
     }
     case MemoryPerPod: {
         int64_t v = w.podRequests.get(res::Memory);
-        return sort ? QVariant(qlonglong(v)) : QVariant(v ? QString::fromStdString(formatAmount("memory", v)) : QString());
+        return sort ? QVariant(qlonglong(v))
+                    : QVariant(v ? QString::fromStdString(formatAmount("memory", v)) : QString());
     }
-    case Priority: return QString::fromStdString(w.priorityClass);
-    case Arrival: return describeArrival(w.arrival, w.jobs);
-    case Duration: return describeDuration(w.duration);
+    case Priority:
+        return QString::fromStdString(w.priorityClass);
+    case Arrival:
+        return describeArrival(w.arrival, w.jobs);
+    case Duration:
+        return describeDuration(w.duration);
     }
     return {};
 }
@@ -135,17 +159,28 @@ QVariant WorkloadModel::data(const QModelIndex& index, int role) const {
 QVariant WorkloadModel::headerData(int section, Qt::Orientation orientation, int role) const {
     if (orientation != Qt::Horizontal || role != Qt::DisplayRole) return {};
     switch (section) {
-    case Name: return tr("Workload");
-    case Queue: return tr("Queue");
-    case Jobs: return tr("Jobs");
-    case Replicas: return tr("Pods/job");
-    case Gang: return tr("Gang min");
-    case GpuPerPod: return tr("GPU/pod");
-    case CpuPerPod: return tr("CPU/pod");
-    case MemoryPerPod: return tr("Memory/pod");
-    case Priority: return tr("Priority class");
-    case Arrival: return tr("Arrival");
-    case Duration: return tr("Duration");
+    case Name:
+        return tr("Workload");
+    case Queue:
+        return tr("Queue");
+    case Jobs:
+        return tr("Jobs");
+    case Replicas:
+        return tr("Pods/job");
+    case Gang:
+        return tr("Gang min");
+    case GpuPerPod:
+        return tr("GPU/pod");
+    case CpuPerPod:
+        return tr("CPU/pod");
+    case MemoryPerPod:
+        return tr("Memory/pod");
+    case Priority:
+        return tr("Priority class");
+    case Arrival:
+        return tr("Arrival");
+    case Duration:
+        return tr("Duration");
     }
     return {};
 }
@@ -168,7 +203,10 @@ bool WorkloadModel::setData(const QModelIndex& index, const QVariant& value, int
         bool ok = false;
         int v = text.toInt(&ok);
         if (!ok || v < min || v > max) {
-            error = tr("%1 must be a whole number from %2 to %3.").arg(headerData(index.column(), Qt::Horizontal).toString()).arg(min).arg(max);
+            error = tr("%1 must be a whole number from %2 to %3.")
+                        .arg(headerData(index.column(), Qt::Horizontal).toString())
+                        .arg(min)
+                        .arg(max);
             return false;
         }
         *out = v;
@@ -182,7 +220,9 @@ bool WorkloadModel::setData(const QModelIndex& index, const QVariant& value, int
         std::string e;
         auto v = parseAmount(resource, text.toStdString(), &e);
         if (!v || *v < 0) {
-            error = tr("'%1' is not a valid %2 quantity%3").arg(text, resource, e.empty() ? QString() : QStringLiteral(": ") + QString::fromStdString(e));
+            error = tr("'%1' is not a valid %2 quantity%3")
+                        .arg(text, resource,
+                             e.empty() ? QString() : QStringLiteral(": ") + QString::fromStdString(e));
             return false;
         }
         w.podRequests.set(resource, *v);
@@ -197,18 +237,33 @@ bool WorkloadModel::setData(const QModelIndex& index, const QVariant& value, int
         }
         w.name = text.toStdString();
         break;
-    case Queue: w.queue = text.toStdString(); break;
-    case Jobs: ok = number(0, 1000000, &w.jobs); break;
-    case Replicas: ok = number(1, 100000, &w.replicas); break;
+    case Queue:
+        w.queue = text.toStdString();
+        break;
+    case Jobs:
+        ok = number(0, 1000000, &w.jobs);
+        break;
+    case Replicas:
+        ok = number(1, 100000, &w.replicas);
+        break;
     case Gang:
         ok = number(0, w.replicas, &w.minMember);
         if (!ok) error = tr("Gang min is 0 (all pods) up to the pods per job (%1).").arg(w.replicas);
         break;
-    case GpuPerPod: ok = setGpuPerPod(w, primaryGpuResource(doc_->project().cluster), text, &error); break;
-    case CpuPerPod: ok = amount("cpu"); break;
-    case MemoryPerPod: ok = amount("memory"); break;
-    case Priority: w.priorityClass = text.toStdString(); break;
-    default: return false;
+    case GpuPerPod:
+        ok = setGpuPerPod(w, primaryGpuResource(doc_->project().cluster), text, &error);
+        break;
+    case CpuPerPod:
+        ok = amount("cpu");
+        break;
+    case MemoryPerPod:
+        ok = amount("memory");
+        break;
+    case Priority:
+        w.priorityClass = text.toStdString();
+        break;
+    default:
+        return false;
     }
     if (!ok) {
         emit refused(error);
@@ -217,7 +272,8 @@ bool WorkloadModel::setData(const QModelIndex& index, const QVariant& value, int
     if (w == ws[size_t(index.row())]) return false;
     doc_->undoStack()->push(new EditWorkloadCommand(
         doc_, index.row(), w,
-        tr("Set %1 of %2").arg(headerData(index.column(), Qt::Horizontal).toString(), QString::fromStdString(w.name))));
+        tr("Set %1 of %2")
+            .arg(headerData(index.column(), Qt::Horizontal).toString(), QString::fromStdString(w.name))));
     return true;
 }
 

@@ -1,16 +1,29 @@
 #pragma once
 // The what-if job mix as a table: one row per workload template. Shape fields are edited in place;
 // the arrival process and duration distribution in the detail form. Edits are undo commands.
-#include <QAbstractTableModel>
-
 #include "core/project_document.h"
+
+#include <QAbstractTableModel>
 
 namespace gantry::studio {
 
 class WorkloadModel : public QAbstractTableModel {
     Q_OBJECT
-public:
-    enum Column { Name, Queue, Jobs, Replicas, Gang, GpuPerPod, CpuPerPod, MemoryPerPod, Priority, Arrival, Duration, ColumnCount };
+  public:
+    enum Column {
+        Name,
+        Queue,
+        Jobs,
+        Replicas,
+        Gang,
+        GpuPerPod,
+        CpuPerPod,
+        MemoryPerPod,
+        Priority,
+        Arrival,
+        Duration,
+        ColumnCount
+    };
     enum Role { SortRole = Qt::UserRole + 1 };
 
     explicit WorkloadModel(ProjectDocument* doc, QObject* parent = nullptr);
@@ -21,10 +34,10 @@ public:
     Qt::ItemFlags flags(const QModelIndex& index) const override;
     bool setData(const QModelIndex& index, const QVariant& value, int role = Qt::EditRole) override;
 
-signals:
+  signals:
     void refused(const QString& why);
 
-private:
+  private:
     ProjectDocument* doc_;
 };
 

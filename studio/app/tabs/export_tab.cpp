@@ -1,5 +1,7 @@
 #include "tabs/export_tab.h"
 
+#include "workspace.h"
+
 #include <QButtonGroup>
 #include <QCheckBox>
 #include <QDir>
@@ -19,8 +21,6 @@
 #include <QTableWidget>
 #include <QVBoxLayout>
 
-#include "workspace.h"
-
 namespace gantry::studio {
 
 ExportTab::ExportTab(Workspace* workspace, QWidget* parent) : QWidget(parent), ws_(workspace) {
@@ -30,7 +30,8 @@ ExportTab::ExportTab(Workspace* workspace, QWidget* parent) : QWidget(parent), w
     auto* top = new QHBoxLayout;
     top->addWidget(new QLabel(tr("<b>Export for</b>"), this));
     target_ = new QButtonGroup(this);
-    for (auto [t, label] : {std::pair{TargetScheduler::Volcano, tr("Volcano")}, std::pair{TargetScheduler::YuniKorn, tr("Apache YuniKorn")},
+    for (auto [t, label] : {std::pair{TargetScheduler::Volcano, tr("Volcano")},
+                            std::pair{TargetScheduler::YuniKorn, tr("Apache YuniKorn")},
                             std::pair{TargetScheduler::Kueue, tr("Kueue")}}) {
         auto* b = new QRadioButton(label, this);
         target_->addButton(b, int(t));
@@ -83,7 +84,11 @@ ExportTab::ExportTab(Workspace* workspace, QWidget* parent) : QWidget(parent), w
     outer->addLayout(bottom);
 
     QSettings settings;
-    folder_->setText(settings.value("export/folder", QDir(QStandardPaths::writableLocation(QStandardPaths::DocumentsLocation)).filePath("gantry-export")).toString());
+    folder_->setText(
+        settings
+            .value("export/folder", QDir(QStandardPaths::writableLocation(QStandardPaths::DocumentsLocation))
+                                        .filePath("gantry-export"))
+            .toString());
 
     connect(target_, &QButtonGroup::idClicked, this, [this] { refresh(); });
     connect(singleFile_, &QCheckBox::toggled, this, [this] { refresh(); });
@@ -102,7 +107,8 @@ ExportTab::ExportTab(Workspace* workspace, QWidget* parent) : QWidget(parent), w
         dirty_ = true;
         if (isVisible()) refresh();
     });
-    connect(doc, &ProjectDocument::projectReplaced, this, [this] { setTarget(ws_->document()->project().target); });
+    connect(doc, &ProjectDocument::projectReplaced, this,
+            [this] { setTarget(ws_->document()->project().target); });
     setTarget(doc->project().target);
 }
 
@@ -118,7 +124,8 @@ void ExportTab::setOutputFolder(const QString& dir) {
 
 void ExportTab::refresh() {
     dirty_ = false;
-    plan_ = planExport(ws_->document()->project(), TargetScheduler(target_->checkedId()), singleFile_->isChecked());
+    plan_ = planExport(ws_->document()->project(), TargetScheduler(target_->checkedId()),
+                       singleFile_->isChecked());
     int errors = 0, warnings = 0, lossy = 0;
     issues_->setRowCount(int(plan_.issues.size()));
     for (size_t i = 0; i < plan_.issues.size(); ++i) {
@@ -159,8 +166,10 @@ void ExportTab::refresh() {
     issues_->horizontalHeader()->setStretchLastSection(true);
     files_->clear();
     for (const auto& f : plan_.files) files_->addItem(f.name);
-    if (!plan_.files.empty()) files_->setCurrentRow(0);
-    else preview_->clear();
+    if (!plan_.files.empty())
+        files_->setCurrentRow(0);
+    else
+        preview_->clear();
 
     QColor background;
     QString text;
@@ -169,12 +178,20 @@ void ExportTab::refresh() {
         background = QColor(0xfd, 0xec, 0xc8);
     } else if (errors > 0) {
         text = tr("<b>%n error(s) block the export.</b> ", "", errors) +
-               tr("Fix them in the Queues, Topology or Policy tab; %1 warning(s) and %2 lossy note(s) do not block.").arg(warnings).arg(lossy);
+               tr("Fix them in the Queues, Topology or Policy tab; %1 warning(s) and %2 lossy note(s) do not "
+                  "block.")
+                   .arg(warnings)
+                   .arg(lossy);
         background = QColor(0xfb, 0xd5, 0xd5);
     } else {
-        text = tr("<b>Valid:</b> %n file(s) pass the %1 schemas and cross-object rules.", "", int(plan_.files.size()))
-                   .arg(target_->checkedButton()->text()) +
-               (warnings + lossy ? tr(" %1 warning(s) and %2 lossy note(s) below — read them before applying.").arg(warnings).arg(lossy) : QString());
+        text =
+            tr("<b>Valid:</b> %n file(s) pass the %1 schemas and cross-object rules.", "",
+               int(plan_.files.size()))
+                .arg(target_->checkedButton()->text()) +
+            (warnings + lossy ? tr(" %1 warning(s) and %2 lossy note(s) below — read them before applying.")
+                                    .arg(warnings)
+                                    .arg(lossy)
+                              : QString());
         background = QColor(0xd8, 0xf0, 0xda);
     }
     if (palette().color(QPalette::Window).lightness() < 128) background = background.darker(330);
@@ -201,7 +218,9 @@ bool ExportTab::writeFiles(QString* message) {
         return false;
     };
     if (dir.isEmpty()) return fail(tr("Choose an output folder first."));
-    if (plan_.hasErrors()) return fail(plan_.unavailable.isEmpty() ? tr("Not written: the export has errors (listed above).") : plan_.unavailable);
+    if (plan_.hasErrors())
+        return fail(plan_.unavailable.isEmpty() ? tr("Not written: the export has errors (listed above).")
+                                                : plan_.unavailable);
     QStringList written;
     try {
         written = writeExportPlan(plan_, dir);
@@ -209,7 +228,9 @@ bool ExportTab::writeFiles(QString* message) {
         return fail(tr("Not written: %1").arg(QString::fromUtf8(e.what())));
     }
     QSettings().setValue("export/folder", dir);
-    if (message) *message = tr("Wrote %n file(s) to %1 (export-report.txt lists them)", "", int(written.size())).arg(QDir::toNativeSeparators(dir));
+    if (message)
+        *message = tr("Wrote %n file(s) to %1 (export-report.txt lists them)", "", int(written.size()))
+                       .arg(QDir::toNativeSeparators(dir));
     return true;
 }
 

@@ -1,9 +1,9 @@
 #pragma once
 // Export: choose the target, see every validation error, warning and lossy-mapping note, read the
 // manifests, and write them (only when there are no errors).
-#include <QWidget>
-
 #include "core/export_bridge.h"
+
+#include <QWidget>
 
 class QButtonGroup;
 class QCheckBox;
@@ -20,7 +20,7 @@ class Workspace;
 
 class ExportTab : public QWidget {
     Q_OBJECT
-public:
+  public:
     explicit ExportTab(Workspace* workspace, QWidget* parent = nullptr);
     void setTarget(TargetScheduler target);
     const ExportPlan& plan() const { return plan_; }
@@ -29,10 +29,10 @@ public:
     bool writeFiles(QString* message = nullptr);
     void refresh(); // rebuilds and revalidates the plan
 
-signals:
+  signals:
     void statusMessage(const QString& text, int timeoutMs = 0);
 
-private:
+  private:
     void showFile(int row);
 
     Workspace* ws_;

@@ -1,5 +1,10 @@
 #include "tabs/policy_tab.h"
 
+#include "core/policy_edit.h"
+#include "core/project_commands.h"
+#include "core/quota_terms.h"
+#include "workspace.h"
+
 #include <QButtonGroup>
 #include <QCheckBox>
 #include <QComboBox>
@@ -15,26 +20,26 @@
 #include <QTreeWidget>
 #include <QVBoxLayout>
 
-#include "core/policy_edit.h"
-#include "core/project_commands.h"
-#include "core/quota_terms.h"
-#include "workspace.h"
-
 namespace gantry::studio {
 namespace {
-QString qs(const std::string& s) { return QString::fromStdString(s); }
+QString qs(const std::string& s) {
+    return QString::fromStdString(s);
+}
 
 QString targetDescription(TargetScheduler t) {
     switch (t) {
     case TargetScheduler::Volcano:
-        return QObject::tr("Volcano: Queues with guarantee / deserved / capability, PodGroups for gangs, HyperNodes for "
-                           "network topology. The what-if runs the Volcano session below.");
+        return QObject::tr(
+            "Volcano: Queues with guarantee / deserved / capability, PodGroups for gangs, HyperNodes for "
+            "network topology. The what-if runs the Volcano session below.");
     case TargetScheduler::YuniKorn:
-        return QObject::tr("Apache YuniKorn: a queues.yaml tree with guaranteed / max, gang task groups on the pods. "
-                           "The what-if runs the Volcano-style session below as the closest model.");
+        return QObject::tr(
+            "Apache YuniKorn: a queues.yaml tree with guaranteed / max, gang task groups on the pods. "
+            "The what-if runs the Volcano-style session below as the closest model.");
     case TargetScheduler::Kueue:
-        return QObject::tr("Kueue: ClusterQueues and Cohorts with nominal quota, borrowing and lending limits per "
-                           "ResourceFlavor. The what-if runs the Volcano-style session below as the closest model.");
+        return QObject::tr(
+            "Kueue: ClusterQueues and Cohorts with nominal quota, borrowing and lending limits per "
+            "ResourceFlavor. The what-if runs the Volcano-style session below as the closest model.");
     }
     return {};
 }
@@ -50,7 +55,8 @@ PolicyTab::PolicyTab(Workspace* workspace, QWidget* parent) : QWidget(parent), w
     auto* targetRow = new QHBoxLayout;
     target_ = new QButtonGroup(this);
     int id = 0;
-    for (auto [t, label] : {std::pair{TargetScheduler::Volcano, tr("Volcano")}, std::pair{TargetScheduler::YuniKorn, tr("Apache YuniKorn")},
+    for (auto [t, label] : {std::pair{TargetScheduler::Volcano, tr("Volcano")},
+                            std::pair{TargetScheduler::YuniKorn, tr("Apache YuniKorn")},
                             std::pair{TargetScheduler::Kueue, tr("Kueue")}}) {
         auto* b = new QRadioButton(label, targetBox);
         target_->addButton(b, int(t));
@@ -90,7 +96,8 @@ PolicyTab::PolicyTab(Workspace* workspace, QWidget* parent) : QWidget(parent), w
         s->setToolTip(tip);
         return s;
     };
-    binpackWeight_ = weightBox(tr("binpack.weight: the plugin's weight among node-order scores (0 disables)"));
+    binpackWeight_ =
+        weightBox(tr("binpack.weight: the plugin's weight among node-order scores (0 disables)"));
     binpackGpu_ = weightBox(tr("binpack.resources.<gpu>: how much packing GPUs counts"));
     binpackCpu_ = weightBox(tr("binpack.cpu"));
     binpackMemory_ = weightBox(tr("binpack.memory"));
@@ -135,14 +142,16 @@ PolicyTab::PolicyTab(Workspace* workspace, QWidget* parent) : QWidget(parent), w
     contrastBox_ = new QGroupBox(tr("Compare against the default kube-scheduler"), this);
     contrastBox_->setCheckable(true);
     auto* cform = new QFormLayout(contrastBox_);
-    auto* cnote = new QLabel(tr("kube-scheduler places pod by pod with no gangs. Run it on the same workload to see "
-                                "distributed jobs half-started and GPUs fragmented across nodes, next to the policy on the left."),
-                             contrastBox_);
+    auto* cnote = new QLabel(
+        tr("kube-scheduler places pod by pod with no gangs. Run it on the same workload to see "
+           "distributed jobs half-started and GPUs fragmented across nodes, next to the policy on the left."),
+        contrastBox_);
     cnote->setWordWrap(true);
     cnote->setForegroundRole(QPalette::PlaceholderText);
     strategy_ = new QComboBox(contrastBox_);
-    for (auto s : {KubeSchedulerProfile::Strategy::LeastAllocated, KubeSchedulerProfile::Strategy::MostAllocated,
-                   KubeSchedulerProfile::Strategy::RequestedToCapacityRatio})
+    for (auto s :
+         {KubeSchedulerProfile::Strategy::LeastAllocated, KubeSchedulerProfile::Strategy::MostAllocated,
+          KubeSchedulerProfile::Strategy::RequestedToCapacityRatio})
         strategy_->addItem(toString(s), int(s));
     auto rw = [&] {
         auto* s = new QSpinBox(contrastBox_);
@@ -181,7 +190,8 @@ PolicyTab::PolicyTab(Workspace* workspace, QWidget* parent) : QWidget(parent), w
 
     connect(target_, &QButtonGroup::idClicked, this, [this] { commit(tr("Change target scheduler")); });
     for (auto* c : {gang_, priority_, drf_, enqueue_, preempt_, reclaim_, backfill_, topologyAware_})
-        connect(c, &QCheckBox::clicked, this, [this, c] { commit(tr("Policy: %1").arg(c->text().section(':', 0, 0))); });
+        connect(c, &QCheckBox::clicked, this,
+                [this, c] { commit(tr("Policy: %1").arg(c->text().section(':', 0, 0))); });
     connect(sharing_, &QComboBox::activated, this, [this] { commit(tr("Policy: queue sharing")); });
     connect(placement_, &QComboBox::activated, this, [this] { commit(tr("Policy: placement")); });
     for (auto* s : {binpackWeight_, binpackGpu_, binpackCpu_, binpackMemory_})
@@ -194,7 +204,8 @@ PolicyTab::PolicyTab(Workspace* workspace, QWidget* parent) : QWidget(parent), w
         Policy p = policyOf(ws_->document()->project());
         p.volcano = defaultVolcanoConf();
         if (p != policyOf(ws_->document()->project()))
-            ws_->document()->undoStack()->push(new SetPolicyCommand(ws_->document(), p, tr("Reset scheduler configuration")));
+            ws_->document()->undoStack()->push(
+                new SetPolicyCommand(ws_->document(), p, tr("Reset scheduler configuration")));
     });
     auto commitSim = [this] {
         if (loading_) return;
@@ -249,7 +260,8 @@ void PolicyTab::load() {
         auto* tier = new QTreeWidgetItem(tiers_, {tr("Tier %1").arg(t + 1)});
         for (const auto& p : conf.tiers[t].plugins) {
             QStringList details;
-            for (const auto& [k, v] : p.switches) details << QStringLiteral("%1: %2").arg(qs(k), v ? "true" : "false");
+            for (const auto& [k, v] : p.switches)
+                details << QStringLiteral("%1: %2").arg(qs(k), v ? "true" : "false");
             for (const auto& [k, v] : p.arguments) details << QStringLiteral("%1=%2").arg(qs(k), qs(v));
             new QTreeWidgetItem(tier, {qs(p.name), details.join(QStringLiteral(", "))});
         }
@@ -286,7 +298,8 @@ Policy PolicyTab::fromForm() const {
     setQueueSharing(c, QueueSharing(sharing_->currentData().toInt()));
     setPlacement(c, Placement(placement_->currentData().toInt()));
     if (placement(c) == Placement::Binpack) {
-        BinpackWeights w{binpackWeight_->value(), binpackCpu_->value(), binpackMemory_->value(), binpackGpu_->value()};
+        BinpackWeights w{binpackWeight_->value(), binpackCpu_->value(), binpackMemory_->value(),
+                         binpackGpu_->value()};
         if (w != binpackWeights(c, gpu)) setBinpackWeights(c, gpu, w);
     }
     setAction(c, "enqueue", enqueue_->isChecked());

@@ -20,10 +20,10 @@ struct Policy;
 
 class PolicyTab : public QWidget {
     Q_OBJECT
-public:
+  public:
     explicit PolicyTab(Workspace* workspace, QWidget* parent = nullptr);
 
-private:
+  private:
     void load();
     void commit(const QString& text);
     Policy fromForm() const;

@@ -1,5 +1,11 @@
 #include "tabs/queues_tab.h"
 
+#include "core/queue_commands.h"
+#include "models/queue_tree_model.h"
+#include "widgets/queue_editor.h"
+#include "widgets/share_bar_delegate.h"
+#include "workspace.h"
+
 #include <QAction>
 #include <QHBoxLayout>
 #include <QHeaderView>
@@ -11,12 +17,6 @@
 #include <QTreeView>
 #include <QVBoxLayout>
 #include <set>
-
-#include "core/queue_commands.h"
-#include "models/queue_tree_model.h"
-#include "widgets/queue_editor.h"
-#include "widgets/share_bar_delegate.h"
-#include "workspace.h"
 
 namespace gantry::studio {
 
@@ -122,14 +122,17 @@ QueuesTab::QueuesTab(Workspace* workspace, QWidget* parent) : QWidget(parent), w
     connect(doc, &ProjectDocument::projectReplaced, this, [this] {
         tree_->expandAll();
         for (int c = 0; c < QueueTreeModel::Share; ++c) tree_->resizeColumnToContents(c);
-        tree_->setColumnWidth(QueueTreeModel::Name, std::max(tree_->columnWidth(QueueTreeModel::Name) + 24, 200));
+        tree_->setColumnWidth(QueueTreeModel::Name,
+                              std::max(tree_->columnWidth(QueueTreeModel::Name) + 24, 200));
         QModelIndex first = model_->index(0, 0);
         if (first.isValid()) tree_->setCurrentIndex(first);
     });
     tree_->expandAll();
 }
 
-std::string QueuesTab::selectedQueue() const { return model_->queueName(tree_->currentIndex()); }
+std::string QueuesTab::selectedQueue() const {
+    return model_->queueName(tree_->currentIndex());
+}
 
 void QueuesTab::selectQueue(const std::string& name) {
     QModelIndex i = model_->indexOfQueue(name);
@@ -143,13 +146,17 @@ void QueuesTab::addQueue(bool asChild) {
     auto* doc = ws_->document();
     std::string selected = selectedQueue();
     Queue q;
-    q.name = uniqueQueueName(doc->project(), asChild && !selected.empty() ? selected + "-child" : "new-queue");
+    q.name =
+        uniqueQueueName(doc->project(), asChild && !selected.empty() ? selected + "-child" : "new-queue");
     if (asChild && !selected.empty()) {
         QString why;
-        if (!canReparent(doc->project(), q.name, selected, &why) && queueIndex(doc->project(), selected) >= 0) {
-            const Queue& parentQueue = doc->project().cluster.queues[size_t(queueIndex(doc->project(), selected))];
+        if (!canReparent(doc->project(), q.name, selected, &why) &&
+            queueIndex(doc->project(), selected) >= 0) {
+            const Queue& parentQueue =
+                doc->project().cluster.queues[size_t(queueIndex(doc->project(), selected))];
             if (parentQueue.kind == Queue::Kind::KueueClusterQueue) {
-                emit statusMessage(tr("A Kueue ClusterQueue cannot have children; add the queue under a cohort."));
+                emit statusMessage(
+                    tr("A Kueue ClusterQueue cannot have children; add the queue under a cohort."));
                 return;
             }
         }
@@ -171,7 +178,8 @@ void QueuesTab::removeSelected() {
     if (subtree.size() > 1) {
         auto answer = QMessageBox::question(
             this, tr("Remove queue"),
-            tr("Remove '%1' and the %n queue(s) below it? You can undo this with Ctrl+Z.", "", int(subtree.size() - 1))
+            tr("Remove '%1' and the %n queue(s) below it? You can undo this with Ctrl+Z.", "",
+               int(subtree.size() - 1))
                 .arg(QString::fromStdString(name)));
         if (answer != QMessageBox::Yes) return;
     }

@@ -13,17 +13,17 @@ class QueueEditor;
 
 class QueuesTab : public QWidget {
     Q_OBJECT
-public:
+  public:
     explicit QueuesTab(Workspace* workspace, QWidget* parent = nullptr);
     QueueTreeModel* model() const { return model_; }
     QueueEditor* editor() const { return editor_; }
     QTreeView* tree() const { return tree_; }
     void selectQueue(const std::string& name);
 
-signals:
+  signals:
     void statusMessage(const QString& text);
 
-private:
+  private:
     void addQueue(bool asChild);
     void removeSelected();
     std::string selectedQueue() const;

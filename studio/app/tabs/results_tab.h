@@ -20,15 +20,15 @@ class StatCard;
 
 class ResultsTab : public QWidget {
     Q_OBJECT
-public:
+  public:
     explicit ResultsTab(Workspace* workspace, QWidget* parent = nullptr);
     PendingJobsModel* pendingModel() const { return pending_; }
     QTableWidget* comparison() const { return compare_; }
 
-signals:
+  signals:
     void statusMessage(const QString& text, int timeoutMs = 0);
 
-private:
+  private:
     void refresh();
     void refreshBanner();
 

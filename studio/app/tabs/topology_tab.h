@@ -21,7 +21,7 @@ class NodeFilterProxy;
 
 class TopologyTab : public QWidget {
     Q_OBJECT
-public:
+  public:
     explicit TopologyTab(Workspace* workspace, QWidget* parent = nullptr);
 
     // Bulk assignment, as the Apply button does it. Returns how many nodes were labelled.
@@ -32,10 +32,10 @@ public:
     QSpinBox* perValueSpin() const { return perValue_; }
     QTreeWidget* preview() const { return preview_; }
 
-signals:
+  signals:
     void statusMessage(const QString& text);
 
-private:
+  private:
     std::vector<int> targetNodes(QString* error) const;
     void refreshLevels();
     void refreshPreview();

@@ -2,12 +2,12 @@
 // Runs what-ifs off the GUI thread: a copy of the project goes to a worker thread, progress comes
 // back as signals, cancel() stops it, and the results arrive as immutable values. The last
 // results stay available (with the project revision they were computed for) until the next run.
+#include "whatif/whatif_engine.h"
+
 #include <QObject>
 #include <QThread>
 #include <atomic>
 #include <memory>
-
-#include "whatif/whatif_engine.h"
 
 namespace gantry::studio {
 
@@ -18,7 +18,7 @@ struct WhatIfRun {
 
 class WhatIfRunner : public QObject {
     Q_OBJECT
-public:
+  public:
     explicit WhatIfRunner(std::unique_ptr<WhatIfEngine> engine, QObject* parent = nullptr);
     ~WhatIfRunner() override;
 
@@ -36,7 +36,7 @@ public:
     // Blocks until the current run ends, processing events (for the screenshot mode and tests).
     bool waitForFinished(int timeoutMs);
 
-signals:
+  signals:
     void started();
     void progress(double fraction, const QString& stage); // fraction < 0: busy, amount unknown
     void finished(const gantry::studio::WhatIfRun& run);
@@ -44,7 +44,7 @@ signals:
     void cancelled();
     void runningChanged(bool running);
 
-private:
+  private:
     std::shared_ptr<WhatIfEngine> engine_;
     QThread* thread_ = nullptr;
     std::vector<QThread*> abandoned_; // cancelled runs still finishing

@@ -1,9 +1,16 @@
 #include "widgets/connect_dialog.h"
 
+#include "input_error.h"
+#include "live/kubeconfig.h"
+#include "live/live_error.h"
+#include "live/live_import.h"
+#include "snapshot/snapshot_importer.h"
+#include "widgets/stat_card.h"
+
 #include <QComboBox>
 #include <QDialogButtonBox>
-#include <QFileInfo>
 #include <QFileDialog>
+#include <QFileInfo>
 #include <QFormLayout>
 #include <QHBoxLayout>
 #include <QLabel>
@@ -12,25 +19,21 @@
 #include <QPushButton>
 #include <QVBoxLayout>
 
-#include "input_error.h"
-#include "live/kubeconfig.h"
-#include "live/live_error.h"
-#include "live/live_import.h"
-#include "snapshot/snapshot_importer.h"
-#include "widgets/stat_card.h"
-
 namespace gantry::studio {
 namespace {
-QString qs(const std::string& s) { return QString::fromStdString(s); }
+QString qs(const std::string& s) {
+    return QString::fromStdString(s);
+}
 } // namespace
 
 ConnectDialog::ConnectDialog(QWidget* parent) : QDialog(parent) {
     setWindowTitle(tr("Connect to cluster"));
     setMinimumWidth(560);
     auto* layout = new QVBoxLayout(this);
-    auto* intro = new QLabel(tr("Gantry reads nodes, pods, priority classes and the Volcano, Kueue and YuniKorn objects "
-                                "it finds, as kubectl would with the same kubeconfig. Nothing in the cluster is changed."),
-                             this);
+    auto* intro = new QLabel(
+        tr("Gantry reads nodes, pods, priority classes and the Volcano, Kueue and YuniKorn objects "
+           "it finds, as kubectl would with the same kubeconfig. Nothing in the cluster is changed."),
+        this);
     intro->setWordWrap(true);
     layout->addWidget(intro);
     auto* form = new QFormLayout;
@@ -83,7 +86,9 @@ void ConnectDialog::setKubeconfig(const QString& path) {
     loadContexts();
 }
 
-QString ConnectDialog::contextName() const { return context_->currentData().toString(); }
+QString ConnectDialog::contextName() const {
+    return context_->currentData().toString();
+}
 
 void ConnectDialog::loadContexts() {
     context_->clear();
@@ -110,7 +115,8 @@ void ConnectDialog::loadContexts() {
         if (context_->count() == 0) details_->setText(tr("The kubeconfig defines no contexts."));
     } catch (const std::exception& e) {
         details_->setText(QStringLiteral("<span style='color:#d32f2f'>%1</span><br>%2")
-                              .arg(QString::fromUtf8(e.what()).toHtmlEscaped(), tr("Fix the kubeconfig at the place shown, or choose another file.")));
+                              .arg(QString::fromUtf8(e.what()).toHtmlEscaped(),
+                                   tr("Fix the kubeconfig at the place shown, or choose another file.")));
         import_->setEnabled(false);
     }
 }
@@ -118,7 +124,8 @@ void ConnectDialog::loadContexts() {
 void ConnectDialog::showContext() {
     try {
         auto env = live::Environment::fromProcess();
-        live::ConnectRequest request{kubeconfig_->text().trimmed().toStdString(), contextName().toStdString()};
+        live::ConnectRequest request{kubeconfig_->text().trimmed().toStdString(),
+                                     contextName().toStdString()};
         auto c = live::resolveConnection(request, env);
         details_->setText(tr("Server %1 · %2").arg(qs(c.server), qs(c.describeUser())));
     } catch (const std::exception& e) {
@@ -146,11 +153,14 @@ void ConnectDialog::startImport() {
             options.cancel = cancel.get();
             options.progress = [this](const live::ImportProgress& p) {
                 QString line = p.listExpected ? tr("Read %1 objects · %2: %3 of %4")
-                                                    .arg(formatCount(qint64(p.totalRead)), qs(p.list), formatCount(qint64(p.listRead)),
+                                                    .arg(formatCount(qint64(p.totalRead)), qs(p.list),
+                                                         formatCount(qint64(p.listRead)),
                                                          formatCount(qint64(*p.listExpected)))
-                                              : tr("Read %1 objects · %2: %3").arg(formatCount(qint64(p.totalRead)), qs(p.list),
-                                                                                    formatCount(qint64(p.listRead)));
-                QMetaObject::invokeMethod(this, [this, line] { status_->setText(line); }, Qt::QueuedConnection);
+                                              : tr("Read %1 objects · %2: %3")
+                                                    .arg(formatCount(qint64(p.totalRead)), qs(p.list),
+                                                         formatCount(qint64(p.listRead)));
+                QMetaObject::invokeMethod(
+                    this, [this, line] { status_->setText(line); }, Qt::QueuedConnection);
             };
             live::StringOutput out;
             auto s = live::importCluster(connection, out, options);
@@ -163,7 +173,8 @@ void ConnectDialog::startImport() {
             throwIfErrors(diagnostics);
             loaded.kind = FileKind::Snapshot;
             loaded.project.name = s.context.empty() ? "cluster" : s.context;
-            if (loaded.project.cluster.volcanoConf) loaded.project.volcano = *loaded.project.cluster.volcanoConf;
+            if (loaded.project.cluster.volcanoConf)
+                loaded.project.volcano = *loaded.project.cluster.volcanoConf;
             for (auto& d : diagnostics)
                 if (d.severity == Severity::Warning) loaded.warnings.push_back(d);
             for (const auto& w : s.warnings) {
@@ -172,11 +183,13 @@ void ConnectDialog::startImport() {
                 d.message = w;
                 loaded.warnings.push_back(d);
             }
-            summary = tr("%1 objects from %2 (Kubernetes %3)").arg(formatCount(qint64(s.objects)), qs(s.server), qs(s.serverVersion));
+            summary = tr("%1 objects from %2 (Kubernetes %3)")
+                          .arg(formatCount(qint64(s.objects)), qs(s.server), qs(s.serverVersion));
             for (const auto& n : s.notes) summary += QStringLiteral("\n") + qs(n);
         } catch (const live::LiveError& e) {
             // \x01 marks a cancel: not an error to show.
-            error = e.kind() == live::FailureKind::Cancelled ? QStringLiteral("\x01") : QString::fromUtf8(e.what());
+            error = e.kind() == live::FailureKind::Cancelled ? QStringLiteral("\x01")
+                                                             : QString::fromUtf8(e.what());
         } catch (const std::exception& e) {
             error = QString::fromUtf8(e.what());
         }
@@ -209,9 +222,10 @@ void ConnectDialog::finished(bool ok, const QString& message) {
         status_->setText(tr("Import cancelled; nothing was changed."));
         return;
     }
-    status_->setText(QStringLiteral("<span style='color:#d32f2f'>%1</span><br>%2")
-                         .arg(message.toHtmlEscaped(),
-                              tr("Check the context and that the server is reachable with <tt>kubectl get nodes</tt>, then try again.")));
+    status_->setText(
+        QStringLiteral("<span style='color:#d32f2f'>%1</span><br>%2")
+            .arg(message.toHtmlEscaped(), tr("Check the context and that the server is reachable with "
+                                             "<tt>kubectl get nodes</tt>, then try again.")));
 }
 
 void ConnectDialog::reject() {

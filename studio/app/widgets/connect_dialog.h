@@ -2,12 +2,12 @@
 // "Connect to cluster": pick a kubeconfig and a context, then read the cluster through the API
 // server on a worker thread with progress and cancel. The result is a project around the imported
 // cluster, plus the snapshot text so it can be kept as a file.
+#include "core/project_files.h"
+
 #include <QDialog>
 #include <QThread>
 #include <atomic>
 #include <memory>
-
-#include "core/project_files.h"
 
 class QComboBox;
 class QLabel;
@@ -20,7 +20,7 @@ namespace gantry::studio {
 
 class ConnectDialog : public QDialog {
     Q_OBJECT
-public:
+  public:
     explicit ConnectDialog(QWidget* parent = nullptr);
     ~ConnectDialog() override;
 
@@ -32,10 +32,10 @@ public:
     void setKubeconfig(const QString& path); // also reloads the contexts
     void startImport();                      // as the Import button does
 
-protected:
+  protected:
     void reject() override;
 
-private:
+  private:
     void loadContexts();
     void showContext();
     void finished(bool ok, const QString& message);

@@ -1,5 +1,10 @@
 #include "widgets/queue_editor.h"
 
+#include "core/project_document.h"
+#include "core/queue_commands.h"
+#include "core/quota_validation.h"
+#include "widgets/quota_bars.h"
+
 #include <QCheckBox>
 #include <QComboBox>
 #include <QFormLayout>
@@ -11,20 +16,18 @@
 #include <QStyle>
 #include <QVBoxLayout>
 
-#include "core/project_document.h"
-#include "core/queue_commands.h"
-#include "core/quota_validation.h"
-#include "widgets/quota_bars.h"
-
 namespace gantry::studio {
 namespace {
 
-QString qs(const std::string& s) { return QString::fromStdString(s); }
+QString qs(const std::string& s) {
+    return QString::fromStdString(s);
+}
 
 void setInvalid(QLineEdit* e, bool invalid) {
     if (e->property("invalid").toBool() == invalid) return;
     e->setProperty("invalid", invalid);
-    e->setStyleSheet(invalid ? QStringLiteral("QLineEdit { border: 1px solid #d32f2f; border-radius: 2px; }") : QString());
+    e->setStyleSheet(invalid ? QStringLiteral("QLineEdit { border: 1px solid #d32f2f; border-radius: 2px; }")
+                             : QString());
 }
 
 } // namespace
@@ -58,7 +61,8 @@ QueueEditor::QueueEditor(ProjectDocument* doc, QWidget* parent) : QWidget(parent
     kindLabel_ = new QLabel(general);
     weight_ = new QSpinBox(general);
     weight_->setRange(1, 65535);
-    weight_->setToolTip(tr("Share of the parent's capacity relative to siblings (proportion plugin, DRF, fair sharing)."));
+    weight_->setToolTip(
+        tr("Share of the parent's capacity relative to siblings (proportion plugin, DRF, fair sharing)."));
     priority_ = new QSpinBox(general);
     priority_->setRange(0, 1000000000);
     priority_->setToolTip(tr("Higher-priority queues are scheduled first and reclaimed last."));
@@ -111,7 +115,8 @@ QueueEditor::QueueEditor(ProjectDocument* doc, QWidget* parent) : QWidget(parent
         std::string to = nameEdit_->text().trimmed().toStdString();
         if (!q || loading_ || to == q->name) return;
         if (to.empty() || queueIndex(doc_->project(), to) >= 0) {
-            generalMessage_->setText(to.empty() ? tr("A queue needs a name.") : tr("There is already a queue named '%1'.").arg(qs(to)));
+            generalMessage_->setText(to.empty() ? tr("A queue needs a name.")
+                                                : tr("There is already a queue named '%1'.").arg(qs(to)));
             nameEdit_->setText(qs(q->name));
             return;
         }
@@ -133,10 +138,12 @@ QueueEditor::QueueEditor(ProjectDocument* doc, QWidget* parent) : QWidget(parent
         doc_->undoStack()->push(new ReparentQueueCommand(doc_, q->name, newParent));
     });
     connect(weight_, &QSpinBox::editingFinished, this, [this] {
-        commitGeneral([this](Queue& q) { q.weight = weight_->value(); }, tr("Set weight of %1").arg(qs(name_)));
+        commitGeneral([this](Queue& q) { q.weight = weight_->value(); },
+                      tr("Set weight of %1").arg(qs(name_)));
     });
     connect(priority_, &QSpinBox::editingFinished, this, [this] {
-        commitGeneral([this](Queue& q) { q.priority = priority_->value(); }, tr("Set priority of %1").arg(qs(name_)));
+        commitGeneral([this](Queue& q) { q.priority = priority_->value(); },
+                      tr("Set priority of %1").arg(qs(name_)));
     });
     connect(maxApps_, &QSpinBox::editingFinished, this, [this] {
         commitGeneral([this](Queue& q) { q.maxApplications = uint64_t(maxApps_->value()); },
@@ -184,7 +191,8 @@ void QueueEditor::reload() {
         bars_->setQueue(nullptr, nullptr);
         return;
     }
-    if (gridKeys() != gridKeys_ || doc_->project().target != gridTarget_ || cells_.empty()) rebuildQuotaGrid();
+    if (gridKeys() != gridKeys_ || doc_->project().target != gridTarget_ || cells_.empty())
+        rebuildQuotaGrid();
     loadFields();
 }
 
@@ -226,10 +234,13 @@ void QueueEditor::rebuildQuotaGrid() {
     if (target == TargetScheduler::Volcano) fields = {QuotaField::Low, QuotaField::Share, QuotaField::High};
     if (target == TargetScheduler::Kueue) fields = {QuotaField::Share, QuotaField::High, QuotaField::Low};
     if (target == TargetScheduler::YuniKorn) fields = {QuotaField::Share, QuotaField::High};
-    auto fieldName = [&](QuotaField f) { return f == QuotaField::Low ? terms.low : f == QuotaField::Share ? terms.share : terms.high; };
+    auto fieldName = [&](QuotaField f) {
+        return f == QuotaField::Low ? terms.low : f == QuotaField::Share ? terms.share : terms.high;
+    };
 
     int row = 0;
-    auto* corner = new QLabel(target == TargetScheduler::Kueue ? tr("Flavor · resource") : tr("Resource"), quotaBox_);
+    auto* corner =
+        new QLabel(target == TargetScheduler::Kueue ? tr("Flavor · resource") : tr("Resource"), quotaBox_);
     corner->setForegroundRole(QPalette::PlaceholderText);
     grid_->addWidget(corner, row, 0);
     for (size_t c = 0; c < fields.size(); ++c) {
@@ -248,9 +259,11 @@ void QueueEditor::rebuildQuotaGrid() {
         for (size_t c = 0; c < fields.size(); ++c) {
             auto* e = new QLineEdit(quotaBox_);
             bool unlimited = fields[c] != QuotaField::Share || target != TargetScheduler::Kueue;
-            e->setPlaceholderText(fields[c] == QuotaField::High || (target == TargetScheduler::Kueue && fields[c] == QuotaField::Low)
+            e->setPlaceholderText(fields[c] == QuotaField::High ||
+                                          (target == TargetScheduler::Kueue && fields[c] == QuotaField::Low)
                                       ? tr("unlimited")
-                                      : unlimited ? tr("not set") : QStringLiteral("0"));
+                                  : unlimited ? tr("not set")
+                                              : QStringLiteral("0"));
             e->setToolTip(tr("%1 of %2, as a Kubernetes quantity (e.g. 8, 500m, 64Gi). Empty = %3.")
                               .arg(fieldName(fields[c]), qs(resource), e->placeholderText()));
             e->setMinimumWidth(90);
@@ -261,7 +274,11 @@ void QueueEditor::rebuildQuotaGrid() {
             connect(e, &QLineEdit::editingFinished, this, [this, index] {
                 if (loading_) return;
                 const Cell& cell = cells_[index];
-                commit(tr("Set %1 %2").arg(QString::fromStdString(cell.resource), cell.field == QuotaField::Low ? quotaTerms(doc_->project().target).low : cell.field == QuotaField::Share ? quotaTerms(doc_->project().target).share : quotaTerms(doc_->project().target).high));
+                commit(tr("Set %1 %2")
+                           .arg(QString::fromStdString(cell.resource),
+                                cell.field == QuotaField::Low     ? quotaTerms(doc_->project().target).low
+                                : cell.field == QuotaField::Share ? quotaTerms(doc_->project().target).share
+                                                                  : quotaTerms(doc_->project().target).high));
             });
         }
         ++row;
@@ -277,18 +294,21 @@ void QueueEditor::rebuildQuotaGrid() {
 
     switch (target) {
     case TargetScheduler::Volcano:
-        quotaHelp_->setText(tr("Volcano: <b>guarantee</b> is never lent, <b>deserved</b> is the fair share the capacity plugin "
-                               "reclaims towards, <b>capability</b> is the hard cap. guarantee ≤ deserved ≤ capability; "
-                               "children's deserved and guarantee fit in the parent's."));
+        quotaHelp_->setText(tr(
+            "Volcano: <b>guarantee</b> is never lent, <b>deserved</b> is the fair share the capacity plugin "
+            "reclaims towards, <b>capability</b> is the hard cap. guarantee ≤ deserved ≤ capability; "
+            "children's deserved and guarantee fit in the parent's."));
         break;
     case TargetScheduler::Kueue:
-        quotaHelp_->setText(tr("Kueue: <b>nominal</b> quota per flavor; within a cohort a queue may borrow up to the "
-                               "<b>borrowing limit</b> above nominal and lend up to the <b>lending limit</b> of it. "
-                               "Limits need a cohort (a parent)."));
+        quotaHelp_->setText(
+            tr("Kueue: <b>nominal</b> quota per flavor; within a cohort a queue may borrow up to the "
+               "<b>borrowing limit</b> above nominal and lend up to the <b>lending limit</b> of it. "
+               "Limits need a cohort (a parent)."));
         break;
     case TargetScheduler::YuniKorn:
-        quotaHelp_->setText(tr("YuniKorn: <b>guaranteed</b> is what the queue is promised, <b>max</b> the hard limit "
-                               "(inherited from ancestors). Children's guaranteed fit in the parent's."));
+        quotaHelp_->setText(
+            tr("YuniKorn: <b>guaranteed</b> is what the queue is promised, <b>max</b> the hard limit "
+               "(inherited from ancestors). Children's guaranteed fit in the parent's."));
         break;
     }
 }
@@ -349,7 +369,7 @@ void QueueEditor::loadFields() {
                     if (f.flavor == c.flavor)
                         for (const auto& rq : f.resources)
                             if (rq.resource == c.resource)
-                                v = c.field == QuotaField::Share ? std::optional<int64_t>(rq.nominal)
+                                v = c.field == QuotaField::Share  ? std::optional<int64_t>(rq.nominal)
                                     : c.field == QuotaField::High ? rq.borrowingLimit
                                                                   : rq.lendingLimit;
         } else if (target != TargetScheduler::Kueue) {
@@ -374,7 +394,8 @@ Queue QueueEditor::candidate(std::map<size_t, QString>* parseErrors) const {
             value = parseAmount(c.resource, text.toStdString(), &error);
             if (!value || *value < 0) {
                 if (parseErrors)
-                    (*parseErrors)[i] = error.empty() ? tr("must not be negative") : tr("'%1' is not a quantity: %2").arg(text, qs(error));
+                    (*parseErrors)[i] = error.empty() ? tr("must not be negative")
+                                                      : tr("'%1' is not a quantity: %2").arg(text, qs(error));
                 continue;
             }
         }
@@ -410,12 +431,15 @@ void QueueEditor::validateLive() {
             if (issue.resource != row.resource) continue;
             (issue.severity == Severity::Error ? errors : warnings) << issue.message;
             for (auto& c : cells_)
-                if (c.resource == row.resource && c.flavor == row.flavor && c.field == issue.field && issue.severity == Severity::Error)
+                if (c.resource == row.resource && c.flavor == row.flavor && c.field == issue.field &&
+                    issue.severity == Severity::Error)
                     setInvalid(c.edit, true);
         }
         QString html;
-        for (const auto& e : errors) html += QStringLiteral("<div style='color:#d32f2f'>✖ %1</div>").arg(e.toHtmlEscaped());
-        for (const auto& w : warnings) html += QStringLiteral("<div style='color:#b26a00'>⚠ %1</div>").arg(w.toHtmlEscaped());
+        for (const auto& e : errors)
+            html += QStringLiteral("<div style='color:#d32f2f'>✖ %1</div>").arg(e.toHtmlEscaped());
+        for (const auto& w : warnings)
+            html += QStringLiteral("<div style='color:#b26a00'>⚠ %1</div>").arg(w.toHtmlEscaped());
         row.message->setText(html);
         row.message->setVisible(!html.isEmpty());
     }
@@ -424,9 +448,10 @@ void QueueEditor::validateLive() {
         if (issue.resource.empty()) general << issue.message;
     generalMessage_->setText(general.join('\n'));
     bars_->setQueue(&doc_->project(), &cand);
-    barsTitle_->setText(cand.parent.empty() || cand.parent == "root"
-                            ? tr("Top-level queue: %1 against the cluster's capacity.").arg(terms.share.toLower())
-                            : tr("%1 against parent %2; the other bars are its siblings.").arg(terms.share, qs(cand.parent)));
+    barsTitle_->setText(
+        cand.parent.empty() || cand.parent == "root"
+            ? tr("Top-level queue: %1 against the cluster's capacity.").arg(terms.share.toLower())
+            : tr("%1 against parent %2; the other bars are its siblings.").arg(terms.share, qs(cand.parent)));
 }
 
 void QueueEditor::commit(const QString& what) {
@@ -451,7 +476,8 @@ void QueueEditor::commitGeneral(const std::function<void(Queue&)>& change, const
     doc_->undoStack()->push(new EditQueueCommand(doc_, after, text));
 }
 
-QLineEdit* QueueEditor::quotaField(const std::string& resource, QuotaField field, const std::string& flavor) const {
+QLineEdit* QueueEditor::quotaField(const std::string& resource, QuotaField field,
+                                   const std::string& flavor) const {
     for (const auto& c : cells_)
         if (c.resource == resource && c.field == field && c.flavor == flavor) return c.edit;
     return nullptr;

@@ -3,11 +3,11 @@
 // deserved / capability per resource, Kueue nominal / borrowing / lending per flavor and resource,
 // YuniKorn guaranteed / max. Messages appear next to a field while it is typed; a change is
 // committed (as one undoable step) when the field is left.
+#include "core/quota_terms.h"
+
 #include <QWidget>
 #include <map>
 #include <optional>
-
-#include "core/quota_terms.h"
 
 class QLabel;
 class QLineEdit;
@@ -24,19 +24,20 @@ class QuotaBars;
 
 class QueueEditor : public QWidget {
     Q_OBJECT
-public:
+  public:
     explicit QueueEditor(ProjectDocument* doc, QWidget* parent = nullptr);
     void setQueue(const std::string& name); // "" = nothing selected
     const std::string& queueName() const { return name_; }
 
     // For tests: the field of a quota cell and the message shown next to its row.
-    QLineEdit* quotaField(const std::string& resource, QuotaField field, const std::string& flavor = {}) const;
+    QLineEdit* quotaField(const std::string& resource, QuotaField field,
+                          const std::string& flavor = {}) const;
     QString messageFor(const std::string& resource, const std::string& flavor = {}) const;
 
-signals:
+  signals:
     void statusMessage(const QString& text);
 
-private:
+  private:
     struct Cell {
         std::string resource, flavor;
         QuotaField field;

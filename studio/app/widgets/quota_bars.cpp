@@ -1,13 +1,15 @@
 #include "widgets/quota_bars.h"
 
-#include <QPainter>
-
 #include "core/queue_commands.h"
 #include "core/quota_terms.h"
 
+#include <QPainter>
+
 namespace gantry::studio {
 
-QuotaBars::QuotaBars(QWidget* parent) : QWidget(parent) { setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Fixed); }
+QuotaBars::QuotaBars(QWidget* parent) : QWidget(parent) {
+    setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Fixed);
+}
 
 void QuotaBars::setQueue(const Project* project, const Queue* queue) {
     bars_.clear();
@@ -47,11 +49,15 @@ void QuotaBars::setQueue(const Project* project, const Queue* queue) {
         QString amount = QString::fromStdString(formatAmount(r, *mine));
         QString whole = QString::fromStdString(formatAmount(r, int64_t(b.whole)));
         QString unit = isGpuResource(r) ? QStringLiteral(" GPU") : QString();
-        b.caption = parent ? tr("%1 %2 of %3's %4%5").arg(terms.share.toLower(), amount, QString::fromStdString(parent->name), whole, unit)
-                           : tr("%1 %2 of the cluster's %3%4").arg(terms.share.toLower(), amount, whole, unit);
+        b.caption =
+            parent
+                ? tr("%1 %2 of %3's %4%5")
+                      .arg(terms.share.toLower(), amount, QString::fromStdString(parent->name), whole, unit)
+                : tr("%1 %2 of the cluster's %3%4").arg(terms.share.toLower(), amount, whole, unit);
         bars_.push_back(b);
     }
-    if (bars_.empty()) empty_ = tr("No %1 set, so this queue has no share to compare.").arg(terms.share.toLower());
+    if (bars_.empty())
+        empty_ = tr("No %1 set, so this queue has no share to compare.").arg(terms.share.toLower());
     updateGeometry();
     update();
 }

@@ -1,13 +1,14 @@
 #include "widgets/share_bar_delegate.h"
 
+#include "models/queue_tree_model.h"
+
 #include <QApplication>
 #include <QPainter>
 
-#include "models/queue_tree_model.h"
-
 namespace gantry::studio {
 
-void ShareBarDelegate::paint(QPainter* painter, const QStyleOptionViewItem& option, const QModelIndex& index) const {
+void ShareBarDelegate::paint(QPainter* painter, const QStyleOptionViewItem& option,
+                             const QModelIndex& index) const {
     QStyleOptionViewItem opt = option;
     initStyleOption(&opt, index);
     opt.text.clear();
@@ -41,9 +42,9 @@ void ShareBarDelegate::paint(QPainter* painter, const QStyleOptionViewItem& opti
         painter->drawLine(x, r.top() - 2, x, r.bottom() + 2);
     }
     painter->setPen(option.state & QStyle::State_Selected ? option.palette.color(QPalette::HighlightedText)
-                                                         : option.palette.color(QPalette::Text));
-    painter->drawText(QRect(r.right() + 4, option.rect.top(), 44, option.rect.height()), Qt::AlignVCenter | Qt::AlignRight,
-                      QStringLiteral("%1 %").arg(share * 100, 0, 'f', 0));
+                                                          : option.palette.color(QPalette::Text));
+    painter->drawText(QRect(r.right() + 4, option.rect.top(), 44, option.rect.height()),
+                      Qt::AlignVCenter | Qt::AlignRight, QStringLiteral("%1 %").arg(share * 100, 0, 'f', 0));
     painter->restore();
 }
 
