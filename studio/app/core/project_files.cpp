@@ -139,10 +139,12 @@ LoadedFile loadFiles(const QStringList& paths) {
     out.kind = fromInputKind(in.kind);
     if (out.project.name.empty())
         out.project.name = QFileInfo(paths.front()).completeBaseName().toStdString();
-    // A plan started from a cluster compares its policy with the default kube-scheduler, the
-    // baseline operators start from; a saved project keeps its own choice.
-    if (out.kind != FileKind::Project && !out.project.contrast) out.project.contrast = KubeSchedulerProfile{};
+    if (out.kind != FileKind::Project) compareWithKubeScheduler(out.project);
     return out;
+}
+
+void compareWithKubeScheduler(Project& project) {
+    if (!project.contrast) project.contrast = KubeSchedulerProfile{};
 }
 
 void saveProject(const Project& project, const QString& path) {

@@ -30,6 +30,9 @@ struct LoadedFile {
 LoadedFile loadFile(const QString& path);
 // Several files that together make one cluster (e.g. nodes.yaml + pods.yaml + queues.yaml).
 LoadedFile loadFiles(const QStringList& paths);
+// A plan started from a cluster (a snapshot, an inventory, a live import) compares its policy with
+// the default kube-scheduler, the baseline operators start from, unless it names a comparison.
+void compareWithKubeScheduler(Project& project);
 // Atomic save as a .gantry project. Throws std::runtime_error naming the path on failure.
 void saveProject(const Project& project, const QString& path);
 

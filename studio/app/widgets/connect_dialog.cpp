@@ -175,6 +175,7 @@ void ConnectDialog::startImport() {
             loaded.project.name = s.context.empty() ? "cluster" : s.context;
             if (loaded.project.cluster.volcanoConf)
                 loaded.project.volcano = *loaded.project.cluster.volcanoConf;
+            compareWithKubeScheduler(loaded.project);
             for (auto& d : diagnostics)
                 if (d.severity == Severity::Warning) loaded.warnings.push_back(d);
             for (const auto& w : s.warnings) {
