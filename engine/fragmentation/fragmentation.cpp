@@ -17,12 +17,25 @@ NodeState makeNode(int64_t cpuMilli, int64_t memoryMiB, int32_t gpuCount, ModelI
 }
 
 TargetWorkload targetWorkload(std::span<const TaskShape> tasks, double threshold) {
+    std::vector<WeightedShape> counted(tasks.size());
+    for (size_t i = 0; i < tasks.size(); ++i) {
+        counted[i].shape = tasks[i];
+        counted[i].count = 1;
+    }
+    return targetWorkload(std::span<const WeightedShape>(counted), threshold);
+}
+
+TargetWorkload targetWorkload(std::span<const WeightedShape> counted, double threshold) {
     // Identity of a shape: what the authors' PodResource holds (memory is not part of it).
     using Key = std::tuple<int64_t, int32_t, int32_t, std::string>;
     std::map<Key, std::pair<int64_t, const TaskShape*>> counts;
-    for (const auto& t : tasks) {
+    int64_t taskCount = 0;
+    for (const auto& w : counted) {
+        const auto& t = w.shape;
         auto& slot = counts[Key{t.cpuMilli, t.gpuMilli, t.gpuCount, t.gpuSpec}];
-        if (slot.first++ == 0) slot.second = &t;
+        if (slot.first == 0) slot.second = &t;
+        slot.first += w.count;
+        taskCount += w.count;
     }
     std::vector<std::pair<Key, std::pair<int64_t, const TaskShape*>>> sorted(counts.begin(), counts.end());
     // Most popular first; equal counts: the larger shape first (CPU, GPU milli, devices, spec).
@@ -32,9 +45,9 @@ TargetWorkload targetWorkload(std::span<const TaskShape> tasks, double threshold
     });
 
     TargetWorkload out;
-    out.tasks = int64_t(tasks.size());
-    if (tasks.empty()) return out;
-    const double total = double(tasks.size());
+    out.tasks = taskCount;
+    if (taskCount == 0) return out;
+    const double total = double(taskCount);
     const double expected = threshold * 100.0 * total / 100.0;
     double cumulative = 0;
     size_t kept = 0;

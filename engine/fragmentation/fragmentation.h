@@ -36,6 +36,9 @@ struct TargetWorkload {
 // Counts the shapes, keeps the most popular until they cover at least `threshold` of the tasks
 // (ties in popularity ordered by larger CPU, GPU milli, device count, spec), renormalises.
 TargetWorkload targetWorkload(std::span<const TaskShape> tasks, double threshold = 0.95);
+// The same from shapes with their task counts (weight ignored; equal shapes may repeat), for
+// workloads too large to list task by task.
+TargetWorkload targetWorkload(std::span<const WeightedShape> counted, double threshold = 0.95);
 
 // How a node relates to one task shape (the authors' quadrants).
 enum class FragClass : int {

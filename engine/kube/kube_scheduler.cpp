@@ -111,12 +111,14 @@ class KubeScheduler {
             }
             bindTask(t, uint32_t(best));
             r.bindings[key] = st_.nodeName(uint32_t(best));
+            r.boundTasks.emplace_back(t, uint32_t(best));
         }
         // Gangs: kube-scheduler does not know them; report how far each got. A job that started
         // some pods but not minMember holds resources it cannot use: the deadlock gang scheduling
         // avoids.
         for (uint32_t j = 0; j < st_.jobs.size(); ++j) {
             const auto& job = st_.jobs[j];
+            if (!st_.jobAlive(j)) continue;
             GangStatus g;
             g.minMember = job.minAvailable;
             g.tasks = int32_t(job.tasks.size());
@@ -160,6 +162,8 @@ class KubeScheduler {
         check(kMemory);
         for (int d : st_.dims.byName())
             if (d > kPods && ((pod.presentMask >> d) & 1u)) check(d);
+        // Shares of a device and GPU models, as a GPU-sharing scheduler extender checks them.
+        if (pod.gpu.count > 0 && fit.empty() && !st_.gpusFit(t, n)) fit.push_back("Insufficient GPU devices");
         if (!fit.empty()) return fit;
         Code code;
         if (const char* why = k8s::spreadFilter(st_, spread, n, &code)) return {why};

@@ -15,6 +15,7 @@ void registerBuiltins(const std::function<void(const std::string&, PluginFactory
     add("overcommit", makeOvercommit);
     add("network-topology-aware", makeNetworkTopologyAware);
     add("sla", makeSla);
+    add("deviceshare", makeDeviceShare);
     add("fgd", makeFgd);
 }
 

@@ -20,6 +20,7 @@ std::unique_ptr<Plugin> makeBinpack(const PluginOption& option);
 std::unique_ptr<Plugin> makeOvercommit(const PluginOption& option);
 std::unique_ptr<Plugin> makeNetworkTopologyAware(const PluginOption& option);
 std::unique_ptr<Plugin> makeSla(const PluginOption& option);
+std::unique_ptr<Plugin> makeDeviceShare(const PluginOption& option);
 std::unique_ptr<Plugin> makeFgd(const PluginOption& option);
 
 void registerBuiltins(const std::function<void(const std::string&, PluginFactory)>& add);

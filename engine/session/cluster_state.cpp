@@ -54,16 +54,35 @@ bool occupiesNode(TaskStatus s) {
 }
 
 uint32_t StringPool::intern(const std::string& s) {
-    auto it = index_.find(s);
-    if (it != index_.end()) return it->second;
-    uint32_t id = uint32_t(strings_.size());
-    strings_.push_back(s);
-    index_.emplace(s, id);
+    auto it = index_.find(std::string_view(s));
+    if (it != index_.end()) {
+        ++refs_[it->second];
+        return it->second;
+    }
+    uint32_t id;
+    if (!free_.empty()) {
+        id = free_.back();
+        free_.pop_back();
+        strings_[id] = s;
+        refs_[id] = 1;
+    } else {
+        id = uint32_t(strings_.size());
+        strings_.push_back(s);
+        refs_.push_back(1);
+    }
+    index_.emplace(std::string_view(strings_[id]), id);
     return id;
 }
 
+void StringPool::release(uint32_t id) {
+    if (id >= refs_.size() || refs_[id] == 0 || --refs_[id] > 0) return;
+    index_.erase(std::string_view(strings_[id]));
+    strings_[id] = std::string();
+    free_.push_back(id);
+}
+
 std::optional<uint32_t> StringPool::find(const std::string& s) const {
-    auto it = index_.find(s);
+    auto it = index_.find(std::string_view(s));
     if (it == index_.end()) return std::nullopt;
     return it->second;
 }
@@ -115,49 +134,6 @@ void ClusterState::nodeAccount(uint32_t task, uint32_t node, TaskStatus status, 
         int64_t* rel = nodeRow(releasing, node);
         for (int i = 0; i < d && i < int(req.size()); ++i) rel[i] += sign * req[size_t(i)];
     }
-    if (shapes[tasks[task].shape].gpu.count > 0 && gpuDevices(node) > 0) gpuAccount(task, node, sign);
-}
-
-void ClusterState::gpuAccount(uint32_t task, uint32_t node, int sign) {
-    const GpuRequest& g = shapes[tasks[task].shape].gpu;
-    const int32_t milli = std::clamp(g.milliPerGpu, 1, 1000);
-    int32_t* free = gpuFree.data() + gpuBegin[node];
-    const int32_t n = gpuDevices(node);
-    auto& hold = gpuHolds[task];
-    if (sign < 0) {
-        if (hold.node != int32_t(node)) return;
-        for (uint8_t dev : hold.devices) free[dev] = std::min(1000, free[dev] + milli);
-        return; // the list is kept: undoing an eviction returns the same devices
-    }
-    // Reuse the devices held before on this node when they still have room.
-    if (hold.node == int32_t(node) && !hold.devices.empty()) {
-        bool fits = true;
-        for (uint8_t dev : hold.devices)
-            if (free[dev] < milli) fits = false;
-        if (fits) {
-            for (uint8_t dev : hold.devices) free[dev] -= milli;
-            return;
-        }
-    }
-    hold.node = int32_t(node);
-    hold.devices.clear();
-    std::vector<uint8_t> taken;
-    for (int32_t k = 0; k < g.count; ++k) {
-        int32_t best = -1;
-        for (int32_t dev = 0; dev < n; ++dev) {
-            if (free[dev] < milli) continue;
-            if (std::find(taken.begin(), taken.end(), uint8_t(dev)) != taken.end()) continue;
-            if (milli == 1000) {
-                best = dev;
-                break;
-            }
-            if (best < 0 || free[dev] < free[best]) best = dev;
-        }
-        if (best < 0) break; // not enough devices: the shares are not tracked for the rest
-        taken.push_back(uint8_t(best));
-        free[best] -= milli;
-    }
-    hold.devices = std::move(taken);
 }
 
 void ClusterState::k8sAdd(uint32_t task, uint32_t node) {
@@ -205,6 +181,7 @@ void ClusterState::setTask(uint32_t task, TaskStatus status, int32_t node) {
     }
     const int32_t oldNode = t.node;
     const bool wasOn = oldNode >= 0 && occupiesNode(t.status);
+    const bool heldGpus = wasOn && t.status != TaskStatus::Pipelined && t.gpuMask != 0;
     if (wasOn) {
         nodeAccount(task, uint32_t(oldNode), t.status, -1);
         auto& list = nodeTasks[size_t(oldNode)];
@@ -216,17 +193,95 @@ void ClusterState::setTask(uint32_t task, TaskStatus status, int32_t node) {
     }
     int32_t newNode = node >= 0 ? node : oldNode;
     if (status == TaskStatus::Pending) newNode = -1;
+    const bool holdsGpus = newNode >= 0 && occupiesNode(status) && status != TaskStatus::Pipelined;
+    // A task keeps its devices while it stays on its node (Running -> Releasing, for instance).
+    if (heldGpus && !(holdsGpus && newNode == oldNode)) releaseGpus(task, uint32_t(oldNode));
     t.status = status;
     t.node = newNode;
     if (newNode >= 0 && occupiesNode(status)) {
         nodeAccount(task, uint32_t(newNode), status, +1);
         nodeTasks[size_t(newNode)].push_back(task);
     }
+    if (holdsGpus && !(heldGpus && newNode == oldNode)) acquireGpus(task, uint32_t(newNode));
     if (wasOn) reindexNode(uint32_t(oldNode));
     if (newNode >= 0 && newNode != oldNode) reindexNode(uint32_t(newNode));
 }
 
+// ---------------------------------------------------------------- GPU devices
+
+bool ClusterState::gpuModelAllowed(uint32_t task, uint32_t node) const {
+    const auto& models = shapes[tasks[task].shape].gpu.models;
+    if (models.empty()) return true;
+    const std::string& model = nodes[node].gpus.model;
+    return std::find(models.begin(), models.end(), model) != models.end();
+}
+
+bool ClusterState::gpusFit(uint32_t task, uint32_t node) const {
+    const GpuRequest& g = shapes[tasks[task].shape].gpu;
+    if (g.count <= 0) return true;
+    if (!gpuModelAllowed(task, node)) return false;
+    const int32_t* row = gpuRow(node);
+    int fitting = 0;
+    for (int i = 0, n = gpuCount(node); i < n; ++i) fitting += row[i] >= g.milliPerGpu;
+    return fitting >= g.count;
+}
+
+void ClusterState::acquireGpus(uint32_t task, uint32_t node) {
+    auto& t = tasks[task];
+    const GpuRequest& g = shapes[t.shape].gpu;
+    const int n = gpuCount(node);
+    const uint64_t hint = t.gpuMask; // devices the imported pod names
+    t.gpuMask = 0;
+    if (g.count <= 0 || n == 0) return;
+    int32_t* row = gpuFree.data() + gpuOffset[node];
+    const int32_t milli = g.milliPerGpu;
+    int left = std::min(g.count, n);
+    auto take = [&](int i) {
+        t.gpuMask |= uint64_t(1) << i;
+        row[i] -= milli;
+        --left;
+    };
+    for (int i = 0; i < n && left > 0; ++i)
+        if ((hint >> i) & 1u) take(i);
+    while (left > 0) {
+        int pick = -1;
+        for (int i = 0; i < n; ++i) {
+            if ((t.gpuMask >> i) & 1u) continue;
+            if (milli >= kMilliGpu) {
+                if (row[i] >= kMilliGpu) { // whole GPUs: the lowest free device
+                    pick = i;
+                    break;
+                }
+            } else if (row[i] >= milli && (pick < 0 || row[i] < row[pick])) { // shares: best fit
+                pick = i;
+            }
+        }
+        if (pick < 0) // nothing fits (imported overcommit): the device with the most room
+            for (int i = 0; i < n; ++i)
+                if (!((t.gpuMask >> i) & 1u) && (pick < 0 || row[i] > row[pick])) pick = i;
+        take(pick);
+    }
+}
+
+void ClusterState::releaseGpus(uint32_t task, uint32_t node) {
+    auto& t = tasks[task];
+    if (t.gpuMask == 0) return;
+    int32_t* row = gpuFree.data() + gpuOffset[node];
+    const int32_t milli = shapes[t.shape].gpu.milliPerGpu;
+    for (uint64_t m = t.gpuMask; m; m &= m - 1) row[__builtin_ctzll(m)] += milli;
+    t.gpuMask = 0;
+}
+
 // ---------------------------------------------------------------- node indexes
+
+// Device fit depends on the free milli of each device, not on which device has it: the key holds
+// the node's device values sorted.
+int ClusterState::sortedGpuFree(uint32_t n, int32_t* out) const {
+    const int count = gpuCount(n);
+    std::copy(gpuRow(n), gpuRow(n) + count, out);
+    std::sort(out, out + count);
+    return count;
+}
 
 std::vector<int64_t> ClusterState::dynamicKey(uint32_t n) const {
     const int d = D();
@@ -240,11 +295,9 @@ std::vector<int64_t> ClusterState::dynamicKey(uint32_t n) const {
     key.push_back(nonZeroCpu[n]);
     key.push_back(nonZeroMem[n]);
     key.push_back(k8sPods[n]);
-    if (!gpuBegin.empty() && gpuDevices(n) > 0) {
-        std::vector<int32_t> shares(gpuFreeRow(n), gpuFreeRow(n) + gpuDevices(n));
-        std::sort(shares.begin(), shares.end());
-        key.insert(key.end(), shares.begin(), shares.end());
-    }
+    int32_t gpus[kMaxNodeGpus];
+    const int count = sortedGpuFree(n, gpus);
+    key.insert(key.end(), gpus, gpus + count);
     return key;
 }
 
@@ -260,36 +313,28 @@ uint64_t ClusterState::dynamicHash(uint32_t n) const {
     mix(nonZeroCpu[n]);
     mix(nonZeroMem[n]);
     mix(k8sPods[n]);
-    if (!gpuBegin.empty() && gpuDevices(n) > 0) {
-        // The multiset of free shares (sum and sum of squares identify it well enough for a hash).
-        int64_t sum = 0, sq = 0;
-        for (int32_t i = 0; i < gpuDevices(n); ++i) {
-            sum += gpuFreeRow(n)[i];
-            sq += int64_t(gpuFreeRow(n)[i]) * gpuFreeRow(n)[i];
-        }
-        mix(sum);
-        mix(sq);
-    }
+    int32_t gpus[kMaxNodeGpus];
+    const int count = sortedGpuFree(n, gpus);
+    for (int g = 0; g < count; ++g) mix(gpus[g]);
     return h;
 }
 
 bool ClusterState::dynamicKeyEquals(uint32_t n, const std::vector<int64_t>& key) const {
     const size_t d = size_t(D());
-    const size_t devices = gpuBegin.empty() ? 0 : size_t(gpuDevices(n));
-    if (key.size() != 5 * d + 4 + devices || key[0] != nodes[n].cls) return false;
+    const int count = gpuCount(n);
+    if (key.size() != 5 * d + 4 + size_t(count) || key[0] != nodes[n].cls) return false;
     size_t at = 1;
     for (const auto* arr : {&idle, &used, &releasing, &pipelined, &k8sRequested}) {
         if (std::memcmp(nodeRow(*arr, n), key.data() + at, d * sizeof(int64_t)) != 0) return false;
         at += d;
     }
     if (key[at] != nonZeroCpu[n] || key[at + 1] != nonZeroMem[n] || key[at + 2] != k8sPods[n]) return false;
-    if (devices == 0) return true;
-    int32_t shares[256];
-    const size_t m = std::min(devices, size_t(256));
-    std::copy(gpuFreeRow(n), gpuFreeRow(n) + m, shares);
-    std::sort(shares, shares + m);
-    for (size_t i = 0; i < m; ++i)
-        if (key[at + 3 + i] != shares[i]) return false;
+    at += 3;
+    if (count == 0) return true;
+    int32_t gpus[kMaxNodeGpus];
+    sortedGpuFree(n, gpus);
+    for (int g = 0; g < count; ++g)
+        if (key[at + size_t(g)] != gpus[g]) return false;
     return true;
 }
 
@@ -355,6 +400,7 @@ void ClusterState::rebuildIndexes() {
             if (relevantLabelKeys.count(k)) key += '\x01' + k + '\x02' + v;
         for (const auto& t : node.taints) key += '\x03' + t.key + '\x02' + t.value + toString(t.effect);
         for (int32_t h : node.hyperNodes) key += '\x04' + std::to_string(h);
+        key += '\x05' + node.gpus.model + '\x02' + std::to_string(gpuCount(n));
         auto [it, inserted] = classIndex.emplace(key, uint32_t(classes.size()));
         if (inserted) {
             classes.emplace_back();
@@ -491,6 +537,12 @@ uint32_t ClusterState::internShape(PodShape&& shape) {
 
 namespace {
 
+// Workloads expanded by an importer or from a template (origin other than a PodGroup object) are
+// what-if jobs: the scheduler under study takes their pods whatever scheduler they name.
+bool whatIfOrigin(const PodGroup& g) {
+    return !g.origin.empty() && g.origin.rfind("scheduling.", 0) != 0 && g.origin.rfind("kueue.", 0) != 0;
+}
+
 struct Builder {
     ClusterState& s;
     Diagnostics* warnings;
@@ -529,10 +581,6 @@ struct Builder {
         s.nonZeroMem.assign(ready.size(), 0);
         s.k8sPods.assign(ready.size(), 0);
         s.nodeTasks.assign(ready.size(), {});
-        s.gpuBegin.assign(ready.size() + 1, 0);
-        for (uint32_t i = 0; i < ready.size(); ++i)
-            s.gpuBegin[i + 1] = s.gpuBegin[i] + uint32_t(std::clamp(ready[i]->gpus.count, 0, 255));
-        s.gpuFree.assign(s.gpuBegin.back(), 1000);
         s.nodeByRank.resize(ready.size());
         for (uint32_t i = 0; i < ready.size(); ++i) {
             const Node& src = *ready[i];
@@ -554,6 +602,10 @@ struct Builder {
             }
             s.nodeIndex.emplace(src.name, i);
         }
+        s.gpuOffset.assign(ready.size() + 1, 0);
+        for (uint32_t i = 0; i < ready.size(); ++i)
+            s.gpuOffset[i + 1] = s.gpuOffset[i] + uint32_t(std::clamp(ready[i]->gpus.count, 0, kMaxNodeGpus));
+        s.gpuFree.assign(s.gpuOffset.back(), kMilliGpu);
     }
 
     void addHyperNodes(const Cluster& c) {
@@ -693,10 +745,7 @@ struct Builder {
                 continue;
             }
             uint32_t id = addJobRecord(g, queue);
-            // Workloads expanded by the importer (origin other than a PodGroup object) are what-if jobs.
-            if (!g.origin.empty() && g.origin.rfind("scheduling.", 0) != 0 &&
-                g.origin.rfind("kueue.", 0) != 0)
-                whatIf.insert(id);
+            if (whatIfOrigin(g)) whatIf.insert(id);
         }
     }
 
@@ -739,10 +788,17 @@ struct Builder {
                 break;
             }
         }
-        j.order = uint32_t(s.jobs.size());
-        uint32_t id = uint32_t(s.jobs.size());
-        s.jobIndex.emplace(j.key, id);
-        s.jobs.push_back(std::move(j));
+        j.order = s.nextJobOrder++;
+        uint32_t id;
+        if (!s.freeJobs.empty()) {
+            id = s.freeJobs.back();
+            s.freeJobs.pop_back();
+            s.jobs[id] = std::move(j);
+        } else {
+            id = uint32_t(s.jobs.size());
+            s.jobs.push_back(std::move(j));
+        }
+        s.jobIndex.emplace(s.jobs[id].key, id);
         return id;
     }
 
@@ -835,6 +891,9 @@ struct Builder {
                 t.priority = int32_t(*v);
         t.nameIndex = nameIndexOf(p.name);
         t.order = order;
+        s.nextTaskOrder = std::max(s.nextTaskOrder, order + 1);
+        for (int32_t g : p.gpuIndices)
+            if (g >= 0 && g < kMaxNodeGpus) t.gpuMask |= uint64_t(1) << g; // a hint for acquireGpus
         // Status as the Volcano cache derives it from the pod.
         TaskStatus status = TaskStatus::Unknown;
         switch (p.phase) {
@@ -862,9 +921,16 @@ struct Builder {
                      "pod " + p.key() + " is bound to node '" + p.nodeName +
                          "', which is not in the cluster (or not Ready); its requests are not counted");
         }
-        uint32_t id = uint32_t(s.tasks.size());
         t.status = TaskStatus::Pending;
-        s.tasks.push_back(t);
+        uint32_t id;
+        if (!s.freeTasks.empty()) {
+            id = s.freeTasks.back();
+            s.freeTasks.pop_back();
+            s.tasks[id] = t;
+        } else {
+            id = uint32_t(s.tasks.size());
+            s.tasks.push_back(t);
+        }
         if (jobId != UINT32_MAX) {
             auto& j = s.jobs[jobId];
             j.tasks.push_back(id);
@@ -873,16 +939,11 @@ struct Builder {
             j.requestMask |= s.shapes[t.shape].presentMask;
             j.allocated.resize(size_t(s.D()), 0);
         }
-        if (node >= 0 && !p.gpuIndices.empty() && p.gpu.count > 0) {
-            auto& hold = s.gpuHolds[id];
-            hold.node = node;
-            for (int32_t dev : p.gpuIndices)
-                if (dev >= 0 && dev < s.gpuDevices(uint32_t(node))) hold.devices.push_back(uint8_t(dev));
-        }
         if (status != TaskStatus::Pending || node >= 0) {
             s.setTask(id, status, node);
             if (node >= 0 && occupiesNode(status)) s.k8sAdd(id, uint32_t(node));
         }
+        if (s.tasks[id].node < 0) s.tasks[id].gpuMask = 0; // the hint was not used
     }
 
     void addPods(const Cluster& c) {
@@ -917,7 +978,10 @@ ClusterState buildClusterState(const Cluster& cluster, Diagnostics* warnings, co
 }
 
 uint32_t ClusterState::addJob(const PodGroup& group, const std::vector<Pod>& pods) {
-    BuildOptions options;
+    return addJob(group, pods, BuildOptions{});
+}
+
+uint32_t ClusterState::addJob(const PodGroup& group, const std::vector<Pod>& pods, const BuildOptions& options) {
     Builder b{*this, nullptr, options, {}};
     for (const auto& p : pods)
         for (const auto& [name, amount] : p.requests)
@@ -925,8 +989,31 @@ uint32_t ClusterState::addJob(const PodGroup& group, const std::vector<Pod>& pod
                 throw std::invalid_argument("addJob: resource '" + name + "' is unknown to this cluster");
     std::string queue = group.queue.empty() ? "default" : group.queue;
     uint32_t job = b.addJobRecord(group, queue);
-    for (const auto& p : pods) b.addTask(p, job, uint32_t(tasks.size()));
+    if (whatIfOrigin(group)) b.whatIf.insert(job);
+    for (const auto& p : pods) b.addTask(p, job, nextTaskOrder);
     return job;
+}
+
+void ClusterState::removeJob(uint32_t job) {
+    auto& j = jobs[job];
+    for (uint32_t t : j.tasks) {
+        auto& task = tasks[t];
+        if (task.node >= 0 && occupiesNode(task.status))
+            throw std::logic_error("removeJob: task " + taskKey(t) + " is still on a node");
+        strings.release(task.name);
+        strings.release(task.uid);
+        strings.release(task.ns);
+        if (task.group) strings.release(task.group);
+        task = TaskRec{};
+        task.status = TaskStatus::Succeeded;
+        task.volcano = false;
+        freeTasks.push_back(t);
+    }
+    strings.release(j.name);
+    strings.release(j.ns);
+    jobIndex.erase(j.key);
+    j = JobRec{};
+    freeJobs.push_back(job);
 }
 
 } // namespace gantry::engine

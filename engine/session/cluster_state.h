@@ -10,10 +10,12 @@
 #include "session/resources.h"
 
 #include <cstdint>
+#include <deque>
 #include <map>
 #include <optional>
 #include <set>
 #include <string>
+#include <string_view>
 #include <unordered_map>
 #include <vector>
 
@@ -34,6 +36,8 @@ enum class TaskStatus : uint8_t {
     Count
 };
 inline constexpr int kStatusCount = int(TaskStatus::Count);
+inline constexpr int32_t kMilliGpu = 1000; // a whole device in milli-GPU
+inline constexpr int kMaxNodeGpus = 64; // devices tracked per node (a task's hold is a 64-bit mask)
 const char* toString(TaskStatus status);
 bool allocatedStatus(TaskStatus s);   // Bound, Binding, Running, Allocated
 bool scheduledStatus(TaskStatus s);   // Running, Bound, Failed, Succeeded
@@ -41,16 +45,21 @@ bool completedStatus(TaskStatus s);   // Failed, Succeeded
 bool preemptableStatus(TaskStatus s); // Bound, Running
 bool occupiesNode(TaskStatus s);      // placed on a node and not terminated
 
+// Interned strings with reference counts: intern() takes a reference, release() gives one back and
+// frees the id for reuse when none is left (the simulator releases the names of finished jobs).
 class StringPool {
   public:
     uint32_t intern(const std::string& s);
+    void release(uint32_t id);
     const std::string& str(uint32_t id) const { return strings_[id]; }
     std::optional<uint32_t> find(const std::string& s) const;
-    size_t size() const { return strings_.size(); }
+    size_t size() const { return strings_.size() - free_.size(); }
 
   private:
-    std::vector<std::string> strings_;
-    std::unordered_map<std::string, uint32_t> index_;
+    std::deque<std::string> strings_; // stable addresses: the index keys are views of these
+    std::vector<uint32_t> refs_;
+    std::vector<uint32_t> free_;
+    std::unordered_map<std::string_view, uint32_t> index_;
 };
 
 // What a pod asks for and how it constrains placement; pods of one job usually share one shape.
@@ -95,6 +104,7 @@ struct TaskRec {
     uint32_t order = 0;     // position in the input (creation order stand-in)
     uint32_t group = 0;     // PodGroup name as the pod names it (string id; 0 when none)
     bool inK8sView = false; // counted in the k8s NodeInfo view of its node
+    uint64_t gpuMask = 0;   // GPU devices of its node it holds (bit = device index), 0 = none
 };
 
 struct JobRec {
@@ -173,6 +183,13 @@ struct NodeBucket {
     uint64_t hash = 0;
 };
 
+struct BuildOptions {
+    // Scheduler names whose pending pods Volcano takes (empty name counts as Volcano's). Pods of
+    // what-if workloads Gantry expanded (batch Jobs, JobSets, Kubeflow jobs) are taken too.
+    std::vector<std::string> schedulerNames{"volcano"};
+    bool allSchedulers = false; // take every pending pod (the kube-default contrast)
+};
+
 class ClusterState {
   public:
     ResourceDims dims;
@@ -186,6 +203,13 @@ class ClusterState {
     std::vector<int64_t> nonZeroCpu, nonZeroMem;  // k8s NonZeroRequested
     std::vector<int32_t> k8sPods;                 // pods in the k8s NodeInfo view
     std::vector<std::vector<uint32_t>> nodeTasks; // tasks placed on each node
+    // GPU devices: node n owns devices [gpuOffset[n], gpuOffset[n + 1]) (at most kMaxNodeGpus), each
+    // with its free milli-GPU. A task holding devices (placed, not pipelined) takes them when it is
+    // placed: the devices its pod names, else whole GPUs on the lowest free devices, shares best-fit
+    // on the fullest device that still has room. Free milli may go below zero only when imported
+    // pods already overcommit a node.
+    std::vector<uint32_t> gpuOffset;
+    std::vector<int32_t> gpuFree;
 
     std::vector<PodShape> shapes;
     std::vector<TaskRec> tasks;
@@ -199,21 +223,9 @@ class ClusterState {
     std::map<std::string, Labels> namespaceLabels;
     int32_t podsWithAffinity = 0; // placed pods carrying pod (anti-)affinity terms
 
-    // Per-device GPU accounting, for fragmentation-aware node order: every GPU device of a node as
-    // its free share in milli (1000 = the whole device is free). A GPU task placed on a node holds
-    // milliPerGpu of `count` devices: whole-GPU tasks the lowest-numbered free devices, shared tasks
-    // (milliPerGpu < 1000) the device with the least room that still fits (ties: lowest number).
-    // A task keeps its device list when it leaves a node, so undoing an eviction gives it back the
-    // same devices. The shares are part of the node's dynamic state (its bucket).
-    struct GpuHold {
-        int32_t node = -1;
-        std::vector<uint8_t> devices;
-    };
-    std::vector<uint32_t> gpuBegin; // per node: index of its first device in gpuFree; size nodes + 1
-    std::vector<int32_t> gpuFree;
-    std::unordered_map<uint32_t, GpuHold> gpuHolds; // GPU task -> the devices it holds (or held)
-    int32_t gpuDevices(uint32_t node) const { return int32_t(gpuBegin[node + 1] - gpuBegin[node]); }
-    const int32_t* gpuFreeRow(uint32_t node) const { return gpuFree.data() + gpuBegin[node]; }
+    // The same devices under the engine branch's names (its tests use them).
+    int32_t gpuDevices(uint32_t node) const { return int32_t(gpuCount(node)); }
+    const int32_t* gpuFreeRow(uint32_t node) const { return gpuRow(node); }
 
     // PodGroups the scheduler does not see (e.g. their queue does not exist), with the reason.
     std::map<std::string, std::string> skippedGroups;
@@ -250,8 +262,23 @@ class ClusterState {
     void k8sAdd(uint32_t task, uint32_t node);
     void k8sRemove(uint32_t task, uint32_t node);
 
-    // Appends a job with its tasks (simulator arrivals). Returns the job index.
+    // Adds a job with its tasks (simulator arrivals), reusing the slots of removed jobs. Returns the
+    // job index.
+    uint32_t addJob(const PodGroup& group, const std::vector<Pod>& pods, const BuildOptions& options);
     uint32_t addJob(const PodGroup& group, const std::vector<Pod>& pods);
+    // Removes a finished job: none of its tasks may be on a node any more. Its job and task slots
+    // and its names are freed for later arrivals; the slots stay in the vectors as dead entries
+    // (no queue, tasks Succeeded and jobless) that every loop already skips.
+    void removeJob(uint32_t job);
+    bool jobAlive(uint32_t job) const { return !jobs[job].key.empty(); }
+    size_t liveJobs() const { return jobs.size() - freeJobs.size(); }
+
+    // GPU devices of a node and whether a task's GPU request fits them now (devices with enough
+    // free milli, and a model the request allows).
+    int gpuCount(uint32_t node) const { return int(gpuOffset[node + 1] - gpuOffset[node]); }
+    const int32_t* gpuRow(uint32_t node) const { return gpuFree.data() + gpuOffset[node]; }
+    bool gpuModelAllowed(uint32_t task, uint32_t node) const;
+    bool gpusFit(uint32_t task, uint32_t node) const;
     // Reindexes a node after its dynamic state changed.
     void reindexNode(uint32_t node);
     void rebuildIndexes();
@@ -263,23 +290,20 @@ class ClusterState {
     std::vector<int64_t> dynamicKey(uint32_t node) const;
     uint64_t dynamicHash(uint32_t node) const;
     bool dynamicKeyEquals(uint32_t node, const std::vector<int64_t>& key) const;
+    int sortedGpuFree(uint32_t node, int32_t* out) const; // out: kMaxNodeGpus values
 
     // Internals shared with the builder.
     uint32_t internShape(PodShape&& shape);
     void nodeAccount(uint32_t task, uint32_t node, TaskStatus status, int sign);
-    void gpuAccount(uint32_t task, uint32_t node, int sign);
     bool countsResource(const std::string& name) const;
     std::unordered_map<std::string, uint32_t> shapeIndex;
     std::unordered_map<std::string, uint32_t> nodeIndex, queueIndex, jobIndex;
     std::unordered_multimap<uint64_t, uint32_t> bucketIndex; // hash of the dynamic key -> bucket
     std::vector<uint32_t> freeBuckets;
-};
-
-struct BuildOptions {
-    // Scheduler names whose pending pods Volcano takes (empty name counts as Volcano's). Pods of
-    // what-if workloads Gantry expanded (batch Jobs, JobSets, Kubeflow jobs) are taken too.
-    std::vector<std::string> schedulerNames{"volcano"};
-    bool allSchedulers = false; // take every pending pod (the kube-default contrast)
+    std::vector<uint32_t> freeJobs, freeTasks; // slots of removed jobs, reused by addJob
+    uint32_t nextJobOrder = 0, nextTaskOrder = 0;
+    void acquireGpus(uint32_t task, uint32_t node);
+    void releaseGpus(uint32_t task, uint32_t node);
 };
 
 // Compiles a cluster. Warnings (pods naming unknown PodGroups, unknown nodes...) are appended.

@@ -1,8 +1,10 @@
 #pragma once
 // What one scheduling session decided: the type the CLI prints and the studio and the simulator
 // consume. Keys are "namespace/name" as Kubernetes spells them.
+#include <cstdint>
 #include <map>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace gantry::engine {
@@ -25,6 +27,10 @@ struct SessionResult {
     // pod -> node -> summed node-order score (only when asked for).
     std::map<std::string, std::map<std::string, double>> scores;
     std::vector<std::string> warnings; // configuration parts Gantry does not model
+    // The same decisions by index into the cluster state (for the simulator): tasks bound, with
+    // their nodes, in binding order, and tasks evicted, in eviction order.
+    std::vector<std::pair<uint32_t, uint32_t>> boundTasks;
+    std::vector<uint32_t> evictedTasks;
 };
 
 } // namespace gantry::engine

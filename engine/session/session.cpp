@@ -481,11 +481,13 @@ void Session::fireDeallocate(uint32_t task) {
 void Session::bind(uint32_t task) {
     const auto& t = state.tasks[task];
     bindings[state.taskKey(task)] = state.nodeName(uint32_t(t.node));
+    boundTasks.emplace_back(task, uint32_t(t.node));
     setStatus(task, TaskStatus::Binding);
 }
 
 void Session::evict(uint32_t task) {
     evictions.push_back(state.taskKey(task));
+    evictedTasks.push_back(task);
 }
 
 void Session::allocate(uint32_t task, uint32_t node) {

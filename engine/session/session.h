@@ -268,6 +268,8 @@ class Session {
     // --- output ---
     std::map<std::string, std::string> bindings;
     std::vector<std::string> evictions;
+    std::vector<std::pair<uint32_t, uint32_t>> boundTasks;
+    std::vector<uint32_t> evictedTasks;
     std::vector<std::string> warnings;
 
   private:

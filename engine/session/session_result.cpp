@@ -65,6 +65,8 @@ SessionResult Session::close() {
     for (auto& slot : pluginSlots) slot.plugin->onSessionClose(*this);
     r.bindings = bindings;
     r.evicted = evictions;
+    r.boundTasks = boundTasks;
+    r.evictedTasks = evictedTasks;
     r.warnings = warnings;
 
     for (uint32_t j : sessionJobs) {

@@ -1,0 +1,747 @@
+#include "sim/simulator.h"
+
+#include "kube/kube_scheduler.h"
+#include "session/session.h"
+#include "session/text_util.h"
+#include "sim/frag_tracker.h"
+#include "sim/reasons.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <map>
+#include <optional>
+#include <queue>
+#include <set>
+#include <stdexcept>
+#include <unordered_map>
+
+namespace gantry::sim {
+
+using engine::ClusterState;
+using engine::TaskStatus;
+
+namespace {
+
+constexpr uint32_t kNone = UINT32_MAX;
+constexpr double kInf = std::numeric_limits<double>::infinity();
+
+// What the run keeps of every job, arrived or not.
+struct Outcome {
+    double firstStart = -1, end = -1, gangWait = -1;
+    double lostGpuSeconds = 0;
+    uint32_t active = kNone; // slot while the job is in the cluster
+    int32_t queue = -1;
+    int32_t priority = 0;
+    uint32_t restarts = 0;
+};
+
+// A job in the cluster.
+struct Active {
+    uint32_t job = kNone;      // index into the workload
+    uint32_t stateJob = kNone; // index into the cluster state's jobs
+    uint32_t epoch = 0;        // bumped when the job restarts: older events are stale
+    int32_t need = 1;          // pods that must run for the gang to run
+    int32_t running = 0;       // pods Running
+    int32_t placed = 0;        // pods bound or running (not terminating)
+    int32_t releasing = 0;     // pods terminating after an eviction
+    int64_t placedGpuMilli = 0;
+    double remaining = 0;    // seconds of work left from the last checkpoint; < 0 = runs forever
+    double saved = 0;        // work done up to the last checkpoint
+    double runStart = -1;    // the gang runs since (-1 = it does not)
+    double firstPlaced = -1; // first pod placed in the current attempt
+    bool everRan = false;
+    uint32_t reason = 0; // reason class while waiting (0 = none)
+};
+
+enum class EventKind : uint8_t { Release = 0, Start = 1, Complete = 2 };
+
+struct Event {
+    double time;
+    uint64_t seq;
+    EventKind kind;
+    uint32_t slot;
+    uint32_t epoch;
+    uint32_t task;
+    bool operator>(const Event& o) const {
+        if (time != o.time) return time > o.time;
+        if (kind != o.kind) return kind > o.kind;
+        return seq > o.seq;
+    }
+};
+
+double gpusOf(const ResourceList& list) {
+    int64_t milli = 0;
+    bool any = false;
+    for (const auto& [name, amount] : list)
+        if (isGpuResource(name)) {
+            milli += amount;
+            any = true;
+        }
+    return any ? double(milli) / 1000.0 : -1.0;
+}
+
+class Simulator {
+  public:
+    Simulator(const Cluster& cluster, const SimWorkload& workload, const SimOptions& options,
+              Diagnostics* warnings)
+        : w_(workload), o_(options) {
+        if (!(o_.cycleSeconds > 0)) throw std::invalid_argument("the cycle period must be positive");
+        if (!(o_.sampleSeconds > 0)) throw std::invalid_argument("the sample period must be positive");
+        if (o_.horizonSeconds < 0 || o_.evictionGraceSeconds < 0 || o_.podStartSeconds < 0)
+            throw std::invalid_argument("horizon, eviction grace and pod start must not be negative");
+        kube_ = o_.profile == SimOptions::Profile::KubeDefault;
+        build_ = kube_ ? engine::kubeBuildOptions() : engine::BuildOptions{};
+        // Resources the workload asks for must be dimensions of the state from the start.
+        Cluster c = cluster;
+        Node probe;
+        probe.name = "\x01gantry-probe"; // not Ready: it only declares the dimensions
+        probe.ready = false;
+        for (const auto& k : w_.kinds)
+            for (const auto& p : k.pods)
+                for (const auto& [name, amount] : p.requests)
+                    if (!probe.allocatable.has(name)) probe.allocatable.set(name, 0);
+        for (const auto& k : w_.kinds)
+            for (const auto& [name, amount] : k.group.minResources)
+                if (!probe.allocatable.has(name)) probe.allocatable.set(name, 0);
+        c.nodes.push_back(probe);
+        st_ = engine::buildClusterState(c, warnings, build_);
+
+        outcome_.assign(w_.jobs.size(), Outcome{});
+        order_.resize(w_.jobs.size());
+        for (uint32_t i = 0; i < order_.size(); ++i) order_[i] = i;
+        std::stable_sort(order_.begin(), order_.end(),
+                         [&](uint32_t a, uint32_t b) { return w_.jobs[a].arrival < w_.jobs[b].arrival; });
+        for (uint32_t n = 0; n < st_.nodes.size(); ++n) totalGpuMilli_ += int64_t(st_.gpuCount(n)) * 1000;
+        queueGpuMilli_.assign(st_.queues.size(), 0);
+        // Pods already holding resources (a snapshot's running pods).
+        for (uint32_t t = 0; t < st_.tasks.size(); ++t) {
+            const auto& task = st_.tasks[t];
+            if (task.node >= 0 && engine::occupiesNode(task.status) && task.status != TaskStatus::Pipelined)
+                account(t, +1);
+        }
+        if (o_.measureFragmentation) frag_ = std::make_unique<FragTracker>(st_, w_);
+        // The sla plugin makes sessions depend on the clock.
+        if (!kube_)
+            for (const auto& tier : o_.conf.tiers)
+                for (const auto& p : tier.plugins)
+                    if (p.name == "sla") {
+                        slaPlugin_ = true;
+                        if (auto v = p.argument("sla-waiting-time"))
+                            if (auto d = engine::parseGoDuration(engine::trim(*v)); d && *d > 0)
+                                slaWait_ = *d;
+                    }
+        result_.profile = kube_ ? "kube-default" : "volcano";
+        result_.cycleSeconds = o_.cycleSeconds;
+        result_.horizonSeconds = o_.horizonSeconds;
+        result_.sampleSeconds = o_.sampleSeconds;
+        result_.seed = o_.seed;
+        result_.jobsTotal = int64_t(w_.jobs.size());
+        result_.podsTotal = w_.podCount();
+        result_.totalGpus = double(totalGpuMilli_) / 1000.0;
+    }
+
+    SimResult run() {
+        bool needSession = true; // the first cycle looks at the initial state
+        uint64_t tick = 0;       // the first cycle not yet run or skipped: tick * period
+        uint64_t sampleIndex = 0;
+        const double horizon = o_.horizonSeconds > 0 ? o_.horizonSeconds : kInf;
+        for (;;) {
+            const double tArrival = next_ < order_.size() ? w_.jobs[order_[next_]].arrival : kInf;
+            const double tEvent = events_.empty() ? kInf : events_.top().time;
+            const double tTick = tickTime(tick);
+            double tCycle = needSession || !o_.skipIdleCycles ? tTick : kInf;
+            // The clock alone changes a session's answer when an sla waiting time runs out.
+            const double due = nextSlaThreshold(tTick);
+            if (due < kInf) tCycle = std::min(tCycle, tickTime(tickAtOrAfter(due)));
+            if (tArrival == kInf && tEvent == kInf && !needSession && due == kInf)
+                break; // nothing can change
+            const double t = std::min({tArrival, tEvent, tCycle});
+            if (t > horizon) break;
+            // Samples before t see the state as it is now.
+            while (tickSample(sampleIndex) < t) sample(tickSample(sampleIndex++));
+            advance(t);
+            while (!events_.empty() && events_.top().time <= t) {
+                Event e = events_.top();
+                events_.pop();
+                needSession |= handle(e);
+            }
+            while (next_ < order_.size() && w_.jobs[order_[next_]].arrival <= t) {
+                arrive(order_[next_++]);
+                needSession = true;
+            }
+            // A cycle runs at its tick when something may have changed (or always, without skipping).
+            const uint64_t k = std::max(tick, tickAtOrAfter(t));
+            if (tickTime(k) == t) {
+                if (needSession || !o_.skipIdleCycles || t == tCycle) needSession = cycle(t);
+                tick = k + 1;
+            } else {
+                tick = k;
+            }
+        }
+        const double end = o_.horizonSeconds > 0 ? o_.horizonSeconds : lastT_;
+        while (tickSample(sampleIndex) <= end) sample(tickSample(sampleIndex++));
+        advance(end);
+        if (result_.time.empty() || result_.time.back() < end) sample(end);
+        result_.endSeconds = end;
+        finish(end);
+        return std::move(result_);
+    }
+
+  private:
+    // ---------------------------------------------------------------- clock
+
+    double tickTime(uint64_t k) const { return double(k) * o_.cycleSeconds; }
+    double tickSample(uint64_t k) const { return double(k) * o_.sampleSeconds; }
+    // The first cycle whose time is at or after t.
+    uint64_t tickAtOrAfter(double t) const {
+        if (t <= 0) return 0;
+        uint64_t k = uint64_t(std::ceil(t / o_.cycleSeconds));
+        while (k > 0 && tickTime(k - 1) >= t) --k; // rounding of the division
+        while (tickTime(k) < t) ++k;
+        return k;
+    }
+
+    double nextSlaThreshold(double from) const {
+        if (!slaPlugin_) return kInf;
+        double best = kInf;
+        for (const auto& a : active_) {
+            if (a.job == kNone || a.runStart >= 0) continue;
+            const auto& job = st_.jobs[a.stateJob];
+            std::optional<double> wait = job.slaWaitingSeconds ? job.slaWaitingSeconds : slaWait_;
+            if (!wait) continue;
+            const double due = job.creationSeconds + *wait;
+            if (due >= from) best = std::min(best, due);
+        }
+        return best;
+    }
+
+    // Integrals over time of what is constant between events.
+    void advance(double t) {
+        const double dt = t - lastT_;
+        if (dt > 0) {
+            allocatedMilliSeconds_ += double(allocatedGpuMilli_) * dt;
+            partialMilliSeconds_ += double(partialGpuMilli_) * dt;
+            for (size_t c = 1; c < reasonWaiting_.size(); ++c)
+                if (reasonWaiting_[c] > 0) reasons_.seconds[c] += double(reasonWaiting_[c]) * dt;
+            lastT_ = t;
+        }
+    }
+
+    void push(double time, EventKind kind, uint32_t slot, uint32_t epoch, uint32_t task = kNone) {
+        events_.push(Event{time, seq_++, kind, slot, epoch, task});
+    }
+
+    // ---------------------------------------------------------------- accounting
+
+    int64_t taskGpuMilli(uint32_t t) const {
+        const auto& g = st_.shapeOf(t).gpu;
+        return g.count > 0 ? g.totalMilli() : 0;
+    }
+
+    int32_t queueOfTask(uint32_t t) const {
+        const uint32_t j = st_.tasks[t].job;
+        return j == UINT32_MAX ? -1 : st_.jobs[j].queue;
+    }
+
+    // A task starts (+1) or stops (-1) holding resources on its node.
+    void account(uint32_t t, int sign) {
+        const int64_t g = taskGpuMilli(t);
+        allocatedGpuMilli_ += sign * (st_.tasks[t].gpuMask ? g : 0);
+        const int32_t q = queueOfTask(t);
+        if (q >= 0) queueGpuMilli_[size_t(q)] += sign * g;
+        if (frag_ && st_.tasks[t].node >= 0) frag_->touch(uint32_t(st_.tasks[t].node));
+    }
+
+    int64_t partialContribution(const Active& a) const { return a.runStart < 0 ? a.placedGpuMilli : 0; }
+
+    template <class Change> void update(Active& a, Change change) {
+        partialGpuMilli_ -= partialContribution(a);
+        change();
+        partialGpuMilli_ += partialContribution(a);
+    }
+
+    void setReason(Active& a, uint32_t cls) {
+        if (a.reason == cls) return;
+        if (a.reason) --reasonWaiting_[a.reason];
+        a.reason = cls;
+        if (cls) {
+            if (reasonWaiting_.size() <= cls) reasonWaiting_.resize(cls + 1, 0);
+            ++reasonWaiting_[cls];
+            ++reasons_.entries[cls];
+        }
+    }
+
+    // ---------------------------------------------------------------- events
+
+    void arrive(uint32_t j) {
+        ++result_.jobsArrived;
+        PodGroup g = w_.jobGroup(j);
+        std::vector<Pod> pods = w_.jobPods(j);
+        const uint32_t sj = st_.addJob(g, pods, build_);
+        uint32_t slot;
+        if (!freeSlots_.empty()) {
+            slot = freeSlots_.back();
+            freeSlots_.pop_back();
+        } else {
+            slot = uint32_t(active_.size());
+            active_.emplace_back();
+        }
+        Active& a = active_[slot];
+        a = Active{};
+        a.job = j;
+        a.stateJob = sj;
+        a.need = std::max(1, st_.jobs[sj].minAvailable);
+        a.remaining = w_.jobs[j].duration > 0 ? w_.jobs[j].duration : -1;
+        if (slotOfStateJob_.size() < st_.jobs.size()) slotOfStateJob_.resize(st_.jobs.size(), kNone);
+        slotOfStateJob_[sj] = slot;
+        auto& out = outcome_[j];
+        out.active = slot;
+        out.queue = st_.jobs[sj].queue;
+        out.priority = st_.jobs[sj].priority;
+    }
+
+    bool handle(const Event& e) {
+        Active& a = active_[e.slot];
+        if (a.job == kNone || a.epoch != e.epoch) return false; // stale
+        switch (e.kind) {
+        case EventKind::Release:
+            release(a);
+            return true;
+        case EventKind::Start: {
+            const auto& task = st_.tasks[e.task];
+            if (task.status != TaskStatus::Bound) return false;
+            st_.setTask(e.task, TaskStatus::Running, -1);
+            update(a, [&] { ++a.running; });
+            maybeRun(a, e.time);
+            return true;
+        }
+        case EventKind::Complete:
+            complete(a, e.time);
+            return true;
+        }
+        return false;
+    }
+
+    void place(uint32_t t, uint32_t node, double now) {
+        const bool start = o_.podStartSeconds <= 0;
+        st_.setTask(t, start ? TaskStatus::Running : TaskStatus::Bound, int32_t(node));
+        st_.k8sAdd(t, node);
+        st_.reindexNode(node);
+        account(t, +1);
+        const uint32_t sj = st_.tasks[t].job;
+        const uint32_t slot = sj == UINT32_MAX || sj >= slotOfStateJob_.size() ? kNone : slotOfStateJob_[sj];
+        if (slot == kNone) return; // a pod of the initial cluster: it runs for ever
+        Active& a = active_[slot];
+        update(a, [&] {
+            ++a.placed;
+            a.placedGpuMilli += taskGpuMilli(t);
+            if (start) ++a.running;
+        });
+        if (a.firstPlaced < 0) a.firstPlaced = now;
+        if (start)
+            maybeRun(a, now);
+        else
+            push(now + o_.podStartSeconds, EventKind::Start, slot, a.epoch, t);
+    }
+
+    // The gang runs once `need` pods run: the clock of the job starts.
+    void maybeRun(Active& a, double now) {
+        if (a.runStart >= 0 || a.running < a.need || a.releasing > 0) return;
+        auto& out = outcome_[a.job];
+        update(a, [&] { a.runStart = now; });
+        setReason(a, 0);
+        if (out.firstStart < 0) {
+            out.firstStart = now;
+            ++result_.jobsStarted;
+            if (a.need > 1) out.gangWait = now - a.firstPlaced;
+            queueWaits_[out.queue].push_back(now - w_.jobs[a.job].arrival);
+        }
+        a.everRan = true;
+        if (a.remaining >= 0)
+            push(now + a.remaining, EventKind::Complete, uint32_t(&a - active_.data()), a.epoch);
+    }
+
+    // Takes a task off its node for good (job finished).
+    void unplace(uint32_t t) {
+        auto& task = st_.tasks[t];
+        if (task.node < 0 || !engine::occupiesNode(task.status)) return;
+        const uint32_t node = uint32_t(task.node);
+        if (task.status != TaskStatus::Pipelined) account(t, -1);
+        if (task.inK8sView) st_.k8sRemove(t, node);
+        st_.setTask(t, TaskStatus::Succeeded, -1);
+        st_.reindexNode(node);
+    }
+
+    void complete(Active& a, double now) {
+        auto& out = outcome_[a.job];
+        out.end = now;
+        ++result_.jobsCompleted;
+        setReason(a, 0);
+        update(a, [&] { a.placedGpuMilli = 0; });
+        for (uint32_t t : st_.jobs[a.stateJob].tasks) unplace(t);
+        retire(a);
+    }
+
+    void retire(Active& a) {
+        const uint32_t slot = uint32_t(&a - active_.data());
+        outcome_[a.job].active = kNone;
+        slotOfStateJob_[a.stateJob] = kNone;
+        st_.removeJob(a.stateJob);
+        a = Active{};
+        freeSlots_.push_back(slot);
+    }
+
+    // A running (or partly placed) job loses pods: all of it stops and restarts later.
+    void restart(Active& a, double now, int evicted) {
+        auto& out = outcome_[a.job];
+        result_.podEvictions += evicted;
+        if (a.runStart >= 0) {
+            const double done = a.saved + (now - a.runStart);
+            const double every = w_.kinds[w_.jobs[a.job].kind].checkpointSeconds;
+            const double kept = every > 0 ? std::floor(done / every) * every : 0.0;
+            out.lostGpuSeconds += (done - kept) * double(a.placedGpuMilli) / 1000.0;
+            a.saved = kept;
+            if (a.remaining >= 0) a.remaining = std::max(0.0, w_.jobs[a.job].duration - kept);
+        }
+        ++out.restarts;
+        ++result_.jobRestarts;
+        update(a, [&] {
+            a.runStart = -1;
+            a.running = 0;
+            a.placed = 0;
+            a.placedGpuMilli = 0;
+        });
+        a.firstPlaced = -1;
+        ++a.epoch;
+        for (uint32_t t : st_.jobs[a.stateJob].tasks) {
+            const auto status = st_.tasks[t].status;
+            if (st_.tasks[t].node >= 0 && engine::occupiesNode(status) && status != TaskStatus::Pipelined &&
+                status != TaskStatus::Releasing) {
+                st_.setTask(t, TaskStatus::Releasing, -1);
+                ++a.releasing;
+                if (frag_) frag_->touch(uint32_t(st_.tasks[t].node));
+            }
+        }
+        push(now + o_.evictionGraceSeconds, EventKind::Release, uint32_t(&a - active_.data()), a.epoch);
+    }
+
+    // Evicted pods are gone: they are pending again and the PodGroup goes back to its queue.
+    void release(Active& a) {
+        for (uint32_t t : st_.jobs[a.stateJob].tasks) {
+            auto& task = st_.tasks[t];
+            if (task.status != TaskStatus::Releasing) continue;
+            const uint32_t node = uint32_t(task.node);
+            account(t, -1);
+            if (task.inK8sView) st_.k8sRemove(t, node);
+            st_.setTask(t, TaskStatus::Pending, -1);
+            st_.reindexNode(node);
+        }
+        a.releasing = 0;
+        st_.jobs[a.stateJob].phase = "Pending";
+    }
+
+    // ---------------------------------------------------------------- cycles
+
+    // Runs one session; returns whether it changed the state.
+    bool cycle(double now) {
+        ++result_.sessions;
+        engine::SessionResult r;
+        if (kube_) {
+            r = engine::runKubeDefault(st_, o_.kube);
+        } else {
+            engine::SessionOptions so;
+            so.nowSeconds = now;
+            engine::Session session(st_, o_.conf, so);
+            r = session.run();
+            for (const auto& wmsg : r.warnings)
+                if (warned_.insert(wmsg).second) result_.warnings.push_back(wmsg);
+        }
+        bool changed = false;
+        for (const auto& [t, node] : r.boundTasks) {
+            if (st_.tasks[t].status != TaskStatus::Pending) continue;
+            place(t, node, now);
+            changed = true;
+        }
+        std::map<uint32_t, int> evictedBySlot;
+        for (uint32_t t : r.evictedTasks) {
+            const uint32_t sj = st_.tasks[t].job;
+            const uint32_t slot =
+                sj == UINT32_MAX || sj >= slotOfStateJob_.size() ? kNone : slotOfStateJob_[sj];
+            if (slot == kNone) {
+                // A pod of the initial cluster: it is gone for good.
+                unplace(t);
+                ++result_.podEvictions;
+            } else {
+                ++evictedBySlot[slot];
+            }
+            changed = true;
+        }
+        for (const auto& [slot, n] : evictedBySlot) restart(active_[slot], now, n);
+        if (!kube_)
+            for (const auto& [key, phase] : r.podGroupPhase) {
+                const int j = st_.findJob(key);
+                if (j < 0 || st_.jobs[size_t(j)].phase == phase) continue;
+                st_.jobs[size_t(j)].phase = phase;
+                changed = true;
+            }
+        // Why the jobs still waiting wait.
+        for (auto& a : active_) {
+            if (a.job == kNone || a.runStart >= 0) continue;
+            uint32_t cls = 0;
+            for (uint32_t t : st_.jobs[a.stateJob].tasks) {
+                if (st_.tasks[t].status != TaskStatus::Pending) continue;
+                const std::string key = st_.taskKey(t);
+                auto it = r.pending.find(key);
+                if (it != r.pending.end()) cls = reasons_.classify(it->second, key, st_.jobs[a.stateJob].key);
+                break;
+            }
+            setReason(a, cls);
+        }
+        return changed;
+    }
+
+    // ---------------------------------------------------------------- metrics
+
+    void sample(double t) {
+        result_.time.push_back(t);
+        result_.gpuAllocationPct.push_back(
+            totalGpuMilli_ > 0 ? 100.0 * double(allocatedGpuMilli_) / double(totalGpuMilli_) : 0.0);
+        if (frag_ && frag_->measured()) {
+            auto f = frag_->measure();
+            result_.fragmentationPct.push_back(f.fragOverTotalPct());
+            result_.fragOverIdlePct.push_back(f.fragOverIdlePct());
+        }
+        int32_t pending = 0, running = 0, partial = 0, pendingPods = 0;
+        for (const auto& a : active_) {
+            if (a.job == kNone) continue;
+            if (a.runStart >= 0) {
+                ++running;
+                continue;
+            }
+            ++pending;
+            if (a.placed > 0) ++partial;
+            pendingPods += st_.jobs[a.stateJob].statusCount[int(TaskStatus::Pending)];
+        }
+        result_.pendingJobs.push_back(pending);
+        result_.runningJobs.push_back(running);
+        result_.partialJobs.push_back(partial);
+        result_.pendingPods.push_back(pendingPods);
+        // Queue usage including descendants.
+        std::vector<int64_t> used(st_.queues.size(), 0);
+        for (size_t q = 0; q < st_.queues.size(); ++q) {
+            int guard = 0;
+            for (int32_t p = int32_t(q); p >= 0 && guard < 64; p = st_.queues[size_t(p)].parent, ++guard)
+                used[size_t(p)] += queueGpuMilli_[q];
+        }
+        queueUsed_.push_back(std::move(used));
+    }
+
+    void finish(double end) {
+        // Pending reasons in full, from a session on the final state (not applied).
+        lastPending_.clear();
+        if (anyWaiting()) cycleReadOnly(end);
+        result_.allocatedGpuHours = allocatedMilliSeconds_ / 1000.0 / 3600.0;
+        result_.partialHoldGpuHours = partialMilliSeconds_ / 1000.0 / 3600.0;
+        result_.meanGpuAllocationPct = end > 0 && totalGpuMilli_ > 0
+                                           ? 100.0 * allocatedMilliSeconds_ / (double(totalGpuMilli_) * end)
+                                           : 0.0;
+        result_.allocatedGpusAtEnd = double(allocatedGpuMilli_) / 1000.0;
+        result_.cyclesSkipped = int64_t(std::floor(end / o_.cycleSeconds)) + 1 - result_.sessions;
+        if (result_.cyclesSkipped < 0) result_.cyclesSkipped = 0;
+
+        // Queues.
+        std::vector<GroupSummary> byQueue(st_.queues.size());
+        std::map<int32_t, GroupSummary, std::greater<int32_t>> byPriority;
+        std::vector<std::vector<double>> waitsQ(st_.queues.size()), jctQ(st_.queues.size());
+        std::map<int32_t, std::vector<double>, std::greater<int32_t>> waitsP, jctP;
+        std::vector<double> waits, jcts, gangWaits;
+        for (size_t j = 0; j < w_.jobs.size(); ++j) {
+            const auto& out = outcome_[j];
+            if (out.queue < 0) continue; // not arrived (or its queue does not exist)
+            auto& gq = byQueue[size_t(out.queue)];
+            auto& gp = byPriority[out.priority];
+            for (GroupSummary* g : {&gq, &gp}) {
+                ++g->jobs;
+                g->restarts += out.restarts;
+                g->lostGpuHours += out.lostGpuSeconds / 3600.0;
+            }
+            result_.lostGpuHours += out.lostGpuSeconds / 3600.0;
+            const double arrival = w_.jobs[j].arrival;
+            if (out.firstStart >= 0) {
+                ++gq.started;
+                ++gp.started;
+                waits.push_back(out.firstStart - arrival);
+                waitsQ[size_t(out.queue)].push_back(out.firstStart - arrival);
+                waitsP[out.priority].push_back(out.firstStart - arrival);
+            }
+            if (out.end >= 0) {
+                ++gq.completed;
+                ++gp.completed;
+                jcts.push_back(out.end - arrival);
+                jctQ[size_t(out.queue)].push_back(out.end - arrival);
+                jctP[out.priority].push_back(out.end - arrival);
+            }
+            if (out.gangWait >= 0) gangWaits.push_back(out.gangWait);
+            if (out.active != kNone && active_[out.active].runStart < 0) {
+                ++gq.pendingAtEnd;
+                ++gp.pendingAtEnd;
+            }
+            const auto& kind = w_.kinds[w_.jobs[j].kind];
+            if (kind.group.minMember > 1) ++result_.gangJobs;
+        }
+        result_.wait = distributionOf(std::move(waits));
+        result_.completion = distributionOf(std::move(jcts));
+        result_.gangWait = distributionOf(std::move(gangWaits));
+        for (size_t q = 0; q < st_.queues.size(); ++q) {
+            const auto& rec = st_.queues[q];
+            QueueSeries s;
+            s.name = rec.name;
+            if (rec.parent >= 0) s.parent = st_.queues[size_t(rec.parent)].name;
+            if (double g = gpusOf(rec.guarantee); g >= 0) s.guaranteeGpus = g;
+            if (double g = gpusOf(rec.deserved); g >= 0) s.deservedGpus = g;
+            if (double g = gpusOf(rec.capability); g >= 0) s.capabilityGpus = g;
+            s.usedGpus.reserve(queueUsed_.size());
+            for (const auto& row : queueUsed_) s.usedGpus.push_back(double(row[q]) / 1000.0);
+            auto it = queueWaits_.find(int32_t(q));
+            if (it != queueWaits_.end()) s.waitSeconds = it->second;
+            s.summary = byQueue[q];
+            s.summary.key = rec.name;
+            s.summary.wait = distributionOf(std::move(waitsQ[q]));
+            s.summary.completion = distributionOf(std::move(jctQ[q]));
+            result_.queues.push_back(std::move(s));
+        }
+        for (auto& [prio, g] : byPriority) {
+            g.key = std::to_string(prio);
+            g.wait = distributionOf(std::move(waitsP[prio]));
+            g.completion = distributionOf(std::move(jctP[prio]));
+            result_.byPriority.push_back(std::move(g));
+        }
+
+        // Jobs at the end, and the placements of the end state.
+        std::map<uint32_t, int32_t> jobNameIndex;
+        for (const auto& a : active_) {
+            if (a.job == kNone) continue;
+            if (a.runStart >= 0) {
+                ++result_.jobsRunningAtEnd;
+                continue;
+            }
+            ++result_.jobsPendingAtEnd;
+            if (a.placed > 0) ++result_.jobsPartialAtEnd;
+        }
+        std::vector<uint32_t> waiting;
+        for (uint32_t s = 0; s < active_.size(); ++s)
+            if (active_[s].job != kNone && active_[s].runStart < 0) waiting.push_back(s);
+        std::sort(waiting.begin(), waiting.end(), [&](uint32_t x, uint32_t y) {
+            const auto &a = w_.jobs[active_[x].job], &b = w_.jobs[active_[y].job];
+            if (a.arrival != b.arrival) return a.arrival < b.arrival;
+            return active_[x].job < active_[y].job;
+        });
+        for (uint32_t s : waiting) {
+            const Active& a = active_[s];
+            const auto& job = st_.jobs[a.stateJob];
+            PendingJob p;
+            p.job = job.key;
+            p.queue = job.queue >= 0 ? st_.queues[size_t(job.queue)].name : "";
+            p.pods = int32_t(job.tasks.size());
+            p.minMember = job.minAvailable;
+            p.placed = a.placed;
+            p.priority = job.priority;
+            for (uint32_t t : job.tasks) p.gpus += double(taskGpuMilli(t)) / 1000.0;
+            p.waitingSeconds = end - w_.jobs[a.job].arrival;
+            for (uint32_t t : job.tasks) {
+                if (st_.tasks[t].status != TaskStatus::Pending) continue;
+                auto it = lastPending_.find(st_.taskKey(t));
+                if (it != lastPending_.end()) {
+                    p.reason = it->second;
+                    break;
+                }
+            }
+            if (p.reason.empty() && a.releasing > 0)
+                p.reason = "restarting: its evicted pods are terminating";
+            if (p.reason.empty() && a.placed > 0) p.reason = "its pods are starting";
+            result_.pendingAtEnd.push_back(std::move(p));
+        }
+        for (uint32_t t = 0; t < st_.tasks.size(); ++t) {
+            const auto& task = st_.tasks[t];
+            if (task.node < 0 || !engine::occupiesNode(task.status) || task.status == TaskStatus::Pipelined)
+                continue;
+            ++result_.podsPlacedAtEnd;
+            Placement p;
+            p.node = uint32_t(task.node);
+            p.gpu = st_.shapeOf(t).gpu;
+            p.gpu.models.clear();
+            p.devices = task.gpuMask;
+            p.queue = queueOfTask(t);
+            p.cpuMilli = st_.shapeOf(t).request[engine::kCpu];
+            if (task.job != UINT32_MAX) {
+                auto [it, inserted] = jobNameIndex.emplace(task.job, int32_t(result_.jobNames.size()));
+                if (inserted) result_.jobNames.push_back(st_.jobs[task.job].key);
+                p.job = it->second;
+            }
+            result_.placements.push_back(std::move(p));
+        }
+        for (uint32_t n = 0; n < st_.nodes.size(); ++n) {
+            result_.nodeNames.push_back(st_.nodeName(n));
+            result_.nodeGpus.push_back(st_.gpuCount(n));
+        }
+        result_.pendingReasons = reasons_.table();
+        result_.fragmentationMeasured = frag_ && frag_->measured();
+        if (frag_ && frag_->measured()) result_.targetWorkload = frag_->describeTarget();
+    }
+
+    bool anyWaiting() const {
+        for (const auto& a : active_)
+            if (a.job != kNone && a.runStart < 0) return true;
+        return false;
+    }
+
+    void cycleReadOnly(double now) {
+        if (kube_) {
+            lastPending_ = engine::runKubeDefault(st_, o_.kube).pending;
+            return;
+        }
+        engine::SessionOptions so;
+        so.nowSeconds = now;
+        engine::Session session(st_, o_.conf, so);
+        lastPending_ = session.run().pending;
+    }
+
+    const SimWorkload& w_;
+    SimOptions o_;
+    bool kube_ = false;
+    engine::BuildOptions build_;
+    ClusterState st_;
+    std::vector<Outcome> outcome_;
+    std::vector<uint32_t> order_;
+    size_t next_ = 0;
+    std::vector<Active> active_;
+    std::vector<uint32_t> freeSlots_;
+    std::vector<uint32_t> slotOfStateJob_;
+    std::priority_queue<Event, std::vector<Event>, std::greater<Event>> events_;
+    uint64_t seq_ = 0;
+    double lastT_ = 0;
+    int64_t totalGpuMilli_ = 0, allocatedGpuMilli_ = 0, partialGpuMilli_ = 0;
+    double allocatedMilliSeconds_ = 0, partialMilliSeconds_ = 0;
+    std::vector<int64_t> queueGpuMilli_;
+    std::vector<std::vector<int64_t>> queueUsed_;
+    std::map<int32_t, std::vector<double>> queueWaits_;
+    std::unique_ptr<FragTracker> frag_;
+    bool slaPlugin_ = false;
+    std::optional<double> slaWait_;
+    ReasonBook reasons_;
+    std::vector<int64_t> reasonWaiting_{0};
+    std::map<std::string, std::string> lastPending_;
+    std::set<std::string> warned_;
+    SimResult result_;
+};
+
+} // namespace
+
+SimResult simulate(const Cluster& cluster, const SimWorkload& workload, const SimOptions& options,
+                   Diagnostics* warnings) {
+    Simulator s(cluster, workload, options, warnings);
+    return s.run();
+}
+
+} // namespace gantry::sim

@@ -1,0 +1,398 @@
+// Small simulations whose every number is worked out by hand: preemption with and without
+// checkpoints, the metrics of a three-job timeline, gang scheduling against the default
+// kube-scheduler, and skipped idle cycles giving exactly what running every cycle gives.
+#include "input_loader.h"
+#include "scheduler_conf_reader.h"
+#include "sim/reasons.h"
+#include "sim/simulator.h"
+#include "sim/sources.h"
+#include "test_registry.h"
+
+#include <QtTest>
+#include <cmath>
+
+using namespace gantry;
+using namespace gantry::sim;
+
+namespace {
+
+const std::string kData = std::string(GANTRY_TEST_DATA) + "/sim/";
+
+struct Scenario {
+    Project project;
+    SimOptions options;
+};
+
+Scenario load(const std::string& inventory, const std::string& conf = {}) {
+    Scenario s;
+    s.project = loadInputs({kData + inventory}).project;
+    s.options.conf = s.project.volcano;
+    if (!conf.empty()) {
+        Diagnostics w;
+        s.options.conf = readSchedulerConfFile(kData + conf, &w);
+    }
+    return s;
+}
+
+SimResult run(const Scenario& s) {
+    Cluster cluster = s.project.cluster;
+    SimWorkload w = fromTemplates(s.project.workloads, cluster, s.options.seed);
+    return simulate(cluster, w, s.options);
+}
+
+WorkloadTemplate& workload(Scenario& s, const std::string& name) {
+    for (auto& w : s.project.workloads)
+        if (w.name == name) return w;
+    throw std::runtime_error("no workload " + name);
+}
+
+const GroupSummary& priority(const SimResult& r, int value) {
+    for (const auto& g : r.byPriority)
+        if (g.key == std::to_string(value)) return g;
+    throw std::runtime_error("no priority " + std::to_string(value));
+}
+
+const QueueSeries& queue(const SimResult& r, const std::string& name) {
+    for (const auto& q : r.queues)
+        if (q.name == name) return q;
+    throw std::runtime_error("no queue " + name);
+}
+
+bool near(double a, double b) {
+    return std::fabs(a - b) < 1e-9 * std::max(1.0, std::fabs(b));
+}
+
+#define QNEAR(a, b)                                                                                          \
+    QVERIFY2(near((a), (b)), qPrintable(QString("%1 != %2").arg((a), 0, 'g', 17).arg((b), 0, 'g', 17)))
+
+void compareRuns(const SimResult& a, const SimResult& b) {
+    QCOMPARE(a.endSeconds, b.endSeconds);
+    QCOMPARE(a.time, b.time);
+    QCOMPARE(a.gpuAllocationPct, b.gpuAllocationPct);
+    QCOMPARE(a.fragmentationPct, b.fragmentationPct);
+    QCOMPARE(a.pendingJobs, b.pendingJobs);
+    QCOMPARE(a.runningJobs, b.runningJobs);
+    QCOMPARE(a.pendingPods, b.pendingPods);
+    QCOMPARE(a.partialJobs, b.partialJobs);
+    QCOMPARE(a.jobsStarted, b.jobsStarted);
+    QCOMPARE(a.jobsCompleted, b.jobsCompleted);
+    QCOMPARE(a.podEvictions, b.podEvictions);
+    QCOMPARE(a.jobRestarts, b.jobRestarts);
+    QCOMPARE(a.lostGpuHours, b.lostGpuHours);
+    QCOMPARE(a.allocatedGpuHours, b.allocatedGpuHours);
+    QCOMPARE(a.partialHoldGpuHours, b.partialHoldGpuHours);
+    for (auto [x, y] :
+         {std::pair{&a.wait, &b.wait}, {&a.completion, &b.completion}, {&a.gangWait, &b.gangWait}}) {
+        QCOMPARE(x->count, y->count);
+        QCOMPARE(x->mean, y->mean);
+        QCOMPARE(x->p99, y->p99);
+    }
+    QCOMPARE(a.queues.size(), b.queues.size());
+    for (size_t q = 0; q < a.queues.size(); ++q) {
+        QCOMPARE(a.queues[q].usedGpus, b.queues[q].usedGpus);
+        QCOMPARE(a.queues[q].waitSeconds, b.queues[q].waitSeconds);
+    }
+    QCOMPARE(a.pendingReasons.size(), b.pendingReasons.size());
+    for (size_t i = 0; i < a.pendingReasons.size(); ++i) {
+        QCOMPARE(a.pendingReasons[i].reason, b.pendingReasons[i].reason);
+        QCOMPARE(a.pendingReasons[i].jobSeconds, b.pendingReasons[i].jobSeconds);
+    }
+    QCOMPARE(a.pendingAtEnd.size(), b.pendingAtEnd.size());
+    for (size_t i = 0; i < a.pendingAtEnd.size(); ++i) {
+        QCOMPARE(a.pendingAtEnd[i].job, b.pendingAtEnd[i].job);
+        QCOMPARE(a.pendingAtEnd[i].reason, b.pendingAtEnd[i].reason);
+    }
+    QCOMPARE(a.placements.size(), b.placements.size());
+    for (size_t i = 0; i < a.placements.size(); ++i) {
+        QCOMPARE(a.placements[i].node, b.placements[i].node);
+        QCOMPARE(a.placements[i].devices, b.placements[i].devices);
+    }
+}
+
+} // namespace
+
+class SimScenarioTest : public QObject {
+    Q_OBJECT
+  private slots:
+    // tests/data/sim/preempt.yaml: "train" (priority 10, 4 GPUs, 1000 s of work, checkpoint every
+    // 300 s) starts at 0 on the only node; "urgent" (priority 1000, 4 GPUs, 200 s) arrives at 500.
+    void preemptionLosesWorkSinceTheLastCheckpoint() {
+        Scenario s = load("preempt.yaml", "preempt-conf.yaml");
+        s.options.evictionGraceSeconds = 0;
+        SimResult r = run(s);
+        // 500: urgent preempts train; train has done 500 s, keeps 300 (its last checkpoint) and
+        //      loses 200 s x 4 GPUs = 800 GPU-seconds. Its pod is gone at once (no grace).
+        // 501: next cycle: urgent runs until 701 (wait 1 s, JCT 201 s).
+        // 701: train runs again with 700 s left: done at 1401 (wait 0, it first ran at 0; JCT 1401).
+        QCOMPARE(r.podEvictions, int64_t(1));
+        QCOMPARE(r.jobRestarts, int64_t(1));
+        QNEAR(r.lostGpuHours, 800.0 / 3600);
+        const auto& urgent = priority(r, 1000);
+        QCOMPARE(urgent.wait.max, 1.0);
+        QCOMPARE(urgent.completion.max, 201.0);
+        QCOMPARE(urgent.restarts, int64_t(0));
+        const auto& train = priority(r, 10);
+        QCOMPARE(train.wait.max, 0.0);
+        QCOMPARE(train.completion.max, 1401.0);
+        QCOMPARE(train.restarts, int64_t(1));
+        QNEAR(train.lostGpuHours, 800.0 / 3600);
+        QCOMPARE(r.endSeconds, 1401.0);
+        // GPUs held: 4 over [0, 500], [501, 1401] -> 5600 GPU-seconds.
+        QNEAR(r.allocatedGpuHours, 5600.0 / 3600);
+        QNEAR(r.meanGpuAllocationPct, 100.0 * 5600 / (4 * 1401));
+        // Why each waited: urgent 1 s for the evicted pod; train 200 s behind urgent's share.
+        QCOMPARE(int(r.pendingReasons.size()), 2);
+        QVERIFY2(r.pendingReasons[0].reason.find("ueue default") != std::string::npos, // the queue's share
+                 r.pendingReasons[0].reason.c_str());
+        QCOMPARE(r.pendingReasons[0].jobSeconds, 200.0);
+        QCOMPARE(r.pendingReasons[1].jobSeconds, 1.0);
+        QVERIFY(r.pendingReasons[1].reason.find("once resource is released") != std::string::npos);
+    }
+
+    void evictedPodsHoldTheirGpusForTheGracePeriod() {
+        Scenario s = load("preempt.yaml", "preempt-conf.yaml");
+        s.options.evictionGraceSeconds = 30;
+        SimResult r = run(s);
+        // train's pod terminates at 530; urgent runs 530-730; train 730-1430.
+        QCOMPARE(priority(r, 1000).wait.max, 30.0);
+        QCOMPARE(priority(r, 1000).completion.max, 230.0);
+        QCOMPARE(priority(r, 10).completion.max, 1430.0);
+        QNEAR(r.lostGpuHours, 800.0 / 3600);
+        QNEAR(r.allocatedGpuHours, 4.0 * 1430 / 3600);
+    }
+
+    void withoutCheckpointsAllWorkIsLost() {
+        Scenario s = load("preempt.yaml", "preempt-conf.yaml");
+        s.options.evictionGraceSeconds = 0;
+        workload(s, "train").checkpointSeconds = 0;
+        SimResult r = run(s);
+        // 500 s x 4 GPUs lost; train restarts at 701 with all 1000 s to do: done at 1701.
+        QNEAR(r.lostGpuHours, 2000.0 / 3600);
+        QCOMPARE(priority(r, 10).completion.max, 1701.0);
+    }
+
+    void evictionOnACheckpointLosesNothing() {
+        Scenario s = load("preempt.yaml", "preempt-conf.yaml");
+        s.options.evictionGraceSeconds = 0;
+        workload(s, "urgent").arrival.times = {600};
+        SimResult r = run(s);
+        // Evicted at 600 = 2 checkpoints: nothing lost, 400 s left; urgent 601-801, train 801-1201.
+        QCOMPARE(r.jobRestarts, int64_t(1));
+        QCOMPARE(r.lostGpuHours, 0.0);
+        QCOMPARE(priority(r, 10).completion.max, 1201.0);
+        QCOMPARE(priority(r, 1000).completion.max, 201.0);
+    }
+
+    void podStartDelaysTheClock() {
+        Scenario s = load("preempt.yaml", "preempt-conf.yaml");
+        s.options.evictionGraceSeconds = 0;
+        s.options.podStartSeconds = 10;
+        SimResult r = run(s);
+        // train runs from 10; at 500 it has done 490 s: keeps 300, loses 190 s x 4 GPUs. urgent is
+        // bound at 501 and runs 511-711 (wait 11 s); train is bound at 711, runs from 721 with 700 s
+        // left: done at 1421.
+        QNEAR(r.lostGpuHours, 760.0 / 3600);
+        QCOMPARE(priority(r, 1000).wait.max, 11.0);
+        QCOMPARE(priority(r, 1000).completion.max, 211.0);
+        QCOMPARE(priority(r, 10).wait.max, 10.0);
+        QCOMPARE(priority(r, 10).completion.max, 1421.0);
+    }
+
+    // tests/data/sim/metrics.yaml, Volcano's default policy. A (team-a, 2 GPUs, 100 s) arrives at 0,
+    // B (team-b, 4 GPUs, 50 s) at 10, C (team-a, 1 GPU, 30 s) at 20. overcommit admits B only once
+    // nothing else runs (4 GPUs > 1.2 x 4 - used), so: A 0-100, C 20-50, B 100-150.
+    void metricsOfAThreeJobTimeline() {
+        Scenario s = load("metrics.yaml");
+        s.options.sampleSeconds = 10;
+        SimResult r = run(s);
+        QCOMPARE(r.endSeconds, 150.0);
+        QCOMPARE(r.time.size(), size_t(16));
+        QCOMPARE(r.time[3], 30.0);
+        QCOMPARE(r.gpuAllocationPct,
+                 (std::vector<double>{50, 50, 75, 75, 75, 50, 50, 50, 50, 50, 100, 100, 100, 100, 100, 0}));
+        QCOMPARE(r.pendingJobs, (std::vector<int32_t>{0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0, 0}));
+        QCOMPARE(r.runningJobs, (std::vector<int32_t>{1, 1, 2, 2, 2, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0}));
+        // GPU-seconds: A 2 x 100 + C 1 x 30 + B 4 x 50 = 430 of 4 x 150.
+        QNEAR(r.allocatedGpuHours, 430.0 / 3600);
+        QNEAR(r.meanGpuAllocationPct, 100.0 * 430 / 600);
+        // Waits 0, 0, 90; JCTs 100, 30, 140. Percentiles interpolate between ranks.
+        QCOMPARE(r.wait.count, int64_t(3));
+        QNEAR(r.wait.mean, 30.0);
+        QNEAR(r.wait.p50, 0.0);
+        QNEAR(r.wait.p95, 81.0);
+        QNEAR(r.wait.p99, 88.2);
+        QNEAR(r.wait.max, 90.0);
+        QNEAR(r.completion.mean, 90.0);
+        QNEAR(r.completion.p50, 100.0);
+        QNEAR(r.completion.p95, 136.0);
+        QNEAR(r.completion.p99, 139.2);
+        // Queues against their quotas; usage per sample.
+        const auto& a = queue(r, "team-a");
+        const auto& b = queue(r, "team-b");
+        QVERIFY(!a.guaranteeGpus);
+        QCOMPARE(*a.deservedGpus, 3.0);
+        QCOMPARE(*b.guaranteeGpus, 1.0);
+        QCOMPARE(*b.capabilityGpus, 4.0);
+        QCOMPARE(a.usedGpus, (std::vector<double>{2, 2, 3, 3, 3, 2, 2, 2, 2, 2, 0, 0, 0, 0, 0, 0}));
+        QCOMPARE(b.usedGpus, (std::vector<double>{0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 4, 4, 4, 4, 4, 0}));
+        QCOMPARE(a.waitSeconds, (std::vector<double>{0, 0}));
+        QCOMPARE(b.waitSeconds, (std::vector<double>{90}));
+        QCOMPARE(a.summary.completed, int64_t(2));
+        QNEAR(b.summary.wait.p50, 90.0);
+        // Fragmentation: the target workload is the three shapes, a third each. With 2 GPUs free
+        // (A alone) only the 4-GPU shape cannot use them: 2000/3 milli of 4000 = 16.67 %, of the
+        // 2000 idle 33.3 %. With 1 free (A + C) the 4- and 2-GPU shapes cannot: 2 x 1000/3 again
+        // 16.67 %, 66.7 % of idle. Full or empty: 0.
+        QCOMPARE(int(r.targetWorkload.size()), 3);
+        const double third = 100.0 * (2000.0 / 3) / 4000;
+        const std::vector<double> frag{third, third, third, third, third, third, third, third,
+                                       third, third, 0,     0,     0,     0,     0,     0};
+        for (size_t i = 0; i < frag.size(); ++i) QNEAR(r.fragmentationPct[i], frag[i]);
+        QNEAR(r.fragOverIdlePct[0], 100.0 / 3);
+        QNEAR(r.fragOverIdlePct[2], 200.0 / 3);
+        // B waited 90 s, refused by overcommit.
+        QCOMPARE(int(r.pendingReasons.size()), 1);
+        QCOMPARE(r.pendingReasons[0].reason,
+                 std::string("resource in cluster is overused: overused nvidia.com/gpu"));
+        QCOMPARE(r.pendingReasons[0].jobSeconds, 90.0);
+        QCOMPARE(r.pendingReasons[0].jobs, int64_t(1));
+        QVERIFY(r.pendingAtEnd.empty());
+        QCOMPARE(r.jobsCompleted, int64_t(3));
+        QCOMPARE(r.podEvictions, int64_t(0));
+    }
+
+    // tests/data/sim/gang.yaml: "hold" (2 GPUs, 50 s) and "gang" (2 pods x 2 GPUs, 100 s).
+    void gangsWholeUnderVolcano() {
+        Scenario s = load("gang.yaml");
+        SimResult r = run(s);
+        // The gang sorts first (job key) and fits whole: 0-100; hold waits, refused by overcommit
+        // (4 GPUs used), and runs 100-150.
+        QCOMPARE(r.gangJobs, int64_t(1));
+        QCOMPARE(r.gangWait.count, int64_t(1));
+        QCOMPARE(r.gangWait.max, 0.0);
+        QCOMPARE(r.partialHoldGpuHours, 0.0);
+        QCOMPARE(r.wait.max, 100.0);
+        QCOMPARE(r.completion.max, 150.0);
+        QVERIFY(r.partialJobs == std::vector<int32_t>(r.partialJobs.size(), 0));
+    }
+
+    void gangsPiecemealUnderKubeDefault() {
+        Scenario s = load("gang.yaml");
+        s.options.profile = SimOptions::Profile::KubeDefault;
+        SimResult r = run(s);
+        QCOMPARE(r.profile, std::string("kube-default"));
+        // Pod by pod in creation order: hold (2 GPUs) and half the gang (2 GPUs) at 0; the gang's
+        // second pod waits for hold to finish at 50 and the gang runs 50-150: gang wait 50 s, with
+        // 2 GPUs held for nothing over those 50 s.
+        QCOMPARE(r.gangWait.max, 50.0);
+        QNEAR(r.partialHoldGpuHours, 100.0 / 3600);
+        QCOMPARE(r.partialJobs.front(), 1);
+        QCOMPARE(r.wait.p50, 25.0);
+        QCOMPARE(r.completion.max, 150.0);
+        QCOMPARE(r.meanGpuAllocationPct, 100.0);
+        QCOMPARE(int(r.pendingReasons.size()), 1);
+        QVERIFY(r.pendingReasons[0].reason.find("started partly") != std::string::npos);
+    }
+
+    void jobsThatCanNeverRunAreReported() {
+        Scenario s = load("metrics.yaml");
+        workload(s, "b").gpu.count = 8; // more GPUs than the cluster has
+        workload(s, "b").podRequests.set(res::NvidiaGpu, 8000);
+        SimResult r = run(s);
+        // Nothing can change once A and C are done: the run ends there with B pending.
+        QCOMPARE(r.endSeconds, 100.0);
+        QCOMPARE(r.jobsPendingAtEnd, int64_t(1));
+        QCOMPARE(int(r.pendingAtEnd.size()), 1);
+        QCOMPARE(r.pendingAtEnd[0].job, std::string("default/b-0"));
+        QCOMPARE(r.pendingAtEnd[0].queue, std::string("team-b"));
+        QCOMPARE(r.pendingAtEnd[0].gpus, 8.0);
+        QCOMPARE(r.pendingAtEnd[0].waitingSeconds, 90.0);
+        QVERIFY2(!r.pendingAtEnd[0].reason.empty(), r.pendingAtEnd[0].reason.c_str());
+    }
+
+    void horizonCutsTheRun() {
+        Scenario s = load("metrics.yaml");
+        s.options.horizonSeconds = 60;
+        s.options.sampleSeconds = 25;
+        SimResult r = run(s);
+        QCOMPARE(r.endSeconds, 60.0);
+        QCOMPARE(r.time, (std::vector<double>{0, 25, 50, 60}));
+        QCOMPARE(r.jobsCompleted, int64_t(1));    // C
+        QCOMPARE(r.jobsRunningAtEnd, int64_t(1)); // A
+        QCOMPARE(r.jobsPendingAtEnd, int64_t(1)); // B
+        QNEAR(r.allocatedGpuHours, (2.0 * 60 + 30) / 3600);
+    }
+
+    void reasonsAreGroupedWithoutNamesAndNumbers() {
+        QCOMPARE(
+            normalizeReason("0/12 nodes are unavailable: 4 Insufficient nvidia.com/gpu, 8 node(s) had "
+                            "untolerated taint {a100: present}.",
+                            "ns/p-0", "ns/p"),
+            std::string("N/N nodes are unavailable: N Insufficient nvidia.com/gpu, N node(s) had untolerated "
+                        "taint {a100: present}."));
+        QCOMPARE(
+            normalizeReason("Pod ns/job-3-worker-0 can possibly be assigned to gpu-07, once minAvailable is "
+                            "satisfied (gang ns/job-3: minMember 8, 5 placeable)",
+                            "ns/job-3-worker-0", "ns/job-3"),
+            std::string("Pod <pod> can possibly be assigned to <node>, once minAvailable is satisfied (gang "
+                        "<job>: minMember N, N placeable)"));
+        QCOMPARE(
+            normalizeReason("0/6 nodes are unavailable: 5 Insufficient nvidia.com/gpu, 1 Insufficient cpu.",
+                            "ns/p-0", "ns/p"),
+            normalizeReason("0/6 nodes are unavailable: 1 Insufficient nvidia.com/gpu, 5 Insufficient cpu.",
+                            "ns/p-0", "ns/p"));
+        QCOMPARE(normalizeReason("In hyperNode rack-3: 0/4 nodes are unavailable.", "ns/p-0", "ns/p"),
+                 std::string("In hyperNode <hypernode>: N/N nodes are unavailable."));
+    }
+
+    // Skipping the cycles that cannot decide anything new changes nothing.
+    void skippedCyclesChangeNothing_data() {
+        QTest::addColumn<QString>("inventory");
+        QTest::addColumn<QString>("conf");
+        QTest::addColumn<bool>("kube");
+        QTest::addColumn<double>("grace");
+        QTest::addColumn<double>("podStart");
+        QTest::addColumn<double>("horizon");
+        QTest::newRow("preempt") << "preempt.yaml"
+                                 << "preempt-conf.yaml" << false << 30.0 << 7.0 << 0.0;
+        QTest::newRow("metrics") << "metrics.yaml"
+                                 << "" << false << 30.0 << 0.0 << 0.0;
+        QTest::newRow("gang-kube") << "gang.yaml"
+                                   << "" << true << 30.0 << 3.0 << 0.0;
+        QTest::newRow("sla") << "metrics.yaml"
+                             << "sla-conf.yaml" << false << 0.0 << 0.0 << 0.0;
+        QTest::newRow("sample-12h") << "../../../resources/samples/gpu-cloud-east.yaml"
+                                    << "" << false << 30.0 << 0.0 << 43200.0;
+    }
+
+    void skippedCyclesChangeNothing() {
+        QFETCH(QString, inventory);
+        QFETCH(QString, conf);
+        QFETCH(bool, kube);
+        QFETCH(double, grace);
+        QFETCH(double, podStart);
+        QFETCH(double, horizon);
+        Scenario s = load(inventory.toStdString(), conf.toStdString());
+        if (kube) s.options.profile = SimOptions::Profile::KubeDefault;
+        s.options.evictionGraceSeconds = grace;
+        s.options.podStartSeconds = podStart;
+        s.options.horizonSeconds = horizon;
+        s.options.sampleSeconds = 7;
+        if (s.options.conf == defaultVolcanoConf()) {
+            PluginOption share;
+            share.name = "deviceshare";
+            s.options.conf.tiers.back().plugins.push_back(share);
+        }
+        s.options.skipIdleCycles = true;
+        SimResult skipped = run(s);
+        s.options.skipIdleCycles = false;
+        SimResult every = run(s);
+        QVERIFY(skipped.sessions < every.sessions);
+        QCOMPARE(every.cyclesSkipped, int64_t(0));
+        QCOMPARE(skipped.sessions + skipped.cyclesSkipped, every.sessions);
+        compareRuns(skipped, every);
+    }
+};
+
+GANTRY_TEST(SimScenarioTest)
+#include "test_sim_scenarios.moc"
