@@ -56,7 +56,10 @@ std::string normalizeReason(std::string_view text, std::string_view podKey, std:
         const size_t at = out.find(marker);
         if (at == std::string::npos) continue;
         const size_t from = at + std::string_view(marker).size();
-        const size_t to = out.find('.', from);
+        // The list ends at the full stop: a '.' before a space or the end (nvidia.com/gpu has one too).
+        size_t to = out.find('.', from);
+        while (to != std::string::npos && to + 1 < out.size() && out[to + 1] != ' ')
+            to = out.find('.', to + 1);
         if (to == std::string::npos) continue;
         std::vector<std::string> parts;
         for (size_t p = from; p < to;) {

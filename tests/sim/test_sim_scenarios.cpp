@@ -341,6 +341,14 @@ class SimScenarioTest : public QObject {
                             "ns/p-0", "ns/p"),
             normalizeReason("0/6 nodes are unavailable: 1 Insufficient nvidia.com/gpu, 5 Insufficient cpu.",
                             "ns/p-0", "ns/p"));
+        // The resource name's own dot does not end the list.
+        QCOMPARE(
+            normalizeReason(
+                "0/6 nodes are unavailable: 1 node(s) didn't match Pod's node affinity/selector, 5 "
+                "Insufficient nvidia.com/gpu. (gang ns/p: minMember 2, 1 placed)",
+                "ns/p-0", "ns/p"),
+            std::string("N/N nodes are unavailable: N Insufficient nvidia.com/gpu, N node(s) didn't match "
+                        "Pod's node affinity/selector. (gang <job>: minMember N, N placed)"));
         QCOMPARE(normalizeReason("In hyperNode rack-3: 0/4 nodes are unavailable.", "ns/p-0", "ns/p"),
                  std::string("In hyperNode <hypernode>: N/N nodes are unavailable."));
     }
