@@ -4,67 +4,67 @@
 #include "yaml_source.h"
 
 #include <map>
-#include <sstream>
-#include <yaml-cpp/eventhandler.h>
-#include <yaml-cpp/exceptions.h>
-#include <yaml-cpp/parser.h>
+#include <string_view>
+#include <yaml.h>
 
 namespace gantry {
 
 namespace {
 
-// Builds DomNodes from yaml-cpp's parser events (no yaml-cpp node tree in between).
-class Builder : public YAML::EventHandler {
+// Builds DomNodes from libyaml's parser events (libyaml reads YAML several times faster than
+// yaml-cpp, which matters for snapshots of thousands of nodes). Scalars are kept as text: their type
+// is decided later by the reader, by YAML 1.2 rules.
+class Builder {
   public:
     explicit Builder(DomArena& arena) : arena_(arena) {}
     const DomNode* root() const { return root_; }
 
-    void OnDocumentStart(const YAML::Mark&) override {
+    void startDocument() {
         root_ = nullptr;
         stack_.clear();
         anchors_.clear();
     }
-    void OnDocumentEnd() override {}
-    void OnNull(const YAML::Mark& mark, YAML::anchor_t anchor) override {
-        add(node(mark, DomNode::Kind::Null), anchor);
-    }
-    void OnAlias(const YAML::Mark&, YAML::anchor_t anchor) override {
-        auto it = anchors_.find(anchor);
+    void alias(const yaml_event_t& e) {
+        auto it = anchors_.find(text(e.data.alias.anchor));
         attach(it == anchors_.end() ? nullptr : it->second);
     }
-    void OnScalar(const YAML::Mark& mark, const std::string& tag, YAML::anchor_t anchor,
-                  const std::string& value) override {
-        DomNode* n = node(mark, DomNode::Kind::Scalar);
-        n->quoted = tag == "!";
-        n->text = value;
-        add(n, anchor);
+    void scalar(const yaml_event_t& e) {
+        const auto& sc = e.data.scalar;
+        std::string_view value(reinterpret_cast<const char*>(sc.value), sc.length);
+        const bool plain = sc.style == YAML_PLAIN_SCALAR_STYLE;
+        const std::string_view tag = text(sc.tag);
+        // An untagged plain ~, null or nothing at all is YAML's null.
+        if (plain && tag.empty() &&
+            (value.empty() || value == "~" || value == "null" || value == "Null" || value == "NULL")) {
+            add(node(e, DomNode::Kind::Null), sc.anchor);
+            return;
+        }
+        DomNode* n = node(e, DomNode::Kind::Scalar);
+        n->quoted = !plain || tag == YAML_STR_TAG; // `!!str 123` is a string, as a quoted "123" is
+        n->text.assign(value);
+        add(n, sc.anchor);
     }
-    void OnSequenceStart(const YAML::Mark& mark, const std::string&, YAML::anchor_t anchor,
-                         YAML::EmitterStyle::value) override {
-        DomNode* n = node(mark, DomNode::Kind::Sequence);
+    void startCollection(const yaml_event_t& e, DomNode::Kind kind, yaml_char_t* anchor) {
+        DomNode* n = node(e, kind);
         add(n, anchor);
         stack_.push_back(n);
     }
-    void OnSequenceEnd() override { stack_.pop_back(); }
-    void OnMapStart(const YAML::Mark& mark, const std::string&, YAML::anchor_t anchor,
-                    YAML::EmitterStyle::value) override {
-        DomNode* n = node(mark, DomNode::Kind::Map);
-        add(n, anchor);
-        stack_.push_back(n);
-    }
-    void OnMapEnd() override { stack_.pop_back(); }
+    void endCollection() { stack_.pop_back(); }
 
   private:
-    DomNode* node(const YAML::Mark& mark, DomNode::Kind kind) {
+    static std::string_view text(const yaml_char_t* s) {
+        return s ? std::string_view(reinterpret_cast<const char*>(s)) : std::string_view();
+    }
+    DomNode* node(const yaml_event_t& e, DomNode::Kind kind) {
         DomNode* n = arena_.make();
         n->kind = kind;
-        n->line = mark.line;
-        n->column = mark.column;
-        n->pos = mark.pos;
+        n->line = int(e.start_mark.line);
+        n->column = int(e.start_mark.column);
+        n->pos = long(e.start_mark.index);
         return n;
     }
-    void add(DomNode* n, YAML::anchor_t anchor) {
-        if (anchor != YAML::NullAnchor) anchors_[anchor] = n;
+    void add(DomNode* n, const yaml_char_t* anchor) {
+        if (anchor) anchors_[std::string(text(anchor))] = n;
         attach(n);
     }
     void attach(const DomNode* n) {
@@ -76,7 +76,45 @@ class Builder : public YAML::EventHandler {
     DomArena& arena_;
     const DomNode* root_ = nullptr;
     std::vector<DomNode*> stack_;
-    std::map<YAML::anchor_t, const DomNode*> anchors_;
+    std::map<std::string, const DomNode*, std::less<>> anchors_;
+};
+
+// Owns a libyaml parser and the event it last produced.
+class EventParser {
+  public:
+    explicit EventParser(const std::string& text) {
+        yaml_parser_initialize(&parser_);
+        yaml_parser_set_input_string(&parser_, reinterpret_cast<const unsigned char*>(text.data()),
+                                     text.size());
+    }
+    ~EventParser() {
+        if (hasEvent_) yaml_event_delete(&event_);
+        yaml_parser_delete(&parser_);
+    }
+    EventParser(const EventParser&) = delete;
+    EventParser& operator=(const EventParser&) = delete;
+
+    // The next event; a syntax error throws InputError at the parser's mark.
+    const yaml_event_t& next(const TextOrigin& origin) {
+        if (hasEvent_) yaml_event_delete(&event_);
+        hasEvent_ = yaml_parser_parse(&parser_, &event_) != 0;
+        if (!hasEvent_) fail(origin);
+        return event_;
+    }
+
+  private:
+    [[noreturn]] void fail(const TextOrigin& origin) const {
+        std::string what = parser_.problem ? parser_.problem : "unreadable input";
+        if (parser_.context) what += " " + std::string(parser_.context);
+        if (parser_.context && parser_.context_mark.line != parser_.problem_mark.line)
+            what += " (started at line " +
+                    std::to_string(origin.locate(int(parser_.context_mark.line), 0, 0).line) + ")";
+        const yaml_mark_t& at = parser_.problem_mark;
+        throw InputError(origin.locate(int(at.line), int(at.column), 0), "YAML syntax error: " + what);
+    }
+    yaml_parser_t parser_;
+    yaml_event_t event_;
+    bool hasEvent_ = false;
 };
 
 class JsonParser {
@@ -358,20 +396,42 @@ class JsonParser {
 
 std::vector<DomDocument> parseYaml(const std::string& text, const TextOrigin& origin, DomArena& arena) {
     std::vector<DomDocument> docs;
-    std::istringstream in(text);
-    try {
-        YAML::Parser parser(in);
-        Builder builder(arena);
-        int index = 0;
-        while (parser.HandleNextDocument(builder)) {
+    EventParser parser(text);
+    Builder builder(arena);
+    int index = 0;
+    for (;;) {
+        const yaml_event_t& e = parser.next(origin);
+        switch (e.type) {
+        case YAML_STREAM_END_EVENT:
+            return docs;
+        case YAML_DOCUMENT_START_EVENT:
             ++index;
-            const DomNode* root = builder.root();
-            if (root && root->kind != DomNode::Kind::Null) docs.push_back(DomDocument{root, index});
+            builder.startDocument();
+            break;
+        case YAML_DOCUMENT_END_EVENT:
+            if (const DomNode* root = builder.root(); root && root->kind != DomNode::Kind::Null)
+                docs.push_back(DomDocument{root, index});
+            break;
+        case YAML_ALIAS_EVENT:
+            builder.alias(e);
+            break;
+        case YAML_SCALAR_EVENT:
+            builder.scalar(e);
+            break;
+        case YAML_SEQUENCE_START_EVENT:
+            builder.startCollection(e, DomNode::Kind::Sequence, e.data.sequence_start.anchor);
+            break;
+        case YAML_MAPPING_START_EVENT:
+            builder.startCollection(e, DomNode::Kind::Map, e.data.mapping_start.anchor);
+            break;
+        case YAML_SEQUENCE_END_EVENT:
+        case YAML_MAPPING_END_EVENT:
+            builder.endCollection();
+            break;
+        default:
+            break;
         }
-    } catch (const YAML::Exception& e) {
-        throw InputError(origin.locate(e.mark.line, e.mark.column, 0), "YAML syntax error: " + e.msg);
     }
-    return docs;
 }
 
 DomDocument parseJson(const std::string& text, const TextOrigin& origin, DomArena& arena) {

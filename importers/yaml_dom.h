@@ -1,5 +1,5 @@
 #pragma once
-// A small read-only document tree with a location on every node, built from YAML (yaml-cpp's event
+// A small read-only document tree with a location on every node, built from YAML (libyaml's event
 // parser) or from JSON (our own parser, much faster than reading JSON as YAML). Importers read it
 // through Y (yaml_reader.h); nodes live in an arena owned by the document.
 #include <cstdint>

@@ -1,10 +1,10 @@
 #include "kube/kube_scheduler.h"
 
+#include "plugins/k8s.h"
+
 #include <algorithm>
 #include <limits>
 #include <map>
-
-#include "plugins/k8s.h"
 
 namespace gantry::engine {
 
@@ -24,21 +24,27 @@ struct Undo {
 };
 
 class KubeScheduler {
-public:
+  public:
     KubeScheduler(ClusterState& st, const KubeSchedulerProfile& p) : st_(st), profile_(p) {
-        weights_ = {{"NodeResourcesFit", 1},     {"NodeResourcesBalancedAllocation", 1},
-                    {"TaintToleration", 3},      {"NodeAffinity", 2},
-                    {"PodTopologySpread", 2},    {"InterPodAffinity", 2},
+        weights_ = {{"NodeResourcesFit", 1},  {"NodeResourcesBalancedAllocation", 1},
+                    {"TaintToleration", 3},   {"NodeAffinity", 2},
+                    {"PodTopologySpread", 2}, {"InterPodAffinity", 2},
                     {"ImageLocality", 1}};
         for (const auto& [name, w] : p.pluginWeights) weights_[name] = w;
         for (const auto& name : p.disabledPlugins) {
-            if (name == "*") weights_.clear();
-            else weights_.erase(name);
+            if (name == "*")
+                weights_.clear();
+            else
+                weights_.erase(name);
         }
         for (const auto& [name, w] : p.pluginWeights) weights_[name] = w; // explicitly enabled after "*"
         switch (p.strategy) {
-        case KubeSchedulerProfile::Strategy::LeastAllocated: fit_.strategy = k8s::FitStrategy::LeastAllocated; break;
-        case KubeSchedulerProfile::Strategy::MostAllocated: fit_.strategy = k8s::FitStrategy::MostAllocated; break;
+        case KubeSchedulerProfile::Strategy::LeastAllocated:
+            fit_.strategy = k8s::FitStrategy::LeastAllocated;
+            break;
+        case KubeSchedulerProfile::Strategy::MostAllocated:
+            fit_.strategy = k8s::FitStrategy::MostAllocated;
+            break;
         case KubeSchedulerProfile::Strategy::RequestedToCapacityRatio:
             fit_.strategy = k8s::FitStrategy::RequestedToCapacityRatio;
             break;
@@ -97,7 +103,8 @@ public:
                 auto s = score(t, feasible);
                 int64_t max = std::numeric_limits<int64_t>::min();
                 for (size_t i = 0; i < feasible.size(); ++i)
-                    if (s[i] > max || (s[i] == max && st_.nodes[feasible[i]].rank < st_.nodes[uint32_t(best)].rank)) {
+                    if (s[i] > max ||
+                        (s[i] == max && st_.nodes[feasible[i]].rank < st_.nodes[uint32_t(best)].rank)) {
                         max = s[i];
                         best = int32_t(feasible[i]);
                     }
@@ -106,42 +113,42 @@ public:
             r.bindings[key] = st_.nodeName(uint32_t(best));
             r.boundTasks.emplace_back(t, uint32_t(best));
         }
-        // Gangs: kube-scheduler does not know them; report how far each got.
+        // Gangs: kube-scheduler does not know them; report how far each got. A job that started
+        // some pods but not minMember holds resources it cannot use: the deadlock gang scheduling
+        // avoids.
         for (uint32_t j = 0; j < st_.jobs.size(); ++j) {
             const auto& job = st_.jobs[j];
             if (!st_.jobAlive(j)) continue;
-            int32_t placed = 0, total = int32_t(job.tasks.size());
-            for (uint32_t t : job.tasks)
-                if (occupiesNode(st_.tasks[t].status) || completedStatus(st_.tasks[t].status)) ++placed;
-            r.podGroupPhase[job.key] = placed >= job.minAvailable && placed > 0 ? "Running" : "Pending";
             GangStatus g;
             g.minMember = job.minAvailable;
-            g.placeable = placed;
-            g.tasks = total;
-            g.ready = placed >= job.minAvailable;
+            g.tasks = int32_t(job.tasks.size());
+            for (uint32_t t : job.tasks)
+                if (occupiesNode(st_.tasks[t].status) || completedStatus(st_.tasks[t].status)) ++g.placeable;
+            g.ready = g.placeable >= job.minAvailable;
+            r.podGroupPhase[job.key] = g.ready && g.placeable > 0 ? "Running" : "Pending";
             if (!g.ready)
-                g.reason = "minMember " + std::to_string(job.minAvailable) + ", " + std::to_string(placed) + " placed";
-            else if (placed > 0 && placed < total && job.minAvailable > 0 && job.minAvailable < total)
-                g.reason.clear();
+                g.reason = "minMember " + std::to_string(g.minMember) + ", " + std::to_string(g.placeable) +
+                           " placed";
             r.gangs[job.key] = g;
-            if (!g.ready && placed > 0)
-                for (uint32_t t : job.tasks) {
-                    auto it = r.pending.find(st_.taskKey(t));
-                    if (it != r.pending.end())
-                        it->second += " (gang " + job.key + " started partly: " + g.reason + "; the started pods hold their resources)";
-                }
+            if (g.ready || g.placeable == 0) continue;
+            for (uint32_t t : job.tasks)
+                if (auto it = r.pending.find(st_.taskKey(t)); it != r.pending.end())
+                    it->second += " (gang " + job.key + " started partly: " + g.reason +
+                                  "; the started pods hold their resources)";
         }
         restore();
         return r;
     }
 
-private:
+  private:
     // Filters in kube-scheduler's default order; the first failing plugin gives the node's reasons.
-    std::vector<std::string> filter(uint32_t t, uint32_t n, const k8s::AffinityState& aff, const k8s::SpreadState& spread) {
+    std::vector<std::string> filter(uint32_t t, uint32_t n, const k8s::AffinityState& aff,
+                                    const k8s::SpreadState& spread) {
         const auto& pod = st_.shapeOf(t);
         const auto& node = st_.nodes[n];
         if (!k8s::passesUnschedulable(pod, node)) return {k8s::kUnschedulable};
-        if (const Taint* taint = k8s::firstUntolerated(pod, node)) return {k8s::untoleratedTaintReason(*taint)};
+        if (const Taint* taint = k8s::firstUntolerated(pod, node))
+            return {k8s::untoleratedTaintReason(*taint)};
         if (!k8s::passesNodeAffinity(pod, node, st_.nodeName(n))) return {k8s::kNodeAffinity};
         std::vector<std::string> fit;
         if (st_.k8sPods[n] + 1 > node.maxTaskNum) fit.push_back("Too many pods");
@@ -183,12 +190,14 @@ private:
                 for (size_t i = 0; i < n; ++i) total[i] += raw[i] * w;
         }
         if (int64_t w = weight("TaintToleration")) {
-            for (size_t i = 0; i < n; ++i) raw[i] = k8s::intolerablePreferNoSchedule(pod, st_.nodes[nodes[i]]);
+            for (size_t i = 0; i < n; ++i)
+                raw[i] = k8s::intolerablePreferNoSchedule(pod, st_.nodes[nodes[i]]);
             k8s::defaultNormalize(raw, true);
             for (size_t i = 0; i < n; ++i) total[i] += raw[i] * w;
         }
         if (int64_t w = weight("NodeAffinity"); w && pod.hasPreferredNodeAffinity) {
-            for (size_t i = 0; i < n; ++i) raw[i] = k8s::nodeAffinityScore(pod, st_.nodes[nodes[i]], st_.nodeName(nodes[i]));
+            for (size_t i = 0; i < n; ++i)
+                raw[i] = k8s::nodeAffinityScore(pod, st_.nodes[nodes[i]], st_.nodeName(nodes[i]));
             k8s::defaultNormalize(raw, false);
             for (size_t i = 0; i < n; ++i) total[i] += raw[i] * w;
         }

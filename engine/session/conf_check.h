@@ -3,7 +3,8 @@
 //
 // Errors (the real scheduler would silently drop or misread these, so Gantry refuses them):
 //   - an action or plugin name Volcano does not know, or an empty action list;
-//   - capacity together with proportion (two queue-share plugins that contradict each other);
+//   - capacity together with proportion when both enforce queue quotas (allocatable, overused,
+//     reclaimable, preemptive or job-enqueued on in both; queue order alone is only a warning);
 //   - drf with enableHierarchy in the same tier as proportion (upstream refuses this one too);
 //   - a plugin listed twice;
 //   - a plugin or action argument of the wrong type (binpack.weight: "heavy", overcommit-factor: x).

@@ -286,20 +286,29 @@ bool Session::jobReady(uint32_t job) {
     return true;
 }
 
-bool Session::jobPipelined(uint32_t job) {
-    bool found = false;
-    int tier = pluginSlots.empty() ? 0 : pluginSlots[0].tier;
-    for (auto& s : pluginSlots) {
+namespace {
+// Tier voting (JobPipelined, JobEnqueueable): a reject ends it; a permit ends it at the end of its
+// tier; no vote at all permits.
+template <class Vote> bool tierVote(const std::vector<PluginSlot>& slots, Vote vote) {
+    bool permitted = false;
+    int tier = slots.empty() ? 0 : slots[0].tier;
+    for (const auto& s : slots) {
         if (s.tier != tier) {
-            if (found) return true;
+            if (permitted) return true;
             tier = s.tier;
         }
-        if (!s.jobPipelinedOn || !s.jobPipelined) continue;
-        int res = s.jobPipelined(job);
+        const int res = vote(s);
         if (res < 0) return false;
-        if (res > 0) found = true;
+        if (res > 0) permitted = true;
     }
     return true;
+}
+} // namespace
+
+bool Session::jobPipelined(uint32_t job) {
+    return tierVote(pluginSlots, [&](const PluginSlot& s) {
+        return s.jobPipelinedOn && s.jobPipelined ? s.jobPipelined(job) : 0;
+    });
 }
 
 bool Session::jobStarving(uint32_t job) {
@@ -326,19 +335,9 @@ std::optional<ValidateResult> Session::jobValid(uint32_t job) {
 }
 
 bool Session::jobEnqueueable(uint32_t job) {
-    bool found = false;
-    int tier = pluginSlots.empty() ? 0 : pluginSlots[0].tier;
-    for (auto& s : pluginSlots) {
-        if (s.tier != tier) {
-            if (found) return true;
-            tier = s.tier;
-        }
-        if (!s.jobEnqueuedOn || !s.jobEnqueueable) continue;
-        int res = s.jobEnqueueable(job);
-        if (res < 0) return false;
-        if (res > 0) found = true;
-    }
-    return true;
+    return tierVote(pluginSlots, [&](const PluginSlot& s) {
+        return s.jobEnqueuedOn && s.jobEnqueueable ? s.jobEnqueueable(job) : 0;
+    });
 }
 
 void Session::jobEnqueued(uint32_t job) {

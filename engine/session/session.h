@@ -160,7 +160,7 @@ class Session {
     const SchedulerConf conf; // a copy: plugins keep pointers into it
     SessionOptions options;
     std::set<std::string> enabledActions; // conf.EnabledActionMap
-    std::vector<PluginSlot> pluginSlots;        // tier order
+    std::vector<PluginSlot> pluginSlots;  // tier order
     std::vector<JobSession> jobs;         // parallel to state.jobs
     std::vector<uint32_t> sessionJobs;    // jobs in the session, by job order of the input
     VResource totalResource;              // sum of allocatable of nodes

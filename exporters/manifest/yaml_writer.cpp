@@ -1,5 +1,6 @@
 // Json -> YAML text, in the layout kubectl prints (block style, lists at their key's indentation).
 #include "manifest/document.h"
+#include "yaml_quote.h"
 
 #include <cmath>
 #include <regex>
@@ -23,36 +24,9 @@ bool needsQuotes(const std::string& s) {
 }
 
 std::string quoted(const std::string& s) {
-    std::string out = "\"";
-    for (unsigned char c : s) {
-        switch (c) {
-        case '"':
-            out += "\\\"";
-            break;
-        case '\\':
-            out += "\\\\";
-            break;
-        case '\n':
-            out += "\\n";
-            break;
-        case '\t':
-            out += "\\t";
-            break;
-        case '\r':
-            out += "\\r";
-            break;
-        default:
-            if (c < 0x20 || c == 0x7f) {
-                static const char* hex = "0123456789abcdef";
-                out += "\\x";
-                out += hex[c >> 4];
-                out += hex[c & 15];
-            } else {
-                out += char(c);
-            }
-        }
-    }
-    return out + "\"";
+    std::string out;
+    appendYamlDoubleQuoted(s, out);
+    return out;
 }
 
 // A multi-line string that a literal block can carry unchanged.

@@ -1,5 +1,7 @@
 #include "live/snapshot_yaml.h"
 
+#include "yaml_quote.h"
+
 #include <cstdio>
 #include <string_view>
 
@@ -28,44 +30,11 @@ bool plainSafe(std::string_view s) {
     return true;
 }
 
-void appendQuoted(std::string_view s, std::string& out) {
-    static const char* hex = "0123456789abcdef";
-    out += '"';
-    for (unsigned char c : s) {
-        switch (c) {
-        case '"':
-            out += "\\\"";
-            break;
-        case '\\':
-            out += "\\\\";
-            break;
-        case '\n':
-            out += "\\n";
-            break;
-        case '\t':
-            out += "\\t";
-            break;
-        case '\r':
-            out += "\\r";
-            break;
-        default:
-            if (c < 0x20 || c == 0x7f) {
-                out += "\\x";
-                out += hex[c >> 4];
-                out += hex[c & 15];
-            } else {
-                out += char(c);
-            }
-        }
-    }
-    out += '"';
-}
-
 void appendScalarText(std::string_view s, std::string& out) {
     if (plainSafe(s))
         out += s;
     else
-        appendQuoted(s, out);
+        appendYamlDoubleQuoted(s, out);
 }
 
 // A literal block keeps the text exactly when it has no control characters but newline and tab, no

@@ -2,12 +2,12 @@
 // would run it, printed as JSON or as a table.
 #include "command.h"
 #include "input_error.h"
+#include "input_loader.h"
 #include "kube/kube_scheduler.h"
 #include "kube_scheduler_config_reader.h"
 #include "scheduler_conf_reader.h"
 #include "session/conf_check.h"
 #include "session/session.h"
-#include "snapshot/snapshot_importer.h"
 
 #include <iomanip>
 #include <iostream>
@@ -23,9 +23,11 @@ constexpr const char* kUsage =
     "                    [--profile volcano|kube-default]\n"
     "Runs one scheduling session on the snapshot: each configured action once, in order.\n"
     "  --snapshot FILE        Kubernetes objects (kubectl get -o yaml|json, multi-document YAML); "
-    "repeatable\n"
+    "repeatable.\n"
+    "                         A Gantry project (.gantry) or inventory is taken too (alone)\n"
     "  --scheduler-conf FILE  volcano-scheduler.conf (or its ConfigMap); with --profile kube-default a\n"
-    "                         KubeSchedulerConfiguration (kubescheduler.config.k8s.io/v1)\n"
+    "                         KubeSchedulerConfiguration (kubescheduler.config.k8s.io/v1). Without it the\n"
+    "                         input's own policy is used (a project's, the snapshot's Volcano ConfigMap)\n"
     "  --json                 print {bindings, evicted, pipelined, podgroup_phase, pending[, scores]}\n"
     "  --scores               add the node-order score of every pending pod on every node (initial state)\n"
     "  --profile NAME         volcano (default) or kube-default (pod by pod, no gang)\n";
@@ -126,28 +128,32 @@ int runCycle(const Args& args) {
         }
     }
     if (snapshots.empty()) return usageError("cycle", "--snapshot is required\n" + std::string(kUsage));
-    if (confPath.empty()) return usageError("cycle", "--scheduler-conf is required\n" + std::string(kUsage));
     if (profile != "volcano" && profile != "kube-default")
         return usageError("cycle", "unknown profile '" + profile + "' (volcano or kube-default)");
 
     Diagnostics warnings;
-    Cluster cluster;
+    LoadedInput input;
     try {
-        cluster = readSnapshotFiles(snapshots, &warnings);
+        input = loadInputs(snapshots);
     } catch (const InputError& e) {
         printDiagnostics(e.all());
         return BadInput;
     }
+    warnings = input.warnings;
+    const Cluster& cluster = input.project.cluster;
 
     engine::SessionResult result;
     if (profile == "volcano") {
-        SchedulerConf conf;
+        SchedulerConf conf = input.project.volcano;
         try {
-            conf = readSchedulerConfFile(confPath, &warnings);
+            if (!confPath.empty()) conf = readSchedulerConfFile(confPath, &warnings);
         } catch (const InputError& e) {
             printDiagnostics(e.all());
             return BadInput;
         }
+        if (confPath.empty())
+            warnings.push_back(Diagnostic{Severity::Warning, SourceRef{snapshots.front(), 0, 0, 0},
+                                          "no --scheduler-conf: using the input's Volcano policy"});
         Diagnostics check = checkSchedulerConf(conf);
         warnings.insert(warnings.end(), check.begin(), check.end());
         if (hasErrors(check)) {
@@ -160,9 +166,9 @@ int runCycle(const Args& args) {
         engine::Session session(state, conf, options);
         result = session.run();
     } else {
-        KubeSchedulerProfile kube;
+        KubeSchedulerProfile kube = input.project.contrast.value_or(KubeSchedulerProfile{});
         try {
-            kube = readKubeSchedulerConfigFile(confPath, &warnings);
+            if (!confPath.empty()) kube = readKubeSchedulerConfigFile(confPath, &warnings);
         } catch (const InputError& e) {
             printDiagnostics(e.all());
             return BadInput;
@@ -179,7 +185,7 @@ int runCycle(const Args& args) {
     return Ok;
 }
 
-const CommandRegistration reg{{"cycle", "--snapshot FILE --scheduler-conf FILE [--json] [--scores]",
+const CommandRegistration reg{{"cycle", "--snapshot FILE [--scheduler-conf FILE] [--json] [--scores]",
                                "run one scheduling session (Volcano or kube-default) on a snapshot",
                                runCycle}};
 

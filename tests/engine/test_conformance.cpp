@@ -194,6 +194,24 @@ class ConformanceTest : public QObject {
         QFETCH(QString, path);
         runCase(path, "kube-default");
     }
+    // A configuration the engine refuses: exit 2 and a located error, nothing on stdout.
+    void badConfigurationIsLocated() {
+        QTemporaryDir dir;
+        QFile conf(dir.filePath("scheduler.yaml"));
+        QVERIFY(conf.open(QIODevice::WriteOnly));
+        conf.write("actions: \"allocate\"\ntiers:\n- plugins:\n  - name: gang\n  - name: binpak\n");
+        conf.close();
+        QProcess p;
+        p.start(GANTRY_CLI, {"cycle", "--snapshot",
+                             QString(GANTRY_TEST_DATA) +
+                                 "/conformance/volcano/04-allocate-one-job-two-pods/snapshot.yaml",
+                             "--scheduler-conf", conf.fileName(), "--json"});
+        QVERIFY(p.waitForFinished(60000));
+        QCOMPARE(p.exitCode(), 2);
+        const QString err = QString::fromUtf8(p.readAllStandardError());
+        QVERIFY2(err.contains("scheduler.yaml:5:11: error: unknown plugin 'binpak'"), qPrintable(err));
+        QVERIFY(p.readAllStandardOutput().isEmpty());
+    }
 };
 
 GANTRY_TEST(ConformanceTest)

@@ -340,6 +340,36 @@ class SessionTest : public QObject {
         const SessionResult r = ssn.run();
         QCOMPARE(r.bindings.at("ns/late-0"), std::string("b"));
     }
+    void gpuDeviceShares() {
+        Cluster c;
+        c.queues.push_back(makeQueue("default"));
+        c.nodes.push_back(makeNode("g1", 32000, 128, 4));
+        c.podGroups.push_back(makeGroup("ns", "shared", "default", 1, "Running"));
+        // Three half-GPU pods and one whole-GPU pod already running.
+        for (int i = 0; i < 3; ++i) {
+            Pod p = makePod("ns", "half-" + std::to_string(i), "shared", 1000, 1);
+            p.gpu.count = 1;
+            p.gpu.milliPerGpu = 500;
+            p.phase = PodPhase::Running;
+            p.nodeName = "g1";
+            c.pods.push_back(p);
+        }
+        Pod whole = makePod("ns", "whole", "shared", 1000, 1, 1);
+        whole.phase = PodPhase::Running;
+        whole.nodeName = "g1";
+        c.pods.push_back(whole);
+        ClusterState st = buildClusterState(c);
+        QCOMPARE(st.gpuDevices(0), 4);
+        // Best fit: the second half pod shares device 0 with the first, the third opens device 1;
+        // the whole pod takes the lowest device still entirely free (2).
+        const std::vector<int32_t> expected{0, 500, 0, 1000};
+        QCOMPARE(std::vector<int32_t>(st.gpuFreeRow(0), st.gpuFreeRow(0) + 4), expected);
+        {
+            Session ssn(st, defaultConf({"allocate"}));
+            ssn.run();
+        }
+        QCOMPARE(std::vector<int32_t>(st.gpuFreeRow(0), st.gpuFreeRow(0) + 4), expected);
+    }
     void queueCapabilityLimits() {
         Cluster c;
         Queue q = makeQueue("small");

@@ -118,7 +118,8 @@ class SchedulerConfTest : public QObject {
             parseError("actions: allocate\ntiers:\n- plugins:\n  - name: gang\n    arguments: [1]\n"),
             QString("conf.yaml:5:16: error: tiers[0].plugins[0].arguments: expected a mapping, got a list"));
         QCOMPARE(parseError("actions: allocate\ntiers: [\n"),
-                 QString("conf.yaml:3:1: error: YAML syntax error: end of sequence flow not found"));
+                 QString("conf.yaml:3:1: error: YAML syntax error: did not find expected node content while "
+                         "parsing a flow node"));
         QCOMPARE(parseError(""), QString("conf.yaml:1:1: error: the scheduler configuration is empty"));
     }
     void configMapForms() {

@@ -51,9 +51,11 @@ class SnapshotErrorsTest : public QObject {
   private slots:
     void malformedYaml() {
         QCOMPARE(firstError("apiVersion: v1\nkind: Node\nmetadata:\n  name: [n1, n2\nstatus: {}\n"),
-                 QString("bad.yaml:5:7: error: YAML syntax error: end of sequence flow not found"));
+                 QString("bad.yaml:5:7: error: YAML syntax error: did not find expected ',' or ']' while "
+                         "parsing a flow sequence (started at line 4)"));
         QCOMPARE(firstError("apiVersion: v1\nkind: Node\n\tmetadata: {}\n"),
-                 QString("bad.yaml:3:1: error: YAML syntax error: illegal tab when looking for indentation"));
+                 QString("bad.yaml:3:1: error: YAML syntax error: found a tab character that violates "
+                         "indentation while scanning a plain scalar (started at line 2)"));
     }
     void malformedJson() {
         // A trailing comma is valid YAML flow but not JSON; the JSON parser stops at the offending token.

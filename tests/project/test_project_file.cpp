@@ -363,7 +363,8 @@ class ProjectFileTest : public QObject {
         QTest::newRow("bad workload") << head + "workloads:\n- {name: w, jobs: 0}\n"
                                       << "p.gantry:4:19: error: workload 'w': jobs: jobs must be at least 1";
         QTest::newRow("syntax") << head + "cluster: {nodes: [\n"
-                                << "p.gantry:4:1: error: YAML syntax error: end of sequence flow not found";
+                                << "p.gantry:4:1: error: YAML syntax error: did not find expected node "
+                                   "content while parsing a flow node";
     }
     void locatedLoadErrors() {
         QFETCH(QString, text);
