@@ -1,7 +1,7 @@
 // gantry-studio: the desktop studio.
-#include <QApplication>
-
 #include "studio_main.h"
+
+#include <QApplication>
 
 int main(int argc, char** argv) {
     QApplication app(argc, argv);

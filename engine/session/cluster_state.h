@@ -223,6 +223,10 @@ class ClusterState {
     std::map<std::string, Labels> namespaceLabels;
     int32_t podsWithAffinity = 0; // placed pods carrying pod (anti-)affinity terms
 
+    // The same devices under the engine branch's names (its tests use them).
+    int32_t gpuDevices(uint32_t node) const { return int32_t(gpuCount(node)); }
+    const int32_t* gpuFreeRow(uint32_t node) const { return gpuRow(node); }
+
     // PodGroups the scheduler does not see (e.g. their queue does not exist), with the reason.
     std::map<std::string, std::string> skippedGroups;
 
@@ -273,9 +277,6 @@ class ClusterState {
     // free milli, and a model the request allows).
     int gpuCount(uint32_t node) const { return int(gpuOffset[node + 1] - gpuOffset[node]); }
     const int32_t* gpuRow(uint32_t node) const { return gpuFree.data() + gpuOffset[node]; }
-    // The same, under the names the fgd node-order plugin uses.
-    int32_t gpuDevices(uint32_t node) const { return int32_t(gpuCount(node)); }
-    const int32_t* gpuFreeRow(uint32_t node) const { return gpuRow(node); }
     bool gpuModelAllowed(uint32_t task, uint32_t node) const;
     bool gpusFit(uint32_t task, uint32_t node) const;
     // Reindexes a node after its dynamic state changed.

@@ -1,11 +1,40 @@
 #include "studio_main.h"
 
 #include "main_window.h"
+#include "studio_style.h"
+#include "tabs/cluster_tab.h"
+#include "workspace.h"
 
 #include <QCommandLineParser>
+#include <QDir>
+#include <QElapsedTimer>
+#include <QFileInfo>
+#include <QIcon>
+#include <QImage>
+#include <QPixmap>
+#include <QStyleHints>
+#include <QTemporaryDir>
 #include <QTimer>
+#include <cstdio>
 
 namespace gantry::studio {
+
+namespace {
+
+// Renders the window at 1600x1000 (device-independent pixels) to a PNG.
+bool renderScreenshot(MainWindow& window, const QString& path, QString* error) {
+    window.resize(1600, 1000);
+    window.show();
+    for (int i = 0; i < 5; ++i) QApplication::processEvents();
+    QPixmap pixmap = window.grab();
+    if (pixmap.isNull() || !pixmap.save(path, "PNG")) {
+        if (error) *error = QStringLiteral("cannot write %1").arg(path);
+        return false;
+    }
+    return true;
+}
+
+} // namespace
 
 int run(QApplication& app) {
     QCommandLineParser parser;
@@ -13,24 +42,61 @@ int run(QApplication& app) {
         "Gantry Studio: plan Kubernetes GPU clusters and their scheduler policy");
     parser.addHelpOption();
     parser.addVersionOption();
-    parser.addPositionalArgument("file", "Project, inventory or Kubernetes snapshot files to open",
-                                 "[file...]");
-    QCommandLineOption screenshot("screenshot", "Render the window to a PNG file and exit.", "png");
+    parser.addPositionalArgument(
+        "file", "Project, snapshot, inventory or trace to open (several snapshots may be given)",
+        "[FILE...]");
+    QCommandLineOption screenshot(
+        "screenshot", "Load FILE, run its default what-if, save the window as PNG at 1600x1000 and exit.",
+        "PNG");
+    QCommandLineOption tab(
+        "tab", "With --screenshot: the work area to show (" + MainWindow::tabNames().join(", ") + ").",
+        "NAME");
+    QCommandLineOption dark("dark", "Use a dark palette whatever the system's (to check the dark look).");
     parser.addOption(screenshot);
+    parser.addOption(tab);
+    parser.addOption(dark);
     parser.process(app);
+    applyStudioStyle(app, parser.isSet(dark));
 
-    MainWindow window;
-    window.resize(1600, 1000);
-    bool ok = true;
-    if (!parser.positionalArguments().isEmpty()) ok = window.open(parser.positionalArguments());
-    window.show();
-    if (parser.isSet(screenshot)) {
-        QString path = parser.value(screenshot);
-        QTimer::singleShot(0, &window, [&window, path, ok] {
-            bool saved = window.grab().save(path);
-            QApplication::exit(saved ? (ok ? 0 : 2) : 3);
-        });
+    const QStringList files = parser.positionalArguments();
+    const bool shot = parser.isSet(screenshot);
+    if (parser.isSet(tab) && !MainWindow::tabNames().contains(parser.value(tab).toLower())) {
+        std::fprintf(stderr, "gantry-studio: unknown tab '%s' (use one of: %s)\n",
+                     qPrintable(parser.value(tab)), qPrintable(MainWindow::tabNames().join(", ")));
+        return 1;
     }
+
+    // The screenshot mode must not touch the user's autosaves or recovery prompts.
+    QTemporaryDir scratch;
+    auto window = std::make_unique<MainWindow>(makeDefaultWhatIfEngine(), shot ? scratch.path() : QString());
+    if (!files.isEmpty()) {
+        QString error;
+        if (!window->openFiles(files, !shot, &error) && shot) {
+            std::fprintf(stderr, "gantry-studio: %s\n", qPrintable(error));
+            return 2;
+        }
+    }
+    if (shot) {
+        auto* ws = window->workspace();
+        if (!files.isEmpty() && ws->runner()->unavailableReason().isEmpty()) {
+            ws->runWhatIf();
+            if (!ws->runner()->waitForFinished(300000)) {
+                std::fprintf(stderr, "gantry-studio: the what-if did not finish within 5 minutes\n");
+                return 3;
+            }
+        }
+        // The map shows what the what-if did (the loaded cluster is often empty of GPU pods).
+        if (auto* cluster = qobject_cast<ClusterTab*>(window->tab("cluster"))) cluster->showWhatIfState();
+        if (parser.isSet(tab)) window->setCurrentTab(parser.value(tab));
+        QString error;
+        if (!renderScreenshot(*window, parser.value(screenshot), &error)) {
+            std::fprintf(stderr, "gantry-studio: %s\n", qPrintable(error));
+            return 3;
+        }
+        return 0;
+    }
+    window->show();
+    QTimer::singleShot(0, window.get(), [w = window.get()] { w->offerRecovery(); });
     return app.exec();
 }
 

@@ -1,0 +1,31 @@
+#pragma once
+// The GPU map's colour schemes, as plain QRgb so the renderer writes pixels without QColor churn.
+#include <QPalette>
+#include <QRgb>
+#include <QString>
+#include <vector>
+
+namespace gantry::studio {
+
+enum class GpuColorMode { Occupancy, Queue, Job, Fragmentation };
+QString toDisplayString(GpuColorMode mode);
+
+struct GpuMapColors {
+    QRgb background, groupFill, groupBorder, sectionText, groupText;
+    QRgb free, cordoned, notReadyBorder, highlight, dimmed;
+    QRgb occupancy[11]; // 0 %, 10 % ... 100 % of one device
+    QRgb fragmentation[11];
+    QRgb allocatedNeutral; // fragmentation mode: GPUs in use
+    std::vector<QRgb> categorical;
+
+    static GpuMapColors forPalette(const QPalette& palette);
+    QRgb category(int index) const {
+        return index < 0 ? free : categorical[size_t(index) % categorical.size()];
+    }
+    QRgb occupancyColor(int milli) const {
+        return milli <= 0 ? free : occupancy[std::min(10, (milli + 99) / 100)];
+    }
+    QRgb fragmentationColor(float f) const;
+};
+
+} // namespace gantry::studio

@@ -1,0 +1,147 @@
+#include "gpumap/gpu_map_renderer.h"
+
+#include <QPainter>
+#include <algorithm>
+#include <cmath>
+
+namespace gantry::studio {
+
+namespace {
+
+// The colour of GPU g (flat index) of a node that is shown and ready.
+inline QRgb cellColor(const GpuMapScene& s, int g) {
+    const auto& c = s.colors;
+    const int used = s.occupancy->usedMilli[size_t(g)];
+    switch (s.mode) {
+    case GpuColorMode::Occupancy:
+        return c.occupancyColor(used);
+    case GpuColorMode::Queue:
+        return used == 0 ? c.free : c.category(s.occupancy->queue[size_t(g)]);
+    case GpuColorMode::Job:
+        return used == 0 ? c.free
+                         : c.category(int((uint32_t(s.occupancy->job[size_t(g)]) * 2654435761u) >> 8));
+    case GpuColorMode::Fragmentation:
+        if (used >= 1000) return c.allocatedNeutral;
+        return c.fragmentationColor(s.occupancy->fragmentation[size_t(g)]);
+    }
+    return c.free;
+}
+
+// Raw access to a 32-bit image, taken once per frame (QImage::bits() checks for sharing each call).
+struct Pixels {
+    QRgb* base;
+    qsizetype stride;
+    int width, height;
+    explicit Pixels(QImage& img)
+        : base(reinterpret_cast<QRgb*>(img.bits())), stride(img.bytesPerLine() / 4), width(img.width()),
+          height(img.height()) {}
+    // Fills a device-pixel rectangle, clipped to the image.
+    void fill(int x, int y, int w, int h, QRgb color) const {
+        int x0 = std::max(0, x), y0 = std::max(0, y);
+        int x1 = std::min(width, x + w), y1 = std::min(height, y + h);
+        if (x0 >= x1 || y0 >= y1) return;
+        QRgb* row = base + qsizetype(y0) * stride;
+        for (int yy = y0; yy < y1; ++yy, row += stride) std::fill(row + x0, row + x1, color);
+    }
+};
+
+} // namespace
+
+QRgb gpuColor(const GpuMapScene& s, int node, int gpu) {
+    if (s.matches && !(*s.matches)[size_t(node)]) return s.colors.dimmed;
+    int g = s.occupancy->gpuIndex(node, gpu);
+    if (s.nodeStates && (*s.nodeStates)[size_t(node)] != NodeState::Ready &&
+        s.occupancy->usedMilli[size_t(g)] == 0)
+        return s.colors.cordoned;
+    return cellColor(s, g);
+}
+
+void renderGpuMap(QImage& target, QPoint origin, const GpuMapScene& s) {
+    const auto& geo = *s.geometry;
+    const auto& c = s.colors;
+    const double dpr = target.devicePixelRatio();
+    const QRect view(origin,
+                     QSize(int(std::ceil(target.width() / dpr)), int(std::ceil(target.height() / dpr))));
+    target.fill(c.background);
+
+    const bool titles = geo.showsTitles();
+    std::vector<int> groups;
+    geo.forGroupsIn(view, [&](int g) { groups.push_back(g); });
+    // Group frames: a border and a fill, written as pixels (thousands of them when zoomed out).
+    const bool unitScale = dpr == 1.0;
+    auto dev = [&](int v, int o) { return unitScale ? v - o : int(std::lround((v - o) * dpr)); };
+    {
+        Pixels px(target);
+        const int b = std::max(1, int(std::lround(dpr)));
+        for (int g : groups) {
+            QRect r = geo.groupRect(g);
+            int x0 = dev(r.left(), origin.x()), y0 = dev(r.top(), origin.y());
+            int x1 = dev(r.right() + 1, origin.x()), y1 = dev(r.bottom() + 1, origin.y());
+            px.fill(x0, y0, x1 - x0, y1 - y0, c.groupBorder);
+            px.fill(x0 + b, y0 + b, x1 - x0 - 2 * b, y1 - y0 - 2 * b, c.groupFill);
+        }
+    }
+    {
+        QPainter p(&target);
+        p.translate(-origin);
+        p.setFont(s.font);
+        if (titles) {
+            p.setPen(QColor(c.groupText));
+            for (int g : groups)
+                p.drawText(geo.groupTitleRect(g), Qt::AlignLeft | Qt::AlignVCenter | Qt::TextSingleLine,
+                           geo.layout().groups[size_t(g)].title);
+        }
+        QFont bold = s.font;
+        bold.setBold(true);
+        if (titles) bold.setPointSizeF(s.font.pointSizeF() * 1.15);
+        p.setFont(bold);
+        p.setPen(QColor(c.sectionText));
+        for (size_t sec = 0; sec < geo.layout().sections.size(); ++sec) {
+            QRect r = geo.sectionTitleRect(int(sec));
+            if (r.isEmpty() || !r.intersects(view)) continue;
+            p.drawText(r, Qt::AlignLeft | Qt::AlignVCenter | Qt::TextSingleLine, geo.layout().sections[sec]);
+        }
+    }
+
+    // The cells: straight pixel writes in device pixels.
+    const int cell = geo.cellSize();
+    const int step = cell + geo.cellGap();
+    const int cellDev = std::max(1, int(std::lround(cell * dpr)));
+    std::vector<int> outlined;
+    Pixels px(target);
+    for (int g : groups) {
+        geo.forNodesIn(g, view, [&](int node) {
+            const int count = s.occupancy->gpuCount(node);
+            if (count <= 0) return;
+            QRect nr = geo.nodeRect(node);
+            if (!nr.intersects(view)) return;
+            const int first = s.occupancy->gpuOffset[size_t(node)];
+            const bool dimmed = s.matches && !(*s.matches)[size_t(node)];
+            const bool down = s.nodeStates && (*s.nodeStates)[size_t(node)] != NodeState::Ready;
+            for (int gpu = 0; gpu < count; ++gpu) {
+                int cx = nr.x() + (gpu % GpuMapGeometry::GpusPerRow) * step;
+                int cy = nr.y() + (gpu / GpuMapGeometry::GpusPerRow) * step;
+                QRgb color = dimmed ? c.dimmed
+                             : down && s.occupancy->usedMilli[size_t(first + gpu)] == 0
+                                 ? c.cordoned
+                                 : cellColor(s, first + gpu);
+                px.fill(dev(cx, origin.x()), dev(cy, origin.y()), cellDev, cellDev, color);
+            }
+            if (node == s.currentNode ||
+                (s.nodeStates && (*s.nodeStates)[size_t(node)] == NodeState::NotReady))
+                outlined.push_back(node);
+        });
+    }
+    if (!outlined.empty()) {
+        QPainter p(&target);
+        p.translate(-origin);
+        p.setBrush(Qt::NoBrush);
+        for (int node : outlined) {
+            bool current = node == s.currentNode;
+            p.setPen(QPen(QColor(current ? c.highlight : c.notReadyBorder), current ? 2 : 1));
+            p.drawRect(geo.nodeRect(node).adjusted(-2, -2, 1, 1));
+        }
+    }
+}
+
+} // namespace gantry::studio

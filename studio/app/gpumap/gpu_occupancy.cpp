@@ -1,0 +1,135 @@
+#include "gpumap/gpu_occupancy.h"
+
+#include <algorithm>
+#include <unordered_map>
+
+namespace gantry::studio {
+
+int gpuDeviceCount(const Node& node) {
+    if (node.gpus.count > 0) return node.gpus.count;
+    int64_t milli = 0;
+    for (const auto& [name, amount] : node.allocatable)
+        if (isGpuResource(name)) milli += amount;
+    return int(milli / 1000);
+}
+
+std::vector<GpuPlacement> placementsFromCluster(const Cluster& cluster, std::vector<std::string>* jobs,
+                                                std::vector<std::string>* queues) {
+    std::unordered_map<std::string, int> nodeIndex;
+    nodeIndex.reserve(cluster.nodes.size());
+    for (size_t i = 0; i < cluster.nodes.size(); ++i) nodeIndex.emplace(cluster.nodes[i].name, int(i));
+    std::unordered_map<std::string, const PodGroup*> groups;
+    for (const auto& g : cluster.podGroups) groups.emplace(g.key(), &g);
+    std::unordered_map<std::string, int> jobIndex, queueIndex;
+    auto intern = [](std::unordered_map<std::string, int>& index, std::vector<std::string>* names,
+                     const std::string& name) {
+        auto [it, inserted] = index.emplace(name, int(names->size()));
+        if (inserted) names->push_back(name);
+        return it->second;
+    };
+
+    std::vector<GpuPlacement> out;
+    for (const auto& pod : cluster.pods) {
+        if (pod.nodeName.empty() || pod.phase == PodPhase::Succeeded || pod.phase == PodPhase::Failed)
+            continue;
+        auto node = nodeIndex.find(pod.nodeName);
+        if (node == nodeIndex.end()) continue;
+        GpuRequest gpu = pod.gpu;
+        if (gpu.count == 0) {
+            // Whole-GPU pods that only state the extended resource.
+            int64_t milli = 0;
+            for (const auto& [name, amount] : pod.requests)
+                if (isGpuResource(name)) milli += amount;
+            if (milli <= 0) continue;
+            gpu.count = int32_t((milli + 999) / 1000);
+            gpu.milliPerGpu = milli >= 1000 ? 1000 : int32_t(milli);
+        }
+        GpuPlacement p;
+        p.node = node->second;
+        p.gpu = gpu;
+        p.indices = pod.gpuIndices;
+        p.cpuMilli = pod.requests.get(res::Cpu);
+        std::string job = pod.key();
+        std::string queue;
+        if (!pod.group.empty()) {
+            job = pod.ns + '/' + pod.group;
+            if (auto g = groups.find(job); g != groups.end()) queue = g->second->queue;
+        } else if (!pod.ownerName.empty()) {
+            job = pod.ns + '/' + pod.ownerName;
+        }
+        p.job = intern(jobIndex, jobs, job);
+        p.queue = queue.empty() ? -1 : intern(queueIndex, queues, queue);
+        out.push_back(std::move(p));
+    }
+    return out;
+}
+
+GpuOccupancy buildOccupancy(const Cluster& cluster, const std::vector<GpuPlacement>& placements,
+                            std::vector<std::string> jobs, std::vector<std::string> queues) {
+    GpuOccupancy occ;
+    occ.jobs = std::move(jobs);
+    occ.queues = std::move(queues);
+    occ.gpuOffset.resize(cluster.nodes.size() + 1);
+    int32_t total = 0;
+    for (size_t i = 0; i < cluster.nodes.size(); ++i) {
+        occ.gpuOffset[i] = total;
+        total += gpuDeviceCount(cluster.nodes[i]);
+    }
+    occ.gpuOffset.back() = total;
+    occ.totalGpus = total;
+    occ.usedMilli.assign(size_t(total), 0);
+    occ.job.assign(size_t(total), -1);
+    occ.queue.assign(size_t(total), -1);
+    occ.holders.assign(size_t(total), 0);
+    occ.fragmentation.assign(size_t(total), std::numeric_limits<float>::quiet_NaN());
+    std::vector<uint16_t> jobShare(size_t(total), 0); // share of the recorded holder
+
+    auto take = [&](int g, int milli, const GpuPlacement& p) {
+        auto& used = occ.usedMilli[size_t(g)];
+        used = uint16_t(std::min(1000, used + milli));
+        occ.allocatedMilli += milli;
+        if (occ.holders[size_t(g)] < 255) ++occ.holders[size_t(g)];
+        if (milli > jobShare[size_t(g)]) {
+            jobShare[size_t(g)] = uint16_t(milli);
+            occ.job[size_t(g)] = p.job;
+            occ.queue[size_t(g)] = p.queue;
+        }
+    };
+
+    // Known device indices first, so the free-device search below sees them taken.
+    std::vector<const GpuPlacement*> rest;
+    for (const auto& p : placements) {
+        if (p.node < 0 || size_t(p.node) >= cluster.nodes.size()) continue;
+        int first = occ.gpuOffset[size_t(p.node)], count = occ.gpuCount(p.node);
+        if (!p.indices.empty()) {
+            for (int32_t i : p.indices)
+                if (i >= 0 && i < count) take(first + i, p.gpu.milliPerGpu, p);
+        } else {
+            rest.push_back(&p);
+        }
+    }
+    for (const auto* p : rest) {
+        int first = occ.gpuOffset[size_t(p->node)], count = occ.gpuCount(p->node);
+        int share = std::clamp<int>(p->gpu.milliPerGpu, 1, 1000);
+        for (int k = 0; k < p->gpu.count; ++k) {
+            int best = -1;
+            for (int i = 0; i < count; ++i) {
+                int used = occ.usedMilli[size_t(first + i)];
+                if (used + share > 1000) continue;
+                if (share == 1000) {
+                    best = i; // whole GPU: lowest free device
+                    break;
+                }
+                if (best < 0 || used > occ.usedMilli[size_t(first + best)]) best = i; // shares: best fit
+            }
+            if (best < 0) {
+                occ.unplacedMilli += share;
+                continue;
+            }
+            take(first + best, share, *p);
+        }
+    }
+    return occ;
+}
+
+} // namespace gantry::studio

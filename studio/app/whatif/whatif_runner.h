@@ -1,0 +1,57 @@
+#pragma once
+// Runs what-ifs off the GUI thread: a copy of the project goes to a worker thread, progress comes
+// back as signals, cancel() stops it, and the results arrive as immutable values. The last
+// results stay available (with the project revision they were computed for) until the next run.
+#include "whatif/whatif_engine.h"
+
+#include <QObject>
+#include <QThread>
+#include <atomic>
+#include <memory>
+
+namespace gantry::studio {
+
+struct WhatIfRun {
+    std::shared_ptr<const WhatIfResult> primary;
+    std::shared_ptr<const WhatIfResult> contrast; // null when the project has no second profile
+};
+
+class WhatIfRunner : public QObject {
+    Q_OBJECT
+  public:
+    explicit WhatIfRunner(std::unique_ptr<WhatIfEngine> engine, QObject* parent = nullptr);
+    ~WhatIfRunner() override;
+
+    QString unavailableReason() const;
+    bool isRunning() const { return thread_ != nullptr; }
+    const WhatIfRun& last() const { return last_; }
+    void clear();
+
+    // Starts a run of the primary profile and, when the project has one, the contrast profile.
+    // Returns false (and emits failed) when a run is already going or the engine is unavailable.
+    bool start(const Project& project, uint64_t revision);
+    // Stops the run: the engine is asked to stop, and the runner lets go of it at once (an engine
+    // that cannot stop mid-way finishes in the background and its result is dropped).
+    void cancel();
+    // Blocks until the current run ends, processing events (for the screenshot mode and tests).
+    bool waitForFinished(int timeoutMs);
+
+  signals:
+    void started();
+    void progress(double fraction, const QString& stage); // fraction < 0: busy, amount unknown
+    void finished(const gantry::studio::WhatIfRun& run);
+    void failed(const QString& message);
+    void cancelled();
+    void runningChanged(bool running);
+
+  private:
+    std::shared_ptr<WhatIfEngine> engine_;
+    QThread* thread_ = nullptr;
+    std::vector<QThread*> abandoned_; // cancelled runs still finishing
+    std::shared_ptr<std::atomic<bool>> cancel_;
+    WhatIfRun last_;
+};
+
+} // namespace gantry::studio
+
+Q_DECLARE_METATYPE(gantry::studio::WhatIfRun)
