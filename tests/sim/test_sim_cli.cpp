@@ -238,6 +238,75 @@ class SimCliTest : public QObject {
         QVERIFY(r.out.isEmpty());
     }
 
+    // A workload field a user got wrong stops the run with the place and the reason.
+    void badWorkloadFields_data() {
+        QTest::addColumn<QString>("from");
+        QTest::addColumn<QString>("to");
+        QTest::addColumn<QString>("error");
+        QTest::newRow("duration")
+            << "    duration: 24h\n"
+            << "    duration: 24 hours\n"
+            << ":167:15: error: workload 'moe-nvl72': duration: '24 hours' is not a duration";
+        QTest::newRow("replicas")
+            << "    replicas: 18\n"
+            << "    replicas: -2\n"
+            << ":160:15: error: workload 'moe-nvl72': replicas: replicas must be at least 1";
+        QTest::newRow("arrival")
+            << "    arrival: {times: [1h]}\n"
+            << "    arrival: {ratePerHour: 0}\n"
+            << ":166:28: error: workload 'moe-nvl72': arrival.ratePerHour: a Poisson arrival needs "
+               "ratePerHour > 0";
+    }
+
+    void badWorkloadFields() {
+        QFETCH(QString, from);
+        QFETCH(QString, to);
+        QFETCH(QString, error);
+        QString text = QString::fromUtf8(readFile(kSample));
+        QCOMPARE(text.count(from), 1);
+        text.replace(from, to);
+        QTemporaryDir dir;
+        const QString path = dir.path() + "/inventory.yaml";
+        QFile f(path);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write(text.toUtf8());
+        f.close();
+        Run r = simulate({path, "--json"});
+        QCOMPARE(r.exitCode, 2);
+        QVERIFY2(QString::fromUtf8(r.err).contains(path + error), r.err.constData());
+        QVERIFY(r.out.isEmpty());
+    }
+
+    // Trace timing problems are counted warnings; the run goes on with the defaults.
+    void traceTimingWarnings() {
+        QTemporaryDir dir;
+        const QString pods = dir.path() + "/pods.csv";
+        QFile f(pods);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write("name,cpu_milli,memory_mib,num_gpu,gpu_milli,gpu_spec,qos,pod_phase,creation_time,"
+                "deletion_time,scheduled_time\n"
+                "ok,1000,1024,1,1000,,LS,Running,100,400,100\n"
+                "inverted,1000,1024,1,1000,,LS,Running,200,150,200\n"
+                "inverted-too,1000,1024,1,1000,,LS,Running,300,250,300\n"
+                "no-times,1000,1024,1,1000,,LS,Running,,,0\n");
+        f.close();
+        Run r = simulate({"--nodes", kData + "trace-nodes.csv", "--pods", pods, "--duration", "10m",
+                          "--arrival", "at:1h", "--json"});
+        QCOMPARE(r.exitCode, 0);
+        const QString err = QString::fromUtf8(r.err);
+        QVERIFY2(err.contains(pods + ":3:1: warning: 2 tasks are deleted before they are created"),
+                 qPrintable(err));
+        QVERIFY2(err.contains(pods + ":5:1: warning: 1 tasks gave no arrival time"), qPrintable(err));
+        QVERIFY2(
+            err.contains(pods + ":3:1: warning: 3 tasks gave no duration; they run for the default duration"),
+            qPrintable(err));
+        json d = r.doc();
+        QCOMPARE(d["jobs"]["completed"].get<int>(), 4);
+        // Arrivals count from the earliest creation (100 s): the last job arrives at 1 h and runs 10 min.
+        QCOMPARE(d["end_seconds"].get<double>(), 3600.0 + 600.0);
+        QCOMPARE(d["completion_seconds"]["max"].get<double>(), 600.0);
+    }
+
     void badOptions_data() {
         QTest::addColumn<QStringList>("args");
         QTest::addColumn<int>("exitCode");

@@ -1,0 +1,88 @@
+#!/usr/bin/env python3
+"""Writes a Gantry inventory for the simulation scale benchmark (bench/simulate_scale.sh).
+
+NODES GPU nodes of 8 GPUs in four pools (H100, A100, L40S, shared-GPU L40S), four team queues
+with deserved shares, and workload templates whose jobs add up to PODS pods: single-GPU and
+shared-GPU inference pods, 2- and 8-GPU fine-tuning jobs, and 4- and 8-pod training gangs.
+Arrivals are Poisson, sized so the cluster runs at about 80 % of its GPUs with queues forming
+behind the gangs; durations are lognormal or exponential. Everything is scaled from NODES
+and PODS, so smaller runs keep the same shape.
+
+usage: make_sim_inventory.py NODES PODS > inventory.yaml
+"""
+import sys
+
+nodes = int(sys.argv[1]) if len(sys.argv) > 1 else 10000
+pods = int(sys.argv[2]) if len(sys.argv) > 2 else 1000000
+gpus = nodes * 8
+
+# name, queue, priority class, replicas, gpu per pod, gpu milli per pod (shared), cpu, memory,
+# share of the pods, duration (YAML), checkpoint
+mix = [
+    ("infer-1g", "serving", "production", 1, 1, None, 8, "64Gi", 0.30,
+     "{kind: exponential, mean: 40m}", None),
+    ("infer-share", "serving", "production", 1, 1, 500, 4, "32Gi", 0.20,
+     "{kind: exponential, mean: 30m}", None),
+    ("finetune-2g", "research", "research", 1, 2, None, 16, "200Gi", 0.15,
+     "{kind: lognormal, median: 1h, sigma: 0.5}", "20m"),
+    ("finetune-8g", "research", "research", 1, 8, None, 64, "800Gi", 0.05,
+     "{kind: lognormal, median: 2h, sigma: 0.5}", "30m"),
+    ("train-4x8", "training", "research-high", 4, 8, None, 64, "800Gi", 0.15,
+     "{kind: lognormal, median: 3h, sigma: 0.4}", "30m"),
+    ("eval-8x1", "batch", "best-effort", 8, 1, None, 8, "64Gi", 0.15,
+     "{kind: uniform, min: 10m, max: 50m}", None),
+]
+mean_minutes = {"infer-1g": 40, "infer-share": 30, "finetune-2g": 68, "finetune-8g": 136,
+                "train-4x8": 196, "eval-8x1": 30}
+
+# Total GPU-hours the workload asks for, and the time over which it arrives so that about 80 %
+# of the GPUs are busy on average.
+gpu_hours = 0.0
+for name, _, _, replicas, gpu, milli, _, _, share, _, _ in mix:
+    per_pod = gpu * (milli / 1000 if milli else 1)
+    gpu_hours += pods * share * per_pod * mean_minutes[name] / 60
+span_hours = gpu_hours / (0.8 * gpus)
+
+out = []
+w = out.append
+w("apiVersion: gantry.io/v1alpha1")
+w("kind: Inventory")
+w(f"name: sim-scale-{nodes}-{pods}")
+w("pools:")
+quarter = nodes // 4
+for i, (pool, model) in enumerate([("h100", "NVIDIA-H100"), ("a100", "NVIDIA-A100"),
+                                   ("l40s", "NVIDIA-L40S"), ("l40s-shared", "NVIDIA-L40S")]):
+    count = quarter if i < 3 else nodes - 3 * quarter
+    w(f"  - name: {pool}")
+    w(f"    count: {count}")
+    w("    cpu: 192")
+    w("    memory: 2000Gi")
+    w(f"    gpu: {{model: {model}, count: 8}}")
+    w("    layout: {zones: [zone-a, zone-b], nodesPerRack: 16}")
+w("priorityClasses:")
+w("  - {name: production, value: 100000}")
+w("  - {name: research-high, value: 10000}")
+w("  - {name: research, value: 1000, globalDefault: true}")
+w("  - {name: best-effort, value: 0, preemptionPolicy: Never}")
+w("queues:")
+for q, share in [("serving", 0.4), ("research", 0.25), ("training", 0.25), ("batch", 0.1)]:
+    w(f"  - name: {q}")
+    w(f"    deserved: {{nvidia.com/gpu: {int(gpus * share)}}}")
+w("workloads:")
+for name, queue, pc, replicas, gpu, milli, cpu, mem, share, duration, checkpoint in mix:
+    jobs = max(1, int(pods * share / replicas))
+    w(f"  - name: {name}")
+    w(f"    queue: {queue}")
+    w(f"    priorityClass: {pc}")
+    w(f"    jobs: {jobs}")
+    w(f"    replicas: {replicas}")
+    if milli:
+        w(f"    gpu: {{count: {gpu}, milli: {milli}}}")
+    else:
+        w(f"    gpu: {gpu}")
+    w(f"    resources: {{cpu: {cpu}, memory: {mem}}}")
+    w(f"    arrival: {{ratePerHour: {jobs / span_hours:.3f}}}")
+    w(f"    duration: {duration}")
+    if checkpoint:
+        w(f"    checkpoint: {checkpoint}")
+print("\n".join(out))
