@@ -1,4 +1,5 @@
 // `gantry inspect` through the real binary: what it prints, its exit codes, its located errors.
+#include "cli_run.h"
 #include "input_loader.h"
 #include "project_writer.h"
 #include "test_registry.h"
@@ -10,18 +11,8 @@
 
 namespace {
 
-struct Run {
-    int code = -1;
-    QString out, err;
-};
-
-Run runGantry(const QStringList& args) {
-    QProcess p;
-    p.start(GANTRY_CLI, args);
-    p.waitForFinished(60000);
-    return Run{p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1,
-               QString::fromUtf8(p.readAllStandardOutput()), QString::fromUtf8(p.readAllStandardError())};
-}
+using Run = gantry::test::CliResult;
+using gantry::test::runGantry;
 
 QString data(const QString& rel) {
     return QString(GANTRY_TEST_DATA) + "/" + rel;

@@ -1,22 +1,13 @@
 // gantry validate and gantry export through the real binary.
+#include "cli_run.h"
 #include "test_registry.h"
 
 #include <QtTest>
 
 namespace {
 
-struct Run {
-    int code = -1;
-    QString out, err;
-};
-
-Run runGantry(const QStringList& args) {
-    QProcess p;
-    p.start(GANTRY_CLI, args);
-    p.waitForFinished(120000);
-    return {p.exitCode(), QString::fromUtf8(p.readAllStandardOutput()),
-            QString::fromUtf8(p.readAllStandardError())};
-}
+using Run = gantry::test::CliResult;
+using gantry::test::runGantry;
 
 QString manifest(const char* name) {
     return QString(GANTRY_TEST_DATA) + "/export/manifests/" + name;

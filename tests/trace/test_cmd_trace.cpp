@@ -1,4 +1,5 @@
 // gantry trace end to end: the JSON contract, the readable summary, and bad input.
+#include "cli_run.h"
 #include "test_registry.h"
 
 #include <QtTest>
@@ -6,18 +7,7 @@
 
 namespace {
 
-struct Result {
-    int code = -1;
-    QString out, err;
-};
-
-Result runCli(const QStringList& args) {
-    QProcess p;
-    p.start(GANTRY_CLI, args);
-    p.waitForFinished(60000);
-    return {p.exitCode(), QString::fromUtf8(p.readAllStandardOutput()),
-            QString::fromUtf8(p.readAllStandardError())};
-}
+using gantry::test::runGantry;
 
 const QString kNodes = GANTRY_TEST_DATA "/trace/nodes_small.csv";
 const QString kPods = GANTRY_TEST_DATA "/trace/pods_small.csv";
@@ -28,7 +18,7 @@ class CmdTraceTest : public QObject {
     Q_OBJECT
   private slots:
     void jsonContract() {
-        auto r = runCli(
+        auto r = runGantry(
             {"trace", "--nodes", kNodes, "--pods", kPods, "--policy", "fgd", "--seed", "42", "--json"});
         QCOMPARE(r.code, 0);
         auto j = nlohmann::json::parse(r.out.toStdString());
@@ -62,17 +52,18 @@ class CmdTraceTest : public QObject {
         QVERIFY(last > 80 && last <= 100);
 
         // Same seed, same answer; the inflation sets the length.
-        auto again = runCli(
+        auto again = runGantry(
             {"trace", "--nodes", kNodes, "--pods", kPods, "--policy", "fgd", "--seed", "42", "--json"});
         QCOMPARE(again.out, r.out);
-        auto shorter = runCli({"trace", "--nodes", kNodes, "--pods", kPods, "--policy", "random", "--seed",
-                               "3", "--inflation", "0.5", "--json"});
+        auto shorter = runGantry({"trace", "--nodes", kNodes, "--pods", kPods, "--policy", "random", "--seed",
+                                  "3", "--inflation", "0.5", "--json"});
         QCOMPARE(shorter.code, 0);
         QCOMPARE(nlohmann::json::parse(shorter.out.toStdString())["gpu_alloc_pct"].size(), size_t(51));
     }
 
     void readableSummary() {
-        auto r = runCli({"trace", "--nodes", kNodes, "--pods", kPods, "--policy", "bestfit", "--seed", "1"});
+        auto r =
+            runGantry({"trace", "--nodes", kNodes, "--pods", kPods, "--policy", "bestfit", "--seed", "1"});
         QCOMPARE(r.code, 0);
         QVERIFY2(r.out.contains("policy bestfit, seed 1"), qPrintable(r.out));
         QVERIFY(r.out.contains("cluster: 20 nodes, 100 GPUs"));
@@ -87,7 +78,7 @@ class CmdTraceTest : public QObject {
         f.write("name,cpu_milli,memory_mib,num_gpu,gpu_milli\np1,1000,abc,1,500\n");
         f.close();
         auto r =
-            runCli({"trace", "--nodes", kNodes, "--pods", f.fileName(), "--policy", "fgd", "--seed", "1"});
+            runGantry({"trace", "--nodes", kNodes, "--pods", f.fileName(), "--policy", "fgd", "--seed", "1"});
         QCOMPARE(r.code, 2);
         QCOMPARE(r.err.trimmed(),
                  f.fileName() + ":2:9: error: memory_mib: expected a whole number, found 'abc'");
@@ -96,12 +87,14 @@ class CmdTraceTest : public QObject {
 
     void usageErrors() {
         QCOMPARE(
-            runCli({"trace", "--nodes", kNodes, "--pods", kPods, "--policy", "fastest", "--seed", "1"}).code,
+            runGantry({"trace", "--nodes", kNodes, "--pods", kPods, "--policy", "fastest", "--seed", "1"})
+                .code,
             1);
-        QCOMPARE(runCli({"trace", "--nodes", kNodes, "--pods", kPods, "--policy", "fgd"}).code, 1);
-        QCOMPARE(runCli({"trace", "--nodes", kNodes, "--pods", kPods, "--policy", "fgd", "--seed", "x"}).code,
-                 1);
-        QCOMPARE(runCli({"trace", "--help"}).code, 0);
+        QCOMPARE(runGantry({"trace", "--nodes", kNodes, "--pods", kPods, "--policy", "fgd"}).code, 1);
+        QCOMPARE(
+            runGantry({"trace", "--nodes", kNodes, "--pods", kPods, "--policy", "fgd", "--seed", "x"}).code,
+            1);
+        QCOMPARE(runGantry({"trace", "--help"}).code, 0);
     }
 };
 
