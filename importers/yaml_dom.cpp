@@ -16,7 +16,7 @@ namespace {
 // is decided later by the reader, by YAML 1.2 rules.
 class Builder {
   public:
-    explicit Builder(DomArena& arena) : arena_(arena) {}
+    Builder(DomArena& arena, const TextOrigin& origin) : arena_(arena), origin_(origin) {}
     const DomNode* root() const { return root_; }
 
     void startDocument() {
@@ -26,7 +26,12 @@ class Builder {
     }
     void alias(const yaml_event_t& e) {
         auto it = anchors_.find(text(e.data.alias.anchor));
-        attach(it == anchors_.end() ? nullptr : it->second);
+        // libyaml leaves aliases to the composer: an unknown one is ours to refuse.
+        if (it == anchors_.end())
+            throw InputError(origin_.locate(int(e.start_mark.line), int(e.start_mark.column), 0),
+                             "YAML syntax error: alias *" + std::string(text(e.data.alias.anchor)) +
+                                 " names no anchor defined before it");
+        attach(it->second);
     }
     void scalar(const yaml_event_t& e) {
         const auto& sc = e.data.scalar;
@@ -74,6 +79,7 @@ class Builder {
             stack_.back()->children.push_back(n);
     }
     DomArena& arena_;
+    const TextOrigin& origin_;
     const DomNode* root_ = nullptr;
     std::vector<DomNode*> stack_;
     std::map<std::string, const DomNode*, std::less<>> anchors_;
@@ -397,7 +403,7 @@ class JsonParser {
 std::vector<DomDocument> parseYaml(const std::string& text, const TextOrigin& origin, DomArena& arena) {
     std::vector<DomDocument> docs;
     EventParser parser(text);
-    Builder builder(arena);
+    Builder builder(arena, origin);
     int index = 0;
     for (;;) {
         const yaml_event_t& e = parser.next(origin);

@@ -73,6 +73,8 @@ class YamlSourceTest : public QObject {
         auto docs = loadDocuments("base: &b {cpu: 2}\nother: *b\n", "a.yaml");
         Y root = readerFor(docs[0], nullptr, nullptr);
         QCOMPARE(root["other"].resources().get("cpu"), int64_t(2000));
+        QCOMPARE(errorOf([] { loadDocuments("base: {cpu: 2}\nother: *b\n", "a.yaml"); }),
+                 QString("a.yaml:2:8: error: YAML syntax error: alias *b names no anchor defined before it"));
     }
     void yamlCppApiStaysAvailable() {
         auto docs = loadYamlString("a: \"1\"\nb:\n  - x\n", "c.yaml");
