@@ -64,14 +64,14 @@ class Drf : public Plugin {
         total_ = ssn.totalResource;
         totalNames_ = total_.resourceNames();
         hierarchy_ = ssn.hierarchyEnabled("drf");
-        attrs_.assign(ssn.state.jobs.size(), Attr{});
+        attrs_.assign(ssn.sessionJobs.size(), Attr{});
         totalAllocated_ = VResource(ssn.state.D());
         root_ = std::make_unique<HNode>();
         root_->hierarchy = "root";
         root_->attr.allocated = VResource(ssn.state.D());
         root_->request = VResource(ssn.state.D());
         for (uint32_t j : ssn.sessionJobs) {
-            auto& a = attrs_[j];
+            auto& a = attr(j);
             a.allocated = ssn.jobAllocated(j);
             updateShare(a);
             if (hierarchy_) {
@@ -87,7 +87,7 @@ class Drf : public Plugin {
             std::vector<uint32_t> victims;
             const uint32_t pj = s_->jobOf(preemptor);
             if (pj == UINT32_MAX || !s_->jobs[pj].inSession) return victims;
-            VResource lalloc = attrs_[pj].allocated;
+            VResource lalloc = attr(pj).allocated;
             lalloc.add(s_->taskRes(preemptor));
             const double ls = calculateShare(lalloc);
             std::map<uint32_t, VResource> allocations;
@@ -95,7 +95,7 @@ class Drf : public Plugin {
                 const uint32_t j = s_->jobOf(t);
                 if (j == UINT32_MAX || !s_->jobs[j].inSession) continue;
                 auto it = allocations.find(j);
-                if (it == allocations.end()) it = allocations.emplace(j, attrs_[j].allocated).first;
+                if (it == allocations.end()) it = allocations.emplace(j, attr(j).allocated).first;
                 it->second.sub(s_->taskRes(t));
                 const double rs = calculateShare(it->second);
                 if (ls < rs || std::fabs(ls - rs) <= kShareDelta) victims.push_back(t);
@@ -116,7 +116,7 @@ class Drf : public Plugin {
             };
         }
         self.jobOrder = [this](uint32_t l, uint32_t r) {
-            const double ls = attrs_[l].share, rs = attrs_[r].share;
+            const double ls = attr(l).share, rs = attr(r).share;
             if (ls == rs) return 0;
             return ls < rs ? -1 : 1;
         };
@@ -124,7 +124,7 @@ class Drf : public Plugin {
             [this](uint32_t t) {
                 const uint32_t j = s_->jobOf(t);
                 if (j == UINT32_MAX || !s_->jobs[j].inSession) return;
-                auto& a = attrs_[j];
+                auto& a = attr(j);
                 a.allocated.add(s_->taskRes(t));
                 updateShare(a);
                 if (hierarchy_) {
@@ -136,7 +136,7 @@ class Drf : public Plugin {
             [this](uint32_t t) {
                 const uint32_t j = s_->jobOf(t);
                 if (j == UINT32_MAX || !s_->jobs[j].inSession) return;
-                auto& a = attrs_[j];
+                auto& a = attr(j);
                 a.allocated.sub(s_->taskRes(t));
                 updateShare(a);
                 if (hierarchy_) {
@@ -278,7 +278,7 @@ class Drf : public Plugin {
         if (lj == UINT32_MAX || !s_->jobs[lj].inSession) return victims;
         const auto& lq = s_->state.queues[s_->queueOf(lj)];
         Attr lattr;
-        lattr.allocated = attrs_[lj].allocated;
+        lattr.allocated = attr(lj).allocated;
         lattr.allocated.add(s_->taskRes(reclaimer));
         totalAllocated.add(s_->taskRes(reclaimer));
         updateShare(lattr);
@@ -289,7 +289,7 @@ class Drf : public Plugin {
             const auto& rq = s_->state.queues[s_->queueOf(rj)];
             totalAllocated.sub(s_->taskRes(t));
             Attr rattr;
-            rattr.allocated = attrs_[rj].allocated;
+            rattr.allocated = attr(rj).allocated;
             rattr.allocated.sub(s_->taskRes(t));
             updateShare(rattr);
             updateHierarchicalShare(*root, totalAllocated, rj, rattr, rq.hierarchy, rq.hierarchyWeights);
@@ -307,7 +307,8 @@ class Drf : public Plugin {
     VResource total_;
     std::vector<int> totalNames_;
     bool hierarchy_ = false;
-    std::vector<Attr> attrs_;
+    std::vector<Attr> attrs_; // by position in sessionJobs
+    Attr& attr(uint32_t job) { return attrs_[s_->sessionSlot(job)]; }
     VResource totalAllocated_;
     std::unique_ptr<HNode> root_;
 };

@@ -17,20 +17,12 @@ class Overcommit : public Plugin {
     void onSessionOpen(Session& ssn) override {
         s_ = &ssn;
         const int D = ssn.state.D();
-        VResource used(D);
-        for (uint32_t n = 0; n < ssn.state.nodes.size(); ++n) {
-            VResource u(D);
-            const int64_t* row = ssn.state.nodeRow(ssn.state.used, n);
-            u.cpu = double(row[kCpu]);
-            u.mem = double(row[kMemory]);
-            for (int d = 2; d < D; ++d)
-                if (row[d] != 0) u.set(d, double(row[d]));
-            used.add(u);
-        }
         idle_ = ssn.totalResource;
         idle_.multi(factor_);
-        idle_.sub(used);
+        idle_.sub(ssn.state.totalUsed());
         inqueue_ = VResource(D);
+        // Jobs the session left out as settled are Running with every pod placed.
+        if (const SettledJobs* settled = ssn.settled()) inqueue_.add(settled->inqueue().resource(D));
         for (uint32_t j : ssn.sessionJobs) {
             const auto& job = ssn.state.jobs[j];
             const auto& phase = ssn.jobs[j].phase;

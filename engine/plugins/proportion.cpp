@@ -31,33 +31,49 @@ class Proportion : public Plugin {
         for (const auto& q : ssn.state.queues)
             if (!q.guarantee.empty()) totalGuarantee.add(VResource::fromList(q.guarantee, ssn.state.dims));
         attrs_.assign(ssn.state.queues.size(), QueueAttr{});
+        auto open = [&](uint32_t qi) {
+            auto& attr = attrs_[qi];
+            if (attr.used) return;
+            const auto& q = ssn.state.queues[qi];
+            attr.used = true;
+            attr.weight = q.weight;
+            for (auto* r : {&attr.deserved, &attr.allocated, &attr.request, &attr.elastic, &attr.inqueue,
+                            &attr.guarantee})
+                *r = VResource(D);
+            bool hasCapability = !q.capability.empty();
+            if (hasCapability) {
+                attr.capability = VResource::fromList(q.capability, ssn.state.dims);
+                if (attr.capability.cpu <= 0) attr.capability.cpu = std::numeric_limits<double>::max();
+                if (attr.capability.mem <= 0) attr.capability.mem = std::numeric_limits<double>::max();
+            }
+            if (!q.guarantee.empty()) attr.guarantee = VResource::fromList(q.guarantee, ssn.state.dims);
+            VResource real = VResource::exceededPart(total, totalGuarantee);
+            real.add(attr.guarantee);
+            if (!hasCapability) {
+                attr.capability = VResource(D);
+                attr.realCapability = real;
+            } else {
+                real.minDimensionResource(attr.capability, Missing::Infinity);
+                attr.realCapability = real;
+            }
+        };
+        // Jobs the session left out as settled count through their queue's totals.
+        if (const SettledJobs* settled = ssn.settled())
+            for (uint32_t qi = 0; qi < ssn.state.queues.size(); ++qi) {
+                const auto& totals = settled->queue(qi);
+                if (totals.jobs == 0) continue;
+                open(qi);
+                auto& attr = attrs_[qi];
+                const VResource allocated = totals.allocated.resource(D);
+                attr.allocated.add(allocated);
+                attr.request.add(allocated);
+                attr.inqueue.add(totals.inqueue.resource(D));
+                attr.elastic.add(totals.elastic.resource(D));
+            }
         for (uint32_t j : ssn.sessionJobs) {
             const uint32_t qi = ssn.queueOf(j);
+            open(qi);
             auto& attr = attrs_[qi];
-            const auto& q = ssn.state.queues[qi];
-            if (!attr.used) {
-                attr.used = true;
-                attr.weight = q.weight;
-                for (auto* r : {&attr.deserved, &attr.allocated, &attr.request, &attr.elastic, &attr.inqueue,
-                                &attr.guarantee})
-                    *r = VResource(D);
-                bool hasCapability = !q.capability.empty();
-                if (hasCapability) {
-                    attr.capability = VResource::fromList(q.capability, ssn.state.dims);
-                    if (attr.capability.cpu <= 0) attr.capability.cpu = std::numeric_limits<double>::max();
-                    if (attr.capability.mem <= 0) attr.capability.mem = std::numeric_limits<double>::max();
-                }
-                if (!q.guarantee.empty()) attr.guarantee = VResource::fromList(q.guarantee, ssn.state.dims);
-                VResource real = VResource::exceededPart(total, totalGuarantee);
-                real.add(attr.guarantee);
-                if (!hasCapability) {
-                    attr.capability = VResource(D);
-                    attr.realCapability = real;
-                } else {
-                    real.minDimensionResource(attr.capability, Missing::Infinity);
-                    attr.realCapability = real;
-                }
-            }
             for (uint32_t t : ssn.state.jobs[j].tasks) {
                 const auto st = ssn.state.tasks[t].status;
                 if (allocatedStatus(st)) {

@@ -126,9 +126,16 @@ void ClusterState::nodeAccount(uint32_t task, uint32_t node, TaskStatus status, 
         for (int i = 0; i < d && i < int(req.size()); ++i) pip[i] += sign * req[size_t(i)];
         return;
     }
+    const bool sums = usedSum.size() == size_t(d);
     for (int i = 0; i < d && i < int(req.size()); ++i) {
-        idl[i] -= sign * req[size_t(i)];
-        usd[i] += sign * req[size_t(i)];
+        const int64_t delta = sign * req[size_t(i)];
+        if (delta == 0) continue;
+        idl[i] -= delta;
+        if (sums) {
+            usedNodes[size_t(i)] += int32_t(usd[i] + delta != 0) - int32_t(usd[i] != 0);
+            usedSum[size_t(i)] += delta;
+        }
+        usd[i] += delta;
     }
     if (status == TaskStatus::Releasing) {
         int64_t* rel = nodeRow(releasing, node);
@@ -165,6 +172,7 @@ void ClusterState::k8sRemove(uint32_t task, uint32_t node) {
 void ClusterState::setTask(uint32_t task, TaskStatus status, int32_t node) {
     auto& t = tasks[task];
     if (t.job != UINT32_MAX) {
+        markChanged(t.job);
         auto& j = jobs[t.job];
         const auto& sh = shapes[t.shape];
         j.statusCount[int(t.status)]--;
@@ -380,12 +388,53 @@ void ClusterState::reindexNode(uint32_t n) {
         bucketIndex.emplace(h, id);
         classes[nodes[n].cls].buckets.push_back(id);
     }
-    buckets[id].ranks.insert(nodes[n].rank);
+    auto& bucket = buckets[id];
+    bucket.ranks.insert(nodes[n].rank);
     nodeBucket[n] = id;
-    nodeJoin[n] = ++buckets[id].joins;
+    nodeJoin[n] = ++bucket.joins;
+    auto& log = bucket.joinLog;
+    if (log.size() > 2 * bucket.ranks.size() + 32)
+        std::erase_if(log, [&](const std::pair<uint32_t, uint32_t>& e) {
+            return nodeBucket[e.second] != id || nodeJoin[e.second] != e.first;
+        });
+    log.emplace_back(bucket.joins, n);
+}
+
+VResource ClusterState::totalAllocatable() const {
+    VResource r(D());
+    r.cpu = double(allocatableSum[kCpu]);
+    r.mem = double(allocatableSum[kMemory]);
+    for (int d = 2; d < D(); ++d)
+        if ((allocatableMask >> d) & 1u) r.set(d, double(allocatableSum[size_t(d)]));
+    return r;
+}
+
+VResource ClusterState::totalUsed() const {
+    VResource r(D());
+    r.cpu = double(usedSum[kCpu]);
+    r.mem = double(usedSum[kMemory]);
+    for (int d = 2; d < D(); ++d)
+        if (usedNodes[size_t(d)] > 0) r.set(d, double(usedSum[size_t(d)]));
+    return r;
 }
 
 void ClusterState::rebuildIndexes() {
+    // Cluster-wide sums (nodes never change after the build; used is then kept by nodeAccount).
+    const size_t d = size_t(D());
+    allocatableSum.assign(d, 0);
+    usedSum.assign(d, 0);
+    usedNodes.assign(d, 0);
+    allocatableMask = 0;
+    for (uint32_t n = 0; n < nodes.size(); ++n) {
+        allocatableMask |= nodes[n].allocMask;
+        const int64_t* a = nodeRow(allocatable, n);
+        const int64_t* u = nodeRow(used, n);
+        for (size_t i = 0; i < d; ++i) {
+            allocatableSum[i] += a[i];
+            usedSum[i] += u[i];
+            usedNodes[i] += u[i] != 0;
+        }
+    }
     // Node classes: everything static a predicate or score reads from the node object.
     indexesStale = false;
     classes.clear();
@@ -981,7 +1030,8 @@ uint32_t ClusterState::addJob(const PodGroup& group, const std::vector<Pod>& pod
     return addJob(group, pods, BuildOptions{});
 }
 
-uint32_t ClusterState::addJob(const PodGroup& group, const std::vector<Pod>& pods, const BuildOptions& options) {
+uint32_t ClusterState::addJob(const PodGroup& group, const std::vector<Pod>& pods,
+                              const BuildOptions& options) {
     Builder b{*this, nullptr, options, {}};
     for (const auto& p : pods)
         for (const auto& [name, amount] : p.requests)
@@ -991,6 +1041,7 @@ uint32_t ClusterState::addJob(const PodGroup& group, const std::vector<Pod>& pod
     uint32_t job = b.addJobRecord(group, queue);
     if (whatIfOrigin(group)) b.whatIf.insert(job);
     for (const auto& p : pods) b.addTask(p, job, nextTaskOrder);
+    markChanged(job);
     return job;
 }
 
@@ -1012,7 +1063,10 @@ void ClusterState::removeJob(uint32_t job) {
     strings.release(j.name);
     strings.release(j.ns);
     jobIndex.erase(j.key);
+    const bool listed = j.changed;
     j = JobRec{};
+    j.changed = listed;
+    markChanged(job);
     freeJobs.push_back(job);
 }
 

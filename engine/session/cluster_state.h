@@ -37,7 +37,7 @@ enum class TaskStatus : uint8_t {
 };
 inline constexpr int kStatusCount = int(TaskStatus::Count);
 inline constexpr int32_t kMilliGpu = 1000; // a whole device in milli-GPU
-inline constexpr int kMaxNodeGpus = 64; // devices tracked per node (a task's hold is a 64-bit mask)
+inline constexpr int kMaxNodeGpus = 64;    // devices tracked per node (a task's hold is a 64-bit mask)
 const char* toString(TaskStatus status);
 bool allocatedStatus(TaskStatus s);   // Bound, Binding, Running, Allocated
 bool scheduledStatus(TaskStatus s);   // Running, Bound, Failed, Succeeded
@@ -129,6 +129,7 @@ struct JobRec {
     std::vector<int64_t> allocated; // sum of requests of tasks in an allocated status (dense)
     uint64_t requestMask = 0;       // scalar dims any of its tasks names
     uint32_t order = 0;
+    bool changed = false; // listed in ClusterState::changedJobs
 };
 
 struct QueueRec {
@@ -181,6 +182,9 @@ struct NodeBucket {
     std::set<uint32_t> ranks; // members by name rank
     std::vector<int64_t> key;
     uint64_t hash = 0;
+    // (join number, node) in join order, including members that left since (their nodeBucket or
+    // nodeJoin no longer match): the members that joined after a given number are a suffix.
+    std::vector<std::pair<uint32_t, uint32_t>> joinLog;
 };
 
 struct BuildOptions {
@@ -239,6 +243,28 @@ class ClusterState {
     // added later, makes the indexes stale until the next session rebuilds them.
     std::set<std::string> relevantLabelKeys;
     bool indexesStale = false;
+
+    // Cluster-wide sums, kept up to date: allocatable of every node (with the scalar dimensions any
+    // node declares) and used of every node (with the number of nodes using each dimension).
+    std::vector<int64_t> allocatableSum, usedSum;
+    uint64_t allocatableMask = 0;
+    std::vector<int32_t> usedNodes;
+    VResource totalAllocatable() const; // as the sum of every node's Volcano allocatable
+    VResource totalUsed() const;        // as the sum of every node's used (dimensions in use)
+
+    // Jobs whose pods or phase changed, for an observer that keeps per-job summaries (SettledJobs).
+    // Recorded only while trackChanges is on; the observer empties the list.
+    bool trackChanges = false;
+    std::vector<uint32_t> changedJobs;
+    void markChanged(uint32_t job) {
+        if (!trackChanges || jobs[job].changed) return;
+        jobs[job].changed = true;
+        changedJobs.push_back(job);
+    }
+    void setJobPhase(uint32_t job, const std::string& phase) {
+        jobs[job].phase = phase;
+        markChanged(job);
+    }
 
     int D() const { return dims.size(); }
     const int64_t* nodeRow(const std::vector<int64_t>& a, uint32_t n) const {

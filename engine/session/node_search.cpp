@@ -113,6 +113,44 @@ const FitResult* NodeSearch::cached(const CacheEntry& e, uint32_t n) const {
     return nullptr;
 }
 
+// The filtered walk of a bucket without walking it: members covered by a failure record are
+// counted from the records, members cached one by one are few, and the rest joined after the last
+// record (a suffix of the join log). Gives up (false) when a failure is unresolvable, whose node
+// list must come in name order; then the caller walks the members.
+bool NodeSearch::quickFilter(const CacheEntry& cache, uint32_t b, const std::vector<BucketFailure>* records,
+                             uint32_t nodeCached, FitErrors& fe) {
+    const auto& st = ssn_.state;
+    uint32_t after = 0;
+    if (records) {
+        for (const auto& f : *records)
+            if (f.count && f.r.contains(Code::UnschedulableAndUnresolvable)) return false;
+        after = records->back().joins;
+    }
+    if (nodeCached)
+        for (const auto& [n, r] : cache.byNode)
+            if (st.nodeBucket[n] == b && r.contains(Code::UnschedulableAndUnresolvable)) return false;
+    if (records)
+        for (const auto& f : *records)
+            if (f.count) {
+                fe.nodes += f.count;
+                for (int i = 0; i < f.r.n; ++i) fe.reasons[f.r.s[i].reason] += f.count;
+            }
+    if (nodeCached)
+        for (const auto& [n, r] : cache.byNode)
+            if (st.nodeBucket[n] == b) addFailure(fe, r, 1, &n, 1);
+    members_.clear();
+    const auto& log = st.buckets[b].joinLog;
+    auto from = std::upper_bound(log.begin(), log.end(), std::make_pair(after, UINT32_MAX));
+    for (auto it = from; it != log.end(); ++it) {
+        const uint32_t n = it->second;
+        if (st.nodeBucket[n] != b || st.nodeJoin[n] != it->first || cache.byNode.count(n)) continue;
+        members_.push_back(n);
+    }
+    std::sort(members_.begin(), members_.end(),
+              [&](uint32_t x, uint32_t y) { return st.nodes[x].rank < st.nodes[y].rank; });
+    return true;
+}
+
 void NodeSearch::beforePlace(uint32_t node) {
     const auto& st = ssn_.state;
     for (auto& [key, e] : cache_) {
@@ -208,6 +246,10 @@ void NodeSearch::predicateNodes(uint32_t task, int32_t hyperNode, PredicateMode 
             if (!filter) {
                 rep = st.nodeByRank[*bucket.ranks.begin()];
                 count = size;
+            } else if (!excluded && quickFilter(*cache, b, records, nodeCached, fe)) {
+                if (members_.empty()) continue;
+                rep = members_.front();
+                count = uint32_t(members_.size());
             } else {
                 members_.clear();
                 for (uint32_t rank : bucket.ranks) {

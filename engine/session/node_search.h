@@ -73,6 +73,8 @@ class NodeSearch {
         std::unordered_map<uint32_t, std::vector<BucketFailure>> byBucket; // joins ascending
     };
     CacheEntry* cacheFor(uint32_t task, bool create);
+    bool quickFilter(const CacheEntry& cache, uint32_t bucket, const std::vector<BucketFailure>* records,
+                     uint32_t nodeCached, FitErrors& fe);
     const FitResult* cached(const CacheEntry& e, uint32_t node) const;
 
     Session& ssn_;

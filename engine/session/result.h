@@ -31,6 +31,10 @@ struct SessionResult {
     // their nodes, in binding order, and tasks evicted, in eviction order.
     std::vector<std::pair<uint32_t, uint32_t>> boundTasks;
     std::vector<uint32_t> evictedTasks;
+    // With SessionOptions::compactResult: jobs whose PodGroup phase the session changed, and for
+    // each job with a pending pod the reason of its first one (in the job's pod order).
+    std::vector<std::pair<uint32_t, std::string>> phaseChanges;
+    std::vector<std::pair<uint32_t, std::string>> jobReasons;
 };
 
 } // namespace gantry::engine

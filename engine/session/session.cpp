@@ -1,5 +1,7 @@
 #include "session/session.h"
 
+#include "session/job_resources.h"
+
 #include <algorithm>
 #include <cstdio>
 
@@ -11,34 +13,67 @@ bool switchOn(const PluginOption& o, const char* name) {
 }
 } // namespace
 
+bool SessionCache::covers(const SchedulerConf& conf) {
+    for (const auto& a : conf.actions)
+        if (actionImplemented(a) && a != "enqueue" && a != "allocate" && a != "backfill") return false;
+    static const std::set<std::string> localPlugins = {
+        "gang",    "priority",   "conformance", "proportion",  "predicates", "nodeorder",
+        "binpack", "overcommit", "sla",         "deviceshare", "fgd",        "drf"};
+    for (const auto& tier : conf.tiers)
+        for (const auto& p : tier.plugins) {
+            if (!pluginImplemented(p.name)) continue; // ignored by the session anyway
+            if (!localPlugins.count(p.name)) return false;
+            if (p.name == "drf" && p.enabled("enableHierarchy")) return false;
+        }
+    return true;
+}
+
+namespace {
+bool cacheApplies(const SessionOptions& o, const SchedulerConf& c) {
+    return o.cache && SessionCache::covers(c);
+}
+} // namespace
+
 Session::Session(ClusterState& st, const SchedulerConf& c, const SessionOptions& opts)
-    : state(st), conf(c), options(opts) {
+    : state(st), conf(c), options(opts), jobs(cacheApplies(opts, c) ? opts.cache->jobs : ownJobs_),
+      slot_(cacheApplies(opts, c) ? opts.cache->slot : ownSlot_) {
     state.ensureIndexes();
     for (const auto& a : conf.actions) enabledActions.insert(a);
-    totalResource = VResource(state.D());
-    for (uint32_t n = 0; n < state.nodes.size(); ++n) {
-        VResource a(state.D());
-        const int64_t* row = state.nodeRow(state.allocatable, n);
-        a.cpu = double(row[kCpu]);
-        a.mem = double(row[kMemory]);
-        for (int d = 2; d < state.D(); ++d)
-            if ((state.nodes[n].allocMask >> d) & 1u) a.set(d, double(row[d]));
-        totalResource.add(a);
+    totalResource = state.totalAllocatable();
+    if (cacheApplies(opts, c)) {
+        settled_ = &opts.cache->settled;
+        settled_->refresh();
+        sessionJobs = settled_->unsettled();
+        if (jobs.size() < state.jobs.size()) jobs.resize(state.jobs.size());
+        if (slot_.size() < state.jobs.size()) slot_.resize(state.jobs.size());
+    } else {
+        jobs.assign(state.jobs.size(), JobSession{});
+        slot_.assign(state.jobs.size(), UINT32_MAX);
+        for (uint32_t j = 0; j < state.jobs.size(); ++j) {
+            jobs[j].phase = state.jobs[j].phase;
+            if (state.jobs[j].queue >= 0 && !state.jobs[j].key.empty()) sessionJobs.push_back(j);
+        }
     }
-    jobs.assign(state.jobs.size(), JobSession{});
-    for (uint32_t j = 0; j < state.jobs.size(); ++j) {
-        auto& js = jobs[j];
-        const auto& rec = state.jobs[j];
-        js.inSession = rec.queue >= 0 && !rec.key.empty();
-        js.phase = rec.phase;
-        if (js.inSession) sessionJobs.push_back(j);
+    for (uint32_t i = 0; i < sessionJobs.size(); ++i) {
+        const uint32_t j = sessionJobs[i];
+        jobs[j].inSession = true;
+        jobs[j].phase = state.jobs[j].phase;
+        slot_[j] = i;
     }
     adjustTopology();
     openPlugins();
 }
 
 Session::~Session() {
-    if (!closed_) rollback();
+    if (!closed_) {
+        rollback();
+        releaseJobs();
+    }
+}
+
+void Session::releaseJobs() {
+    if (!settled_) return;
+    for (uint32_t j : sessionJobs) jobs[j] = JobSession{};
 }
 
 void Session::adjustTopology() {
@@ -660,42 +695,15 @@ bool Session::needContinueAllocating(uint32_t j) const {
 }
 
 VResource Session::jobAllocated(uint32_t j) const {
-    const auto& job = state.jobs[j];
-    VResource r(state.D());
-    if (job.allocated.empty()) return r;
-    r.cpu = double(job.allocated[kCpu]);
-    r.mem = double(job.allocated[kMemory]);
-    for (int d = 2; d < state.D(); ++d)
-        if ((job.requestMask >> d) & 1u) r.set(d, double(job.allocated[size_t(d)]));
-    return r;
+    return engine::jobAllocated(state, j);
 }
 
 VResource Session::inqueueResource(uint32_t j, const VResource& allocated) const {
-    const auto& job = state.jobs[j];
-    VResource out(state.D());
-    const int storage = state.dims.find(std::string(res::EphemeralStorage));
-    for (uint64_t m = job.minResourcesMask; m; m &= m - 1) {
-        const int d = __builtin_ctzll(m);
-        const double min = job.minResources.get(d);
-        if (d == kCpu || d == kMemory || d == kPods) {
-            double reserved = min - allocated.get(d);
-            if (reserved > 0) out.set(d, reserved);
-            continue;
-        }
-        if (d == storage) continue; // not a scalar resource name upstream
-        if (!allocated.present(d)) {
-            out.set(d, min);
-        } else if (min - allocated.get(d) > 0) {
-            out.set(d, min - allocated.get(d));
-        }
-    }
-    return out;
+    return engine::inqueueResource(state, j, allocated);
 }
 
 VResource Session::elasticResource(uint32_t j) const {
-    const auto& job = state.jobs[j];
-    VResource min = job.hasMinResources ? job.minResources : VResource(state.D());
-    return VResource::exceededPart(jobAllocated(j), min);
+    return engine::elasticResource(state, j);
 }
 
 std::vector<uint32_t> Session::tasksWithStatus(uint32_t j, TaskStatus s) const {

@@ -8,6 +8,7 @@
 #include "model/scheduler_conf.h"
 #include "session/cluster_state.h"
 #include "session/result.h"
+#include "session/settled_jobs.h"
 #include "session/status.h"
 
 #include <cstdint>
@@ -125,10 +126,18 @@ struct PluginSlot {
     HyperNodeGradientFn hyperNodeGradient;
 };
 
+struct SessionCache;
+
 struct SessionOptions {
     bool useNodeIndex = true;   // false = evaluate every node (the reference the index must equal)
     double nowSeconds = 1e18;   // for sla: objects without timestamps count as created long ago
     bool computeScores = false; // fill SessionResult::scores for pending pods on the initial state
+    // Carried from one session to the next on the same state (the simulator's): settled jobs stay
+    // out of the session when the configuration allows it (SessionCache::covers).
+    SessionCache* cache = nullptr;
+    // The result by index only (SessionResult::phaseChanges and jobReasons); the maps keyed by
+    // name (podGroupPhase, pending, gangs, pipelined) stay empty.
+    bool compactResult = false;
 };
 
 // Per-job state that lives only for the session.
@@ -149,6 +158,20 @@ struct TaskTx {
     int32_t node = -1;
 };
 
+// What a simulator's sessions carry across cycles, as Volcano's scheduler cache does upstream: the
+// settled jobs with their totals, and per-job storage that a session would otherwise allocate for
+// every job slot of the state.
+struct SessionCache {
+    explicit SessionCache(ClusterState& state) : settled(state) {}
+    // Whether sessions of this configuration may leave the settled jobs out: only enqueue, allocate
+    // and backfill run (nothing is evicted), and every plugin either reads the settled totals
+    // (proportion, overcommit) or looks at the jobs it is asked about only (drf without hierarchy).
+    static bool covers(const SchedulerConf& conf);
+    SettledJobs settled;
+    std::vector<JobSession> jobs; // default-valued outside a session
+    std::vector<uint32_t> slot;   // job -> position in Session::sessionJobs (valid for those only)
+};
+
 class Session {
   public:
     Session(ClusterState& state, const SchedulerConf& conf, const SessionOptions& options = {});
@@ -156,14 +179,24 @@ class Session {
     Session(const Session&) = delete;
     Session& operator=(const Session&) = delete;
 
+  private:
+    std::vector<JobSession> ownJobs_;
+    std::vector<uint32_t> ownSlot_;
+    SettledJobs* settled_ = nullptr;
+
+  public:
     ClusterState& state;
     const SchedulerConf conf; // a copy: plugins keep pointers into it
     SessionOptions options;
     std::set<std::string> enabledActions; // conf.EnabledActionMap
     std::vector<PluginSlot> pluginSlots;  // tier order
-    std::vector<JobSession> jobs;         // parallel to state.jobs
+    std::vector<JobSession>& jobs;        // parallel to state.jobs
     std::vector<uint32_t> sessionJobs;    // jobs in the session, by job order of the input
     VResource totalResource;              // sum of allocatable of nodes
+    // The settled jobs left out of this session (null when every job is in it).
+    const SettledJobs* settled() const { return settled_; }
+    // Position of a session job in sessionJobs, for plugins that keep per-job arrays.
+    uint32_t sessionSlot(uint32_t job) const { return slot_[job]; }
 
     // Runs the configured actions once each, in order, and closes the session.
     SessionResult run();
@@ -290,7 +323,10 @@ class Session {
     std::unordered_map<std::string, uint32_t> reasonIndex_;
     std::unordered_map<uint32_t, TaskTx> lastTx_;
     std::vector<std::pair<uint32_t, std::string>> bindOrder_;
+    std::vector<uint32_t>& slot_;
     void rollback();
+    void releaseJobs(); // resets the cache's per-job storage
+    std::string pendingReason(uint32_t task, const GangStatus* gang);
 };
 
 } // namespace gantry::engine

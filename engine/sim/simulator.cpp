@@ -52,6 +52,10 @@ struct Active {
     double firstPlaced = -1; // first pod placed in the current attempt
     bool everRan = false;
     uint32_t reason = 0; // reason class while waiting (0 = none)
+    // The last reason text classified for it, and for which pod (most cycles repeat it).
+    uint32_t reasonTask = UINT32_MAX;
+    std::string reasonText;
+    uint32_t reasonClass = 0;
 };
 
 enum class EventKind : uint8_t { Release = 0, Start = 1, Complete = 2 };
@@ -121,6 +125,7 @@ class Simulator {
                 account(t, +1);
         }
         if (o_.measureFragmentation) frag_ = std::make_unique<FragTracker>(st_, w_);
+        if (!kube_ && o_.sessionCache) cache_ = std::make_unique<engine::SessionCache>(st_);
         // The sla plugin makes sessions depend on the clock.
         if (!kube_)
             for (const auto& tier : o_.conf.tiers)
@@ -205,8 +210,8 @@ class Simulator {
     double nextSlaThreshold(double from) const {
         if (!slaPlugin_) return kInf;
         double best = kInf;
-        for (const auto& a : active_) {
-            if (a.job == kNone || a.runStart >= 0) continue;
+        for (uint32_t slot : waiting_) {
+            const Active& a = active_[slot];
             const auto& job = st_.jobs[a.stateJob];
             std::optional<double> wait = job.slaWaitingSeconds ? job.slaWaitingSeconds : slaWait_;
             if (!wait) continue;
@@ -261,6 +266,14 @@ class Simulator {
         partialGpuMilli_ += partialContribution(a);
     }
 
+    uint32_t classOf(Active& a, const std::string& text, uint32_t task) {
+        if (task == a.reasonTask && text == a.reasonText) return a.reasonClass;
+        a.reasonTask = task;
+        a.reasonText = text;
+        a.reasonClass = reasons_.classify(text, st_.taskKey(task), st_.jobs[a.stateJob].key);
+        return a.reasonClass;
+    }
+
     void setReason(Active& a, uint32_t cls) {
         if (a.reason == cls) return;
         if (a.reason) --reasonWaiting_[a.reason];
@@ -295,6 +308,7 @@ class Simulator {
         a.remaining = w_.jobs[j].duration > 0 ? w_.jobs[j].duration : -1;
         if (slotOfStateJob_.size() < st_.jobs.size()) slotOfStateJob_.resize(st_.jobs.size(), kNone);
         slotOfStateJob_[sj] = slot;
+        waiting_.insert(slot);
         auto& out = outcome_[j];
         out.active = slot;
         out.queue = st_.jobs[sj].queue;
@@ -350,6 +364,7 @@ class Simulator {
         if (a.runStart >= 0 || a.running < a.need || a.releasing > 0) return;
         auto& out = outcome_[a.job];
         update(a, [&] { a.runStart = now; });
+        waiting_.erase(uint32_t(&a - active_.data()));
         setReason(a, 0);
         if (out.firstStart < 0) {
             out.firstStart = now;
@@ -387,6 +402,7 @@ class Simulator {
         const uint32_t slot = uint32_t(&a - active_.data());
         outcome_[a.job].active = kNone;
         slotOfStateJob_[a.stateJob] = kNone;
+        waiting_.erase(slot);
         st_.removeJob(a.stateJob);
         a = Active{};
         freeSlots_.push_back(slot);
@@ -414,6 +430,7 @@ class Simulator {
         });
         a.firstPlaced = -1;
         ++a.epoch;
+        waiting_.insert(uint32_t(&a - active_.data()));
         for (uint32_t t : st_.jobs[a.stateJob].tasks) {
             const auto status = st_.tasks[t].status;
             if (st_.tasks[t].node >= 0 && engine::occupiesNode(status) && status != TaskStatus::Pipelined &&
@@ -438,7 +455,7 @@ class Simulator {
             st_.reindexNode(node);
         }
         a.releasing = 0;
-        st_.jobs[a.stateJob].phase = "Pending";
+        st_.setJobPhase(a.stateJob, "Pending");
     }
 
     // ---------------------------------------------------------------- cycles
@@ -452,6 +469,8 @@ class Simulator {
         } else {
             engine::SessionOptions so;
             so.nowSeconds = now;
+            so.cache = cache_.get();
+            so.compactResult = true;
             engine::Session session(st_, o_.conf, so);
             r = session.run();
             for (const auto& wmsg : r.warnings)
@@ -478,23 +497,32 @@ class Simulator {
             changed = true;
         }
         for (const auto& [slot, n] : evictedBySlot) restart(active_[slot], now, n);
+        for (const auto& [j, phase] : r.phaseChanges) {
+            st_.setJobPhase(j, phase);
+            changed = true;
+        }
+        // Why the jobs still waiting wait: the reason of each one's first pending pod.
+        std::unordered_map<uint32_t, const std::string*> reasonOf;
         if (!kube_)
-            for (const auto& [key, phase] : r.podGroupPhase) {
-                const int j = st_.findJob(key);
-                if (j < 0 || st_.jobs[size_t(j)].phase == phase) continue;
-                st_.jobs[size_t(j)].phase = phase;
-                changed = true;
-            }
-        // Why the jobs still waiting wait.
-        for (auto& a : active_) {
-            if (a.job == kNone || a.runStart >= 0) continue;
+            for (const auto& [j, reason] : r.jobReasons) reasonOf.emplace(j, &reason);
+        for (uint32_t slot : waiting_) {
+            Active& a = active_[slot];
+            const auto& job = st_.jobs[a.stateJob];
             uint32_t cls = 0;
-            for (uint32_t t : st_.jobs[a.stateJob].tasks) {
-                if (st_.tasks[t].status != TaskStatus::Pending) continue;
-                const std::string key = st_.taskKey(t);
-                auto it = r.pending.find(key);
-                if (it != r.pending.end()) cls = reasons_.classify(it->second, key, st_.jobs[a.stateJob].key);
-                break;
+            if (kube_) {
+                for (uint32_t t : job.tasks) {
+                    if (st_.tasks[t].status != TaskStatus::Pending) continue;
+                    const std::string key = st_.taskKey(t);
+                    auto it = r.pending.find(key);
+                    if (it != r.pending.end()) cls = classOf(a, it->second, t);
+                    break;
+                }
+            } else if (auto it = reasonOf.find(a.stateJob); it != reasonOf.end()) {
+                for (uint32_t t : job.tasks)
+                    if (st_.tasks[t].status == TaskStatus::Pending) {
+                        cls = classOf(a, *it->second, t);
+                        break;
+                    }
             }
             setReason(a, cls);
         }
@@ -690,11 +718,7 @@ class Simulator {
         if (frag_ && frag_->measured()) result_.targetWorkload = frag_->describeTarget();
     }
 
-    bool anyWaiting() const {
-        for (const auto& a : active_)
-            if (a.job != kNone && a.runStart < 0) return true;
-        return false;
-    }
+    bool anyWaiting() const { return !waiting_.empty(); }
 
     void cycleReadOnly(double now) {
         if (kube_) {
@@ -718,6 +742,8 @@ class Simulator {
     std::vector<Active> active_;
     std::vector<uint32_t> freeSlots_;
     std::vector<uint32_t> slotOfStateJob_;
+    std::set<uint32_t> waiting_; // slots of jobs in the cluster whose gang does not run
+    std::unique_ptr<engine::SessionCache> cache_;
     std::priority_queue<Event, std::vector<Event>, std::greater<Event>> events_;
     uint64_t seq_ = 0;
     double lastT_ = 0;

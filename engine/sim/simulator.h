@@ -39,6 +39,9 @@ struct SimOptions {
     double evictionGraceSeconds = 30; // an evicted pod holds its resources this long (k8s default)
     double podStartSeconds = 0;       // bound -> running
     bool skipIdleCycles = true;
+    // Sessions leave out the jobs they cannot change (engine::SettledJobs) when the policy allows
+    // it; false = every session sees every job (the reference the cache must equal).
+    bool sessionCache = true;
     bool measureFragmentation = true;
     uint64_t seed = 42; // recorded in the result; the workload was drawn with it
 };

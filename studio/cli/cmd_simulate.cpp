@@ -55,7 +55,9 @@ void printHelp() {
            "  --seed N               seed of the workload draws (default: the project's, else 42)\n"
            "  --eviction-grace D     an evicted pod holds its resources this long (default 30s)\n"
            "  --pod-start D          a bound pod starts running after this long (default 0s)\n"
-           "  --every-cycle          run every cycle, even those that cannot decide anything new\n\n"
+           "  --every-cycle          run every cycle, even those that cannot decide anything new\n"
+           "  --full-sessions        every session sees every job, also those it cannot change (slower;\n"
+           "                         the reference the default must equal)\n\n"
            "Jobs whose input gives no timing (manifests without gantry.io/arrival or gantry.io/duration,\n"
            "trace tasks without creation or deletion times):\n"
            "  --arrival SPEC         at:D (all at D; default at:0) | every:D | poisson:R/h | burst:N/D\n"
@@ -182,7 +184,7 @@ int runSimulate(const Args& args) {
     std::string nodesCsv, podsCsv, confPath, profile = "volcano", csvDir;
     std::optional<double> cycle, horizon, sample, grace, podStart;
     std::optional<uint64_t> seed;
-    bool json = false, everyCycle = false;
+    bool json = false, everyCycle = false, fullSessions = false;
     sim::TimingDefaults timing;
     std::vector<std::string> notes; // what Gantry chose for the user, printed with the summary
     for (size_t i = 0; i < args.size(); ++i) {
@@ -246,6 +248,8 @@ int runSimulate(const Args& args) {
             if (!value(csvDir)) return usageError("simulate", "--csv needs a folder");
         } else if (a == "--every-cycle") {
             everyCycle = true;
+        } else if (a == "--full-sessions") {
+            fullSessions = true;
         } else if (!a.empty() && a[0] == '-') {
             return usageError("simulate", "unknown option '" + a + "' (gantry simulate --help)");
         } else {
@@ -345,6 +349,7 @@ int runSimulate(const Args& args) {
     if (grace) options.evictionGraceSeconds = *grace;
     if (podStart) options.podStartSeconds = *podStart;
     options.skipIdleCycles = !everyCycle;
+    options.sessionCache = !fullSessions;
     context.nodes = 0;
     for (const auto& n : cluster.nodes) context.nodes += n.ready ? 1 : 0;
     if (workload.jobs.empty()) {

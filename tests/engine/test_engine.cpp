@@ -325,6 +325,70 @@ class SessionTest : public QObject {
             runSession(c, defaultConf({"enqueue", "allocate", "preempt", "reclaim", "backfill"}), true);
         QCOMPARE(describe(r2), describe(r1));
     }
+    // The settled-job tracker follows the state: a job whose PodGroup runs with every pod placed
+    // leaves the session's job list and its resources move into its queue's totals; an eviction
+    // or the job's removal brings it back out. Sessions with the cache decide what sessions over
+    // every job decide.
+    void settledJobsFollowTheState() {
+        Cluster c;
+        c.queues.push_back(makeQueue("default"));
+        c.queues.push_back(makeQueue("other"));
+        c.nodes.push_back(makeNode("n1", 16000, 64, 8));
+        c.nodes.push_back(makeNode("n2", 16000, 64, 8));
+        PodGroup running = makeGroup("ns", "running", "default", 2, "Running");
+        running.minResources.set(res::NvidiaGpu, 4);
+        c.podGroups.push_back(running);
+        for (int i = 0; i < 2; ++i) {
+            Pod p = makePod("ns", "running-" + std::to_string(i), "running", 2000, 8, 2);
+            p.phase = PodPhase::Running;
+            p.nodeName = "n1";
+            c.pods.push_back(p);
+        }
+        c.podGroups.push_back(makeGroup("ns", "waiting", "other", 1, "Inqueue"));
+        c.pods.push_back(makePod("ns", "waiting-0", "waiting", 1000, 4, 8));
+        ClusterState st = buildClusterState(c);
+        SessionCache cache(st);
+        const uint32_t runningJob = uint32_t(st.findJob("ns/running"));
+        const uint32_t waitingJob = uint32_t(st.findJob("ns/waiting"));
+        QVERIFY(cache.settled.settled(runningJob));
+        QCOMPARE(cache.settled.unsettled(), std::vector<uint32_t>{waitingJob});
+        const auto& totals = cache.settled.queue(uint32_t(st.findQueue("default")));
+        QCOMPARE(totals.jobs, 1);
+        const VResource allocated = totals.allocated.resource(st.D());
+        QCOMPARE(allocated.cpu, 4000.0);
+        QCOMPARE(allocated.get(st.dims.find(res::NvidiaGpu)), 4.0);
+        const SchedulerConf conf = defaultConf();
+        QVERIFY(SessionCache::covers(conf));
+        QVERIFY(!SessionCache::covers(defaultConf({"enqueue", "allocate", "preempt"})));
+        {
+            SessionOptions o;
+            o.cache = &cache;
+            Session cached(st, conf, o);
+            QCOMPARE(cached.sessionJobs, std::vector<uint32_t>{waitingJob});
+            const SessionResult r = cached.run();
+            QCOMPARE(r.bindings.at("ns/waiting-0"), std::string("n2"));
+        }
+        QCOMPARE(describe(runSession(c, conf, true)), describe([&] {
+                     SessionOptions o;
+                     o.cache = &cache;
+                     Session again(st, conf, o);
+                     return again.run();
+                 }()));
+        // A pod of the running job is evicted: the job is no longer settled.
+        const uint32_t victim = st.jobs[runningJob].tasks[0];
+        st.setTask(victim, TaskStatus::Releasing, -1);
+        cache.settled.refresh();
+        QVERIFY(!cache.settled.settled(runningJob));
+        QCOMPARE(cache.settled.unsettled(), (std::vector<uint32_t>{runningJob, waitingJob}));
+        QCOMPARE(cache.settled.queue(uint32_t(st.findQueue("default"))).jobs, 0);
+        QCOMPARE(cache.settled.queue(uint32_t(st.findQueue("default"))).allocated.resource(st.D()).cpu, 0.0);
+        // Done: it leaves for good.
+        for (uint32_t t : st.jobs[runningJob].tasks) st.setTask(t, TaskStatus::Succeeded, -1);
+        st.removeJob(runningJob);
+        cache.settled.refresh();
+        QCOMPARE(cache.settled.unsettled(), std::vector<uint32_t>{waitingJob});
+        QCOMPARE(cache.settled.settledCount(), size_t(0));
+    }
     void jobAddedLaterIsScheduled() {
         Cluster c;
         c.queues.push_back(makeQueue("default"));
@@ -411,6 +475,17 @@ class NodeIndexTest : public QObject {
             const SessionResult indexed = runSession(c, conf, true);
             const SessionResult scanned = runSession(c, conf, false);
             QCOMPARE(describe(indexed), describe(scanned));
+            // Leaving the settled jobs out (where the configuration allows) decides the same.
+            ClusterState st = buildClusterState(c);
+            SessionCache cache(st);
+            SessionOptions o;
+            o.cache = &cache;
+            Session cached(st, conf, o);
+            size_t queued = 0;
+            for (uint32_t j = 0; j < st.jobs.size(); ++j) queued += st.jobAlive(j) && st.jobs[j].queue >= 0;
+            if (SessionCache::covers(conf))
+                QCOMPARE(cached.sessionJobs.size() + cache.settled.settledCount(), queued);
+            QCOMPARE(describe(cached.run()), describe(indexed));
         }
     }
 };

@@ -3,6 +3,7 @@
 // kube-scheduler, and skipped idle cycles giving exactly what running every cycle gives.
 #include "input_loader.h"
 #include "scheduler_conf_reader.h"
+#include "session/session.h"
 #include "sim/reasons.h"
 #include "sim/simulator.h"
 #include "sim/sources.h"
@@ -399,6 +400,51 @@ class SimScenarioTest : public QObject {
         QCOMPARE(every.cyclesSkipped, int64_t(0));
         QCOMPARE(skipped.sessions + skipped.cyclesSkipped, every.sessions);
         compareRuns(skipped, every);
+    }
+
+    // Sessions that leave the settled jobs out (the default) decide exactly what sessions over
+    // every job decide: the same placements at the same times, the same reasons.
+    void settledJobsOutChangeNothing_data() {
+        QTest::addColumn<QString>("inventory");
+        QTest::addColumn<QString>("conf");
+        QTest::addColumn<double>("horizon");
+        QTest::newRow("contended") << "contended.yaml"
+                                   << "" << 0.0;
+        QTest::newRow("metrics") << "metrics.yaml"
+                                 << "" << 0.0;
+        QTest::newRow("gang") << "gang.yaml"
+                              << "" << 0.0;
+        QTest::newRow("sla") << "metrics.yaml"
+                             << "sla-conf.yaml" << 0.0;
+        QTest::newRow("sample-12h") << "../../../resources/samples/gpu-cloud-east.yaml"
+                                    << "" << 43200.0;
+    }
+
+    void settledJobsOutChangeNothing() {
+        QFETCH(QString, inventory);
+        QFETCH(QString, conf);
+        QFETCH(double, horizon);
+        Scenario s = load(inventory.toStdString(), conf.toStdString());
+        s.options.horizonSeconds = horizon;
+        s.options.sampleSeconds = 7;
+        QVERIFY(engine::SessionCache::covers(s.options.conf));
+        s.options.sessionCache = true;
+        SimResult cached = run(s);
+        s.options.sessionCache = false;
+        SimResult full = run(s);
+        QVERIFY(full.jobsStarted > 0);
+        QCOMPARE(cached.sessions, full.sessions);
+        compareRuns(cached, full);
+    }
+
+    void settledJobsStayInWhenSessionsEvict() {
+        Scenario s = load("preempt.yaml", "preempt-conf.yaml");
+        QVERIFY(!engine::SessionCache::covers(s.options.conf)); // preempt may take a running job's pods
+        s.options.sessionCache = true;
+        SimResult cached = run(s);
+        s.options.sessionCache = false;
+        compareRuns(cached, run(s));
+        QCOMPARE(cached.podEvictions, int64_t(1));
     }
 };
 
