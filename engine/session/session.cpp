@@ -28,20 +28,17 @@ bool SessionCache::covers(const SchedulerConf& conf) {
     return true;
 }
 
-namespace {
-bool cacheApplies(const SessionOptions& o, const SchedulerConf& c) {
-    return o.cache && SessionCache::covers(c);
-}
-} // namespace
-
 Session::Session(ClusterState& st, const SchedulerConf& c, const SessionOptions& opts)
-    : state(st), conf(c), options(opts), jobs(cacheApplies(opts, c) ? opts.cache->jobs : ownJobs_),
-      slot_(cacheApplies(opts, c) ? opts.cache->slot : ownSlot_) {
+    : Session(st, c, opts, opts.cache && SessionCache::covers(c) ? opts.cache : nullptr) {}
+
+Session::Session(ClusterState& st, const SchedulerConf& c, const SessionOptions& opts, SessionCache* cache)
+    : state(st), conf(c), options(opts), jobs(cache ? cache->jobs : ownJobs_),
+      slot_(cache ? cache->slot : ownSlot_) {
     state.ensureIndexes();
     for (const auto& a : conf.actions) enabledActions.insert(a);
     totalResource = state.totalAllocatable();
-    if (cacheApplies(opts, c)) {
-        settled_ = &opts.cache->settled;
+    if (cache) {
+        settled_ = &cache->settled;
         settled_->refresh();
         sessionJobs = settled_->unsettled();
         if (jobs.size() < state.jobs.size()) jobs.resize(state.jobs.size());

@@ -180,6 +180,9 @@ class Session {
     Session& operator=(const Session&) = delete;
 
   private:
+    // cache: the caller's, when it covers the configuration (decided once, by the public one).
+    Session(ClusterState& state, const SchedulerConf& conf, const SessionOptions& options,
+            SessionCache* cache);
     std::vector<JobSession> ownJobs_;
     std::vector<uint32_t> ownSlot_;
     SettledJobs* settled_ = nullptr;
