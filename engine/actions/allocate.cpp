@@ -77,6 +77,10 @@ class Allocate : public Action {
             auto& jobs = jobsByQueue.at(q);
             if (jobs.empty()) continue;
             const uint32_t j = jobs.pop();
+            if (ssn.parkedNow(j)) { // it would fail: trying would only undo what it placed
+                queues.push(q);
+                continue;
+            }
             TaskQueue& tasks = worksheets.at(j);
             if (ssn.jobs[j].hardTopology) {
                 auto stmt = allocateForJob(j, tasks);

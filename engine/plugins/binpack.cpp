@@ -49,7 +49,10 @@ class Binpack : public Plugin {
         const int64_t* used = st.nodeRow(st.used, node);
         double score = 0;
         int weightSum = 0;
-        for (int d : req.resourceNames()) {
+        int names[kMaxDims]; // scored per candidate node: no allocation
+        const int count = req.resourceNames(names);
+        for (int i = 0; i < count; ++i) {
+            const int d = names[i];
             const double request = req.get(d);
             if (request == 0) continue;
             if (d >= int(weights_.size()) || weights_[size_t(d)] < 0) continue;

@@ -274,23 +274,22 @@ int64_t nodeRequested(const ClusterState& s, uint32_t node, int dim, bool useReq
     return s.nodeRow(s.k8sRequested, node)[dim];
 }
 
-int64_t brokenLinear(const std::vector<std::pair<int64_t, int64_t>>& shape, int64_t p) {
+// The shape's scores are 0..10, scaled by `scale` here.
+int64_t brokenLinear(const std::vector<std::pair<int64_t, int64_t>>& shape, int64_t scale, int64_t p) {
     for (size_t i = 0; i < shape.size(); ++i) {
         if (p <= shape[i].first) {
-            if (i == 0) return shape[0].second;
-            return shape[i - 1].second + (shape[i].second - shape[i - 1].second) * (p - shape[i - 1].first) /
-                                             (shape[i].first - shape[i - 1].first);
+            if (i == 0) return shape[0].second * scale;
+            const int64_t from = shape[i - 1].second * scale, to = shape[i].second * scale;
+            return from + (to - from) * (p - shape[i - 1].first) / (shape[i].first - shape[i - 1].first);
         }
     }
-    return shape.empty() ? 0 : shape.back().second;
+    return shape.empty() ? 0 : shape.back().second * scale;
 }
 
 } // namespace
 
 int64_t fitScore(const ClusterState& s, const FitScorer& f, uint32_t task, uint32_t node) {
     int64_t nodeScore = 0, weightSum = 0;
-    std::vector<std::pair<int64_t, int64_t>> shape;
-    for (const auto& [u, sc] : f.shape) shape.emplace_back(u, sc * (kMaxNodeScore / 10));
     for (const auto& [dim, weight] : f.resources) {
         if (dim < 0) continue;
         const int64_t req = podRequest(s, task, dim, f.useRequested);
@@ -307,7 +306,8 @@ int64_t fitScore(const ClusterState& s, const FitScorer& f, uint32_t task, uint3
             score = (std::min(requested, alloc)) * kMaxNodeScore / alloc;
             break;
         case FitStrategy::RequestedToCapacityRatio:
-            score = brokenLinear(shape, requested > alloc ? 100 : requested * 100 / alloc);
+            score =
+                brokenLinear(f.shape, kMaxNodeScore / 10, requested > alloc ? 100 : requested * 100 / alloc);
             if (score <= 0) continue;
             break;
         }
@@ -326,7 +326,8 @@ bool balancedScore(const ClusterState& s, const std::vector<int>& dims, uint32_t
     for (int d : dims)
         if (d >= 0 && podRequest(s, task, d, true) != 0) any = true;
     if (!any) return false;
-    std::vector<double> fractions;
+    double fractions[kMaxDims]; // scored per candidate node: no allocation
+    size_t n = 0;
     double total = 0;
     for (int d : dims) {
         if (d < 0) continue;
@@ -337,16 +338,16 @@ bool balancedScore(const ClusterState& s, const std::vector<int>& dims, uint32_t
         double fr = double(s.nodeRow(s.k8sRequested, node)[d] + req) / double(alloc);
         if (fr > 1) fr = 1;
         total += fr;
-        fractions.push_back(fr);
+        fractions[n++] = fr;
     }
     double std = 0;
-    if (fractions.size() == 2) {
+    if (n == 2) {
         std = std::fabs((fractions[0] - fractions[1]) / 2);
-    } else if (fractions.size() > 2) {
-        const double mean = total / double(fractions.size());
+    } else if (n > 2) {
+        const double mean = total / double(n);
         double sum = 0;
-        for (double f : fractions) sum += (f - mean) * (f - mean);
-        std = std::sqrt(sum / double(fractions.size()));
+        for (size_t i = 0; i < n; ++i) sum += (fractions[i] - mean) * (fractions[i] - mean);
+        std = std::sqrt(sum / double(n));
     }
     *score = int64_t((1 - std) * double(kMaxNodeScore));
     return true;

@@ -21,8 +21,8 @@ class Overcommit : public Plugin {
         idle_.multi(factor_);
         idle_.sub(ssn.state.totalUsed());
         inqueue_ = VResource(D);
-        // Jobs the session left out as settled are Running with every pod placed.
-        if (const SettledJobs* settled = ssn.settled()) inqueue_.add(settled->inqueue().resource(D));
+        // Jobs the session left out: settled (Running, every pod placed) or parked (Inqueue).
+        if (const SettledJobs* settled = ssn.settled()) inqueue_.add(settled->leftOutInqueue().resource(D));
         for (uint32_t j : ssn.sessionJobs) {
             const auto& job = ssn.state.jobs[j];
             const auto& phase = ssn.jobs[j].phase;

@@ -57,16 +57,15 @@ class Proportion : public Plugin {
                 attr.realCapability = real;
             }
         };
-        // Jobs the session left out as settled count through their queue's totals.
+        // Jobs the session left out (settled or parked) count through their queue's totals.
         if (const SettledJobs* settled = ssn.settled())
             for (uint32_t qi = 0; qi < ssn.state.queues.size(); ++qi) {
-                const auto& totals = settled->queue(qi);
+                const auto& totals = settled->leftOut(qi);
                 if (totals.jobs == 0) continue;
                 open(qi);
                 auto& attr = attrs_[qi];
-                const VResource allocated = totals.allocated.resource(D);
-                attr.allocated.add(allocated);
-                attr.request.add(allocated);
+                attr.allocated.add(totals.allocated.resource(D));
+                attr.request.add(totals.request.resource(D));
                 attr.inqueue.add(totals.inqueue.resource(D));
                 attr.elastic.add(totals.elastic.resource(D));
             }

@@ -312,6 +312,13 @@ class ClusterState {
         if (indexesStale) rebuildIndexes();
     }
 
+    // Pods of a shape that would fit each node's future idle resources by their request alone (an
+    // upper bound: no other predicate is asked), summed over the nodes. Kept up to date by
+    // reindexNode for the shapes asked for with trackFits, which parked jobs wait on (SettledJobs).
+    void trackFits(uint32_t shape);
+    int64_t fitCount(uint32_t shape) const { return fitTotal[size_t(fitSlot[shape])]; }
+    int64_t podsFitting(const PodShape& shape, uint32_t node) const;
+
     // Equivalence-class key inputs exposed for tests.
     std::vector<int64_t> dynamicKey(uint32_t node) const;
     uint64_t dynamicHash(uint32_t node) const;
@@ -328,6 +335,11 @@ class ClusterState {
     std::vector<uint32_t> freeBuckets;
     std::vector<uint32_t> freeJobs, freeTasks; // slots of removed jobs, reused by addJob
     uint32_t nextJobOrder = 0, nextTaskOrder = 0;
+    std::vector<int32_t> fitSlot;               // shape -> its row in fitTotal / nodeFits, -1
+    std::vector<uint32_t> fitShapes;            // tracked shapes
+    std::vector<int64_t> fitTotal;              // per tracked shape
+    std::vector<std::vector<int32_t>> nodeFits; // per tracked shape, per node
+    void updateFits(uint32_t node);
     void acquireGpus(uint32_t task, uint32_t node);
     void releaseGpus(uint32_t task, uint32_t node);
 };

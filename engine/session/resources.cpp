@@ -173,14 +173,19 @@ bool VResource::isZero(int dim) const {
 }
 
 std::vector<int> VResource::resourceNames() const {
-    std::vector<int> out;
-    if (cpu >= kMinResource) out.push_back(kCpu);
-    if (mem >= kMinResource) out.push_back(kMemory);
+    int names[kMaxDims];
+    return std::vector<int>(names, names + resourceNames(names));
+}
+
+int VResource::resourceNames(int* out) const {
+    int n = 0;
+    if (cpu >= kMinResource) out[n++] = kCpu;
+    if (mem >= kMinResource) out[n++] = kMemory;
     for (uint64_t m = mask_; m; m &= m - 1) {
         int d = __builtin_ctzll(m);
-        if (scalar_[size_t(d)] >= kMinResource) out.push_back(d);
+        if (scalar_[size_t(d)] >= kMinResource) out[n++] = d;
     }
-    return out;
+    return n;
 }
 
 bool VResource::lessEqual(const VResource& rr, Missing missing) const {

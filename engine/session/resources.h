@@ -77,6 +77,7 @@ class VResource {
     bool isZero(int dim) const;
     // Names (dims) whose amount is at least 0.1, cpu and memory first then scalars by dim.
     std::vector<int> resourceNames() const;
+    int resourceNames(int* out) const; // the same into out[kMaxDims], returns how many
 
     bool lessEqual(const VResource& rr, Missing missing) const;
     bool less(const VResource& rr, Missing missing) const;

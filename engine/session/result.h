@@ -35,6 +35,9 @@ struct SessionResult {
     // each job with a pending pod the reason of its first one (in the job's pod order).
     std::vector<std::pair<uint32_t, std::string>> phaseChanges;
     std::vector<std::pair<uint32_t, std::string>> jobReasons;
+    // With SessionOptions::parkJobs: jobs the session did not try because too few of their pods
+    // fit the cluster (SettledJobs, parked); they have no entry in jobReasons.
+    std::vector<uint32_t> parkedJobs;
 };
 
 } // namespace gantry::engine

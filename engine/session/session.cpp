@@ -28,6 +28,17 @@ bool SessionCache::covers(const SchedulerConf& conf) {
     return true;
 }
 
+bool SessionCache::parks(const SchedulerConf& conf) {
+    bool gang = false;
+    for (const auto& tier : conf.tiers)
+        for (const auto& p : tier.plugins) {
+            if (p.name == "sla" && pluginImplemented(p.name)) return false;
+            if (p.name == "gang")
+                gang = gang || (p.enabled("enableJobReady") && p.enabled("enableJobPipelined"));
+        }
+    return gang && covers(conf);
+}
+
 Session::Session(ClusterState& st, const SchedulerConf& c, const SessionOptions& opts)
     : Session(st, c, opts, opts.cache && SessionCache::covers(c) ? opts.cache : nullptr) {}
 
@@ -40,7 +51,8 @@ Session::Session(ClusterState& st, const SchedulerConf& c, const SessionOptions&
     if (cache) {
         settled_ = &cache->settled;
         settled_->refresh();
-        sessionJobs = settled_->unsettled();
+        parking_ = options.parkJobs && options.compactResult && SessionCache::parks(conf);
+        settled_->partition(parking_, sessionJobs);
         if (jobs.size() < state.jobs.size()) jobs.resize(state.jobs.size());
         if (slot_.size() < state.jobs.size()) slot_.resize(state.jobs.size());
     } else {
@@ -662,6 +674,17 @@ bool Session::taskHasFitErrors(uint32_t j, uint32_t task) const {
     for (const auto& [t, fe] : jobs[j].nodesFitErrors)
         if (state.tasks[t].role == role) return true;
     return false;
+}
+
+bool Session::parkedNow(uint32_t j) {
+    if (!parking_ || !settled_->parked(j)) return false;
+    // Its pending pods are all of one shape; no more of them than fit by request could be placed.
+    const auto& job = state.jobs[j];
+    const int64_t fit = state.fitCount(state.tasks[job.tasks[0]].shape);
+    if (readyTaskNum(j) + waitingTaskNum(j) + pendingBestEffortTaskNum(j) + fit >= job.minAvailable)
+        return false;
+    jobs[j].parked = true;
+    return true;
 }
 
 bool Session::needContinueAllocating(uint32_t j) const {

@@ -138,6 +138,9 @@ struct SessionOptions {
     // The result by index only (SessionResult::phaseChanges and jobReasons); the maps keyed by
     // name (podGroupPhase, pending, gangs, pipelined) stay empty.
     bool compactResult = false;
+    // With a cache and a compact result: parked jobs that cannot start are not tried (no reason
+    // for them; SessionResult::parkedJobs lists them), when SessionCache::parks allows it.
+    bool parkJobs = false;
 };
 
 // Per-job state that lives only for the session.
@@ -149,6 +152,7 @@ struct JobSession {
     bool softTopology = false;             // as written, before the soft-to-hard conversion
     int32_t allocatedHyperNode = -1;       // the job's
     int32_t subJobAllocatedHyperNode = -1; // its default sub-job's
+    bool parked = false;                   // not tried: too few of its pods fit (SessionResult::parkedJobs)
     std::string jobFitError;
     std::unordered_map<uint32_t, FitErrors> nodesFitErrors; // task -> why no node
 };
@@ -167,6 +171,9 @@ struct SessionCache {
     // and backfill run (nothing is evicted), and every plugin either reads the settled totals
     // (proportion, overcommit) or looks at the jobs it is asked about only (drf without hierarchy).
     static bool covers(const SchedulerConf& conf);
+    // Whether such sessions may also leave parked jobs untried: gang alone decides whether a job
+    // is ready or pipelined (sla, which may pipeline a job gang would not, is not configured).
+    static bool parks(const SchedulerConf& conf);
     SettledJobs settled;
     std::vector<JobSession> jobs; // default-valued outside a session
     std::vector<uint32_t> slot;   // job -> position in Session::sessionJobs (valid for those only)
@@ -186,6 +193,7 @@ class Session {
     std::vector<JobSession> ownJobs_;
     std::vector<uint32_t> ownSlot_;
     SettledJobs* settled_ = nullptr;
+    bool parking_ = false;
 
   public:
     ClusterState& state;
@@ -198,6 +206,8 @@ class Session {
     VResource totalResource;              // sum of allocatable of nodes
     // The settled jobs left out of this session (null when every job is in it).
     const SettledJobs* settled() const { return settled_; }
+    // Whether allocate should not try a parked job: too few of its pods fit for it to start.
+    bool parkedNow(uint32_t job);
     // Position of a session job in sessionJobs, for plugins that keep per-job arrays.
     uint32_t sessionSlot(uint32_t job) const { return slot_[job]; }
 

@@ -115,8 +115,13 @@ SessionResult Session::close() {
         // The simulator's question: why does each job still wait. It asks about the first pod that
         // is pending once the session is undone and its bindings applied: one pending, pipelined
         // or allocated (in a statement kept but not committed, which has no reason) now.
+        if (parking_) r.parkedJobs = settled_->leftOutParked();
         for (uint32_t i = 0; i < sessionJobs.size(); ++i) {
             const uint32_t j = sessionJobs[i];
+            if (jobs[j].parked) {
+                r.parkedJobs.push_back(j);
+                continue;
+            }
             for (uint32_t t : state.jobs[j].tasks) {
                 const TaskStatus st = state.tasks[t].status;
                 if (st == TaskStatus::Allocated) break;

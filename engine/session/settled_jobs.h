@@ -10,11 +10,22 @@
 // add the settled jobs' totals kept here; the totals are exact integers, so it does not matter in
 // which order anything was added.
 //
+// Parked jobs are the other kind a session may leave out: admitted (Inqueue) jobs whose pods are
+// all pending and all of one shape. They are grouped by queue, shape and minAvailable; a session
+// leaves a group out while fewer pods of its shape fit the cluster than minAvailable, counting the
+// request alone (ClusterState::fitCount, an upper bound). Every placement only lowers that count,
+// so however allocate went, none of them could be ready or pipelined: it would place some pods,
+// find no node for the next and undo them all. Without sla (which may pipeline a job gang would
+// not) that failure changes nothing but the reasons, which is why parking is for sessions whose
+// caller keeps the last reason of a parked job (the simulator).
+//
 // The tracker follows ClusterState::changedJobs: refresh() re-evaluates exactly the jobs whose pods
 // or phase changed since the last call.
 #include "session/cluster_state.h"
 
 #include <cstdint>
+#include <map>
+#include <tuple>
 #include <vector>
 
 namespace gantry::engine {
@@ -27,12 +38,14 @@ class SettledJobs {
         std::vector<int64_t> value;
         std::vector<int32_t> named;
         void add(const VResource& r, int sign);
+        void add(const Sum& s);
         VResource resource(int dims) const;
     };
-    // What proportion reads of a queue's settled jobs.
+    // What proportion reads of a queue's jobs left out.
     struct QueueTotals {
         int32_t jobs = 0;
-        Sum allocated, inqueue, elastic; // allocated = request: a settled job has nothing pending
+        Sum allocated, request, inqueue, elastic;
+        void add(const QueueTotals& t);
     };
 
     explicit SettledJobs(ClusterState& state);
@@ -50,15 +63,34 @@ class SettledJobs {
     const Sum& inqueue() const { return inqueue_; } // over every queue
     size_t settledCount() const { return settledCount_; }
 
+    // The jobs of one session: the unsettled ones, less the parked groups that cannot start (all of
+    // them in when park is false). Then leftOut and leftOutInqueue give what proportion and
+    // overcommit add for the settled jobs and the parked ones left out, and leftOutParked lists
+    // the latter.
+    void partition(bool park, std::vector<uint32_t>& sessionJobs);
+    const QueueTotals& leftOut(uint32_t q) const { return outQueues_[q]; }
+    const Sum& leftOutInqueue() const { return outInqueue_; }
+    const std::vector<uint32_t>& leftOutParked() const { return outParked_; }
+    // Parked: how many more of its pods a job needs placed is compared with fitCount(shape).
+    bool parked(uint32_t job) const { return job < group_.size() && group_[job] >= 0; }
+
   private:
     struct Contribution {
         uint32_t queue = 0; // the job's, kept: a removed job no longer names it
-        VResource allocated, inqueue, elastic;
+        VResource allocated, request, inqueue, elastic;
+        VResource overcommit; // what overcommit adds: inqueue when settled, minResources when parked
         bool inqueueCounted = false;
     };
+    struct ParkedGroup {
+        uint32_t queue = 0, shape = 0;
+        int32_t minAvailable = 0;
+        QueueTotals totals;
+        Sum overcommit;
+    };
     bool qualifies(uint32_t job) const;
+    bool parkable(uint32_t job) const;
     void evaluate(uint32_t job);
-    void apply(const Contribution& c, int sign);
+    void apply(QueueTotals& totals, Sum& overcommit, const Contribution& c, int sign);
 
     ClusterState& state_;
     std::vector<uint8_t> member_;
@@ -68,6 +100,13 @@ class SettledJobs {
     std::vector<QueueTotals> queues_;
     Sum inqueue_;
     size_t settledCount_ = 0;
+    std::vector<int32_t> group_; // parked job -> its group, -1
+    std::vector<ParkedGroup> groups_;
+    std::map<std::tuple<uint32_t, uint32_t, int32_t>, int32_t> groupIndex_; // queue, shape, minAvailable
+    std::vector<QueueTotals> outQueues_;
+    Sum outInqueue_;
+    std::vector<uint32_t> outParked_;
+    std::vector<uint8_t> groupOut_;
 };
 
 } // namespace gantry::engine

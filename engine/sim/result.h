@@ -108,6 +108,9 @@ struct SimResult {
         targetWorkload; // shapes of the fragmentation's target workload, "cpu/gpu-milli x n"
 
     int64_t sessions = 0, cyclesSkipped = 0;
+    // Waiting jobs left untried by a session because too few of their pods fit (summed over the
+    // sessions); each keeps the pending reason of the last session that tried it.
+    int64_t parkedJobSessions = 0;
     std::vector<std::string> warnings; // from the scheduler configuration (plugins not modelled...)
 
     // End state for a GPU map.

@@ -471,6 +471,7 @@ class Simulator {
             so.nowSeconds = now;
             so.cache = cache_.get();
             so.compactResult = true;
+            so.parkJobs = o_.parkJobs;
             engine::Session session(st_, o_.conf, so);
             r = session.run();
             for (const auto& wmsg : r.warnings)
@@ -505,8 +506,16 @@ class Simulator {
         std::unordered_map<uint32_t, const std::string*> reasonOf;
         if (!kube_)
             for (const auto& [j, reason] : r.jobReasons) reasonOf.emplace(j, &reason);
+        // Parked jobs were not tried: they keep the reason of the last session that tried them.
+        ++parkStamp_;
+        result_.parkedJobSessions += int64_t(r.parkedJobs.size());
+        for (uint32_t j : r.parkedJobs) {
+            if (parkedIn_.size() <= j) parkedIn_.resize(j + 1, 0);
+            parkedIn_[j] = parkStamp_;
+        }
         for (uint32_t slot : waiting_) {
             Active& a = active_[slot];
+            if (a.stateJob < parkedIn_.size() && parkedIn_[a.stateJob] == parkStamp_) continue;
             const auto& job = st_.jobs[a.stateJob];
             uint32_t cls = 0;
             if (kube_) {
@@ -742,7 +751,9 @@ class Simulator {
     std::vector<Active> active_;
     std::vector<uint32_t> freeSlots_;
     std::vector<uint32_t> slotOfStateJob_;
-    std::set<uint32_t> waiting_; // slots of jobs in the cluster whose gang does not run
+    std::set<uint32_t> waiting_;     // slots of jobs in the cluster whose gang does not run
+    std::vector<uint64_t> parkedIn_; // state job -> the session that last parked it (parkStamp_)
+    uint64_t parkStamp_ = 0;
     std::unique_ptr<engine::SessionCache> cache_;
     std::priority_queue<Event, std::vector<Event>, std::greater<Event>> events_;
     uint64_t seq_ = 0;

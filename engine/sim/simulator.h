@@ -42,6 +42,10 @@ struct SimOptions {
     // Sessions leave out the jobs they cannot change (engine::SettledJobs) when the policy allows
     // it; false = every session sees every job (the reference the cache must equal).
     bool sessionCache = true;
+    // Sessions (with the cache) also leave untried the parked jobs too few of whose pods fit the
+    // cluster (engine::SettledJobs): decisions are the same; such a job keeps the pending reason of
+    // the last session that tried it. false = every waiting job is tried in every session.
+    bool parkJobs = true;
     bool measureFragmentation = true;
     uint64_t seed = 42; // recorded in the result; the workload was drawn with it
 };

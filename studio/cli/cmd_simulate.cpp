@@ -350,6 +350,7 @@ int runSimulate(const Args& args) {
     if (podStart) options.podStartSeconds = *podStart;
     options.skipIdleCycles = !everyCycle;
     options.sessionCache = !fullSessions;
+    options.parkJobs = !fullSessions;
     context.nodes = 0;
     for (const auto& n : cluster.nodes) context.nodes += n.ready ? 1 : 0;
     if (workload.jobs.empty()) {

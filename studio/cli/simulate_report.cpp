@@ -189,6 +189,7 @@ std::string simulationJson(const sim::SimResult& r, const ReportContext& ctx) {
     o["timeseries"] = std::move(ts);
     o["sessions"] = r.sessions;
     o["cycles_skipped"] = r.cyclesSkipped;
+    o["parked_job_sessions"] = r.parkedJobSessions;
     o["warnings"] = r.warnings;
     return o.dump(1) + "\n";
 }

@@ -7,7 +7,9 @@
 #include "test_registry.h"
 
 #include <QtTest>
+#include <map>
 #include <random>
+#include <set>
 
 using namespace gantry;
 using namespace gantry::engine;
@@ -86,6 +88,16 @@ SchedulerConf makeConf(std::vector<std::string> actions, std::vector<std::vector
 SchedulerConf defaultConf(std::vector<std::string> actions = {"enqueue", "allocate", "backfill"}) {
     return makeConf(std::move(actions), {{"priority", "gang", "conformance"},
                                          {"drf", "predicates", "proportion", "nodeorder", "binpack"}});
+}
+
+// A simulator-style session: cached, compact result, parked jobs untried or not.
+SessionResult runCompact(ClusterState& st, SessionCache& cache, const SchedulerConf& conf, bool park) {
+    SessionOptions o;
+    o.cache = &cache;
+    o.compactResult = true;
+    o.parkJobs = park;
+    Session ssn(st, conf, o);
+    return ssn.run();
 }
 
 SessionResult runSession(const Cluster& cluster, const SchedulerConf& conf, bool useIndex) {
@@ -389,6 +401,70 @@ class SessionTest : public QObject {
         QCOMPARE(cache.settled.unsettled(), std::vector<uint32_t>{waitingJob});
         QCOMPARE(cache.settled.settledCount(), size_t(0));
     }
+    // A parked job (admitted, every pod pending, all of one shape) is not tried while fewer of its
+    // pods fit the cluster by request than it needs: trying it would only place pods and undo
+    // them. Nothing else changes. When pods finish and enough fit, it is tried again; a job whose
+    // room an earlier job of the same session took is not tried.
+    void parkedJobsWaitForCapacity() {
+        Cluster c;
+        c.queues.push_back(makeQueue("default"));
+        c.nodes.push_back(makeNode("n1", 32000, 128, 8));
+        c.nodes.push_back(makeNode("n2", 32000, 128, 8));
+        for (const char* busy : {"busy-a", "busy-b"}) {
+            c.podGroups.push_back(makeGroup("ns", busy, "default", 1, "Running"));
+            Pod p = makePod("ns", std::string(busy) + "-0", busy, 1000, 8, 6);
+            p.phase = PodPhase::Running;
+            p.nodeName = busy == std::string("busy-a") ? "n1" : "n2";
+            c.pods.push_back(p);
+        }
+        for (const char* train : {"train-a", "train-b"}) {
+            c.podGroups.push_back(makeGroup("ns", train, "default", 2, "Inqueue"));
+            for (int i = 0; i < 2; ++i)
+                c.pods.push_back(
+                    makePod("ns", train + std::string("-") + std::to_string(i), train, 4000, 16, 4));
+        }
+        ClusterState st = buildClusterState(c);
+        SessionCache cache(st);
+        const uint32_t trainA = uint32_t(st.findJob("ns/train-a")),
+                       trainB = uint32_t(st.findJob("ns/train-b"));
+        QVERIFY(cache.settled.parked(trainA) && cache.settled.parked(trainB));
+        const SchedulerConf conf = defaultConf();
+        QVERIFY(SessionCache::parks(conf));
+        QVERIFY(!SessionCache::parks(makeConf({"enqueue", "allocate"}, {{"priority", "sla"}, {"gang"}})));
+        const uint32_t shape = st.tasks[st.jobs[trainA].tasks[0]].shape;
+        QCOMPARE(st.fitCount(shape), int64_t(0)); // 2 GPUs free on each node, 4 asked per pod
+        auto run = [&](bool park) { return runCompact(st, cache, conf, park); };
+        auto reasonOf = [](const SessionResult& r, uint32_t j) {
+            for (const auto& [job, reason] : r.jobReasons)
+                if (job == j) return reason;
+            return std::string();
+        };
+        {
+            const SessionResult tried = run(false), parked = run(true);
+            QCOMPARE(parked.parkedJobs, (std::vector<uint32_t>{trainA, trainB}));
+            QVERIFY(tried.parkedJobs.empty());
+            QVERIFY(tried.boundTasks.empty() && parked.boundTasks.empty());
+            QCOMPARE(QString::fromStdString(reasonOf(tried, trainA)),
+                     QString("0/2 nodes are unavailable: 2 Insufficient nvidia.com/gpu. (gang ns/train-a: "
+                             "minMember 2, 0 placeable)"));
+            QVERIFY(reasonOf(parked, trainA).empty());
+        }
+        // busy-a is done: n1 takes two pods of the shape, enough for one gang.
+        const uint32_t busyA = uint32_t(st.findJob("ns/busy-a"));
+        for (uint32_t t : st.jobs[busyA].tasks) st.setTask(t, TaskStatus::Succeeded, -1);
+        st.removeJob(busyA);
+        QCOMPARE(st.fitCount(shape), int64_t(2));
+        const SessionResult tried = run(false), parked = run(true);
+        QCOMPARE(parked.boundTasks, tried.boundTasks);
+        QCOMPARE(parked.boundTasks.size(), size_t(2));
+        for (const auto& [t, node] : parked.boundTasks) {
+            QCOMPARE(st.tasks[t].job, trainA);
+            QCOMPARE(st.nodeName(node), std::string("n1"));
+        }
+        QCOMPARE(parked.parkedJobs, std::vector<uint32_t>{trainB}); // tried in the session, not placed
+        QVERIFY(QString::fromStdString(reasonOf(tried, trainB)).contains("minMember 2, 0 placeable"));
+        QCOMPARE(parked.phaseChanges, tried.phaseChanges);
+    }
     void jobAddedLaterIsScheduled() {
         Cluster c;
         c.queues.push_back(makeQueue("default"));
@@ -452,6 +528,27 @@ class SessionTest : public QObject {
 
 class NodeIndexTest : public QObject {
     Q_OBJECT
+    // Compact sessions that leave parked jobs untried decide what those that try them decide, and
+    // give the same reasons for every job they tried.
+    static void compareParked(const Cluster& c, const SchedulerConf& conf) {
+        auto run = [&](bool park) {
+            ClusterState st = buildClusterState(c);
+            SessionCache cache(st);
+            return runCompact(st, cache, conf, park);
+        };
+        const SessionResult tried = run(false), parked = run(true);
+        QCOMPARE(parked.boundTasks, tried.boundTasks);
+        QCOMPARE(parked.evictedTasks, tried.evictedTasks);
+        QCOMPARE(parked.phaseChanges, tried.phaseChanges);
+        std::map<uint32_t, std::string> reasons(parked.jobReasons.begin(), parked.jobReasons.end());
+        const std::set<uint32_t> untried(parked.parkedJobs.begin(), parked.parkedJobs.end());
+        for (const auto& [j, reason] : tried.jobReasons) {
+            if (untried.count(j)) continue;
+            QCOMPARE(reasons[j], reason);
+        }
+        QCOMPARE(parked.jobReasons.size() + untried.size(), tried.jobReasons.size());
+    }
+
   private slots:
     // The bucket index must give exactly what evaluating every node gives: same bindings,
     // evictions, pipelined tasks, phases and pending reasons.
@@ -486,6 +583,7 @@ class NodeIndexTest : public QObject {
             if (SessionCache::covers(conf))
                 QCOMPARE(cached.sessionJobs.size() + cache.settled.settledCount(), queued);
             QCOMPARE(describe(cached.run()), describe(indexed));
+            if (SessionCache::parks(conf)) compareParked(c, conf);
         }
     }
 };
