@@ -2,16 +2,18 @@
 
 namespace gantry {
 
+// Sessions ask for every switch of every plugin each cycle; the maps hold the few written in the
+// file, so a scan without building a key string is the cheaper lookup.
 bool PluginOption::enabled(std::string_view switchName) const {
-    auto it = switches.find(std::string(switchName));
-    if (it != switches.end()) return it->second;
+    for (const auto& [key, on] : switches)
+        if (key == switchName) return on;
     return switchName != "enableHierarchy";
 }
 
 std::optional<std::string> PluginOption::argument(std::string_view key) const {
-    auto it = arguments.find(std::string(key));
-    if (it == arguments.end()) return std::nullopt;
-    return it->second;
+    for (const auto& [written, value] : arguments)
+        if (written == key) return value;
+    return std::nullopt;
 }
 
 const PluginOption* SchedulerConf::plugin(std::string_view name) const {
@@ -30,19 +32,22 @@ SchedulerConf defaultVolcanoConf() {
         p.switches = std::move(switches);
         return p;
     };
-    conf.tiers.push_back(Tier{{plugin("priority"), plugin("gang", {{"enablePreemptable", false}}),
-                               plugin("conformance")}});
-    conf.tiers.push_back(Tier{{plugin("overcommit"), plugin("drf", {{"enablePreemptable", false}}),
-                               plugin("predicates"), plugin("proportion"), plugin("nodeorder"),
-                               plugin("binpack")}});
+    conf.tiers.push_back(
+        Tier{{plugin("priority"), plugin("gang", {{"enablePreemptable", false}}), plugin("conformance")}});
+    conf.tiers.push_back(
+        Tier{{plugin("overcommit"), plugin("drf", {{"enablePreemptable", false}}), plugin("predicates"),
+              plugin("proportion"), plugin("nodeorder"), plugin("binpack")}});
     return conf;
 }
 
 const char* toString(KubeSchedulerProfile::Strategy strategy) {
     switch (strategy) {
-    case KubeSchedulerProfile::Strategy::LeastAllocated: return "LeastAllocated";
-    case KubeSchedulerProfile::Strategy::MostAllocated: return "MostAllocated";
-    case KubeSchedulerProfile::Strategy::RequestedToCapacityRatio: return "RequestedToCapacityRatio";
+    case KubeSchedulerProfile::Strategy::LeastAllocated:
+        return "LeastAllocated";
+    case KubeSchedulerProfile::Strategy::MostAllocated:
+        return "MostAllocated";
+    case KubeSchedulerProfile::Strategy::RequestedToCapacityRatio:
+        return "RequestedToCapacityRatio";
     }
     return "LeastAllocated";
 }

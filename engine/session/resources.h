@@ -12,6 +12,7 @@
 // do quota arithmetic (proportion, capacity, drf, overcommit) use it so their answers match
 // upstream to the last dimension.
 #include "model/resources.h"
+#include "session/dim_values.h"
 
 #include <cstdint>
 #include <string>
@@ -106,9 +107,9 @@ class VResource {
 
   private:
     void ensureDims(int dims);
-    std::vector<double> scalar_; // indexed by dim; [0] and [1] unused
-    uint64_t mask_ = 0;          // presence of scalar dims (bit dim)
-    bool mapSet_ = false;        // the scalar map exists (non-nil)
+    DimValues scalar_;    // indexed by dim; [0] and [1] unused
+    uint64_t mask_ = 0;   // presence of scalar dims (bit dim)
+    bool mapSet_ = false; // the scalar map exists (non-nil)
 };
 
 // Share of l in r as upstream's helpers.Share: r == 0 gives 0 or 1.
