@@ -10,6 +10,7 @@
 #include "session/statement.h"
 #include "session/text_util.h"
 
+#include <algorithm>
 #include <limits>
 #include <map>
 
@@ -39,8 +40,13 @@ class Allocate : public Action {
         auto jobLess = [this](uint32_t a, uint32_t b) { return ssn_->jobOrderLess(a, b); };
         PriorityQueue<decltype(queueLess)> queues(queueLess);
         std::map<uint32_t, PriorityQueue<decltype(jobLess)>> jobsByQueue;
-        std::map<uint32_t, TaskQueue> worksheets;
+        std::map<uint32_t, TaskQueue> worksheets; // built at a job's first turn (parked jobs never get one)
         const bool enqueueOn = ssn.enabledActions.count("enqueue") > 0;
+        auto toPlace = [&](uint32_t t) {
+            const auto& task = ssn.state.tasks[t];
+            // Best-effort pods are backfill's job.
+            return task.status == TaskStatus::Pending && task.volcano && !ssn.state.shapeOf(t).vres.isEmpty();
+        };
 
         for (uint32_t j : ssn.sessionJobs) {
             if (ssn.isPending(j)) {
@@ -51,19 +57,12 @@ class Allocate : public Action {
                 ssn.jobs[j].jobFitError = vr->message;
                 continue;
             }
-            TaskQueue tasks(taskLess);
-            for (uint32_t t : ssn.state.jobs[j].tasks) {
-                const auto& task = ssn.state.tasks[t];
-                if (task.status != TaskStatus::Pending || !task.volcano) continue;
-                if (ssn.state.shapeOf(t).vres.isEmpty()) continue; // best-effort: backfill's job
-                tasks.push(t);
-            }
-            if (tasks.empty()) continue;
+            const auto& jobTasks = ssn.state.jobs[j].tasks;
+            if (std::none_of(jobTasks.begin(), jobTasks.end(), toPlace)) continue;
             const uint32_t q = ssn.queueOf(j);
             auto [it, inserted] = jobsByQueue.try_emplace(q, jobLess);
             if (inserted) queues.push(q);
             it->second.push(j);
-            worksheets.emplace(j, std::move(tasks));
         }
 
         while (!queues.empty()) {
@@ -81,7 +80,14 @@ class Allocate : public Action {
                 queues.push(q);
                 continue;
             }
-            TaskQueue& tasks = worksheets.at(j);
+            auto sheet = worksheets.find(j);
+            if (sheet == worksheets.end()) {
+                TaskQueue pending(taskLess);
+                for (uint32_t t : ssn.state.jobs[j].tasks)
+                    if (toPlace(t)) pending.push(t);
+                sheet = worksheets.emplace(j, std::move(pending)).first;
+            }
+            TaskQueue& tasks = sheet->second;
             if (ssn.jobs[j].hardTopology) {
                 auto stmt = allocateForJob(j, tasks);
                 if (stmt && ssn.jobReady(j)) {

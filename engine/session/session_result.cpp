@@ -91,6 +91,7 @@ SessionResult Session::close() {
             }
         }
         if (count(j, TaskStatus::Pending) == 0 && count(j, TaskStatus::Pipelined) == 0) continue;
+        if (compact && jobs[j].parked) continue; // untried: no reason to give
         GangStatus& g = gangs[i];
         hasGang[i] = 1;
         g.minMember = job.minAvailable;
