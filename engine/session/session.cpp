@@ -28,7 +28,10 @@ bool SessionCache::covers(const SchedulerConf& conf) {
     return true;
 }
 
-bool SessionCache::parks(const SchedulerConf& conf) {
+namespace {
+// Whether gang alone decides that a job is ready or pipelined (no sla, which may pipeline a job gang
+// would not).
+bool gangAloneDecides(const SchedulerConf& conf) {
     bool gang = false;
     for (const auto& tier : conf.tiers)
         for (const auto& p : tier.plugins) {
@@ -36,7 +39,12 @@ bool SessionCache::parks(const SchedulerConf& conf) {
             if (p.name == "gang")
                 gang = gang || (p.enabled("enableJobReady") && p.enabled("enableJobPipelined"));
         }
-    return gang && covers(conf);
+    return gang;
+}
+} // namespace
+
+bool SessionCache::parks(const SchedulerConf& conf) {
+    return gangAloneDecides(conf) && covers(conf);
 }
 
 Session::Session(ClusterState& st, const SchedulerConf& c, const SessionOptions& opts)
@@ -51,7 +59,8 @@ Session::Session(ClusterState& st, const SchedulerConf& c, const SessionOptions&
     if (cache) {
         settled_ = &cache->settled;
         settled_->refresh();
-        parking_ = options.parkJobs && options.compactResult && SessionCache::parks(conf);
+        // The cache is only passed when it covers the configuration (SessionCache::parks less covers).
+        parking_ = options.parkJobs && options.compactResult && gangAloneDecides(conf);
         settled_->partition(parking_, sessionJobs);
         if (jobs.size() < state.jobs.size()) jobs.resize(state.jobs.size());
         if (slot_.size() < state.jobs.size()) slot_.resize(state.jobs.size());
