@@ -5,8 +5,8 @@
 //
 //   session_bench [--nodes N] [--gangs G] [--gang-size S] [--full-scan]
 #include "model/cluster.h"
-#include "session/cluster_state.h"
-#include "session/session.h"
+#include "state/cluster_state.h"
+#include "profiles/volcano/framework/session.h"
 
 #include <chrono>
 #include <cstdio>

@@ -2,7 +2,7 @@
 // The FGD paper's fragmentation measure (fragmentation/fragmentation.h) kept up to date on a
 // simulated cluster: each node's share is recomputed only when the simulator changed that node.
 #include "fragmentation/fragmentation.h"
-#include "session/cluster_state.h"
+#include "state/cluster_state.h"
 #include "sim/workload.h"
 
 #include <cstdint>

@@ -1,8 +1,8 @@
 #include "sim/simulator.h"
 
-#include "kube/kube_scheduler.h"
-#include "session/session.h"
-#include "session/text_util.h"
+#include "profiles/kube_default/kube_scheduler.h"
+#include "profiles/volcano/framework/session.h"
+#include "model/go_text.h"
 #include "sim/frag_tracker.h"
 #include "sim/reasons.h"
 

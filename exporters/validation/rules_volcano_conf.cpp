@@ -3,7 +3,7 @@
 // and `gantry cycle` refuse the same configurations. Structure was checked by the schema.
 #include "input_error.h"
 #include "scheduler_conf_reader.h"
-#include "session/conf_check.h"
+#include "profiles/volcano/framework/conf_check.h"
 #include "validation/manifest_set.h"
 
 #include <algorithm>

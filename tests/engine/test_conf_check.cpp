@@ -2,7 +2,7 @@
 #include "input_error.h"
 #include "kube_scheduler_config_reader.h"
 #include "scheduler_conf_reader.h"
-#include "session/conf_check.h"
+#include "profiles/volcano/framework/conf_check.h"
 #include "test_registry.h"
 
 #include <QtTest>

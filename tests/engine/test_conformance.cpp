@@ -2,7 +2,7 @@
 // run through the real `gantry cycle` binary and compared as the suite's README prescribes:
 // bindings exact, bind_count, binds_per_hypernode_sorted, evicted as a multiset, pipelined (every
 // pipelined task of the job on one of the listed nodes), podgroup_phase, scores within tolerance.
-#include "session/cluster_state.h"
+#include "state/cluster_state.h"
 #include "snapshot/snapshot_importer.h"
 #include "test_registry.h"
 

@@ -1,9 +1,9 @@
 // Engine unit tests on clusters built in C++: Volcano's resource arithmetic, the node index against a
 // full scan, the session's undo log, gang and queue behaviour, pending reasons, incremental jobs.
 #include "model/cluster.h"
-#include "session/cluster_state.h"
-#include "session/resources.h"
-#include "session/session.h"
+#include "state/cluster_state.h"
+#include "state/resources.h"
+#include "profiles/volcano/framework/session.h"
 #include "test_registry.h"
 
 #include <QtTest>

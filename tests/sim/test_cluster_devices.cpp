@@ -1,7 +1,7 @@
 // The cluster state's GPU devices (shares placed best-fit, whole GPUs on the lowest free devices,
 // devices a pod names, release, session rollback), the deviceshare predicate, and removing
 // finished jobs with their names.
-#include "session/session.h"
+#include "profiles/volcano/framework/session.h"
 #include "test_registry.h"
 
 #include <QtTest>

@@ -3,7 +3,7 @@
 // kube-scheduler, and skipped idle cycles giving exactly what running every cycle gives.
 #include "input_loader.h"
 #include "scheduler_conf_reader.h"
-#include "session/session.h"
+#include "profiles/volcano/framework/session.h"
 #include "sim/reasons.h"
 #include "sim/simulator.h"
 #include "sim/sources.h"

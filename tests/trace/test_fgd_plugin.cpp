@@ -2,7 +2,7 @@
 // is the one where the session's workload loses the least GPU capacity to fragmentation.
 #include "fragmentation/frag_memo.h"
 #include "fragmentation/placement.h"
-#include "session/session.h"
+#include "profiles/volcano/framework/session.h"
 #include "test_registry.h"
 
 #include <QtTest>

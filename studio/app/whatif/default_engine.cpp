@@ -2,7 +2,7 @@
 // scheduling cycle is a session of the engine. The project's workload templates and the snapshot's
 // what-if jobs are simulated with the project's policy (or the comparison profile).
 #include "input_error.h"
-#include "session/conf_check.h"
+#include "profiles/volcano/framework/conf_check.h"
 #include "sim/simulator.h"
 #include "sim/sources.h"
 #include "whatif/whatif_engine.h"

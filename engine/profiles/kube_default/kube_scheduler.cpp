@@ -1,0 +1,262 @@
+#include "profiles/kube_default/kube_scheduler.h"
+
+#include "k8s/k8s.h"
+
+#include <algorithm>
+#include <limits>
+#include <map>
+
+namespace gantry::engine {
+
+BuildOptions kubeBuildOptions() {
+    BuildOptions o;
+    o.allSchedulers = true;
+    return o;
+}
+
+namespace {
+
+struct Undo {
+    uint32_t task;
+    TaskStatus status;
+    int32_t node;
+    bool inK8s;
+};
+
+class KubeScheduler {
+  public:
+    KubeScheduler(ClusterState& st, const KubeSchedulerProfile& p) : st_(st), profile_(p) {
+        weights_ = {{"NodeResourcesFit", 1},  {"NodeResourcesBalancedAllocation", 1},
+                    {"TaintToleration", 3},   {"NodeAffinity", 2},
+                    {"PodTopologySpread", 2}, {"InterPodAffinity", 2},
+                    {"ImageLocality", 1}};
+        for (const auto& [name, w] : p.pluginWeights) weights_[name] = w;
+        for (const auto& name : p.disabledPlugins) {
+            if (name == "*")
+                weights_.clear();
+            else
+                weights_.erase(name);
+        }
+        for (const auto& [name, w] : p.pluginWeights) weights_[name] = w; // explicitly enabled after "*"
+        switch (p.strategy) {
+        case KubeSchedulerProfile::Strategy::LeastAllocated:
+            fit_.strategy = k8s::FitStrategy::LeastAllocated;
+            break;
+        case KubeSchedulerProfile::Strategy::MostAllocated:
+            fit_.strategy = k8s::FitStrategy::MostAllocated;
+            break;
+        case KubeSchedulerProfile::Strategy::RequestedToCapacityRatio:
+            fit_.strategy = k8s::FitStrategy::RequestedToCapacityRatio;
+            break;
+        }
+        for (const auto& [name, w] : p.resourceWeights) fit_.resources.emplace_back(st.dims.find(name), w);
+        for (const auto& [u, s] : p.shape) fit_.shape.emplace_back(u, s);
+        fit_.useRequested = false;
+        balancedDims_ = {kCpu, kMemory};
+    }
+
+    SessionResult run(bool scores) {
+        SessionResult r;
+        std::vector<uint32_t> queue;
+        for (uint32_t t = 0; t < st_.tasks.size(); ++t)
+            if (st_.tasks[t].status == TaskStatus::Pending) queue.push_back(t);
+        std::stable_sort(queue.begin(), queue.end(), [&](uint32_t a, uint32_t b) {
+            if (st_.tasks[a].kubePriority != st_.tasks[b].kubePriority)
+                return st_.tasks[a].kubePriority > st_.tasks[b].kubePriority;
+            return st_.tasks[a].order < st_.tasks[b].order;
+        });
+        std::vector<uint32_t> all(st_.nodes.size());
+        for (uint32_t i = 0; i < all.size(); ++i) all[i] = st_.nodeByRank[i];
+        if (scores)
+            for (uint32_t t : queue) {
+                auto s = score(t, all);
+                auto& row = r.scores[st_.taskKey(t)];
+                for (size_t i = 0; i < all.size(); ++i) row[st_.nodeName(all[i])] = double(s[i]);
+            }
+        for (uint32_t t : queue) {
+            std::map<std::string, uint32_t> reasons;
+            std::vector<uint32_t> feasible;
+            auto aff = k8s::affinityPreFilter(st_, t);
+            auto spread = k8s::spreadPreFilter(st_, t);
+            for (uint32_t n : all) {
+                std::vector<std::string> why = filter(t, n, aff, spread);
+                if (why.empty()) feasible.push_back(n);
+                for (const auto& w : why) reasons[w]++;
+            }
+            const std::string key = st_.taskKey(t);
+            if (feasible.empty()) {
+                std::vector<std::string> parts;
+                for (const auto& [w, n] : reasons) parts.push_back(std::to_string(n) + " " + w);
+                std::sort(parts.begin(), parts.end());
+                std::string msg = "0/" + std::to_string(all.size()) + " nodes are available";
+                if (!parts.empty()) {
+                    msg += ": ";
+                    for (size_t i = 0; i < parts.size(); ++i) msg += (i ? ", " : "") + parts[i];
+                }
+                r.pending[key] = msg + ".";
+                continue;
+            }
+            int32_t best = -1;
+            if (feasible.size() == 1) {
+                best = int32_t(feasible[0]);
+            } else {
+                auto s = score(t, feasible);
+                int64_t max = std::numeric_limits<int64_t>::min();
+                for (size_t i = 0; i < feasible.size(); ++i)
+                    if (s[i] > max ||
+                        (s[i] == max && st_.nodes[feasible[i]].rank < st_.nodes[uint32_t(best)].rank)) {
+                        max = s[i];
+                        best = int32_t(feasible[i]);
+                    }
+            }
+            bindTask(t, uint32_t(best));
+            r.bindings[key] = st_.nodeName(uint32_t(best));
+            r.boundTasks.emplace_back(t, uint32_t(best));
+        }
+        // Gangs: kube-scheduler does not know them; report how far each got. A job that started
+        // some pods but not minMember holds resources it cannot use: the deadlock gang scheduling
+        // avoids.
+        for (uint32_t j = 0; j < st_.jobs.size(); ++j) {
+            const auto& job = st_.jobs[j];
+            if (!st_.jobAlive(j)) continue;
+            GangStatus g;
+            g.minMember = job.minAvailable;
+            g.tasks = int32_t(job.tasks.size());
+            for (uint32_t t : job.tasks)
+                if (occupiesNode(st_.tasks[t].status) || completedStatus(st_.tasks[t].status)) ++g.placeable;
+            g.ready = g.placeable >= job.minAvailable;
+            r.podGroupPhase[job.key] = g.ready && g.placeable > 0 ? "Running" : "Pending";
+            if (!g.ready)
+                g.reason = "minMember " + std::to_string(g.minMember) + ", " + std::to_string(g.placeable) +
+                           " placed";
+            r.gangs[job.key] = g;
+            if (g.ready || g.placeable == 0) continue;
+            for (uint32_t t : job.tasks)
+                if (auto it = r.pending.find(st_.taskKey(t)); it != r.pending.end())
+                    it->second += " (gang " + job.key + " started partly: " + g.reason +
+                                  "; the started pods hold their resources)";
+        }
+        restore();
+        return r;
+    }
+
+  private:
+    // Filters in kube-scheduler's default order; the first failing plugin gives the node's reasons.
+    std::vector<std::string> filter(uint32_t t, uint32_t n, const k8s::AffinityState& aff,
+                                    const k8s::SpreadState& spread) {
+        const auto& pod = st_.shapeOf(t);
+        const auto& node = st_.nodes[n];
+        if (!k8s::passesUnschedulable(pod, node)) return {k8s::kUnschedulable};
+        if (const Taint* taint = k8s::firstUntolerated(pod, node))
+            return {k8s::untoleratedTaintReason(*taint)};
+        if (!k8s::passesNodeAffinity(pod, node, st_.nodeName(n))) return {k8s::kNodeAffinity};
+        std::vector<std::string> fit;
+        if (st_.k8sPods[n] + 1 > node.maxTaskNum) fit.push_back("Too many pods");
+        const int64_t* alloc = st_.nodeRow(st_.allocatable, n);
+        const int64_t* req = st_.nodeRow(st_.k8sRequested, n);
+        auto check = [&](int d) {
+            const int64_t want = pod.request[size_t(d)];
+            if (want > 0 && want > alloc[d] - req[d]) fit.push_back("Insufficient " + st_.dims.name(d));
+        };
+        check(kCpu);
+        check(kMemory);
+        for (int d : st_.dims.byName())
+            if (d > kPods && ((pod.presentMask >> d) & 1u)) check(d);
+        // Shares of a device and GPU models, as a GPU-sharing scheduler extender checks them.
+        if (pod.gpu.count > 0 && fit.empty() && !st_.gpusFit(t, n)) fit.push_back("Insufficient GPU devices");
+        if (!fit.empty()) return fit;
+        Code code;
+        if (const char* why = k8s::spreadFilter(st_, spread, n, &code)) return {why};
+        if (const char* why = k8s::affinityFilter(st_, aff, t, n, &code)) return {why};
+        return {};
+    }
+
+    int64_t weight(const char* name) const {
+        auto it = weights_.find(name);
+        return it == weights_.end() ? 0 : it->second;
+    }
+
+    std::vector<int64_t> score(uint32_t t, const std::vector<uint32_t>& nodes) {
+        const auto& pod = st_.shapeOf(t);
+        const size_t n = nodes.size();
+        std::vector<int64_t> total(n, 0), raw(n, 0);
+        if (int64_t w = weight("NodeResourcesFit"))
+            for (size_t i = 0; i < n; ++i) total[i] += k8s::fitScore(st_, fit_, t, nodes[i]) * w;
+        if (int64_t w = weight("NodeResourcesBalancedAllocation")) {
+            bool skip = false;
+            for (size_t i = 0; i < n && !skip; ++i)
+                if (!k8s::balancedScore(st_, balancedDims_, t, nodes[i], &raw[i])) skip = true;
+            if (!skip)
+                for (size_t i = 0; i < n; ++i) total[i] += raw[i] * w;
+        }
+        if (int64_t w = weight("TaintToleration")) {
+            for (size_t i = 0; i < n; ++i)
+                raw[i] = k8s::intolerablePreferNoSchedule(pod, st_.nodes[nodes[i]]);
+            k8s::defaultNormalize(raw, true);
+            for (size_t i = 0; i < n; ++i) total[i] += raw[i] * w;
+        }
+        if (int64_t w = weight("NodeAffinity"); w && pod.hasPreferredNodeAffinity) {
+            for (size_t i = 0; i < n; ++i)
+                raw[i] = k8s::nodeAffinityScore(pod, st_.nodes[nodes[i]], st_.nodeName(nodes[i]));
+            k8s::defaultNormalize(raw, false);
+            for (size_t i = 0; i < n; ++i) total[i] += raw[i] * w;
+        }
+        if (int64_t w = weight("InterPodAffinity")) {
+            auto state = k8s::affinityPreScore(st_, t);
+            if (!state.skip) {
+                for (size_t i = 0; i < n; ++i) raw[i] = k8s::affinityScore(st_, state, nodes[i]);
+                k8s::affinityNormalize(raw);
+                for (size_t i = 0; i < n; ++i) total[i] += raw[i] * w;
+            }
+        }
+        if (int64_t w = weight("PodTopologySpread"); w && !pod.topologySpread.empty()) {
+            auto state = k8s::spreadPreScore(st_, t, nodes);
+            if (!state.skip) {
+                std::vector<bool> ignored(n, false);
+                for (size_t i = 0; i < n; ++i) {
+                    bool ig = false;
+                    raw[i] = k8s::spreadScore(st_, state, nodes[i], &ig);
+                    ignored[i] = ig;
+                }
+                k8s::spreadNormalize(raw, ignored);
+                for (size_t i = 0; i < n; ++i) total[i] += raw[i] * w;
+            }
+        }
+        return total;
+    }
+
+    void bindTask(uint32_t t, uint32_t n) {
+        const auto& task = st_.tasks[t];
+        undo_.push_back(Undo{t, task.status, task.node, task.inK8sView});
+        st_.setTask(t, TaskStatus::Bound, int32_t(n));
+        st_.k8sAdd(t, n);
+        st_.reindexNode(n);
+    }
+
+    void restore() {
+        for (auto it = undo_.rbegin(); it != undo_.rend(); ++it) {
+            const int32_t node = st_.tasks[it->task].node;
+            if (st_.tasks[it->task].inK8sView && !it->inK8s && node >= 0) {
+                st_.k8sRemove(it->task, uint32_t(node));
+                st_.reindexNode(uint32_t(node));
+            }
+            st_.setTask(it->task, it->status, it->node);
+        }
+        undo_.clear();
+    }
+
+    ClusterState& st_;
+    const KubeSchedulerProfile& profile_;
+    std::map<std::string, int64_t> weights_;
+    k8s::FitScorer fit_;
+    std::vector<int> balancedDims_;
+    std::vector<Undo> undo_;
+};
+
+} // namespace
+
+SessionResult runKubeDefault(ClusterState& state, const KubeSchedulerProfile& profile, bool scores) {
+    return KubeScheduler(state, profile).run(scores);
+}
+
+} // namespace gantry::engine

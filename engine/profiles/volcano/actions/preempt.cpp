@@ -1,0 +1,330 @@
+// preempt: inside a queue, starving jobs evict lower-priority work. For each pending task of a
+// starving job (job order, task order) the nodes that pass the predicates (unresolvable failures
+// excluded) are tried best score first; on each, the preemptable victims are evicted in victim
+// order until the task fits, and the task is pipelined there. The job's evictions are committed
+// only if the job ends up pipelined. Afterwards tasks of a job may preempt lower-priority tasks of
+// the same job. With enableTopologyAwarePreemption the kube-scheduler-style dry run picks the node
+// whose minimal victim set hurts least.
+#include "profiles/volcano/actions/actions.h"
+#include "profiles/volcano/framework/node_search.h"
+#include "profiles/volcano/framework/queue_util.h"
+#include "profiles/volcano/framework/statement.h"
+#include "model/go_text.h"
+
+#include <climits>
+#include <map>
+
+namespace gantry::engine::actions {
+
+namespace {
+
+class Preempt : public Action {
+  public:
+    void execute(Session& ssn) override {
+        ssn_ = &ssn;
+        search_ = std::make_unique<NodeSearch>(ssn);
+        if (auto v = ssn.actionArgument("preempt", "predicateErrorCacheEnable"))
+            if (auto b = parseGoBool(trim(*v))) search_->setErrorCache(*b);
+        if (auto v = ssn.actionArgument("preempt", "enableTopologyAwarePreemption"))
+            if (auto b = parseGoBool(trim(*v))) topologyAware_ = *b;
+        auto readInt = [&](const char* key, int& out) {
+            if (auto v = ssn.actionArgument("preempt", key))
+                if (auto i = parseGoInt(trim(*v))) out = int(*i);
+        };
+        readInt("minCandidateNodesPercentage", minPercentage_);
+        readInt("minCandidateNodesAbsolute", minAbsolute_);
+        readInt("maxCandidateNodesAbsolute", maxAbsolute_);
+
+        auto queueLess = [&](uint32_t a, uint32_t b) { return ssn.queueOrderLess(a, b); };
+        auto jobLess = [&](uint32_t a, uint32_t b) { return ssn.jobOrderLess(a, b); };
+        auto taskLess = [&](uint32_t a, uint32_t b) { return ssn.taskOrderLess(a, b); };
+        std::map<uint32_t, PriorityQueue<decltype(jobLess)>> preemptors;
+        std::map<uint32_t, PriorityQueue<decltype(taskLess)>> preemptorTasks;
+        std::map<uint32_t, std::vector<uint32_t>> underRequest;
+        for (uint32_t j : ssn.sessionJobs) {
+            if (ssn.isPending(j)) continue;
+            if (ssn.jobValid(j)) continue;
+            if (!ssn.jobStarving(j)) continue;
+            if (ssn.state.jobs[j].topology.mode != NetworkTopologyConstraint::Mode::None) continue;
+            const uint32_t q = ssn.queueOf(j);
+            preemptors.try_emplace(q, jobLess).first->second.push(j);
+            underRequest[q].push_back(j);
+            auto& ts = preemptorTasks.try_emplace(j, taskLess).first->second;
+            for (uint32_t t : ssn.state.jobs[j].tasks)
+                if (ssn.state.tasks[t].status == TaskStatus::Pending && ssn.state.tasks[t].volcano)
+                    ts.push(t);
+        }
+        PriorityQueue<decltype(queueLess)> queues(queueLess);
+        for (const auto& [q, pq] : preemptors) queues.push(q);
+
+        while (!queues.empty()) {
+            const uint32_t q = queues.pop();
+            for (;;) {
+                auto& pq = preemptors.at(q);
+                if (pq.empty()) break;
+                const uint32_t j = pq.pop();
+                Statement stmt(ssn);
+                for (;;) {
+                    if (!ssn.jobStarving(j)) break;
+                    auto& ts = preemptorTasks.at(j);
+                    if (ts.empty()) break;
+                    const uint32_t preemptor = ts.pop();
+                    preempt(stmt, preemptor, [&](uint32_t t) {
+                        const auto& task = ssn.state.tasks[t];
+                        if (!preemptableStatus(task.status)) return false;
+                        if (ssn.state.shapeOf(preemptor).bestEffort && !ssn.state.shapeOf(t).bestEffort)
+                            return false;
+                        if (!task.preemptable) return false;
+                        if (task.job == UINT32_MAX || !ssn.jobs[task.job].inSession) return false;
+                        return ssn.state.jobs[task.job].queue == ssn.state.jobs[j].queue && task.job != j;
+                    });
+                }
+                if (ssn.jobPipelined(j))
+                    stmt.commit();
+                else
+                    stmt.discard();
+            }
+            // Preemption between tasks of one job.
+            for (uint32_t j : underRequest[q]) {
+                PriorityQueue<decltype(taskLess)> intra(taskLess);
+                for (uint32_t t : ssn.state.jobs[j].tasks)
+                    if (ssn.state.tasks[t].status == TaskStatus::Pending && ssn.state.tasks[t].volcano)
+                        intra.push(t);
+                while (!intra.empty()) {
+                    const uint32_t preemptor = intra.pop();
+                    Statement stmt(ssn);
+                    bool assigned = preempt(stmt, preemptor, [&](uint32_t t) {
+                        const auto& task = ssn.state.tasks[t];
+                        if (!preemptableStatus(task.status)) return false;
+                        if (ssn.state.shapeOf(preemptor).bestEffort && !ssn.state.shapeOf(t).bestEffort)
+                            return false;
+                        if (!task.preemptable) return false;
+                        return task.job == ssn.state.tasks[preemptor].job;
+                    });
+                    if (!assigned) {
+                        stmt.discard();
+                        break;
+                    }
+                    stmt.commit();
+                }
+            }
+        }
+    }
+
+  private:
+    template <class Filter> bool preempt(Statement& stmt, uint32_t preemptor, Filter filter) {
+        Session& ssn = *ssn_;
+        if (ssn.state.shapeOf(preemptor).preemptNever) return false;
+        if (ssn.prePredicate(preemptor)) return false;
+        const uint32_t job = ssn.jobOf(preemptor);
+        std::vector<bool> excluded(ssn.state.nodes.size(), false);
+        if (auto fe = ssn.jobs[job].nodesFitErrors.find(preemptor);
+            fe != ssn.jobs[job].nodesFitErrors.end()) {
+            for (uint32_t n : fe->second.unresolvable) excluded[n] = true;
+            for (uint32_t c : fe->second.unresolvableClasses)
+                for (uint32_t n : ssn.state.classes[c].members) excluded[n] = true;
+        }
+        FitErrors fe;
+        search_->predicateNodes(preemptor, ssn.clusterTopHyperNode(), PredicateMode::Preempt, passing_, fe,
+                                &excluded);
+        if (topologyAware_) return topologyAwarePreempt(stmt, preemptor, filter);
+        return normalPreempt(stmt, preemptor, filter);
+    }
+
+    std::vector<uint32_t> preemptees(uint32_t node, uint32_t preemptor,
+                                     const std::function<bool(uint32_t)>& filter) {
+        std::vector<uint32_t> out;
+        for (uint32_t t : ssn_->state.nodeTasks[node])
+            if (filter(t)) out.push_back(t);
+        // Upstream lists a node's pods in map order; Gantry hands them over in victim order.
+        ssn_->sortVictims(out, preemptor);
+        return out;
+    }
+
+    bool fitsOnNode(uint32_t preemptor, uint32_t node) {
+        Session& ssn = *ssn_;
+        if (!ssn.allocatable(ssn.queueOf(ssn.jobOf(preemptor)), preemptor)) return false;
+        if (!search_->fitsFutureIdle(preemptor, node)) return false;
+        FitResult r;
+        ssn.predicate(preemptor, node, r);
+        return r.ok();
+    }
+
+    bool validVictims(uint32_t preemptor, uint32_t node, const std::vector<uint32_t>& victims) const {
+        const auto& st = ssn_->state;
+        const auto& sh = st.shapeOf(preemptor);
+        const int64_t* idl = st.nodeRow(st.idle, node);
+        const int64_t* rel = st.nodeRow(st.releasing, node);
+        const int64_t* pip = st.nodeRow(st.pipelined, node);
+        std::vector<int64_t> future(size_t(st.D()));
+        for (int d = 0; d < st.D(); ++d) future[size_t(d)] = idl[d] + rel[d] - pip[d];
+        for (uint32_t v : victims) {
+            const auto& req = st.shapeOf(v).request;
+            for (size_t d = 0; d < req.size(); ++d) future[d] += req[d];
+        }
+        for (int d = 0; d < 2; ++d)
+            if (sh.request[size_t(d)] > future[size_t(d)]) return false;
+        for (uint64_t m = sh.presentMask; m; m &= m - 1) {
+            const int d = __builtin_ctzll(m);
+            if (sh.request[size_t(d)] > future[size_t(d)]) return false;
+        }
+        return true;
+    }
+
+    bool normalPreempt(Statement& stmt, uint32_t preemptor, const std::function<bool(uint32_t)>& filter) {
+        Session& ssn = *ssn_;
+        for (uint32_t node : search_->sortedNodes(preemptor, passing_)) {
+            auto victims = ssn.preemptableVictims(preemptor, preemptees(node, preemptor, filter));
+            if (!validVictims(preemptor, node, victims)) continue;
+            ssn.sortVictims(victims, preemptor);
+            Statement nodeStmt(ssn);
+            bool fits = fitsOnNode(preemptor, node);
+            for (uint32_t v : victims) {
+                if (fits) break;
+                nodeStmt.evict(v);
+                fits = fitsOnNode(preemptor, node);
+            }
+            if (fits) {
+                nodeStmt.pipeline(preemptor, node);
+                stmt.merge(nodeStmt);
+                return true;
+            }
+            nodeStmt.discard();
+        }
+        return false;
+    }
+
+    // --- topology-aware preemption (kube-scheduler's dry run) ---
+    //
+    // The dry run changes nothing in the session: victims leave and re-enter a copy of the node's
+    // future-idle resources, and the plugins' simulate hooks (queue allocation, InterPodAffinity
+    // state) follow them, as upstream's cloned NodeInfo and CycleState do.
+
+    struct DryRun {
+        std::vector<int64_t> future; // the node's future-idle resources in the dry run
+    };
+
+    void simRemove(DryRun& dr, uint32_t preemptor, uint32_t v, uint32_t node, int sign) {
+        Session& ssn = *ssn_;
+        ssn.simulateTask(preemptor, v, node, sign);
+        const auto& req = ssn.state.shapeOf(v).request;
+        for (size_t d = 0; d < req.size(); ++d) dr.future[d] += sign < 0 ? req[d] : -req[d];
+    }
+
+    bool simulatedFit(const DryRun& dr, uint32_t preemptor, uint32_t node) {
+        Session& ssn = *ssn_;
+        if (!ssn.simulateAllocatable(ssn.queueOf(ssn.jobOf(preemptor)), preemptor)) return false;
+        const auto& sh = ssn.state.shapeOf(preemptor);
+        for (int d = 0; d < 2; ++d)
+            if (sh.request[size_t(d)] > dr.future[size_t(d)]) return false;
+        for (uint64_t m = sh.presentMask; m; m &= m - 1) {
+            const int d = __builtin_ctzll(m);
+            if (sh.request[size_t(d)] > dr.future[size_t(d)]) return false;
+        }
+        FitResult r;
+        ssn.simulatePredicate(preemptor, node, r);
+        return r.ok();
+    }
+
+    // SelectVictimsOnNode: take victims off lowest first until the preemptor fits, then put them
+    // back highest first, keeping off only those without which it does not fit. Empty = this node
+    // is no candidate.
+    std::vector<uint32_t> selectVictims(uint32_t preemptor, uint32_t node,
+                                        const std::function<bool(uint32_t)>& filter) {
+        Session& ssn = *ssn_;
+        auto all = ssn.preemptableVictims(preemptor, preemptees(node, preemptor, filter));
+        if (!validVictims(preemptor, node, all)) return {};
+        ssn.sortVictims(all, preemptor);
+        const auto& st = ssn.state;
+        DryRun dr;
+        dr.future.resize(size_t(st.D()));
+        const int64_t* idl = st.nodeRow(st.idle, node);
+        const int64_t* rel = st.nodeRow(st.releasing, node);
+        const int64_t* pip = st.nodeRow(st.pipelined, node);
+        for (int d = 0; d < st.D(); ++d) dr.future[size_t(d)] = idl[d] + rel[d] - pip[d];
+        ssn.simulateBegin(preemptor);
+        std::vector<uint32_t> potential;
+        for (uint32_t v : all) {
+            potential.push_back(v);
+            simRemove(dr, preemptor, v, node, -1);
+            if (simulatedFit(dr, preemptor, node)) break;
+        }
+        if (potential.empty()) return {};
+        FitResult r;
+        ssn.simulatePredicate(preemptor, node, r);
+        if (!r.ok()) return {};
+        std::vector<uint32_t> victims;
+        for (auto it = potential.rbegin(); it != potential.rend(); ++it) {
+            simRemove(dr, preemptor, *it, node, +1);
+            if (!simulatedFit(dr, preemptor, node)) {
+                simRemove(dr, preemptor, *it, node, -1);
+                victims.push_back(*it);
+            }
+        }
+        return victims;
+    }
+
+    bool topologyAwarePreempt(Statement& stmt, uint32_t preemptor,
+                              const std::function<bool(uint32_t)>& filter) {
+        Session& ssn = *ssn_;
+        std::vector<uint32_t> nodes;
+        for (const auto& c : passing_) nodes.push_back(c.node);
+        if (nodes.empty()) return false;
+        int n = int(nodes.size()) * minPercentage_ / 100;
+        if (n < minAbsolute_) n = minAbsolute_;
+        if (n > maxAbsolute_) n = maxAbsolute_;
+        if (n > int(nodes.size())) n = int(nodes.size());
+        struct Cand {
+            uint32_t node;
+            std::vector<uint32_t> victims;
+        };
+        std::vector<Cand> candidates;
+        for (uint32_t node : nodes) {
+            if (int(candidates.size()) >= n) break;
+            auto victims = selectVictims(preemptor, node, filter);
+            if (!victims.empty()) candidates.push_back(Cand{node, std::move(victims)});
+        }
+        if (candidates.empty()) return false;
+        // pickOneNodeForPreemption: lowest highest-priority victim, then lowest priority sum, then
+        // fewest victims; remaining ties go to the first candidate.
+        auto prio = [&](uint32_t t) { return int64_t(ssn.state.tasks[t].podPriority); };
+        std::vector<size_t> idx(candidates.size());
+        for (size_t i = 0; i < idx.size(); ++i) idx[i] = i;
+        auto narrow = [&](auto score) {
+            int64_t best = LLONG_MIN;
+            for (size_t i : idx) best = std::max(best, score(candidates[i]));
+            std::vector<size_t> kept;
+            for (size_t i : idx)
+                if (score(candidates[i]) == best) kept.push_back(i);
+            idx = kept;
+        };
+        narrow([&](const Cand& c) { return -prio(c.victims.front()); });
+        if (idx.size() > 1)
+            narrow([&](const Cand& c) {
+                int64_t sum = 0;
+                for (uint32_t v : c.victims) sum += prio(v) + int64_t(INT32_MAX) + 1;
+                return -sum;
+            });
+        if (idx.size() > 1) narrow([&](const Cand& c) { return -int64_t(c.victims.size()); });
+        const Cand& best = candidates[idx.front()];
+        Statement tmp(ssn);
+        for (uint32_t v : best.victims) tmp.evict(v);
+        tmp.pipeline(preemptor, best.node);
+        stmt.merge(tmp);
+        return true;
+    }
+
+    Session* ssn_ = nullptr;
+    std::unique_ptr<NodeSearch> search_;
+    std::vector<Candidate> passing_;
+    bool topologyAware_ = false;
+    int minPercentage_ = 10, minAbsolute_ = 1, maxAbsolute_ = 100;
+};
+
+} // namespace
+
+std::unique_ptr<Action> makePreempt() {
+    return std::make_unique<Preempt>();
+}
+
+} // namespace gantry::engine::actions

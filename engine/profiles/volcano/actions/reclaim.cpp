@@ -1,0 +1,154 @@
+// reclaim: starving jobs of queues below their fair share take resources back from other,
+// reclaimable queues: on the first node (by name) where the reclaimable victims (Running,
+// preemptable, of another queue) free enough for the task, the victims are evicted and the task is
+// pipelined there. A job's evictions are committed only if the job ends up pipelined.
+#include "profiles/volcano/actions/actions.h"
+#include "profiles/volcano/framework/node_search.h"
+#include "profiles/volcano/framework/queue_util.h"
+#include "profiles/volcano/framework/statement.h"
+#include "model/go_text.h"
+
+#include <map>
+
+namespace gantry::engine::actions {
+
+namespace {
+
+class Reclaim : public Action {
+  public:
+    void execute(Session& ssn) override {
+        ssn_ = &ssn;
+        search_ = std::make_unique<NodeSearch>(ssn);
+        if (auto v = ssn.actionArgument("reclaim", "predicateErrorCacheEnable"))
+            if (auto b = parseGoBool(trim(*v))) search_->setErrorCache(*b);
+        auto queueLess = [&](uint32_t a, uint32_t b) { return ssn.queueOrderLess(a, b); };
+        auto jobLess = [&](uint32_t a, uint32_t b) { return ssn.jobOrderLess(a, b); };
+        auto taskLess = [&](uint32_t a, uint32_t b) { return ssn.taskOrderLess(a, b); };
+        PriorityQueue<decltype(queueLess)> queues(queueLess);
+        std::vector<bool> queued(ssn.state.queues.size(), false);
+        std::map<uint32_t, PriorityQueue<decltype(jobLess)>> preemptors;
+        std::map<uint32_t, PriorityQueue<decltype(taskLess)>> preemptorTasks;
+        for (uint32_t j : ssn.sessionJobs) {
+            if (ssn.isPending(j)) continue;
+            if (ssn.jobValid(j)) continue;
+            const uint32_t q = ssn.queueOf(j);
+            if (!queued[q]) {
+                queued[q] = true;
+                queues.push(q);
+            }
+            if (ssn.jobStarving(j)) {
+                preemptors.try_emplace(q, jobLess).first->second.push(j);
+                auto& ts = preemptorTasks.try_emplace(j, taskLess).first->second;
+                for (uint32_t t : ssn.state.jobs[j].tasks)
+                    if (ssn.state.tasks[t].status == TaskStatus::Pending && ssn.state.tasks[t].volcano)
+                        ts.push(t);
+            }
+        }
+        while (!queues.empty()) {
+            const uint32_t q = queues.pop();
+            if (ssn.overused(q)) continue;
+            for (;;) {
+                auto it = preemptors.find(q);
+                if (it == preemptors.end() || it->second.empty()) break;
+                auto& jobsQ = it->second;
+                const uint32_t j = jobsQ.pop();
+                Statement stmt(ssn);
+                for (;;) {
+                    if (!ssn.jobStarving(j)) break;
+                    auto& ts = preemptorTasks.at(j);
+                    if (ts.empty()) break;
+                    const uint32_t t = ts.pop();
+                    if (ssn.state.shapeOf(t).preemptNever) continue;
+                    if (!ssn.preemptive(q, {t})) continue;
+                    if (ssn.prePredicate(t)) continue;
+                    reclaimForTask(stmt, t, j);
+                }
+                if (ssn.jobPipelined(j))
+                    stmt.commit();
+                else
+                    stmt.discard();
+                if (!jobsQ.empty()) queues.push(q);
+            }
+        }
+    }
+
+  private:
+    void reclaimForTask(Statement& stmt, uint32_t task, uint32_t job) {
+        Session& ssn = *ssn_;
+        const auto& st = ssn.state;
+        std::vector<bool> excluded(st.nodes.size(), false);
+        if (auto fe = ssn.jobs[job].nodesFitErrors.find(task); fe != ssn.jobs[job].nodesFitErrors.end()) {
+            for (uint32_t n : fe->second.unresolvable) excluded[n] = true;
+            for (uint32_t c : fe->second.unresolvableClasses)
+                for (uint32_t n : ssn.state.classes[c].members) excluded[n] = true;
+        }
+        search_->newScope();
+        FitErrors fe;
+        search_->predicateNodes(task, ssn.clusterTopHyperNode(), PredicateMode::Preempt, passing_, fe,
+                                &excluded);
+        const auto& req = ssn.taskRes(task);
+        for (const auto& c : passing_) {
+            const uint32_t n = c.node;
+            std::vector<uint32_t> reclaimees;
+            for (uint32_t x : st.nodeTasks[n]) {
+                const auto& xt = st.tasks[x];
+                if (xt.status != TaskStatus::Running || !xt.preemptable) continue;
+                if (xt.job == UINT32_MAX || !ssn.jobs[xt.job].inSession) continue;
+                if (st.jobs[xt.job].queue == st.jobs[job].queue) continue;
+                if (!st.queues[size_t(st.jobs[xt.job].queue)].reclaimable) continue;
+                reclaimees.push_back(x);
+            }
+            if (reclaimees.empty()) continue;
+            // Upstream lists a node's pods in map order; Gantry hands them over in victim order.
+            ssn.sortVictims(reclaimees, task);
+            auto victims = ssn.reclaimableVictims(task, reclaimees);
+            VResource available = futureIdle(n);
+            VResource withVictims = available;
+            for (uint32_t v : victims) withVictims.add(ssn.taskRes(v));
+            if (!req.lessEqual(withVictims, Missing::Zero)) continue;
+            ssn.sortVictims(victims, task);
+            Statement nodeStmt(ssn);
+            bool evicted = false;
+            for (uint32_t v : victims) {
+                if (req.lessEqual(available, Missing::Zero)) break;
+                nodeStmt.evict(v);
+                available.add(ssn.taskRes(v));
+                evicted = true;
+            }
+            (void)evicted;
+            if (!req.lessEqual(available, Missing::Zero)) {
+                nodeStmt.discard();
+                continue;
+            }
+            nodeStmt.pipeline(task, n);
+            stmt.merge(nodeStmt);
+            break;
+        }
+    }
+
+    VResource futureIdle(uint32_t n) const {
+        const auto& st = ssn_->state;
+        VResource r(st.D());
+        const int64_t* idl = st.nodeRow(st.idle, n);
+        const int64_t* rel = st.nodeRow(st.releasing, n);
+        const int64_t* pip = st.nodeRow(st.pipelined, n);
+        r.cpu = double(idl[kCpu] + rel[kCpu] - pip[kCpu]);
+        r.mem = double(idl[kMemory] + rel[kMemory] - pip[kMemory]);
+        for (int d = 2; d < st.D(); ++d)
+            if ((st.nodes[n].allocMask >> d) & 1u || idl[d] + rel[d] - pip[d] != 0)
+                r.set(d, double(idl[d] + rel[d] - pip[d]));
+        return r;
+    }
+
+    Session* ssn_ = nullptr;
+    std::unique_ptr<NodeSearch> search_;
+    std::vector<Candidate> passing_;
+};
+
+} // namespace
+
+std::unique_ptr<Action> makeReclaim() {
+    return std::make_unique<Reclaim>();
+}
+
+} // namespace gantry::engine::actions

@@ -1,0 +1,345 @@
+#pragma once
+// A scheduling session, built the way Volcano's framework.Session is: opened on a cluster state
+// with a scheduler configuration, it instantiates the configured plugins tier by tier; each plugin
+// registers callbacks on named extension points; actions then run against the session and the
+// dispatchers below combine the callbacks with Volcano's tier rules. Every change to the cluster
+// state is logged and undone when the session closes; what the session decided is returned as a
+// SessionResult.
+#include "model/scheduler_conf.h"
+#include "state/cluster_state.h"
+#include "profile/cycle_result.h"
+#include "profiles/volcano/framework/settled_jobs.h"
+#include "k8s/status.h"
+
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <memory>
+#include <optional>
+#include <set>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+namespace gantry::engine {
+
+class Session;
+class Statement;
+
+class Plugin {
+  public:
+    virtual ~Plugin() = default;
+    virtual void onSessionOpen(Session& ssn) = 0;
+    virtual void onSessionClose(Session&) {}
+};
+
+class Action {
+  public:
+    virtual ~Action() = default;
+    virtual void execute(Session& ssn) = 0;
+};
+
+using PluginFactory = std::function<std::unique_ptr<Plugin>(const PluginOption&)>;
+using ActionFactory = std::function<std::unique_ptr<Action>()>;
+
+// Registries. The built-in plugins and actions are registered on first use (session/registry.cpp);
+// later issues add more (e.g. "fgd") with registerPlugin.
+void registerPlugin(const std::string& name, PluginFactory factory);
+void registerAction(const std::string& name, ActionFactory factory);
+bool pluginImplemented(const std::string& name);
+std::unique_ptr<Plugin> createPlugin(const std::string& name, const PluginOption& option);
+std::unique_ptr<Action> createAction(const std::string& name);
+bool actionImplemented(const std::string& name);
+std::vector<std::string> implementedPlugins();
+std::vector<std::string> implementedActions();
+// Names the real Volcano scheduler (ed72c7c8) knows, implemented by Gantry or not.
+const std::vector<std::string>& volcanoPluginNames();
+const std::vector<std::string>& volcanoActionNames();
+
+enum class Purpose { Allocate, Evict };
+
+struct ValidateResult {
+    bool pass = true;
+    std::string reason;
+    std::string message;
+};
+
+using CompareFn = std::function<int(uint32_t, uint32_t)>;
+using VictimCompareFn = std::function<int(uint32_t, uint32_t, uint32_t)>;
+// Returns the victims and sets *vote: 0 abstains, otherwise the plugin decided.
+using EvictableFn = std::function<std::vector<uint32_t>(uint32_t, const std::vector<uint32_t>&, int*)>;
+using JobPredicate = std::function<bool(uint32_t)>;
+using VoteFn = std::function<int(uint32_t)>;
+using ValidateExFn = std::function<std::optional<ValidateResult>(uint32_t)>;
+using JobEnqueuedFn = std::function<void(uint32_t)>;
+using QueuePredicate = std::function<bool(uint32_t)>;
+using AllocatableFn = std::function<bool(uint32_t queue, uint32_t task)>;
+using PreemptiveFn = std::function<bool(uint32_t queue, const std::vector<uint32_t>& tasks)>;
+using PredicateFn = std::function<void(uint32_t task, uint32_t node, FitResult&)>;
+using PrePredicateFn = std::function<std::optional<std::string>(uint32_t task)>;
+using NodeOrderFn = std::function<double(uint32_t task, uint32_t node)>;
+// Scores candidate nodes: nodes[i] stands for counts[i] identical nodes; adds into scores[i].
+using BatchNodeOrderFn = std::function<void(uint32_t task, const uint32_t* nodes, const uint32_t* counts,
+                                            size_t n, double* scores)>;
+using HyperNodeOrderFn =
+    std::function<std::map<int32_t, double>(uint32_t job, const std::vector<int32_t>& hns)>;
+// forSubJob: the job's default sub-job (its min resources are its pending tasks' requests).
+using HyperNodeGradientFn =
+    std::function<std::vector<std::vector<int32_t>>(uint32_t job, int32_t hn, Purpose, bool forSubJob)>;
+using TaskEventFn = std::function<void(uint32_t task)>;
+
+// One plugin entry of one tier, with its switches resolved and the callbacks it registered.
+struct PluginSlot {
+    std::string name;
+    const PluginOption* option = nullptr;
+    int tier = 0;
+    std::unique_ptr<Plugin> plugin;
+    bool jobOrderOn = true, jobReadyOn = true, jobPipelinedOn = true, taskOrderOn = true,
+         preemptableOn = true, reclaimableOn = true, preemptiveOn = true, queueOrderOn = true,
+         predicateOn = true, nodeOrderOn = true, jobEnqueuedOn = true, jobStarvingOn = true,
+         overusedOn = true, allocatableOn = true, hyperNodeOrderOn = true, hyperNodeGradientOn = true;
+
+    CompareFn jobOrder, queueOrder, taskOrder;
+    VictimCompareFn victimQueueOrder;
+    EvictableFn preemptable, reclaimable;
+    JobPredicate jobReady, jobStarving;
+    VoteFn jobPipelined, jobEnqueueable;
+    ValidateExFn jobValid;
+    JobEnqueuedFn jobEnqueued;
+    QueuePredicate overused;
+    AllocatableFn allocatable;
+    PreemptiveFn preemptive;
+    PredicateFn predicate;
+    // Topology-aware preemption's dry run (upstream Simulate*Fn). A plugin keeps what it checks for
+    // the preemptor as of its prePredicate; simulateBegin resets that copy for the next node,
+    // simulateTask removes (sign -1) or re-adds (+1) a task on the node in the copy (called only
+    // when the plugin has enablePreemptable or enabledAllocatable on), and simulateAllocatable /
+    // simulatePredicate answer from the copy.
+    std::function<void(uint32_t preemptor)> simulateBegin;
+    std::function<void(uint32_t preemptor, uint32_t task, uint32_t node, int sign)> simulateTask;
+    std::function<bool(uint32_t queue, uint32_t task)> simulateAllocatable;
+    PredicateFn simulatePredicate;
+    PrePredicateFn prePredicate;
+    NodeOrderFn nodeOrder;
+    BatchNodeOrderFn batchNodeOrder;
+    HyperNodeOrderFn hyperNodeOrder;
+    HyperNodeGradientFn hyperNodeGradient;
+};
+
+struct SessionCache;
+
+struct SessionOptions {
+    bool useNodeIndex = true;   // false = evaluate every node (the reference the index must equal)
+    double nowSeconds = 1e18;   // for sla: objects without timestamps count as created long ago
+    bool computeScores = false; // fill SessionResult::scores for pending pods on the initial state
+    // Carried from one session to the next on the same state (the simulator's): settled jobs stay
+    // out of the session when the configuration allows it (SessionCache::covers).
+    SessionCache* cache = nullptr;
+    // The result by index only (SessionResult::phaseChanges and jobReasons); the maps keyed by
+    // name (podGroupPhase, pending, gangs, pipelined) stay empty.
+    bool compactResult = false;
+    // With a cache and a compact result: parked jobs that cannot start are not tried (no reason
+    // for them; SessionResult::parkedJobs lists them), when SessionCache::parks allows it.
+    bool parkJobs = false;
+};
+
+// Per-job state that lives only for the session.
+struct JobSession {
+    bool inSession = false; // has a PodGroup and an existing queue
+    std::string phase;
+    bool hardTopology = false;
+    int32_t highestTierAllowed = 0;
+    bool softTopology = false;             // as written, before the soft-to-hard conversion
+    int32_t allocatedHyperNode = -1;       // the job's
+    int32_t subJobAllocatedHyperNode = -1; // its default sub-job's
+    bool parked = false;                   // not tried: too few of its pods fit (SessionResult::parkedJobs)
+    std::string jobFitError;
+    std::unordered_map<uint32_t, FitErrors> nodesFitErrors; // task -> why no node
+};
+
+struct TaskTx {
+    TaskStatus status = TaskStatus::Pending;
+    int32_t node = -1;
+};
+
+// What a simulator's sessions carry across cycles, as Volcano's scheduler cache does upstream: the
+// settled jobs with their totals, and per-job storage that a session would otherwise allocate for
+// every job slot of the state.
+struct SessionCache {
+    explicit SessionCache(ClusterState& state) : settled(state) {}
+    // Whether sessions of this configuration may leave the settled jobs out: only enqueue, allocate
+    // and backfill run (nothing is evicted), and every plugin either reads the settled totals
+    // (proportion, overcommit) or looks at the jobs it is asked about only (drf without hierarchy).
+    static bool covers(const SchedulerConf& conf);
+    // Whether such sessions may also leave parked jobs untried: gang alone decides whether a job
+    // is ready or pipelined (sla, which may pipeline a job gang would not, is not configured).
+    static bool parks(const SchedulerConf& conf);
+    SettledJobs settled;
+    std::vector<JobSession> jobs; // default-valued outside a session
+    std::vector<uint32_t> slot;   // job -> position in Session::sessionJobs (valid for those only)
+};
+
+class Session {
+  public:
+    Session(ClusterState& state, const SchedulerConf& conf, const SessionOptions& options = {});
+    ~Session();
+    Session(const Session&) = delete;
+    Session& operator=(const Session&) = delete;
+
+  private:
+    // cache: the caller's, when it covers the configuration (decided once, by the public one).
+    Session(ClusterState& state, const SchedulerConf& conf, const SessionOptions& options,
+            SessionCache* cache);
+    std::vector<JobSession> ownJobs_;
+    std::vector<uint32_t> ownSlot_;
+    SettledJobs* settled_ = nullptr;
+    bool parking_ = false;
+
+  public:
+    ClusterState& state;
+    const SchedulerConf conf; // a copy: plugins keep pointers into it
+    SessionOptions options;
+    std::set<std::string> enabledActions; // conf.EnabledActionMap
+    std::vector<PluginSlot> pluginSlots;  // tier order
+    std::vector<JobSession>& jobs;        // parallel to state.jobs
+    std::vector<uint32_t> sessionJobs;    // jobs in the session, by job order of the input
+    VResource totalResource;              // sum of allocatable of nodes
+    // The settled jobs left out of this session (null when every job is in it).
+    const SettledJobs* settled() const { return settled_; }
+    // Whether allocate should not try a parked job: too few of its pods fit for it to start.
+    bool parkedNow(uint32_t job);
+    // Position of a session job in sessionJobs, for plugins that keep per-job arrays.
+    uint32_t sessionSlot(uint32_t job) const { return slot_[job]; }
+
+    // Runs the configured actions once each, in order, and closes the session.
+    SessionResult run();
+    // Computes the result (phases, pipelined, pending reasons) and undoes all changes.
+    SessionResult close();
+
+    // --- registration (valid while a plugin's onSessionOpen runs) ---
+    PluginSlot& self() { return pluginSlots[size_t(current_)]; }
+    void addEventHandler(TaskEventFn onAllocate, TaskEventFn onDeallocate);
+    bool hierarchyEnabled(const std::string& plugin) const;
+    const PluginOption* pluginOption(const std::string& plugin) const;
+    std::optional<std::string> actionArgument(const std::string& action, const std::string& key) const;
+
+    // --- dispatchers with Volcano's tier rules ---
+    bool jobOrderLess(uint32_t l, uint32_t r);
+    int jobOrderCompare(uint32_t l, uint32_t r);
+    bool queueOrderLess(uint32_t l, uint32_t r);
+    bool victimQueueOrderLess(uint32_t l, uint32_t r, uint32_t preemptorQueue);
+    bool taskOrderLess(uint32_t l, uint32_t r);
+    int taskCompare(uint32_t l, uint32_t r);
+    std::vector<uint32_t> preemptableVictims(uint32_t preemptor, const std::vector<uint32_t>& preemptees);
+    std::vector<uint32_t> reclaimableVictims(uint32_t reclaimer, const std::vector<uint32_t>& reclaimees);
+    bool overused(uint32_t queue);
+    bool preemptive(uint32_t queue, const std::vector<uint32_t>& tasks);
+    bool allocatable(uint32_t queue, uint32_t task);
+    bool jobReady(uint32_t job);
+    bool jobPipelined(uint32_t job);
+    bool jobStarving(uint32_t job);
+    std::optional<ValidateResult> jobValid(uint32_t job);
+    bool jobEnqueueable(uint32_t job);
+    void jobEnqueued(uint32_t job);
+    std::optional<std::string> prePredicate(uint32_t task);
+    void predicate(uint32_t task, uint32_t node, FitResult& out);
+    void simulateBegin(uint32_t preemptor);
+    void simulateTask(uint32_t preemptor, uint32_t task, uint32_t node, int sign);
+    bool simulateAllocatable(uint32_t queue, uint32_t task);
+    void simulatePredicate(uint32_t task, uint32_t node, FitResult& out);
+    double nodeOrderScore(uint32_t task, uint32_t node);
+    void batchNodeOrder(uint32_t task, const uint32_t* nodes, const uint32_t* counts, size_t n,
+                        double* scores);
+    std::map<int32_t, double> hyperNodeOrder(uint32_t job, const std::vector<int32_t>& candidates);
+    std::vector<std::vector<int32_t>> hyperNodeGradient(uint32_t job, int32_t hn, Purpose purpose,
+                                                        bool forSubJob);
+    // Victim priority: the victim to pop first compares "less" (BuildVictimsPriorityQueue).
+    bool victimLess(uint32_t l, uint32_t r, uint32_t preemptor);
+    void sortVictims(std::vector<uint32_t>& victims, uint32_t preemptor);
+
+    // --- primitives (statements call these; each is undone at close) ---
+    void setStatus(uint32_t task, TaskStatus status, int32_t node = -1);
+    // The k8s NodeInfo view (kept by the predicates plugin's event handlers, as upstream).
+    void k8sAdd(uint32_t task, uint32_t node);
+    void k8sRemove(uint32_t task, uint32_t node);
+    void fireAllocate(uint32_t task);
+    void fireDeallocate(uint32_t task);
+    void bind(uint32_t task);  // dispatch: record the binding, status Binding
+    void evict(uint32_t task); // record the eviction
+    // Session.Allocate (backfill): allocate and dispatch the job when it is ready.
+    void allocate(uint32_t task, uint32_t node);
+
+    // --- job views (api.JobInfo helpers) ---
+    int32_t count(uint32_t job, TaskStatus s) const { return state.jobs[job].statusCount[int(s)]; }
+    int32_t readyTaskNum(uint32_t job) const;
+    int32_t waitingTaskNum(uint32_t job) const { return count(job, TaskStatus::Pipelined); }
+    int32_t pendingBestEffortTaskNum(uint32_t job) const { return state.jobs[job].pendingBestEffort; }
+    int32_t validTaskNum(uint32_t job) const;
+    int32_t scheduledTaskNum(uint32_t job) const;
+    int32_t allocatedTaskNum(uint32_t job) const;
+    int32_t taskCount(uint32_t job) const { return int32_t(state.jobs[job].tasks.size()); }
+    bool isReady(uint32_t job) const;
+    bool isPipelined(uint32_t job) const;
+    bool isStarving(uint32_t job) const;
+    bool isPending(uint32_t job) const;
+    bool checkTaskValid(uint32_t job) const;
+    bool checkTaskReady(uint32_t job) const;
+    bool checkTaskPipelined(uint32_t job) const;
+    bool checkTaskStarving(uint32_t job) const;
+    bool needContinueAllocating(uint32_t job) const;
+    bool taskHasFitErrors(uint32_t job, uint32_t task) const;
+    VResource jobAllocated(uint32_t job) const;
+    VResource jobMinResources(uint32_t job) const { return state.jobs[job].minResources; }
+    VResource inqueueResource(uint32_t job, const VResource& allocated) const; // util.GetInqueueResource
+    VResource elasticResource(uint32_t job) const;                             // JobInfo.GetElasticResources
+    const VResource& taskRes(uint32_t task) const { return state.shapes[state.tasks[task].shape].vres; }
+    uint32_t queueOf(uint32_t job) const { return uint32_t(state.jobs[job].queue); }
+    uint32_t jobOf(uint32_t task) const { return state.tasks[task].job; }
+    std::vector<uint32_t> tasksWithStatus(uint32_t job, TaskStatus s) const;
+
+    // --- fit errors and reasons ---
+    uint32_t reasonId(const std::string& text);
+    const std::string& reasonText(uint32_t id) const { return reasons_[id]; }
+    std::string fitErrorMessage(const FitErrors& fe) const;
+    TaskTx lastTx(uint32_t task) const;
+    void recordLastTx(uint32_t task, TaskStatus status, int32_t node) {
+        lastTx_[task] = TaskTx{status, node};
+    }
+    // The hypernode a task's job is being placed under (network-topology-aware scoring).
+    std::unordered_map<uint32_t, int32_t> taskJobHyperNode;
+    int32_t clusterTopHyperNode() const { return int32_t(state.hyperNodes.size()) - 1; }
+    int32_t lcaHyperNode(int32_t a, int32_t b) const;
+    int32_t lowestHyperNodeOf(uint32_t node) const; // tier-lowest hypernode containing it, -1 if only the top
+
+    // --- output ---
+    std::map<std::string, std::string> bindings;
+    std::vector<std::string> evictions;
+    std::vector<std::pair<uint32_t, uint32_t>> boundTasks;
+    std::vector<uint32_t> evictedTasks;
+    std::vector<std::string> warnings;
+
+  private:
+    void openPlugins();
+    void adjustTopology();
+    std::vector<uint32_t> tierVictims(bool reclaim, uint32_t task, const std::vector<uint32_t>& candidates);
+    struct Undo {
+        uint32_t task;
+        TaskStatus status;
+        int32_t node;
+        bool inK8s;
+    };
+    std::vector<Undo> undo_;
+    std::vector<std::pair<TaskEventFn, TaskEventFn>> handlers_;
+    int current_ = -1;
+    bool closed_ = false;
+    std::vector<std::string> reasons_;
+    std::unordered_map<std::string, uint32_t> reasonIndex_;
+    std::unordered_map<uint32_t, TaskTx> lastTx_;
+    std::vector<std::pair<uint32_t, std::string>> bindOrder_;
+    std::vector<uint32_t>& slot_;
+    void rollback();
+    void releaseJobs(); // resets the cache's per-job storage
+    std::string pendingReason(uint32_t task, const GangStatus* gang);
+};
+
+} // namespace gantry::engine

@@ -1,0 +1,112 @@
+#pragma once
+// Jobs a session cannot change when it evicts nothing, kept out of the simulator's sessions.
+//
+// A job is settled when its PodGroup is Running and every one of its pods is Bound or Running (at
+// least minAvailable of them). Without a preempt or reclaim action nothing in a session touches
+// such a job: enqueue admits only Pending PodGroups, allocate and backfill find none of its pods
+// pending, and close finds the phase it already has. A cluster at steady state is mostly settled
+// jobs, so a session that leaves them out costs what the waiting jobs cost, not what the cluster
+// holds. The plugins that sum over every job (proportion per queue, overcommit over the cluster)
+// add the settled jobs' totals kept here; the totals are exact integers, so it does not matter in
+// which order anything was added.
+//
+// Parked jobs are the other kind a session may leave out: admitted (Inqueue) jobs whose pods are
+// all pending and all of one shape. They are grouped by queue, shape and minAvailable; a session
+// leaves a group out while fewer pods of its shape fit the cluster than minAvailable, counting the
+// request alone (ClusterState::fitCount, an upper bound). Every placement only lowers that count,
+// so however allocate went, none of them could be ready or pipelined: it would place some pods,
+// find no node for the next and undo them all. Without sla (which may pipeline a job gang would
+// not) that failure changes nothing but the reasons, which is why parking is for sessions whose
+// caller keeps the last reason of a parked job (the simulator).
+//
+// The tracker follows ClusterState::changedJobs: refresh() re-evaluates exactly the jobs whose pods
+// or phase changed since the last call.
+#include "state/cluster_state.h"
+
+#include <cstdint>
+#include <map>
+#include <tuple>
+#include <vector>
+
+namespace gantry::engine {
+
+class SettledJobs {
+  public:
+    // A sum of VResources, exact: values per dimension and, for the scalar dimensions, how many of
+    // the summed resources name each (a name is present in the sum while one of them names it).
+    struct Sum {
+        std::vector<int64_t> value;
+        std::vector<int32_t> named;
+        void add(const VResource& r, int sign);
+        void add(const Sum& s);
+        VResource resource(int dims) const;
+    };
+    // What proportion reads of a queue's jobs left out.
+    struct QueueTotals {
+        int32_t jobs = 0;
+        Sum allocated, request, inqueue, elastic;
+        void add(const QueueTotals& t);
+    };
+
+    explicit SettledJobs(ClusterState& state);
+    ~SettledJobs();
+    SettledJobs(const SettledJobs&) = delete;
+    SettledJobs& operator=(const SettledJobs&) = delete;
+
+    void refresh();
+    bool settled(uint32_t job) const { return job < member_.size() && member_[job]; }
+    // Live jobs with a queue that are not settled, ascending.
+    const std::vector<uint32_t>& unsettled() const { return unsettled_; }
+    // Pending pods without a PodGroup (the builder's; jobs added later always have one).
+    const std::vector<uint32_t>& looseTasks() const { return looseTasks_; }
+    const QueueTotals& queue(uint32_t q) const { return queues_[q]; }
+    const Sum& inqueue() const { return inqueue_; } // over every queue
+    size_t settledCount() const { return settledCount_; }
+
+    // The jobs of one session: the unsettled ones, less the parked groups that cannot start (all of
+    // them in when park is false). Then leftOut and leftOutInqueue give what proportion and
+    // overcommit add for the settled jobs and the parked ones left out, and leftOutParked lists
+    // the latter.
+    void partition(bool park, std::vector<uint32_t>& sessionJobs);
+    const QueueTotals& leftOut(uint32_t q) const { return outQueues_[q]; }
+    const Sum& leftOutInqueue() const { return outInqueue_; }
+    const std::vector<uint32_t>& leftOutParked() const { return outParked_; }
+    // Parked: how many more of its pods a job needs placed is compared with fitCount(shape).
+    bool parked(uint32_t job) const { return job < group_.size() && group_[job] >= 0; }
+
+  private:
+    struct Contribution {
+        uint32_t queue = 0; // the job's, kept: a removed job no longer names it
+        VResource allocated, request, inqueue, elastic;
+        VResource overcommit; // what overcommit adds: inqueue when settled, minResources when parked
+        bool inqueueCounted = false;
+    };
+    struct ParkedGroup {
+        uint32_t queue = 0, shape = 0;
+        int32_t minAvailable = 0;
+        QueueTotals totals;
+        Sum overcommit;
+    };
+    bool qualifies(uint32_t job) const;
+    bool parkable(uint32_t job) const;
+    void evaluate(uint32_t job);
+    void apply(QueueTotals& totals, Sum& overcommit, const Contribution& c, int sign);
+
+    ClusterState& state_;
+    std::vector<uint8_t> member_;
+    std::vector<Contribution> contribution_;
+    std::vector<uint32_t> unsettled_;
+    std::vector<uint32_t> looseTasks_;
+    std::vector<QueueTotals> queues_;
+    Sum inqueue_;
+    size_t settledCount_ = 0;
+    std::vector<int32_t> group_; // parked job -> its group, -1
+    std::vector<ParkedGroup> groups_;
+    std::map<std::tuple<uint32_t, uint32_t, int32_t>, int32_t> groupIndex_; // queue, shape, minAvailable
+    std::vector<QueueTotals> outQueues_;
+    Sum outInqueue_;
+    std::vector<uint32_t> outParked_;
+    std::vector<uint8_t> groupOut_;
+};
+
+} // namespace gantry::engine

@@ -1,0 +1,322 @@
+// drf: dominant resource fairness. A job's share is its largest allocated/total ratio over the
+// cluster's resources; jobs with smaller shares go first, and a task may preempt another only when
+// that leaves the victim's job with a share no smaller than the preemptor's. With enableHierarchy
+// the queues' volcano.sh/hierarchy paths form a tree whose weighted shares order queues and decide
+// reclaims (hierarchical DRF).
+#include "profiles/volcano/plugins/plugins.h"
+#include "model/go_text.h"
+
+#include <cmath>
+#include <map>
+#include <sstream>
+
+namespace gantry::engine::plugins {
+
+namespace {
+
+constexpr double kShareDelta = 0.000001;
+
+struct Attr {
+    double share = 0;
+    VResource allocated;
+};
+
+struct HNode {
+    HNode* parent = nullptr;
+    Attr attr;
+    VResource request;
+    double weight = 1;
+    bool saturated = false;
+    std::string hierarchy;
+    bool leaf = false;
+    std::map<std::string, std::unique_ptr<HNode>> children;
+
+    std::unique_ptr<HNode> clone(HNode* p) const {
+        auto n = std::make_unique<HNode>();
+        n->parent = p;
+        n->attr = attr;
+        n->request = request;
+        n->weight = weight;
+        n->saturated = saturated;
+        n->hierarchy = hierarchy;
+        n->leaf = leaf;
+        for (const auto& [k, c] : children) n->children[k] = c->clone(n.get());
+        return n;
+    }
+};
+
+std::vector<std::string> split(const std::string& s, char sep) {
+    std::vector<std::string> out;
+    std::string cur;
+    std::stringstream in(s);
+    while (std::getline(in, cur, sep)) out.push_back(cur);
+    if (!s.empty() && s.back() == sep) out.emplace_back();
+    if (s.empty()) out.emplace_back();
+    return out;
+}
+
+class Drf : public Plugin {
+  public:
+    explicit Drf(const PluginOption&) {}
+
+    void onSessionOpen(Session& ssn) override {
+        s_ = &ssn;
+        total_ = ssn.totalResource;
+        totalNames_ = total_.resourceNames();
+        hierarchy_ = ssn.hierarchyEnabled("drf");
+        attrs_.assign(ssn.sessionJobs.size(), Attr{});
+        totalAllocated_ = VResource(ssn.state.D());
+        root_ = std::make_unique<HNode>();
+        root_->hierarchy = "root";
+        root_->attr.allocated = VResource(ssn.state.D());
+        root_->request = VResource(ssn.state.D());
+        for (uint32_t j : ssn.sessionJobs) {
+            auto& a = attr(j);
+            a.allocated = ssn.jobAllocated(j);
+            updateShare(a);
+            if (hierarchy_) {
+                const auto& q = ssn.state.queues[ssn.queueOf(j)];
+                totalAllocated_.add(a.allocated);
+                updateHierarchicalShare(*root_, totalAllocated_, j, a, q.hierarchy, q.hierarchyWeights);
+            }
+        }
+
+        auto& self = ssn.self();
+        self.preemptable = [this](uint32_t preemptor, const std::vector<uint32_t>& preemptees, int* vote) {
+            *vote = 1;
+            std::vector<uint32_t> victims;
+            const uint32_t pj = s_->jobOf(preemptor);
+            if (pj == UINT32_MAX || !s_->jobs[pj].inSession) return victims;
+            VResource lalloc = attr(pj).allocated;
+            lalloc.add(s_->taskRes(preemptor));
+            const double ls = calculateShare(lalloc);
+            std::map<uint32_t, VResource> allocations;
+            for (uint32_t t : preemptees) {
+                const uint32_t j = s_->jobOf(t);
+                if (j == UINT32_MAX || !s_->jobs[j].inSession) continue;
+                auto it = allocations.find(j);
+                if (it == allocations.end()) it = allocations.emplace(j, attr(j).allocated).first;
+                it->second.sub(s_->taskRes(t));
+                const double rs = calculateShare(it->second);
+                if (ls < rs || std::fabs(ls - rs) <= kShareDelta) victims.push_back(t);
+            }
+            return victims;
+        };
+        if (hierarchy_) {
+            self.queueOrder = [this](uint32_t l, uint32_t r) {
+                double ret = compareQueues(*root_, l, r);
+                if (ret < 0) return -1;
+                if (ret > 0) return 1;
+                return 0;
+            };
+            self.reclaimable = [this](uint32_t reclaimer, const std::vector<uint32_t>& reclaimees,
+                                      int* vote) {
+                *vote = 1;
+                return reclaim(reclaimer, reclaimees);
+            };
+        }
+        self.jobOrder = [this](uint32_t l, uint32_t r) {
+            const double ls = attr(l).share, rs = attr(r).share;
+            if (ls == rs) return 0;
+            return ls < rs ? -1 : 1;
+        };
+        ssn.addEventHandler(
+            [this](uint32_t t) {
+                const uint32_t j = s_->jobOf(t);
+                if (j == UINT32_MAX || !s_->jobs[j].inSession) return;
+                auto& a = attr(j);
+                a.allocated.add(s_->taskRes(t));
+                updateShare(a);
+                if (hierarchy_) {
+                    const auto& q = s_->state.queues[s_->queueOf(j)];
+                    totalAllocated_.add(s_->taskRes(t));
+                    updateHierarchicalShare(*root_, totalAllocated_, j, a, q.hierarchy, q.hierarchyWeights);
+                }
+            },
+            [this](uint32_t t) {
+                const uint32_t j = s_->jobOf(t);
+                if (j == UINT32_MAX || !s_->jobs[j].inSession) return;
+                auto& a = attr(j);
+                a.allocated.sub(s_->taskRes(t));
+                updateShare(a);
+                if (hierarchy_) {
+                    const auto& q = s_->state.queues[s_->queueOf(j)];
+                    totalAllocated_.sub(s_->taskRes(t));
+                    updateHierarchicalShare(*root_, totalAllocated_, j, a, q.hierarchy, q.hierarchyWeights);
+                }
+            });
+    }
+
+  private:
+    double calculateShare(const VResource& allocated, std::string* dominant = nullptr) const {
+        double res = 0;
+        for (int d : totalNames_) {
+            double sh = share(allocated.get(d), total_.get(d));
+            if (sh > res) {
+                res = sh;
+                if (dominant) *dominant = std::to_string(d);
+            }
+        }
+        return res;
+    }
+    void updateShare(Attr& a) const { a.share = calculateShare(a.allocated); }
+
+    static bool resourceSaturated(const VResource& allocated, const VResource& request,
+                                  const std::vector<bool>& demanding) {
+        for (int d : allocated.resourceNames()) {
+            if (allocated.get(d) != 0 && request.get(d) != 0 && allocated.get(d) >= request.get(d))
+                return true;
+            if (!demanding[size_t(d)] && request.get(d) != 0) return true;
+        }
+        return false;
+    }
+
+    void buildHierarchy(HNode& root, uint32_t job, const Attr& attr, const std::string& hierarchy,
+                        const std::string& weights) {
+        HNode* inode = &root;
+        auto paths = split(hierarchy, '/');
+        auto ws = split(weights, '/');
+        for (size_t i = 1; i < paths.size(); ++i) {
+            auto it = inode->children.find(paths[i]);
+            if (it != inode->children.end()) {
+                inode = it->second.get();
+                continue;
+            }
+            double w = i < ws.size() ? parseGoFloat(ws[i]).value_or(0) : 0;
+            if (w < 1) w = 1;
+            auto child = std::make_unique<HNode>();
+            child->weight = w;
+            child->hierarchy = paths[i];
+            child->request = VResource(s_->state.D());
+            child->attr.allocated = VResource(s_->state.D());
+            child->parent = inode;
+            HNode* raw = child.get();
+            inode->children[paths[i]] = std::move(child);
+            inode = raw;
+        }
+        auto leaf = std::make_unique<HNode>();
+        leaf->weight = 1;
+        leaf->attr = attr;
+        leaf->hierarchy = s_->state.jobs[job].key;
+        leaf->leaf = true;
+        VResource totalRequest(s_->state.D());
+        for (uint32_t t : s_->state.jobs[job].tasks) totalRequest.add(s_->taskRes(t));
+        leaf->request = totalRequest;
+        leaf->parent = inode;
+        inode->children[leaf->hierarchy] = std::move(leaf);
+    }
+
+    void updateHierarchicalShareRec(HNode& node, const std::vector<bool>& demanding) {
+        if (node.leaf) {
+            node.saturated = resourceSaturated(node.attr.allocated, node.request, demanding);
+            return;
+        }
+        double mdr = 1;
+        for (auto& [k, child] : node.children) {
+            updateHierarchicalShareRec(*child, demanding);
+            if (child->attr.share != 0 && !child->saturated) {
+                double rs = calculateShare(child->attr.allocated);
+                if (rs < mdr) mdr = rs;
+            }
+        }
+        node.attr.allocated = VResource(s_->state.D());
+        bool saturated = true;
+        for (auto& [k, child] : node.children) {
+            if (!child->saturated) saturated = false;
+            if (child->attr.share != 0) {
+                if (child->saturated) {
+                    node.attr.allocated.add(child->attr.allocated);
+                } else {
+                    VResource t = child->attr.allocated;
+                    t.multi(mdr / child->attr.share);
+                    node.attr.allocated.add(t);
+                }
+            }
+        }
+        node.attr.share = calculateShare(node.attr.allocated);
+        node.saturated = saturated;
+    }
+
+    void updateHierarchicalShare(HNode& root, const VResource& totalAllocated, uint32_t job, const Attr& attr,
+                                 const std::string& hierarchy, const std::string& weights) {
+        std::vector<bool> demanding(size_t(s_->state.D()), false);
+        for (int d : totalNames_)
+            if (totalAllocated.get(d) < total_.get(d)) demanding[size_t(d)] = true;
+        buildHierarchy(root, job, attr, hierarchy, weights);
+        updateHierarchicalShareRec(root, demanding);
+    }
+
+    double compareQueues(HNode& root, uint32_t lq, uint32_t rq) const {
+        HNode* l = &root;
+        HNode* r = &root;
+        auto lp = split(s_->state.queues[lq].hierarchy, '/');
+        auto rp = split(s_->state.queues[rq].hierarchy, '/');
+        const size_t depth = std::min(lp.size(), rp.size());
+        for (size_t i = 0; i < depth; ++i) {
+            if (!l->saturated && r->saturated) return -1;
+            if (l->saturated && !r->saturated) return 1;
+            if (l->attr.share / l->weight == r->attr.share / r->weight) {
+                if (i < depth - 1) {
+                    auto li = l->children.find(lp[i + 1]);
+                    auto ri = r->children.find(rp[i + 1]);
+                    if (li == l->children.end() || ri == r->children.end()) return 0;
+                    l = li->second.get();
+                    r = ri->second.get();
+                }
+            } else {
+                return l->attr.share / l->weight - r->attr.share / r->weight;
+            }
+        }
+        return 0;
+    }
+
+    std::vector<uint32_t> reclaim(uint32_t reclaimer, const std::vector<uint32_t>& reclaimees) {
+        std::vector<uint32_t> victims;
+        VResource totalAllocated = totalAllocated_;
+        auto root = root_->clone(nullptr);
+        const uint32_t lj = s_->jobOf(reclaimer);
+        if (lj == UINT32_MAX || !s_->jobs[lj].inSession) return victims;
+        const auto& lq = s_->state.queues[s_->queueOf(lj)];
+        Attr lattr;
+        lattr.allocated = attr(lj).allocated;
+        lattr.allocated.add(s_->taskRes(reclaimer));
+        totalAllocated.add(s_->taskRes(reclaimer));
+        updateShare(lattr);
+        updateHierarchicalShare(*root, totalAllocated, lj, lattr, lq.hierarchy, lq.hierarchyWeights);
+        for (uint32_t t : reclaimees) {
+            const uint32_t rj = s_->jobOf(t);
+            if (rj == UINT32_MAX || !s_->jobs[rj].inSession) continue;
+            const auto& rq = s_->state.queues[s_->queueOf(rj)];
+            totalAllocated.sub(s_->taskRes(t));
+            Attr rattr;
+            rattr.allocated = attr(rj).allocated;
+            rattr.allocated.sub(s_->taskRes(t));
+            updateShare(rattr);
+            updateHierarchicalShare(*root, totalAllocated, rj, rattr, rq.hierarchy, rq.hierarchyWeights);
+            double ret = compareQueues(*root, s_->queueOf(lj), s_->queueOf(rj));
+            totalAllocated.add(s_->taskRes(t));
+            rattr.allocated.add(s_->taskRes(t));
+            updateShare(rattr);
+            updateHierarchicalShare(*root, totalAllocated, rj, rattr, rq.hierarchy, rq.hierarchyWeights);
+            if (ret < 0) victims.push_back(t);
+        }
+        return victims;
+    }
+
+    Session* s_ = nullptr;
+    VResource total_;
+    std::vector<int> totalNames_;
+    bool hierarchy_ = false;
+    std::vector<Attr> attrs_; // by position in sessionJobs
+    Attr& attr(uint32_t job) { return attrs_[s_->sessionSlot(job)]; }
+    VResource totalAllocated_;
+    std::unique_ptr<HNode> root_;
+};
+
+} // namespace
+
+std::unique_ptr<Plugin> makeDrf(const PluginOption& option) {
+    return std::make_unique<Drf>(option);
+}
+
+} // namespace gantry::engine::plugins

@@ -1,0 +1,68 @@
+// gang: all-or-nothing. A job is valid only with enough pods, ready when minAvailable tasks (and
+// each role's minTaskMember) are placed, pipelined when they are placed or waiting for evicted
+// resources; ready jobs sort after unready ones; victims never break a running gang.
+#include "profiles/volcano/plugins/plugins.h"
+
+namespace gantry::engine::plugins {
+
+namespace {
+
+class Gang : public Plugin {
+  public:
+    explicit Gang(const PluginOption&) {}
+
+    void onSessionOpen(Session& ssn) override {
+        auto& self = ssn.self();
+        Session* s = &ssn;
+        self.jobValid = [s](uint32_t j) -> std::optional<ValidateResult> {
+            if (!s->checkTaskValid(j))
+                return ValidateResult{false, "NotEnoughPodsOfTask",
+                                      "Not enough valid pods of each task for gang-scheduling"};
+            const int32_t vtn = s->validTaskNum(j);
+            const int32_t min = s->state.jobs[j].minAvailable;
+            if (vtn < min)
+                return ValidateResult{false, "NotEnoughTasks",
+                                      "Not enough valid tasks for gang-scheduling, valid: " +
+                                          std::to_string(vtn) + ", min: " + std::to_string(min)};
+            return std::nullopt;
+        };
+        auto evictable = [s](uint32_t, const std::vector<uint32_t>& preemptees, int* vote) {
+            std::vector<uint32_t> victims;
+            std::unordered_map<uint32_t, int32_t> occupied;
+            for (uint32_t t : preemptees) {
+                const uint32_t j = s->state.tasks[t].job;
+                if (j == UINT32_MAX || !s->jobs[j].inSession) continue;
+                auto it = occupied.find(j);
+                if (it == occupied.end()) it = occupied.emplace(j, s->readyTaskNum(j)).first;
+                if (it->second > s->state.jobs[j].minAvailable) {
+                    it->second--;
+                    victims.push_back(t);
+                }
+            }
+            *vote = 1;
+            return victims;
+        };
+        self.preemptable = evictable;
+        self.reclaimable = evictable;
+        self.jobOrder = [s](uint32_t l, uint32_t r) {
+            const bool lr = s->isReady(l), rr = s->isReady(r);
+            if (lr && rr) return 0;
+            if (lr) return 1;
+            if (rr) return -1;
+            return 0;
+        };
+        self.jobReady = [s](uint32_t j) { return s->checkTaskReady(j) && s->isReady(j); };
+        self.jobPipelined = [s](uint32_t j) {
+            return s->checkTaskPipelined(j) && s->isPipelined(j) ? 1 : -1;
+        };
+        self.jobStarving = [s](uint32_t j) { return s->isStarving(j); };
+    }
+};
+
+} // namespace
+
+std::unique_ptr<Plugin> makeGang(const PluginOption& option) {
+    return std::make_unique<Gang>(option);
+}
+
+} // namespace gantry::engine::plugins

@@ -1,0 +1,68 @@
+// overcommit: enqueue admits a job while the minResources of admitted jobs stay within the cluster's
+// allocatable times overcommit-factor (default 1.2) minus what is already used.
+#include "profiles/volcano/plugins/arguments.h"
+#include "profiles/volcano/plugins/plugins.h"
+
+namespace gantry::engine::plugins {
+
+namespace {
+
+class Overcommit : public Plugin {
+  public:
+    explicit Overcommit(const PluginOption& o) {
+        getFloat(o, "overcommit-factor", factor_);
+        if (factor_ < 1.0) factor_ = 1.2;
+    }
+
+    void onSessionOpen(Session& ssn) override {
+        s_ = &ssn;
+        const int D = ssn.state.D();
+        idle_ = ssn.totalResource;
+        idle_.multi(factor_);
+        idle_.sub(ssn.state.totalUsed());
+        inqueue_ = VResource(D);
+        // Jobs the session left out: settled (Running, every pod placed) or parked (Inqueue).
+        if (const SettledJobs* settled = ssn.settled()) inqueue_.add(settled->leftOutInqueue().resource(D));
+        for (uint32_t j : ssn.sessionJobs) {
+            const auto& job = ssn.state.jobs[j];
+            const auto& phase = ssn.jobs[j].phase;
+            if (phase == "Inqueue" && job.hasMinResources) {
+                inqueue_.add(job.minResources);
+                continue;
+            }
+            if (phase == "Running" && job.hasMinResources && ssn.allocatedTaskNum(j) >= job.minAvailable)
+                inqueue_.add(ssn.inqueueResource(j, ssn.jobAllocated(j)));
+        }
+        auto& self = ssn.self();
+        self.jobEnqueueable = [this](uint32_t j) {
+            const auto& job = s_->state.jobs[j];
+            if (!job.hasMinResources) return 1;
+            VResource inq = inqueue_;
+            inq.add(job.minResources);
+            std::vector<int> failed;
+            if (inq.lessEqualWithDimensionAndResourcesName(idle_, job.minResources, &failed)) return 1;
+            std::string msg = "resource in cluster is overused";
+            for (size_t i = 0; i < failed.size(); ++i)
+                msg += (i ? ", overused " : ": overused ") + s_->state.dims.name(failed[i]);
+            s_->jobs[size_t(j)].jobFitError = msg;
+            return -1;
+        };
+        self.jobEnqueued = [this](uint32_t j) {
+            const auto& job = s_->state.jobs[j];
+            if (job.hasMinResources) inqueue_.add(job.minResources);
+        };
+    }
+
+  private:
+    Session* s_ = nullptr;
+    double factor_ = 1.2;
+    VResource idle_, inqueue_;
+};
+
+} // namespace
+
+std::unique_ptr<Plugin> makeOvercommit(const PluginOption& option) {
+    return std::make_unique<Overcommit>(option);
+}
+
+} // namespace gantry::engine::plugins

@@ -1,0 +1,1074 @@
+#include "state/cluster_state.h"
+
+#include "model/go_text.h"
+
+#include <algorithm>
+#include <cstring>
+#include <functional>
+#include <regex>
+#include <stdexcept>
+
+namespace gantry::engine {
+
+const char* toString(TaskStatus status) {
+    switch (status) {
+    case TaskStatus::Pending:
+        return "Pending";
+    case TaskStatus::Allocated:
+        return "Allocated";
+    case TaskStatus::Pipelined:
+        return "Pipelined";
+    case TaskStatus::Binding:
+        return "Binding";
+    case TaskStatus::Bound:
+        return "Bound";
+    case TaskStatus::Running:
+        return "Running";
+    case TaskStatus::Releasing:
+        return "Releasing";
+    case TaskStatus::Succeeded:
+        return "Succeeded";
+    case TaskStatus::Failed:
+        return "Failed";
+    default:
+        return "Unknown";
+    }
+}
+
+bool allocatedStatus(TaskStatus s) {
+    return s == TaskStatus::Bound || s == TaskStatus::Binding || s == TaskStatus::Running ||
+           s == TaskStatus::Allocated;
+}
+bool scheduledStatus(TaskStatus s) {
+    return s == TaskStatus::Running || s == TaskStatus::Bound || s == TaskStatus::Failed ||
+           s == TaskStatus::Succeeded;
+}
+bool completedStatus(TaskStatus s) {
+    return s == TaskStatus::Failed || s == TaskStatus::Succeeded;
+}
+bool preemptableStatus(TaskStatus s) {
+    return s == TaskStatus::Bound || s == TaskStatus::Running;
+}
+bool occupiesNode(TaskStatus s) {
+    return s != TaskStatus::Pending && s != TaskStatus::Succeeded && s != TaskStatus::Failed;
+}
+
+uint32_t StringPool::intern(const std::string& s) {
+    auto it = index_.find(std::string_view(s));
+    if (it != index_.end()) {
+        ++refs_[it->second];
+        return it->second;
+    }
+    uint32_t id;
+    if (!free_.empty()) {
+        id = free_.back();
+        free_.pop_back();
+        strings_[id] = s;
+        refs_[id] = 1;
+    } else {
+        id = uint32_t(strings_.size());
+        strings_.push_back(s);
+        refs_.push_back(1);
+    }
+    index_.emplace(std::string_view(strings_[id]), id);
+    return id;
+}
+
+void StringPool::release(uint32_t id) {
+    if (id >= refs_.size() || refs_[id] == 0 || --refs_[id] > 0) return;
+    index_.erase(std::string_view(strings_[id]));
+    strings_[id] = std::string();
+    free_.push_back(id);
+}
+
+std::optional<uint32_t> StringPool::find(const std::string& s) const {
+    auto it = index_.find(std::string_view(s));
+    if (it == index_.end()) return std::nullopt;
+    return it->second;
+}
+
+bool volcanoCountsResource(const std::string& name) {
+    if (name == res::Cpu || name == res::Memory || name == res::Pods || name == res::EphemeralStorage)
+        return true;
+    if (name.rfind("count/", 0) == 0) return false;
+    if (name.rfind("hugepages-", 0) == 0 || name.rfind("attachable-volumes-", 0) == 0) return true;
+    if (name.find("kubernetes.io/") != std::string::npos) return true; // prefixed native
+    if (name.find('/') == std::string::npos) return false;             // native, not scalar
+    return name.rfind("requests.", 0) != 0;                            // extended
+}
+
+bool ClusterState::countsResource(const std::string& name) const {
+    return volcanoCountsResource(name);
+}
+
+int ClusterState::findNode(const std::string& name) const {
+    auto it = nodeIndex.find(name);
+    return it == nodeIndex.end() ? -1 : int(it->second);
+}
+int ClusterState::findQueue(const std::string& name) const {
+    auto it = queueIndex.find(name);
+    return it == queueIndex.end() ? -1 : int(it->second);
+}
+int ClusterState::findJob(const std::string& key) const {
+    auto it = jobIndex.find(key);
+    return it == jobIndex.end() ? -1 : int(it->second);
+}
+
+// ---------------------------------------------------------------- mutations
+
+void ClusterState::nodeAccount(uint32_t task, uint32_t node, TaskStatus status, int sign) {
+    const auto& req = shapes[tasks[task].shape].request;
+    const int d = D();
+    int64_t* idl = nodeRow(idle, node);
+    int64_t* usd = nodeRow(used, node);
+    if (status == TaskStatus::Pipelined) {
+        int64_t* pip = nodeRow(pipelined, node);
+        for (int i = 0; i < d && i < int(req.size()); ++i) pip[i] += sign * req[size_t(i)];
+        return;
+    }
+    const bool sums = usedSum.size() == size_t(d);
+    for (int i = 0; i < d && i < int(req.size()); ++i) {
+        const int64_t delta = sign * req[size_t(i)];
+        if (delta == 0) continue;
+        idl[i] -= delta;
+        if (sums) {
+            usedNodes[size_t(i)] += int32_t(usd[i] + delta != 0) - int32_t(usd[i] != 0);
+            usedSum[size_t(i)] += delta;
+        }
+        usd[i] += delta;
+    }
+    if (status == TaskStatus::Releasing) {
+        int64_t* rel = nodeRow(releasing, node);
+        for (int i = 0; i < d && i < int(req.size()); ++i) rel[i] += sign * req[size_t(i)];
+    }
+}
+
+void ClusterState::k8sAdd(uint32_t task, uint32_t node) {
+    auto& t = tasks[task];
+    if (t.inK8sView) return;
+    t.inK8sView = true;
+    const auto& sh = shapes[t.shape];
+    int64_t* r = nodeRow(k8sRequested, node);
+    for (int i = 0; i < D() && i < int(sh.request.size()); ++i) r[i] += sh.request[size_t(i)];
+    nonZeroCpu[node] += sh.cpuRequested ? sh.request[kCpu] : 100;
+    nonZeroMem[node] += sh.memRequested ? sh.request[kMemory] : 200LL * 1024 * 1024;
+    k8sPods[node] += 1;
+    if (!sh.podAffinity.empty() || !sh.podAntiAffinity.empty()) ++podsWithAffinity;
+}
+
+void ClusterState::k8sRemove(uint32_t task, uint32_t node) {
+    auto& t = tasks[task];
+    if (!t.inK8sView) return;
+    t.inK8sView = false;
+    const auto& sh = shapes[t.shape];
+    int64_t* r = nodeRow(k8sRequested, node);
+    for (int i = 0; i < D() && i < int(sh.request.size()); ++i) r[i] -= sh.request[size_t(i)];
+    nonZeroCpu[node] -= sh.cpuRequested ? sh.request[kCpu] : 100;
+    nonZeroMem[node] -= sh.memRequested ? sh.request[kMemory] : 200LL * 1024 * 1024;
+    k8sPods[node] -= 1;
+    if (!sh.podAffinity.empty() || !sh.podAntiAffinity.empty()) --podsWithAffinity;
+}
+
+void ClusterState::setTask(uint32_t task, TaskStatus status, int32_t node) {
+    auto& t = tasks[task];
+    if (t.job != UINT32_MAX) {
+        markChanged(t.job);
+        auto& j = jobs[t.job];
+        const auto& sh = shapes[t.shape];
+        j.statusCount[int(t.status)]--;
+        j.statusCount[int(status)]++;
+        if (sh.bestEffort) {
+            if (t.status == TaskStatus::Pending) j.pendingBestEffort--;
+            if (status == TaskStatus::Pending) j.pendingBestEffort++;
+        }
+        const int sign = int(allocatedStatus(status)) - int(allocatedStatus(t.status));
+        if (sign != 0) {
+            if (j.allocated.size() < size_t(D())) j.allocated.resize(size_t(D()), 0);
+            for (size_t i = 0; i < sh.request.size(); ++i) j.allocated[i] += sign * sh.request[i];
+        }
+    }
+    const int32_t oldNode = t.node;
+    const bool wasOn = oldNode >= 0 && occupiesNode(t.status);
+    const bool heldGpus = wasOn && t.status != TaskStatus::Pipelined && t.gpuMask != 0;
+    if (wasOn) {
+        nodeAccount(task, uint32_t(oldNode), t.status, -1);
+        auto& list = nodeTasks[size_t(oldNode)];
+        auto it = std::find(list.begin(), list.end(), task);
+        if (it != list.end()) {
+            *it = list.back();
+            list.pop_back();
+        }
+    }
+    int32_t newNode = node >= 0 ? node : oldNode;
+    if (status == TaskStatus::Pending) newNode = -1;
+    const bool holdsGpus = newNode >= 0 && occupiesNode(status) && status != TaskStatus::Pipelined;
+    // A task keeps its devices while it stays on its node (Running -> Releasing, for instance).
+    if (heldGpus && !(holdsGpus && newNode == oldNode)) releaseGpus(task, uint32_t(oldNode));
+    t.status = status;
+    t.node = newNode;
+    if (newNode >= 0 && occupiesNode(status)) {
+        nodeAccount(task, uint32_t(newNode), status, +1);
+        nodeTasks[size_t(newNode)].push_back(task);
+    }
+    if (holdsGpus && !(heldGpus && newNode == oldNode)) acquireGpus(task, uint32_t(newNode));
+    if (wasOn) reindexNode(uint32_t(oldNode));
+    if (newNode >= 0 && newNode != oldNode) reindexNode(uint32_t(newNode));
+}
+
+// ---------------------------------------------------------------- GPU devices
+
+bool ClusterState::gpuModelAllowed(uint32_t task, uint32_t node) const {
+    const auto& models = shapes[tasks[task].shape].gpu.models;
+    if (models.empty()) return true;
+    const std::string& model = nodes[node].gpus.model;
+    return std::find(models.begin(), models.end(), model) != models.end();
+}
+
+bool ClusterState::gpusFit(uint32_t task, uint32_t node) const {
+    const GpuRequest& g = shapes[tasks[task].shape].gpu;
+    if (g.count <= 0) return true;
+    if (!gpuModelAllowed(task, node)) return false;
+    const int32_t* row = gpuRow(node);
+    int fitting = 0;
+    for (int i = 0, n = gpuCount(node); i < n; ++i) fitting += row[i] >= g.milliPerGpu;
+    return fitting >= g.count;
+}
+
+void ClusterState::acquireGpus(uint32_t task, uint32_t node) {
+    auto& t = tasks[task];
+    const GpuRequest& g = shapes[t.shape].gpu;
+    const int n = gpuCount(node);
+    const uint64_t hint = t.gpuMask; // devices the imported pod names
+    t.gpuMask = 0;
+    if (g.count <= 0 || n == 0) return;
+    int32_t* row = gpuFree.data() + gpuOffset[node];
+    const int32_t milli = g.milliPerGpu;
+    int left = std::min(g.count, n);
+    auto take = [&](int i) {
+        t.gpuMask |= uint64_t(1) << i;
+        row[i] -= milli;
+        --left;
+    };
+    for (int i = 0; i < n && left > 0; ++i)
+        if ((hint >> i) & 1u) take(i);
+    while (left > 0) {
+        int pick = -1;
+        for (int i = 0; i < n; ++i) {
+            if ((t.gpuMask >> i) & 1u) continue;
+            if (milli >= kMilliGpu) {
+                if (row[i] >= kMilliGpu) { // whole GPUs: the lowest free device
+                    pick = i;
+                    break;
+                }
+            } else if (row[i] >= milli && (pick < 0 || row[i] < row[pick])) { // shares: best fit
+                pick = i;
+            }
+        }
+        if (pick < 0) // nothing fits (imported overcommit): the device with the most room
+            for (int i = 0; i < n; ++i)
+                if (!((t.gpuMask >> i) & 1u) && (pick < 0 || row[i] > row[pick])) pick = i;
+        take(pick);
+    }
+}
+
+void ClusterState::releaseGpus(uint32_t task, uint32_t node) {
+    auto& t = tasks[task];
+    if (t.gpuMask == 0) return;
+    int32_t* row = gpuFree.data() + gpuOffset[node];
+    const int32_t milli = shapes[t.shape].gpu.milliPerGpu;
+    for (uint64_t m = t.gpuMask; m; m &= m - 1) row[__builtin_ctzll(m)] += milli;
+    t.gpuMask = 0;
+}
+
+// ---------------------------------------------------------------- node indexes
+
+// Device fit depends on the free milli of each device, not on which device has it: the key holds
+// the node's device values sorted.
+int ClusterState::sortedGpuFree(uint32_t n, int32_t* out) const {
+    const int count = gpuCount(n);
+    std::copy(gpuRow(n), gpuRow(n) + count, out);
+    std::sort(out, out + count);
+    return count;
+}
+
+std::vector<int64_t> ClusterState::dynamicKey(uint32_t n) const {
+    const int d = D();
+    std::vector<int64_t> key;
+    key.reserve(size_t(6 * d + 4));
+    key.push_back(nodes[n].cls);
+    for (const auto* arr : {&idle, &used, &releasing, &pipelined, &k8sRequested}) {
+        const int64_t* row = nodeRow(*arr, n);
+        key.insert(key.end(), row, row + d);
+    }
+    key.push_back(nonZeroCpu[n]);
+    key.push_back(nonZeroMem[n]);
+    key.push_back(k8sPods[n]);
+    int32_t gpus[kMaxNodeGpus];
+    const int count = sortedGpuFree(n, gpus);
+    key.insert(key.end(), gpus, gpus + count);
+    return key;
+}
+
+uint64_t ClusterState::dynamicHash(uint32_t n) const {
+    const int d = D();
+    uint64_t h = 1469598103934665603ULL;
+    auto mix = [&](int64_t v) { h ^= uint64_t(v) + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2); };
+    mix(nodes[n].cls);
+    for (const auto* arr : {&idle, &used, &releasing, &pipelined, &k8sRequested}) {
+        const int64_t* row = nodeRow(*arr, n);
+        for (int i = 0; i < d; ++i) mix(row[i]);
+    }
+    mix(nonZeroCpu[n]);
+    mix(nonZeroMem[n]);
+    mix(k8sPods[n]);
+    int32_t gpus[kMaxNodeGpus];
+    const int count = sortedGpuFree(n, gpus);
+    for (int g = 0; g < count; ++g) mix(gpus[g]);
+    return h;
+}
+
+bool ClusterState::dynamicKeyEquals(uint32_t n, const std::vector<int64_t>& key) const {
+    const size_t d = size_t(D());
+    const int count = gpuCount(n);
+    if (key.size() != 5 * d + 4 + size_t(count) || key[0] != nodes[n].cls) return false;
+    size_t at = 1;
+    for (const auto* arr : {&idle, &used, &releasing, &pipelined, &k8sRequested}) {
+        if (std::memcmp(nodeRow(*arr, n), key.data() + at, d * sizeof(int64_t)) != 0) return false;
+        at += d;
+    }
+    if (key[at] != nonZeroCpu[n] || key[at + 1] != nonZeroMem[n] || key[at + 2] != k8sPods[n]) return false;
+    at += 3;
+    if (count == 0) return true;
+    int32_t gpus[kMaxNodeGpus];
+    sortedGpuFree(n, gpus);
+    for (int g = 0; g < count; ++g)
+        if (key[at + size_t(g)] != gpus[g]) return false;
+    return true;
+}
+
+void ClusterState::reindexNode(uint32_t n) {
+    if (!fitShapes.empty()) updateFits(n);
+    if (nodeBucket.size() != nodes.size()) return; // indexes not built yet
+    uint32_t old = nodeBucket[n];
+    if (old != UINT32_MAX && dynamicKeyEquals(n, buckets[old].key)) return;
+    if (old != UINT32_MAX) {
+        auto& b = buckets[old];
+        b.ranks.erase(nodes[n].rank);
+        if (b.ranks.empty()) {
+            auto& list = classes[b.cls].buckets;
+            list.erase(std::find(list.begin(), list.end(), old));
+            auto range = bucketIndex.equal_range(b.hash);
+            for (auto it = range.first; it != range.second; ++it)
+                if (it->second == old) {
+                    bucketIndex.erase(it);
+                    break;
+                }
+            b.key.clear();
+            freeBuckets.push_back(old);
+        }
+    }
+    const uint64_t h = dynamicHash(n);
+    uint32_t id = UINT32_MAX;
+    auto range = bucketIndex.equal_range(h);
+    for (auto it = range.first; it != range.second; ++it)
+        if (dynamicKeyEquals(n, buckets[it->second].key)) {
+            id = it->second;
+            break;
+        }
+    if (id == UINT32_MAX) {
+        if (!freeBuckets.empty()) {
+            id = freeBuckets.back();
+            freeBuckets.pop_back();
+        } else {
+            id = uint32_t(buckets.size());
+            buckets.emplace_back();
+        }
+        buckets[id].cls = nodes[n].cls;
+        buckets[id].key = dynamicKey(n);
+        buckets[id].hash = h;
+        bucketIndex.emplace(h, id);
+        classes[nodes[n].cls].buckets.push_back(id);
+    }
+    auto& bucket = buckets[id];
+    bucket.ranks.insert(nodes[n].rank);
+    nodeBucket[n] = id;
+    nodeJoin[n] = ++bucket.joins;
+    auto& log = bucket.joinLog;
+    if (log.size() > 2 * bucket.ranks.size() + 32)
+        std::erase_if(log, [&](const std::pair<uint32_t, uint32_t>& e) {
+            return nodeBucket[e.second] != id || nodeJoin[e.second] != e.first;
+        });
+    log.emplace_back(bucket.joins, n);
+}
+
+VResource ClusterState::totalAllocatable() const {
+    VResource r(D());
+    r.cpu = double(allocatableSum[kCpu]);
+    r.mem = double(allocatableSum[kMemory]);
+    for (int d = 2; d < D(); ++d)
+        if ((allocatableMask >> d) & 1u) r.set(d, double(allocatableSum[size_t(d)]));
+    return r;
+}
+
+VResource ClusterState::totalUsed() const {
+    VResource r(D());
+    r.cpu = double(usedSum[kCpu]);
+    r.mem = double(usedSum[kMemory]);
+    for (int d = 2; d < D(); ++d)
+        if (usedNodes[size_t(d)] > 0) r.set(d, double(usedSum[size_t(d)]));
+    return r;
+}
+
+void ClusterState::rebuildIndexes() {
+    // Cluster-wide sums (nodes never change after the build; used is then kept by nodeAccount).
+    const size_t d = size_t(D());
+    allocatableSum.assign(d, 0);
+    usedSum.assign(d, 0);
+    usedNodes.assign(d, 0);
+    allocatableMask = 0;
+    for (uint32_t n = 0; n < nodes.size(); ++n) {
+        allocatableMask |= nodes[n].allocMask;
+        const int64_t* a = nodeRow(allocatable, n);
+        const int64_t* u = nodeRow(used, n);
+        for (size_t i = 0; i < d; ++i) {
+            allocatableSum[i] += a[i];
+            usedSum[i] += u[i];
+            usedNodes[i] += u[i] != 0;
+        }
+    }
+    // Node classes: everything static a predicate or score reads from the node object.
+    indexesStale = false;
+    classes.clear();
+    std::unordered_map<std::string, uint32_t> classIndex;
+    for (uint32_t n = 0; n < nodes.size(); ++n) {
+        auto& node = nodes[n];
+        std::string key;
+        const int64_t* a = nodeRow(allocatable, n);
+        key.append(reinterpret_cast<const char*>(a), size_t(D()) * sizeof(int64_t));
+        key += '|' + std::to_string(node.maxTaskNum) + (node.unschedulable ? "U" : "S");
+        for (const auto& [k, v] : node.labels)
+            if (relevantLabelKeys.count(k)) key += '\x01' + k + '\x02' + v;
+        for (const auto& t : node.taints) key += '\x03' + t.key + '\x02' + t.value + toString(t.effect);
+        for (int32_t h : node.hyperNodes) key += '\x04' + std::to_string(h);
+        key += '\x05' + node.gpus.model + '\x02' + std::to_string(gpuCount(n));
+        auto [it, inserted] = classIndex.emplace(key, uint32_t(classes.size()));
+        if (inserted) {
+            classes.emplace_back();
+            classes.back().representative = n;
+        }
+        node.cls = it->second;
+        classes[it->second].members.push_back(n);
+    }
+    buckets.clear();
+    bucketIndex.clear();
+    freeBuckets.clear();
+    nodeBucket.assign(nodes.size(), UINT32_MAX);
+    nodeJoin.assign(nodes.size(), 0);
+    for (uint32_t n = 0; n < nodes.size(); ++n) reindexNode(n);
+}
+
+// ---------------------------------------------------------------- building
+
+namespace {
+
+int32_t nameIndexOf(const std::string& name) {
+    size_t parts = 1;
+    for (char c : name)
+        if (c == '-') ++parts;
+    if (parts < 3) return -1;
+    auto pos = name.rfind('-');
+    auto v = parseGoInt(std::string_view(name).substr(pos + 1));
+    if (!v || *v < INT32_MIN || *v > INT32_MAX) return -1;
+    return int32_t(*v);
+}
+
+void appendLabels(std::string& key, const Labels& labels) {
+    for (const auto& [k, v] : labels) key += k + '=' + v + ',';
+    key += ';';
+}
+
+void appendRequirement(std::string& key, const SelectorRequirement& r) {
+    key += r.key + ' ' + toString(r.op);
+    for (const auto& v : r.values) key += ' ' + v;
+    key += ',';
+}
+
+void appendSelector(std::string& key, const std::optional<LabelSelector>& s) {
+    if (!s) {
+        key += "~;";
+        return;
+    }
+    appendLabels(key, s->matchLabels);
+    for (const auto& r : s->matchExpressions) appendRequirement(key, r);
+    key += ';';
+}
+
+void appendTerm(std::string& key, const NodeSelectorTerm& term) {
+    for (const auto& r : term.matchExpressions) appendRequirement(key, r);
+    key += '#';
+    for (const auto& r : term.matchFields) appendRequirement(key, r);
+    key += ';';
+}
+
+void appendPodAffinity(std::string& key, const PodAffinity& a) {
+    auto term = [&](const PodAffinityTerm& t) {
+        appendSelector(key, t.labelSelector);
+        for (const auto& n : t.namespaces) key += n + ',';
+        appendSelector(key, t.namespaceSelector);
+        key += t.topologyKey + ';';
+    };
+    for (const auto& t : a.required) term(t);
+    key += '|';
+    for (const auto& w : a.preferred) {
+        key += std::to_string(w.weight) + ':';
+        term(w.term);
+    }
+    key += ';';
+}
+
+} // namespace
+
+uint32_t ClusterState::internShape(PodShape&& shape) {
+    auto noteKeys = [&](const PodShape& sh) {
+        auto note = [&](const std::string& k) {
+            if (relevantLabelKeys.insert(k).second && !nodeBucket.empty()) indexesStale = true;
+        };
+        for (const auto& [k, v] : sh.nodeSelector) note(k);
+        if (sh.nodeAffinity) {
+            if (sh.nodeAffinity->required)
+                for (const auto& t : *sh.nodeAffinity->required)
+                    for (const auto& r : t.matchExpressions) note(r.key);
+            for (const auto& p : sh.nodeAffinity->preferred)
+                for (const auto& r : p.preference.matchExpressions) note(r.key);
+        }
+    };
+    std::string key;
+    key.reserve(256);
+    for (int64_t v : shape.request) key += std::to_string(v) + ',';
+    key += std::to_string(shape.presentMask) + (shape.cpuRequested ? "c" : "-") +
+           (shape.memRequested ? "m" : "-");
+    key += '|' + std::to_string(shape.ns) + '|';
+    appendLabels(key, shape.labels);
+    appendLabels(key, shape.nodeSelector);
+    if (shape.nodeAffinity) {
+        key += 'A';
+        if (shape.nodeAffinity->required) {
+            key += 'R';
+            for (const auto& t : *shape.nodeAffinity->required) appendTerm(key, t);
+        }
+        for (const auto& p : shape.nodeAffinity->preferred) {
+            key += std::to_string(p.weight) + ':';
+            appendTerm(key, p.preference);
+        }
+    }
+    key += '|';
+    for (const auto& t : shape.tolerations) {
+        key += t.key + (t.exists ? "?" : "=") + t.value + (t.effect ? toString(*t.effect) : "*") + ',';
+    }
+    key += '|';
+    appendPodAffinity(key, shape.podAffinity);
+    appendPodAffinity(key, shape.podAntiAffinity);
+    for (const auto& s : shape.topologySpread) {
+        key += std::to_string(s.maxSkew) + s.topologyKey + (s.doNotSchedule ? "D" : "A");
+        appendSelector(key, s.labelSelector);
+        key += std::to_string(s.minDomains.value_or(-1)) + ';';
+    }
+    key += '|' + shape.priorityClassName + (shape.preemptNever ? "N" : "P");
+    key += '|' + std::to_string(shape.gpu.count) + ':' + std::to_string(shape.gpu.milliPerGpu);
+    for (const auto& m : shape.gpu.models) key += ',' + m;
+    auto it = shapeIndex.find(key);
+    if (it != shapeIndex.end()) return it->second;
+    uint32_t id = uint32_t(shapes.size());
+    noteKeys(shape);
+    shapes.push_back(std::move(shape));
+    shapeIndex.emplace(std::move(key), id);
+    return id;
+}
+
+namespace {
+
+// Workloads expanded by an importer or from a template (origin other than a PodGroup object) are
+// what-if jobs: the scheduler under study takes their pods whatever scheduler they name.
+bool whatIfOrigin(const PodGroup& g) {
+    return !g.origin.empty() && g.origin.rfind("scheduling.", 0) != 0 && g.origin.rfind("kueue.", 0) != 0;
+}
+
+struct Builder {
+    ClusterState& s;
+    Diagnostics* warnings;
+    const BuildOptions& options;
+
+    void warn(const SourceRef& where, std::string message) {
+        if (warnings) warnings->push_back(Diagnostic{Severity::Warning, where, std::move(message)});
+    }
+
+    void internDims(const Cluster& c) {
+        for (const auto& n : c.nodes)
+            for (const auto& [name, amount] : n.allocatable)
+                if (volcanoCountsResource(name)) s.dims.intern(name);
+        for (const auto& p : c.pods)
+            for (const auto& [name, amount] : p.requests)
+                if (volcanoCountsResource(name)) s.dims.intern(name);
+        for (const auto& q : c.queues)
+            for (const auto* list : {&q.guarantee, &q.deserved, &q.capability})
+                for (const auto& [name, amount] : *list)
+                    if (volcanoCountsResource(name)) s.dims.intern(name);
+        for (const auto& g : c.podGroups)
+            for (const auto& [name, amount] : g.minResources)
+                if (volcanoCountsResource(name)) s.dims.intern(name);
+    }
+
+    void addNodes(const Cluster& c) {
+        std::vector<const Node*> ready;
+        for (const auto& n : c.nodes)
+            if (n.ready) ready.push_back(&n);
+        std::sort(ready.begin(), ready.end(), [](const Node* a, const Node* b) { return a->name < b->name; });
+        const size_t d = size_t(s.D());
+        s.nodes.resize(ready.size());
+        for (auto* arr : {&s.allocatable, &s.idle, &s.used, &s.releasing, &s.pipelined, &s.k8sRequested})
+            arr->assign(ready.size() * d, 0);
+        s.nonZeroCpu.assign(ready.size(), 0);
+        s.nonZeroMem.assign(ready.size(), 0);
+        s.k8sPods.assign(ready.size(), 0);
+        s.nodeTasks.assign(ready.size(), {});
+        s.nodeByRank.resize(ready.size());
+        for (uint32_t i = 0; i < ready.size(); ++i) {
+            const Node& src = *ready[i];
+            auto& n = s.nodes[i];
+            n.name = s.strings.intern(src.name);
+            n.rank = i;
+            s.nodeByRank[i] = i;
+            n.unschedulable = src.unschedulable;
+            n.labels = src.labels;
+            n.taints = src.taints;
+            n.gpus = src.gpus;
+            n.maxTaskNum = int32_t(src.allocatable.get(res::Pods));
+            for (const auto& [name, amount] : src.allocatable) {
+                int dim = s.dims.find(name);
+                if (dim < 0) continue;
+                s.allocatable[i * d + size_t(dim)] = amount;
+                s.idle[i * d + size_t(dim)] = amount;
+                n.allocMask |= uint64_t(1) << dim;
+            }
+            s.nodeIndex.emplace(src.name, i);
+        }
+        s.gpuOffset.assign(ready.size() + 1, 0);
+        for (uint32_t i = 0; i < ready.size(); ++i)
+            s.gpuOffset[i + 1] = s.gpuOffset[i] + uint32_t(std::clamp(ready[i]->gpus.count, 0, kMaxNodeGpus));
+        s.gpuFree.assign(s.gpuOffset.back(), kMilliGpu);
+    }
+
+    void addHyperNodes(const Cluster& c) {
+        std::map<std::string, int32_t> byName;
+        for (const auto& h : c.hyperNodes) {
+            HyperNodeRec r;
+            r.name = h.name;
+            r.tier = h.tier;
+            r.tierName = h.tierName;
+            byName[h.name] = int32_t(s.hyperNodes.size());
+            if (!h.tierName.empty()) s.hyperNodeTierByName[h.tierName] = h.tier;
+            s.hyperNodes.push_back(std::move(r));
+        }
+        // Members: nodes directly, hypernodes as children.
+        std::vector<std::vector<uint32_t>> direct(s.hyperNodes.size());
+        for (size_t i = 0; i < c.hyperNodes.size(); ++i) {
+            for (const auto& m : c.hyperNodes[i].members) {
+                if (m.type == HyperNodeMember::Type::HyperNode) {
+                    std::vector<int32_t> targets;
+                    if (m.match == HyperNodeMember::Match::Exact) {
+                        auto it = byName.find(m.value);
+                        if (it != byName.end()) targets.push_back(it->second);
+                    } else if (m.match == HyperNodeMember::Match::Regex) {
+                        std::regex re(m.value);
+                        for (const auto& [name, idx] : byName)
+                            if (std::regex_match(name, re)) targets.push_back(idx);
+                    }
+                    for (int32_t child : targets) {
+                        if (child == int32_t(i) || s.hyperNodes[size_t(child)].parent >= 0) continue;
+                        s.hyperNodes[size_t(child)].parent = int32_t(i);
+                        s.hyperNodes[i].children.push_back(child);
+                    }
+                    continue;
+                }
+                for (uint32_t n = 0; n < s.nodes.size(); ++n) {
+                    const std::string& name = s.nodeName(n);
+                    bool hit = false;
+                    switch (m.match) {
+                    case HyperNodeMember::Match::Exact:
+                        hit = name == m.value;
+                        break;
+                    case HyperNodeMember::Match::Regex:
+                        hit = std::regex_match(name, std::regex(m.value));
+                        break;
+                    case HyperNodeMember::Match::Label:
+                        hit = matches(m.selector, s.nodes[n].labels);
+                        break;
+                    }
+                    if (hit) direct[i].push_back(n);
+                }
+            }
+        }
+        // Real nodes below each hypernode (cycle-safe depth-first walk).
+        std::function<void(int32_t, std::vector<uint32_t>&, std::vector<bool>&)> collect =
+            [&](int32_t h, std::vector<uint32_t>& out, std::vector<bool>& seen) {
+                if (seen[size_t(h)]) return;
+                seen[size_t(h)] = true;
+                out.insert(out.end(), direct[size_t(h)].begin(), direct[size_t(h)].end());
+                for (int32_t c2 : s.hyperNodes[size_t(h)].children) collect(c2, out, seen);
+            };
+        for (size_t i = 0; i < s.hyperNodes.size(); ++i) {
+            std::vector<bool> seen(s.hyperNodes.size(), false);
+            std::vector<uint32_t> out;
+            collect(int32_t(i), out, seen);
+            std::sort(out.begin(), out.end());
+            out.erase(std::unique(out.begin(), out.end()), out.end());
+            s.hyperNodes[i].nodes = std::move(out);
+        }
+        // The virtual cluster top: one tier above the highest, parent of every root.
+        int32_t top = 1;
+        for (const auto& h : s.hyperNodes) top = std::max(top, h.tier + 1);
+        HyperNodeRec t;
+        t.name = "<cluster-top-hypernode>";
+        t.tier = top;
+        const int32_t topIdx = int32_t(s.hyperNodes.size());
+        for (size_t i = 0; i < s.hyperNodes.size(); ++i)
+            if (s.hyperNodes[i].parent < 0) {
+                s.hyperNodes[i].parent = topIdx;
+                t.children.push_back(int32_t(i));
+            }
+        for (uint32_t n = 0; n < s.nodes.size(); ++n) t.nodes.push_back(n);
+        s.hyperNodes.push_back(std::move(t));
+        std::set<int32_t> tiers;
+        for (const auto& h : s.hyperNodes) tiers.insert(h.tier);
+        s.hyperNodeTiers.assign(tiers.begin(), tiers.end());
+        // Each node's hypernodes, lowest tier first.
+        for (int32_t h = 0; h < int32_t(s.hyperNodes.size()); ++h)
+            for (uint32_t n : s.hyperNodes[size_t(h)].nodes) s.nodes[n].hyperNodes.push_back(h);
+        for (auto& n : s.nodes)
+            std::stable_sort(n.hyperNodes.begin(), n.hyperNodes.end(), [&](int32_t a, int32_t b) {
+                return s.hyperNodes[size_t(a)].tier < s.hyperNodes[size_t(b)].tier;
+            });
+    }
+
+    void addQueues(const Cluster& c) {
+        for (const auto& q : c.queues) {
+            if (q.kind != Queue::Kind::Queue) continue;
+            QueueRec r;
+            r.name = q.name;
+            r.parentName = q.parent;
+            r.weight = q.weight;
+            r.priority = q.priority;
+            r.open = q.state == QueueState::Open;
+            r.reclaimable = q.reclaimable;
+            r.guarantee = q.guarantee;
+            r.deserved = q.deserved;
+            r.capability = q.capability;
+            auto h = q.annotations.find("volcano.sh/hierarchy");
+            if (h != q.annotations.end()) r.hierarchy = h->second;
+            auto w = q.annotations.find("volcano.sh/hierarchy-weights");
+            if (w != q.annotations.end()) r.hierarchyWeights = w->second;
+            s.queueIndex.emplace(q.name, uint32_t(s.queues.size()));
+            s.queues.push_back(std::move(r));
+        }
+        for (auto& q : s.queues) {
+            std::string parent = q.parentName.empty() ? (q.name == "root" ? "" : "root") : q.parentName;
+            q.parent = parent.empty() ? -1 : s.findQueue(parent);
+        }
+    }
+
+    void addPriorityClasses(const Cluster& c) {
+        for (const auto& pc : c.priorityClasses) {
+            if (pc.workload) continue;
+            s.priorityClasses[pc.name] = pc.value;
+            if (pc.globalDefault) s.defaultPriority = pc.value;
+        }
+    }
+
+    void addJobs(const Cluster& c) {
+        for (const auto& g : c.podGroups) {
+            std::string queue = g.queue.empty() ? "default" : g.queue;
+            if (s.findQueue(queue) < 0) {
+                std::string why = "PodGroup " + g.key() + " names queue '" + queue +
+                                  "', which does not exist; Volcano does not schedule it";
+                warn(g.source, why);
+                s.skippedGroups[g.key()] = why;
+                continue;
+            }
+            uint32_t id = addJobRecord(g, queue);
+            if (whatIfOrigin(g)) whatIf.insert(id);
+        }
+    }
+
+    uint32_t addJobRecord(const PodGroup& g, const std::string& queue) {
+        JobRec j;
+        j.name = s.strings.intern(g.name);
+        j.ns = s.strings.intern(g.ns);
+        j.key = g.key();
+        j.queue = s.findQueue(queue);
+        j.minAvailable = g.minMember;
+        j.priority = s.defaultPriority;
+        auto pc = s.priorityClasses.find(g.priorityClassName);
+        if (pc != s.priorityClasses.end()) j.priority = pc->second;
+        for (const auto& [role, n] : g.minTaskMember) {
+            j.minTaskMember.emplace_back(roleId(role), n);
+            j.taskMinAvailableTotal += n;
+        }
+        j.hasMinResources = !g.minResources.empty();
+        j.minResources = VResource::fromList(g.minResources, s.dims);
+        for (const auto& [name, amount] : g.minResources)
+            if (int dim = s.dims.find(name); dim >= 0) j.minResourcesMask |= uint64_t(1) << dim;
+        j.phase = g.phase;
+        j.topology = g.networkTopology;
+        j.creationSeconds = g.arrivalSeconds;
+        auto readBool = [&](const Labels& m, const char* key) -> std::optional<bool> {
+            auto it = m.find(key);
+            if (it == m.end()) return std::nullopt;
+            return parseGoBool(it->second).value_or(false);
+        };
+        if (auto b = readBool(g.annotations, "volcano.sh/preemptable"))
+            j.preemptable = *b;
+        else if (auto b2 = readBool(g.labels, "volcano.sh/preemptable"))
+            j.preemptable = *b2;
+        for (const char* key : {"volcano.sh/sla-waiting-time", "sla-waiting-time"}) {
+            auto it = g.annotations.find(key);
+            if (it == g.annotations.end()) continue;
+            auto d = parseGoDuration(it->second);
+            if (d && *d > 0) {
+                j.slaWaitingSeconds = *d;
+                break;
+            }
+        }
+        j.order = s.nextJobOrder++;
+        uint32_t id;
+        if (!s.freeJobs.empty()) {
+            id = s.freeJobs.back();
+            s.freeJobs.pop_back();
+            s.jobs[id] = std::move(j);
+        } else {
+            id = uint32_t(s.jobs.size());
+            s.jobs.push_back(std::move(j));
+        }
+        s.jobIndex.emplace(s.jobs[id].key, id);
+        return id;
+    }
+
+    uint16_t roleId(const std::string& role) {
+        for (size_t i = 0; i < s.roles.size(); ++i)
+            if (s.roles[i] == role) return uint16_t(i);
+        s.roles.push_back(role);
+        return uint16_t(s.roles.size() - 1);
+    }
+
+    bool takesPod(const Pod& p, uint32_t job) const {
+        if (options.allSchedulers || p.schedulerName.empty()) return true;
+        if (std::find(options.schedulerNames.begin(), options.schedulerNames.end(), p.schedulerName) !=
+            options.schedulerNames.end())
+            return true;
+        return job != UINT32_MAX && whatIf.count(job) > 0;
+    }
+    std::set<uint32_t> whatIf; // jobs Gantry expanded from workload objects
+
+    PodShape shapeOf(const Pod& p) {
+        PodShape sh;
+        sh.request.assign(size_t(s.D()), 0);
+        sh.vres = VResource(s.D());
+        sh.vres.touchMap();
+        for (const auto& [name, amount] : p.requests) {
+            int dim = s.dims.find(name);
+            if (dim < 0) continue;
+            sh.request[size_t(dim)] += amount;
+            if (dim >= 2) sh.presentMask |= uint64_t(1) << dim;
+            if (dim == kCpu) sh.cpuRequested = true;
+            if (dim == kMemory) sh.memRequested = true;
+        }
+        // GetPodResourceWithoutInitContainers adds one "pods" to every task's request: a pod takes a
+        // pod slot of its node, and the count takes part in every resource comparison and share.
+        sh.request[kPods] += 1;
+        sh.presentMask |= uint64_t(1) << kPods;
+        for (int dim = 0; dim < s.D(); ++dim) {
+            if (dim < 2)
+                sh.vres.set(dim, double(sh.request[size_t(dim)]));
+            else if ((sh.presentMask >> dim) & 1u)
+                sh.vres.set(dim, double(sh.request[size_t(dim)]));
+        }
+        sh.bestEffort = sh.vres.isEmpty();
+        sh.ns = s.strings.intern(p.ns);
+        sh.labels = p.labels;
+        sh.nodeSelector = p.nodeSelector;
+        sh.nodeAffinity = p.nodeAffinity;
+        sh.tolerations = p.tolerations;
+        sh.podAffinity = p.podAffinity;
+        sh.podAntiAffinity = p.podAntiAffinity;
+        sh.topologySpread = p.topologySpread;
+        sh.priorityClassName = p.priorityClassName;
+        sh.preemptNever = p.preemptionPolicy == "Never";
+        sh.gpu = p.gpu;
+        bool fieldSelector = false;
+        if (p.nodeAffinity && p.nodeAffinity->required)
+            for (const auto& t : *p.nodeAffinity->required)
+                if (!t.matchFields.empty()) fieldSelector = true;
+        if (p.nodeAffinity)
+            for (const auto& pt : p.nodeAffinity->preferred)
+                if (!pt.preference.matchFields.empty()) fieldSelector = true;
+        sh.hasPreferredNodeAffinity = p.nodeAffinity && !p.nodeAffinity->preferred.empty();
+        sh.perNode = fieldSelector || !p.podAffinity.empty() || !p.podAntiAffinity.empty() ||
+                     !p.topologySpread.empty();
+        return sh;
+    }
+
+    void addTask(const Pod& p, uint32_t jobId, uint32_t order) {
+        TaskRec t;
+        t.job = jobId;
+        t.shape = s.internShape(shapeOf(p));
+        t.name = s.strings.intern(p.name);
+        if (!p.group.empty()) t.group = s.strings.intern(p.group);
+        t.uid = s.strings.intern(p.uid.empty() ? p.ns + "-" + p.name : p.uid);
+        t.ns = s.strings.intern(p.ns);
+        t.role = roleId(p.role);
+        t.preemptable = p.preemptable.value_or(true);
+        auto pre = p.annotations.find("volcano.sh/preemptable");
+        if (pre != p.annotations.end()) t.preemptable = parseGoBool(pre->second).value_or(false);
+        t.volcano = takesPod(p, jobId);
+        t.priority = p.priority.value_or(1);
+        t.podPriority = p.priority.value_or(0);
+        t.kubePriority = p.priority.value_or(s.defaultPriority);
+        if (!p.priority)
+            if (auto pc = s.priorityClasses.find(p.priorityClassName); pc != s.priorityClasses.end())
+                t.kubePriority = pc->second;
+        auto tp = p.annotations.find("volcano.sh/task-priority");
+        if (tp != p.annotations.end())
+            if (auto v = parseGoInt(tp->second); v && *v >= INT32_MIN && *v <= INT32_MAX)
+                t.priority = int32_t(*v);
+        t.nameIndex = nameIndexOf(p.name);
+        t.order = order;
+        s.nextTaskOrder = std::max(s.nextTaskOrder, order + 1);
+        for (int32_t g : p.gpuIndices)
+            if (g >= 0 && g < kMaxNodeGpus) t.gpuMask |= uint64_t(1) << g; // a hint for acquireGpus
+        // Status as the Volcano cache derives it from the pod.
+        TaskStatus status = TaskStatus::Unknown;
+        switch (p.phase) {
+        case PodPhase::Running:
+            status = TaskStatus::Running;
+            break;
+        case PodPhase::Pending:
+            status = p.nodeName.empty() ? TaskStatus::Pending : TaskStatus::Bound;
+            break;
+        case PodPhase::Succeeded:
+            status = TaskStatus::Succeeded;
+            break;
+        case PodPhase::Failed:
+            status = TaskStatus::Failed;
+            break;
+        case PodPhase::Unknown:
+            status = TaskStatus::Unknown;
+            break;
+        }
+        int32_t node = -1;
+        if (!p.nodeName.empty()) {
+            node = s.findNode(p.nodeName);
+            if (node < 0)
+                warn(p.source,
+                     "pod " + p.key() + " is bound to node '" + p.nodeName +
+                         "', which is not in the cluster (or not Ready); its requests are not counted");
+        }
+        t.status = TaskStatus::Pending;
+        uint32_t id;
+        if (!s.freeTasks.empty()) {
+            id = s.freeTasks.back();
+            s.freeTasks.pop_back();
+            s.tasks[id] = t;
+        } else {
+            id = uint32_t(s.tasks.size());
+            s.tasks.push_back(t);
+        }
+        if (jobId != UINT32_MAX) {
+            auto& j = s.jobs[jobId];
+            j.tasks.push_back(id);
+            j.statusCount[int(TaskStatus::Pending)]++;
+            if (s.shapes[t.shape].bestEffort) j.pendingBestEffort++;
+            j.requestMask |= s.shapes[t.shape].presentMask;
+            j.allocated.resize(size_t(s.D()), 0);
+        }
+        if (status != TaskStatus::Pending || node >= 0) {
+            s.setTask(id, status, node);
+            if (node >= 0 && occupiesNode(status)) s.k8sAdd(id, uint32_t(node));
+        }
+        if (s.tasks[id].node < 0) s.tasks[id].gpuMask = 0; // the hint was not used
+    }
+
+    void addPods(const Cluster& c) {
+        uint32_t order = 0;
+        for (const auto& p : c.pods) {
+            uint32_t job = UINT32_MAX;
+            if (!p.group.empty()) {
+                int j = s.findJob(p.ns + "/" + p.group);
+                if (j >= 0) job = uint32_t(j);
+            }
+            addTask(p, job, order++);
+        }
+    }
+};
+
+} // namespace
+
+ClusterState buildClusterState(const Cluster& cluster, Diagnostics* warnings, const BuildOptions& options) {
+    ClusterState s;
+    s.strings.intern(""); // id 0 = empty
+    Builder b{s, warnings, options, {}};
+    b.internDims(cluster);
+    b.addNodes(cluster);
+    b.addHyperNodes(cluster);
+    b.addQueues(cluster);
+    b.addPriorityClasses(cluster);
+    for (const auto& ns : cluster.namespaces) s.namespaceLabels[ns.name] = ns.labels;
+    b.addJobs(cluster);
+    b.addPods(cluster);
+    s.rebuildIndexes();
+    return s;
+}
+
+uint32_t ClusterState::addJob(const PodGroup& group, const std::vector<Pod>& pods) {
+    return addJob(group, pods, BuildOptions{});
+}
+
+uint32_t ClusterState::addJob(const PodGroup& group, const std::vector<Pod>& pods,
+                              const BuildOptions& options) {
+    Builder b{*this, nullptr, options, {}};
+    for (const auto& p : pods)
+        for (const auto& [name, amount] : p.requests)
+            if (volcanoCountsResource(name) && dims.find(name) < 0)
+                throw std::invalid_argument("addJob: resource '" + name + "' is unknown to this cluster");
+    std::string queue = group.queue.empty() ? "default" : group.queue;
+    uint32_t job = b.addJobRecord(group, queue);
+    if (whatIfOrigin(group)) b.whatIf.insert(job);
+    for (const auto& p : pods) b.addTask(p, job, nextTaskOrder);
+    markChanged(job);
+    return job;
+}
+
+void ClusterState::removeJob(uint32_t job) {
+    auto& j = jobs[job];
+    for (uint32_t t : j.tasks) {
+        auto& task = tasks[t];
+        if (task.node >= 0 && occupiesNode(task.status))
+            throw std::logic_error("removeJob: task " + taskKey(t) + " is still on a node");
+        strings.release(task.name);
+        strings.release(task.uid);
+        strings.release(task.ns);
+        if (task.group) strings.release(task.group);
+        task = TaskRec{};
+        task.status = TaskStatus::Succeeded;
+        task.volcano = false;
+        freeTasks.push_back(t);
+    }
+    strings.release(j.name);
+    strings.release(j.ns);
+    jobIndex.erase(j.key);
+    const bool listed = j.changed;
+    j = JobRec{};
+    j.changed = listed;
+    markChanged(job);
+    freeJobs.push_back(job);
+}
+
+} // namespace gantry::engine

@@ -1,0 +1,354 @@
+#pragma once
+// The compiled cluster: what a scheduling session works on, in flat arrays.
+//
+// Built once from the model (buildClusterState) and then updated in place: a session mutates it
+// and undoes every mutation when it closes, the simulator applies what the session decided
+// (bindings, evictions) and its own events (arrivals, completions). Nothing here points into the
+// model; names are interned, pods refer to a deduplicated PodShape, nodes carry dense resource
+// vectors indexed by ResourceDims.
+#include "model/cluster.h"
+#include "state/resources.h"
+
+#include <cstdint>
+#include <deque>
+#include <map>
+#include <optional>
+#include <set>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+namespace gantry::engine {
+
+// Upstream's TaskStatus, in the same order.
+enum class TaskStatus : uint8_t {
+    Pending,
+    Allocated,
+    Pipelined,
+    Binding,
+    Bound,
+    Running,
+    Releasing,
+    Succeeded,
+    Failed,
+    Unknown,
+    Count
+};
+inline constexpr int kStatusCount = int(TaskStatus::Count);
+inline constexpr int32_t kMilliGpu = 1000; // a whole device in milli-GPU
+inline constexpr int kMaxNodeGpus = 64;    // devices tracked per node (a task's hold is a 64-bit mask)
+const char* toString(TaskStatus status);
+bool allocatedStatus(TaskStatus s);   // Bound, Binding, Running, Allocated
+bool scheduledStatus(TaskStatus s);   // Running, Bound, Failed, Succeeded
+bool completedStatus(TaskStatus s);   // Failed, Succeeded
+bool preemptableStatus(TaskStatus s); // Bound, Running
+bool occupiesNode(TaskStatus s);      // placed on a node and not terminated
+
+// Interned strings with reference counts: intern() takes a reference, release() gives one back and
+// frees the id for reuse when none is left (the simulator releases the names of finished jobs).
+class StringPool {
+  public:
+    uint32_t intern(const std::string& s);
+    void release(uint32_t id);
+    const std::string& str(uint32_t id) const { return strings_[id]; }
+    std::optional<uint32_t> find(const std::string& s) const;
+    size_t size() const { return strings_.size() - free_.size(); }
+
+  private:
+    std::deque<std::string> strings_; // stable addresses: the index keys are views of these
+    std::vector<uint32_t> refs_;
+    std::vector<uint32_t> free_;
+    std::unordered_map<std::string_view, uint32_t> index_;
+};
+
+// What a pod asks for and how it constrains placement; pods of one job usually share one shape.
+struct PodShape {
+    std::vector<int64_t> request; // dense, by dimension
+    uint64_t presentMask = 0;     // scalar dims named in the request
+    bool cpuRequested = false, memRequested = false;
+    VResource vres; // Volcano's Resreq / InitResreq
+    bool bestEffort = false;
+    uint32_t ns = 0; // namespace (string id)
+    Labels labels;
+    Labels nodeSelector;
+    std::optional<NodeAffinity> nodeAffinity;
+    std::vector<Toleration> tolerations;
+    PodAffinity podAffinity;
+    PodAffinity podAntiAffinity;
+    std::vector<TopologySpreadConstraint> topologySpread;
+    std::string priorityClassName;
+    bool preemptNever = false;
+    GpuRequest gpu;
+    // Placement that depends on other pods or on the node's own name cannot use node classes.
+    bool perNode = false;
+    bool hasPreferredNodeAffinity = false;
+    int staticKey = 0; // equal for shapes whose static node predicate is the same
+};
+
+struct TaskRec {
+    uint32_t job = UINT32_MAX; // UINT32_MAX = no PodGroup (not scheduled by Volcano)
+    uint32_t shape = 0;
+    int32_t node = -1;
+    TaskStatus status = TaskStatus::Pending;
+    bool preemptable = true;
+    bool volcano = true; // schedulerName is Volcano's (or empty)
+    uint16_t role = 0;   // string id index into roles (0 = "")
+    int32_t priority = 1;
+    int32_t podPriority = 0;  // spec.priority for preemption victim ordering (0 when absent)
+    int32_t kubePriority = 0; // spec.priority as admission resolves it (class value, global default, 0)
+    int32_t nameIndex = -1;   // trailing "-N" of a name with at least three dash parts, -1 when none
+    uint32_t name = 0;        // string ids
+    uint32_t uid = 0;
+    uint32_t ns = 0;
+    uint32_t order = 0;     // position in the input (creation order stand-in)
+    uint32_t group = 0;     // PodGroup name as the pod names it (string id; 0 when none)
+    bool inK8sView = false; // counted in the k8s NodeInfo view of its node
+    uint64_t gpuMask = 0;   // GPU devices of its node it holds (bit = device index), 0 = none
+};
+
+struct JobRec {
+    uint32_t name = 0, ns = 0;
+    std::string key; // "ns/name"
+    int32_t queue = -1;
+    int32_t minAvailable = 0;
+    int32_t priority = 0;
+    std::vector<std::pair<uint16_t, int32_t>> minTaskMember; // role -> min
+    int32_t taskMinAvailableTotal = 0;
+    bool hasMinResources = false;
+    VResource minResources;
+    uint64_t minResourcesMask = 0; // dims named in minResources (cpu = bit 0, memory = bit 1)
+    std::string phase;             // PodGroup status phase as imported
+    NetworkTopologyConstraint topology;
+    bool preemptable = false; // PodGroup volcano.sh/preemptable
+    std::optional<double> slaWaitingSeconds;
+    double creationSeconds = 0;
+    std::vector<uint32_t> tasks;
+    int32_t statusCount[kStatusCount] = {};
+    int32_t pendingBestEffort = 0;  // pending tasks without requests
+    std::vector<int64_t> allocated; // sum of requests of tasks in an allocated status (dense)
+    uint64_t requestMask = 0;       // scalar dims any of its tasks names
+    uint32_t order = 0;
+    bool changed = false; // listed in ClusterState::changedJobs
+};
+
+struct QueueRec {
+    std::string name;
+    int32_t parent = -1; // index, -1 = none given
+    std::string parentName;
+    int32_t weight = 1;
+    int32_t priority = 0;
+    bool open = true;
+    bool reclaimable = true;
+    ResourceList guarantee, deserved, capability; // as written (set-ness matters upstream)
+    std::string hierarchy, hierarchyWeights;      // volcano.sh/hierarchy annotations
+};
+
+struct HyperNodeRec {
+    std::string name;
+    int32_t tier = 1;
+    std::string tierName;
+    int32_t parent = -1;
+    std::vector<int32_t> children;
+    std::vector<uint32_t> nodes; // real nodes below it, sorted by id
+};
+
+struct NodeRec {
+    uint32_t name = 0;
+    uint32_t rank = 0; // position in name order
+    uint32_t cls = 0;
+    int32_t maxTaskNum = 0;
+    uint64_t allocMask = 0; // dims named in allocatable
+    bool unschedulable = false;
+    Labels labels;
+    std::vector<Taint> taints;
+    GpuDevices gpus;
+    std::vector<int32_t> hyperNodes; // every hypernode containing it, lowest tier first
+};
+
+// Nodes alike in everything a placement decision reads from the node object (allocatable,
+// labels, taints, schedulability, hypernode membership).
+struct NodeClass {
+    uint32_t representative = 0;
+    std::vector<uint32_t> members;
+    std::vector<uint32_t> buckets; // live buckets of this class
+};
+
+// Nodes of one class in the same dynamic state (idle, used, releasing, pipelined, k8s requested,
+// pod count): every placement predicate and score gives them the same answer.
+struct NodeBucket {
+    uint32_t cls = 0;
+    uint32_t joins = 0;       // nodes that ever joined (each member's nodeJoin is its number)
+    std::set<uint32_t> ranks; // members by name rank
+    std::vector<int64_t> key;
+    uint64_t hash = 0;
+    // (join number, node) in join order, including members that left since (their nodeBucket or
+    // nodeJoin no longer match): the members that joined after a given number are a suffix.
+    std::vector<std::pair<uint32_t, uint32_t>> joinLog;
+};
+
+struct BuildOptions {
+    // Scheduler names whose pending pods Volcano takes (empty name counts as Volcano's). Pods of
+    // what-if workloads Gantry expanded (batch Jobs, JobSets, Kubeflow jobs) are taken too.
+    std::vector<std::string> schedulerNames{"volcano"};
+    bool allSchedulers = false; // take every pending pod (the kube-default contrast)
+};
+
+class ClusterState {
+  public:
+    ResourceDims dims;
+    StringPool strings;
+    std::vector<std::string> roles{""};
+
+    std::vector<NodeRec> nodes;
+    std::vector<uint32_t> nodeByRank;
+    // Dense per-node resource arrays, node n at [n * D, (n + 1) * D).
+    std::vector<int64_t> allocatable, idle, used, releasing, pipelined, k8sRequested;
+    std::vector<int64_t> nonZeroCpu, nonZeroMem;  // k8s NonZeroRequested
+    std::vector<int32_t> k8sPods;                 // pods in the k8s NodeInfo view
+    std::vector<std::vector<uint32_t>> nodeTasks; // tasks placed on each node
+    // GPU devices: node n owns devices [gpuOffset[n], gpuOffset[n + 1]) (at most kMaxNodeGpus), each
+    // with its free milli-GPU. A task holding devices (placed, not pipelined) takes them when it is
+    // placed: the devices its pod names, else whole GPUs on the lowest free devices, shares best-fit
+    // on the fullest device that still has room. Free milli may go below zero only when imported
+    // pods already overcommit a node.
+    std::vector<uint32_t> gpuOffset;
+    std::vector<int32_t> gpuFree;
+
+    std::vector<PodShape> shapes;
+    std::vector<TaskRec> tasks;
+    std::vector<JobRec> jobs;
+    std::vector<QueueRec> queues;
+    std::vector<HyperNodeRec> hyperNodes; // the last one is the virtual cluster top
+    std::map<std::string, int32_t> hyperNodeTierByName;
+    std::vector<int32_t> hyperNodeTiers; // ascending, including the top's
+    int32_t defaultPriority = 0;         // globalDefault PriorityClass value
+    std::map<std::string, int32_t> priorityClasses;
+    std::map<std::string, Labels> namespaceLabels;
+    int32_t podsWithAffinity = 0; // placed pods carrying pod (anti-)affinity terms
+
+    // The same devices under the engine branch's names (its tests use them).
+    int32_t gpuDevices(uint32_t node) const { return int32_t(gpuCount(node)); }
+    const int32_t* gpuFreeRow(uint32_t node) const { return gpuRow(node); }
+
+    // PodGroups the scheduler does not see (e.g. their queue does not exist), with the reason.
+    std::map<std::string, std::string> skippedGroups;
+
+    std::vector<NodeClass> classes;
+    std::vector<NodeBucket> buckets;
+    std::vector<uint32_t> nodeBucket; // bucket of each node
+    std::vector<uint32_t> nodeJoin;   // when the node joined its bucket (NodeBucket::joins then)
+    // Node label keys some pod's nodeSelector or node affinity reads: only these labels tell node
+    // classes apart (a hostname label every node has does not split them). A new key, from a job
+    // added later, makes the indexes stale until the next session rebuilds them.
+    std::set<std::string> relevantLabelKeys;
+    bool indexesStale = false;
+
+    // Cluster-wide sums, kept up to date: allocatable of every node (with the scalar dimensions any
+    // node declares) and used of every node (with the number of nodes using each dimension).
+    std::vector<int64_t> allocatableSum, usedSum;
+    uint64_t allocatableMask = 0;
+    std::vector<int32_t> usedNodes;
+    VResource totalAllocatable() const; // as the sum of every node's Volcano allocatable
+    VResource totalUsed() const;        // as the sum of every node's used (dimensions in use)
+
+    // Jobs whose pods or phase changed, for an observer that keeps per-job summaries (SettledJobs).
+    // Recorded only while trackChanges is on; the observer empties the list.
+    bool trackChanges = false;
+    std::vector<uint32_t> changedJobs;
+    void markChanged(uint32_t job) {
+        if (!trackChanges || jobs[job].changed) return;
+        jobs[job].changed = true;
+        changedJobs.push_back(job);
+    }
+    void setJobPhase(uint32_t job, const std::string& phase) {
+        jobs[job].phase = phase;
+        markChanged(job);
+    }
+
+    int D() const { return dims.size(); }
+    const int64_t* nodeRow(const std::vector<int64_t>& a, uint32_t n) const {
+        return a.data() + size_t(n) * size_t(D());
+    }
+    int64_t* nodeRow(std::vector<int64_t>& a, uint32_t n) { return a.data() + size_t(n) * size_t(D()); }
+    const std::string& nodeName(uint32_t n) const { return strings.str(nodes[n].name); }
+    std::string taskKey(uint32_t t) const {
+        return strings.str(tasks[t].ns) + '/' + strings.str(tasks[t].name);
+    }
+    const PodShape& shapeOf(uint32_t t) const { return shapes[tasks[t].shape]; }
+    int findNode(const std::string& name) const;
+    int findQueue(const std::string& name) const;
+    int findJob(const std::string& key) const;
+
+    // --- mutations (the session records their inverses) ---
+    // Moves a task to a status, keeping job counts and node accounting as upstream's
+    // JobInfo.UpdateTaskStatus + NodeInfo.AddTask/RemoveTask do. node = -1 keeps the task's node.
+    void setTask(uint32_t task, TaskStatus status, int32_t node);
+    // k8s NodeInfo view: pods the filters and scorers see (evictions remove, pipelines add).
+    void k8sAdd(uint32_t task, uint32_t node);
+    void k8sRemove(uint32_t task, uint32_t node);
+
+    // Adds a job with its tasks (simulator arrivals), reusing the slots of removed jobs. Returns the
+    // job index.
+    uint32_t addJob(const PodGroup& group, const std::vector<Pod>& pods, const BuildOptions& options);
+    uint32_t addJob(const PodGroup& group, const std::vector<Pod>& pods);
+    // Removes a finished job: none of its tasks may be on a node any more. Its job and task slots
+    // and its names are freed for later arrivals; the slots stay in the vectors as dead entries
+    // (no queue, tasks Succeeded and jobless) that every loop already skips.
+    void removeJob(uint32_t job);
+    bool jobAlive(uint32_t job) const { return !jobs[job].key.empty(); }
+    size_t liveJobs() const { return jobs.size() - freeJobs.size(); }
+
+    // GPU devices of a node and whether a task's GPU request fits them now (devices with enough
+    // free milli, and a model the request allows).
+    int gpuCount(uint32_t node) const { return int(gpuOffset[node + 1] - gpuOffset[node]); }
+    const int32_t* gpuRow(uint32_t node) const { return gpuFree.data() + gpuOffset[node]; }
+    bool gpuModelAllowed(uint32_t task, uint32_t node) const;
+    bool gpusFit(uint32_t task, uint32_t node) const;
+    // Reindexes a node after its dynamic state changed.
+    void reindexNode(uint32_t node);
+    void rebuildIndexes();
+    void ensureIndexes() {
+        if (indexesStale) rebuildIndexes();
+    }
+
+    // Pods of a shape that would fit each node's future idle resources by their request alone (an
+    // upper bound: no other predicate is asked), summed over the nodes. Kept up to date by
+    // reindexNode for the shapes asked for with trackFits, which parked jobs wait on (SettledJobs).
+    void trackFits(uint32_t shape);
+    int64_t fitCount(uint32_t shape) const { return fitTotal[size_t(fitSlot[shape])]; }
+    int64_t podsFitting(const PodShape& shape, uint32_t node) const;
+
+    // Equivalence-class key inputs exposed for tests.
+    std::vector<int64_t> dynamicKey(uint32_t node) const;
+    uint64_t dynamicHash(uint32_t node) const;
+    bool dynamicKeyEquals(uint32_t node, const std::vector<int64_t>& key) const;
+    int sortedGpuFree(uint32_t node, int32_t* out) const; // out: kMaxNodeGpus values
+
+    // Internals shared with the builder.
+    uint32_t internShape(PodShape&& shape);
+    void nodeAccount(uint32_t task, uint32_t node, TaskStatus status, int sign);
+    bool countsResource(const std::string& name) const;
+    std::unordered_map<std::string, uint32_t> shapeIndex;
+    std::unordered_map<std::string, uint32_t> nodeIndex, queueIndex, jobIndex;
+    std::unordered_multimap<uint64_t, uint32_t> bucketIndex; // hash of the dynamic key -> bucket
+    std::vector<uint32_t> freeBuckets;
+    std::vector<uint32_t> freeJobs, freeTasks; // slots of removed jobs, reused by addJob
+    uint32_t nextJobOrder = 0, nextTaskOrder = 0;
+    std::vector<int32_t> fitSlot;               // shape -> its row in fitTotal / nodeFits, -1
+    std::vector<uint32_t> fitShapes;            // tracked shapes
+    std::vector<int64_t> fitTotal;              // per tracked shape
+    std::vector<std::vector<int32_t>> nodeFits; // per tracked shape, per node
+    void updateFits(uint32_t node);
+    void acquireGpus(uint32_t task, uint32_t node);
+    void releaseGpus(uint32_t task, uint32_t node);
+};
+
+// Compiles a cluster. Warnings (pods naming unknown PodGroups, unknown nodes...) are appended.
+ClusterState buildClusterState(const Cluster& cluster, Diagnostics* warnings = nullptr,
+                               const BuildOptions& options = {});
+
+// Upstream's IsScalarResourceName plus the names Volcano counts explicitly.
+bool volcanoCountsResource(const std::string& name);
+
+} // namespace gantry::engine
