@@ -5,8 +5,8 @@
 //
 //   session_bench [--nodes N] [--gangs G] [--gang-size S] [--full-scan]
 #include "model/cluster.h"
-#include "state/cluster_state.h"
 #include "profiles/volcano/framework/session.h"
+#include "state/cluster_state.h"
 
 #include <chrono>
 #include <cstdio>
@@ -67,7 +67,7 @@ Cluster buildCluster(int nodes, int gangs, int gangSize) {
         pg.ns = "ns-" + std::to_string(g % 8);
         pg.queue = c.queues[size_t(g % 4)].name;
         pg.minMember = gangSize;
-        pg.phase = "Inqueue";
+        pg.phase = PodGroupPhase::Inqueue;
         pg.origin = "scheduling.volcano.sh/PodGroup";
         const Shape& s = shapes[g % 5];
         for (int k = 0; k < gangSize; ++k) {
@@ -139,7 +139,7 @@ int main(int argc, char** argv) {
     engine::SessionOptions options;
     options.useNodeIndex = !fullScan;
     auto t2 = Clock::now();
-    engine::SessionResult result;
+    engine::CycleResult result;
     {
         engine::Session ssn(state, conf, options);
         result = ssn.run();

@@ -52,6 +52,7 @@ rm -f "$scale"
 for target in volcano yunikorn kueue; do
     rm -rf "$out/export/$target"
     record "export/$target-run" "$gantry" export --from "$sample" --target "$target" --out "$out/export/$target"
-    sed -i "s|$out|OUT|g" "$out/export/$target-run.out" "$out/export/$target-run.err"
 done
+# Paths of the checkout and of DIR read the same from any clone.
+find "$out" -type f | xargs sed -i -e "s|$root|ROOT|g" -e "s|$out|OUT|g"
 echo "record-outputs: $(find "$out" -type f | wc -l) files in $out"

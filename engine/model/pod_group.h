@@ -1,14 +1,20 @@
 #pragma once
+#include "model/diagnostic.h"
+#include "model/resources.h"
+#include "model/selectors.h"
+
 #include <cstdint>
 #include <map>
 #include <optional>
 #include <string>
 
-#include "model/diagnostic.h"
-#include "model/resources.h"
-#include "model/selectors.h"
-
 namespace gantry {
+
+// Volcano's PodGroup status phase. None: not set yet (no scheduler has looked at the group), which
+// Volcano treats as Pending.
+enum class PodGroupPhase : uint8_t { None, Pending, Inqueue, Running, Unknown, Completed };
+const char* toString(PodGroupPhase phase);                                     // "" for None
+std::optional<PodGroupPhase> podGroupPhaseFromString(const std::string& text); // "" is None
 
 // Volcano's networkTopology constraint on a job: hard mode must fit under one HyperNode of at most
 // highestTierAllowed; soft mode prefers the lowest tier.
@@ -31,7 +37,7 @@ struct PodGroup {
     std::map<std::string, int32_t> minTaskMember; // role -> minimum; key "" = pods without a role
     ResourceList minResources;
     std::string priorityClassName;
-    std::string phase; // Pending | Inqueue | Running | Unknown | Completed | "" (not set)
+    PodGroupPhase phase = PodGroupPhase::None;
     NetworkTopologyConstraint networkTopology;
     std::string origin; // "scheduling.volcano.sh/PodGroup", "batch.volcano.sh/Job", "batch/Job", ...
     Labels labels;

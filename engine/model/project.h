@@ -1,13 +1,14 @@
 #pragma once
 // The studio's document (.gantry): a cluster, its policy, the what-if workloads and settings.
+#include "model/cluster.h"
+#include "model/policy.h"
+#include "model/scheduler_conf.h"
+#include "model/workload.h"
+
 #include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
-
-#include "model/cluster.h"
-#include "model/scheduler_conf.h"
-#include "model/workload.h"
 
 namespace gantry {
 
@@ -16,8 +17,8 @@ const char* toString(TargetScheduler target);
 std::optional<TargetScheduler> targetSchedulerFromString(const std::string& text);
 
 struct SimulationSettings {
-    double cycleSeconds = 1.0;    // scheduling period, Volcano's default
-    double horizonSeconds = 0;    // 0 = until every job has finished
+    double cycleSeconds = 1.0; // scheduling period, Volcano's default
+    double horizonSeconds = 0; // 0 = until every job has finished
     uint64_t seed = 42;
     bool operator==(const SimulationSettings&) const = default;
 };
@@ -33,5 +34,9 @@ struct Project {
     SimulationSettings simulation;
     bool operator==(const Project&) const = default;
 };
+
+// Every scheduler's policy as the project sets it (kube-scheduler's stock profile when the project
+// has no comparison profile).
+SchedulerPolicies policiesOf(const Project& project);
 
 } // namespace gantry

@@ -1,46 +1,85 @@
 // Text forms of the model's enums, spelled as the Kubernetes APIs spell them.
-#include <algorithm>
-
 #include "model/cluster.h"
 #include "model/pod.h"
 #include "model/pod_group.h"
+#include "model/policy.h"
 #include "model/project.h"
 #include "model/queue.h"
+
+#include <algorithm>
 
 namespace gantry {
 
 const char* toString(PodPhase phase) {
     switch (phase) {
-    case PodPhase::Pending: return "Pending";
-    case PodPhase::Running: return "Running";
-    case PodPhase::Succeeded: return "Succeeded";
-    case PodPhase::Failed: return "Failed";
-    case PodPhase::Unknown: return "Unknown";
+    case PodPhase::Pending:
+        return "Pending";
+    case PodPhase::Running:
+        return "Running";
+    case PodPhase::Succeeded:
+        return "Succeeded";
+    case PodPhase::Failed:
+        return "Failed";
+    case PodPhase::Unknown:
+        return "Unknown";
     }
     return "Unknown";
 }
 
 std::optional<PodPhase> podPhaseFromString(const std::string& text) {
-    for (auto p : {PodPhase::Pending, PodPhase::Running, PodPhase::Succeeded, PodPhase::Failed, PodPhase::Unknown})
+    for (auto p :
+         {PodPhase::Pending, PodPhase::Running, PodPhase::Succeeded, PodPhase::Failed, PodPhase::Unknown})
+        if (text == toString(p)) return p;
+    return std::nullopt;
+}
+
+const char* toString(PodGroupPhase phase) {
+    switch (phase) {
+    case PodGroupPhase::None:
+        return "";
+    case PodGroupPhase::Pending:
+        return "Pending";
+    case PodGroupPhase::Inqueue:
+        return "Inqueue";
+    case PodGroupPhase::Running:
+        return "Running";
+    case PodGroupPhase::Unknown:
+        return "Unknown";
+    case PodGroupPhase::Completed:
+        return "Completed";
+    }
+    return "";
+}
+
+std::optional<PodGroupPhase> podGroupPhaseFromString(const std::string& text) {
+    for (auto p : {PodGroupPhase::None, PodGroupPhase::Pending, PodGroupPhase::Inqueue,
+                   PodGroupPhase::Running, PodGroupPhase::Unknown, PodGroupPhase::Completed})
         if (text == toString(p)) return p;
     return std::nullopt;
 }
 
 const char* toString(NetworkTopologyConstraint::Mode mode) {
     switch (mode) {
-    case NetworkTopologyConstraint::Mode::None: return "";
-    case NetworkTopologyConstraint::Mode::Hard: return "hard";
-    case NetworkTopologyConstraint::Mode::Soft: return "soft";
+    case NetworkTopologyConstraint::Mode::None:
+        return "";
+    case NetworkTopologyConstraint::Mode::Hard:
+        return "hard";
+    case NetworkTopologyConstraint::Mode::Soft:
+        return "soft";
     }
     return "";
 }
 
 const char* toString(QueueState state) {
     switch (state) {
-    case QueueState::Open: return "Open";
-    case QueueState::Closed: return "Closed";
-    case QueueState::Closing: return "Closing";
-    case QueueState::Unknown: return "Unknown";
+    case QueueState::Open:
+        return "Open";
+    case QueueState::Closed:
+        return "Closed";
+    case QueueState::Closing:
+        return "Closing";
+    case QueueState::Unknown:
+        return "Unknown";
     }
     return "Unknown";
 }
@@ -53,19 +92,43 @@ std::optional<QueueState> queueStateFromString(const std::string& text) {
 
 const char* toString(Queue::Kind kind) {
     switch (kind) {
-    case Queue::Kind::Queue: return "Queue";
-    case Queue::Kind::KueueClusterQueue: return "ClusterQueue";
-    case Queue::Kind::KueueCohort: return "Cohort";
-    case Queue::Kind::YuniKornQueue: return "YuniKornQueue";
+    case Queue::Kind::Queue:
+        return "Queue";
+    case Queue::Kind::KueueClusterQueue:
+        return "ClusterQueue";
+    case Queue::Kind::KueueCohort:
+        return "Cohort";
+    case Queue::Kind::YuniKornQueue:
+        return "YuniKornQueue";
     }
     return "Queue";
 }
 
+const char* toString(ConfigFormat format) {
+    switch (format) {
+    case ConfigFormat::VolcanoSchedulerConf:
+        return "volcano-scheduler.conf";
+    case ConfigFormat::KubeSchedulerConfiguration:
+        return "KubeSchedulerConfiguration";
+    }
+    return "";
+}
+
+SchedulerPolicies policiesOf(const Project& project) {
+    SchedulerPolicies p;
+    p.volcano = project.volcano;
+    p.kube = project.contrast.value_or(KubeSchedulerProfile{});
+    return p;
+}
+
 const char* toString(TargetScheduler target) {
     switch (target) {
-    case TargetScheduler::Volcano: return "volcano";
-    case TargetScheduler::YuniKorn: return "yunikorn";
-    case TargetScheduler::Kueue: return "kueue";
+    case TargetScheduler::Volcano:
+        return "volcano";
+    case TargetScheduler::YuniKorn:
+        return "yunikorn";
+    case TargetScheduler::Kueue:
+        return "kueue";
     }
     return "volcano";
 }

@@ -1,6 +1,8 @@
 #pragma once
-// What one scheduling session decided: the type the CLI prints and the studio and the simulator
-// consume. Keys are "namespace/name" as Kubernetes spells them.
+// What one scheduling cycle of a profile decided: the type `gantry cycle` prints and the studio and
+// the simulator consume. Keys are "namespace/name" as Kubernetes spells them.
+#include "model/pod_group.h"
+
 #include <cstdint>
 #include <map>
 #include <string>
@@ -17,11 +19,11 @@ struct GangStatus {
     std::string reason; // "minMember 8, 5 placeable" or empty when ready
 };
 
-struct SessionResult {
+struct CycleResult {
     std::map<std::string, std::string> bindings;               // pod -> node
     std::vector<std::string> evicted;                          // pods, in eviction order
     std::map<std::string, std::vector<std::string>> pipelined; // podgroup -> nodes of its pipelined tasks
-    std::map<std::string, std::string> podGroupPhase;          // podgroup -> phase after the session
+    std::map<std::string, PodGroupPhase> podGroupPhase;        // podgroup -> phase after the session
     std::map<std::string, std::string> pending;                // pod -> why it is still pending
     std::map<std::string, GangStatus> gangs;                   // podgroup -> how far it got
     // pod -> node -> summed node-order score (only when asked for).
@@ -31,12 +33,12 @@ struct SessionResult {
     // their nodes, in binding order, and tasks evicted, in eviction order.
     std::vector<std::pair<uint32_t, uint32_t>> boundTasks;
     std::vector<uint32_t> evictedTasks;
-    // With SessionOptions::compactResult: jobs whose PodGroup phase the session changed, and for
-    // each job with a pending pod the reason of its first one (in the job's pod order).
-    std::vector<std::pair<uint32_t, std::string>> phaseChanges;
+    // With CycleOptions::compact: jobs whose PodGroup phase the cycle changed, and for each job with
+    // a pending pod the reason of its first one (in the job's pod order).
+    std::vector<std::pair<uint32_t, PodGroupPhase>> phaseChanges;
     std::vector<std::pair<uint32_t, std::string>> jobReasons;
-    // With SessionOptions::parkJobs: jobs the session did not try because too few of their pods
-    // fit the cluster (SettledJobs, parked); they have no entry in jobReasons.
+    // With ProfileShortcuts::skipJobsThatCannotStart: jobs the cycle did not try because too few of
+    // their pods fit the cluster; they have no entry in jobReasons and keep their last reason.
     std::vector<uint32_t> parkedJobs;
 };
 

@@ -1,8 +1,6 @@
 #include "sim/simulator.h"
 
-#include "profiles/kube_default/kube_scheduler.h"
-#include "profiles/volcano/framework/session.h"
-#include "model/go_text.h"
+#include "profile/registry.h"
 #include "sim/frag_tracker.h"
 #include "sim/reasons.h"
 
@@ -94,8 +92,16 @@ class Simulator {
         if (!(o_.sampleSeconds > 0)) throw std::invalid_argument("the sample period must be positive");
         if (o_.horizonSeconds < 0 || o_.evictionGraceSeconds < 0 || o_.podStartSeconds < 0)
             throw std::invalid_argument("horizon, eviction grace and pod start must not be negative");
-        kube_ = o_.profile == SimOptions::Profile::KubeDefault;
-        build_ = kube_ ? engine::kubeBuildOptions() : engine::BuildOptions{};
+        const engine::ProfileInfo* info = engine::findProfile(o_.profile);
+        if (!info)
+            throw std::invalid_argument("unknown scheduler profile '" + o_.profile + "' (" +
+                                        engine::profileNames() + ")");
+        Diagnostics policy;
+        profile_ = info->make({cluster, o_.policies, o_.shortcuts}, &policy);
+        if (warnings) warnings->insert(warnings->end(), policy.begin(), policy.end());
+        if (!profile_)
+            throw std::invalid_argument("the " + info->title + " policy cannot run (errors above)");
+        build_ = profile_->buildOptions();
         // Resources the workload asks for must be dimensions of the state from the start.
         Cluster c = cluster;
         Node probe;
@@ -125,18 +131,7 @@ class Simulator {
                 account(t, +1);
         }
         if (o_.measureFragmentation) frag_ = std::make_unique<FragTracker>(st_, w_);
-        if (!kube_ && o_.sessionCache) cache_ = std::make_unique<engine::SessionCache>(st_);
-        // The sla plugin makes sessions depend on the clock.
-        if (!kube_)
-            for (const auto& tier : o_.conf.tiers)
-                for (const auto& p : tier.plugins)
-                    if (p.name == "sla") {
-                        slaPlugin_ = true;
-                        if (auto v = p.argument("sla-waiting-time"))
-                            if (auto d = engine::parseGoDuration(engine::trim(*v)); d && *d > 0)
-                                slaWait_ = *d;
-                    }
-        result_.profile = kube_ ? "kube-default" : "volcano";
+        result_.profile = info->name;
         result_.cycleSeconds = o_.cycleSeconds;
         result_.horizonSeconds = o_.horizonSeconds;
         result_.sampleSeconds = o_.sampleSeconds;
@@ -156,8 +151,8 @@ class Simulator {
             const double tEvent = events_.empty() ? kInf : events_.top().time;
             const double tTick = tickTime(tick);
             double tCycle = needSession || !o_.skipIdleCycles ? tTick : kInf;
-            // The clock alone changes a session's answer when an sla waiting time runs out.
-            const double due = nextSlaThreshold(tTick);
+            // The clock alone changes a cycle's answer when, say, an sla waiting time runs out.
+            const double due = nextClockChange(tTick);
             if (due < kInf) tCycle = std::min(tCycle, tickTime(tickAtOrAfter(due)));
             if (tArrival == kInf && tEvent == kInf && !needSession && due == kInf)
                 break; // nothing can change
@@ -207,18 +202,11 @@ class Simulator {
         return k;
     }
 
-    double nextSlaThreshold(double from) const {
-        if (!slaPlugin_) return kInf;
-        double best = kInf;
-        for (uint32_t slot : waiting_) {
-            const Active& a = active_[slot];
-            const auto& job = st_.jobs[a.stateJob];
-            std::optional<double> wait = job.slaWaitingSeconds ? job.slaWaitingSeconds : slaWait_;
-            if (!wait) continue;
-            const double due = job.creationSeconds + *wait;
-            if (due >= from) best = std::min(best, due);
-        }
-        return best;
+    double nextClockChange(double from) {
+        if (!profile_->decisionsDependOnClock()) return kInf;
+        waitingJobs_.clear();
+        for (uint32_t slot : waiting_) waitingJobs_.push_back(active_[slot].stateJob);
+        return profile_->nextClockChange(st_, from, waitingJobs_);
     }
 
     // Integrals over time of what is constant between events.
@@ -455,7 +443,7 @@ class Simulator {
             st_.reindexNode(node);
         }
         a.releasing = 0;
-        st_.setJobPhase(a.stateJob, "Pending");
+        st_.setJobPhase(a.stateJob, PodGroupPhase::Pending);
     }
 
     // ---------------------------------------------------------------- cycles
@@ -463,20 +451,12 @@ class Simulator {
     // Runs one session; returns whether it changed the state.
     bool cycle(double now) {
         ++result_.sessions;
-        engine::SessionResult r;
-        if (kube_) {
-            r = engine::runKubeDefault(st_, o_.kube);
-        } else {
-            engine::SessionOptions so;
-            so.nowSeconds = now;
-            so.cache = cache_.get();
-            so.compactResult = true;
-            so.parkJobs = o_.parkJobs;
-            engine::Session session(st_, o_.conf, so);
-            r = session.run();
-            for (const auto& wmsg : r.warnings)
-                if (warned_.insert(wmsg).second) result_.warnings.push_back(wmsg);
-        }
+        engine::CycleOptions co;
+        co.nowSeconds = now;
+        co.compact = true;
+        engine::CycleResult r = profile_->cycle(st_, co);
+        for (const auto& wmsg : r.warnings)
+            if (warned_.insert(wmsg).second) result_.warnings.push_back(wmsg);
         bool changed = false;
         for (const auto& [t, node] : r.boundTasks) {
             if (st_.tasks[t].status != TaskStatus::Pending) continue;
@@ -504,8 +484,7 @@ class Simulator {
         }
         // Why the jobs still waiting wait: the reason of each one's first pending pod.
         std::unordered_map<uint32_t, const std::string*> reasonOf;
-        if (!kube_)
-            for (const auto& [j, reason] : r.jobReasons) reasonOf.emplace(j, &reason);
+        for (const auto& [j, reason] : r.jobReasons) reasonOf.emplace(j, &reason);
         // Parked jobs were not tried: they keep the reason of the last session that tried them.
         ++parkStamp_;
         result_.parkedJobSessions += int64_t(r.parkedJobs.size());
@@ -518,15 +497,7 @@ class Simulator {
             if (a.stateJob < parkedIn_.size() && parkedIn_[a.stateJob] == parkStamp_) continue;
             const auto& job = st_.jobs[a.stateJob];
             uint32_t cls = 0;
-            if (kube_) {
-                for (uint32_t t : job.tasks) {
-                    if (st_.tasks[t].status != TaskStatus::Pending) continue;
-                    const std::string key = st_.taskKey(t);
-                    auto it = r.pending.find(key);
-                    if (it != r.pending.end()) cls = classOf(a, it->second, t);
-                    break;
-                }
-            } else if (auto it = reasonOf.find(a.stateJob); it != reasonOf.end()) {
+            if (auto it = reasonOf.find(a.stateJob); it != reasonOf.end()) {
                 for (uint32_t t : job.tasks)
                     if (st_.tasks[t].status == TaskStatus::Pending) {
                         cls = classOf(a, *it->second, t);
@@ -729,22 +700,19 @@ class Simulator {
 
     bool anyWaiting() const { return !waiting_.empty(); }
 
+    // A full cycle (not compact, nothing carried): every waiting job's reason, in full.
     void cycleReadOnly(double now) {
-        if (kube_) {
-            lastPending_ = engine::runKubeDefault(st_, o_.kube).pending;
-            return;
-        }
-        engine::SessionOptions so;
-        so.nowSeconds = now;
-        engine::Session session(st_, o_.conf, so);
-        lastPending_ = session.run().pending;
+        engine::CycleOptions co;
+        co.nowSeconds = now;
+        lastPending_ = profile_->cycle(st_, co).pending;
     }
 
     const SimWorkload& w_;
     SimOptions o_;
-    bool kube_ = false;
     engine::BuildOptions build_;
     ClusterState st_;
+    // After the state: a profile may keep state bound to it, so it goes first.
+    std::unique_ptr<engine::SchedulerProfile> profile_;
     std::vector<Outcome> outcome_;
     std::vector<uint32_t> order_;
     size_t next_ = 0;
@@ -754,7 +722,6 @@ class Simulator {
     std::set<uint32_t> waiting_;     // slots of jobs in the cluster whose gang does not run
     std::vector<uint64_t> parkedIn_; // state job -> the session that last parked it (parkStamp_)
     uint64_t parkStamp_ = 0;
-    std::unique_ptr<engine::SessionCache> cache_;
     std::priority_queue<Event, std::vector<Event>, std::greater<Event>> events_;
     uint64_t seq_ = 0;
     double lastT_ = 0;
@@ -764,8 +731,7 @@ class Simulator {
     std::vector<std::vector<int64_t>> queueUsed_;
     std::map<int32_t, std::vector<double>> queueWaits_;
     std::unique_ptr<FragTracker> frag_;
-    bool slaPlugin_ = false;
-    std::optional<double> slaWait_;
+    std::vector<uint32_t> waitingJobs_; // scratch for nextClockChange
     ReasonBook reasons_;
     std::vector<int64_t> reasonWaiting_{0};
     std::map<std::string, std::string> lastPending_;

@@ -183,7 +183,7 @@ TraceConversion fromTrace(const Trace& trace, const TimingDefaults& defaults, ui
         g.ns = "default";
         g.queue = "default";
         g.minMember = 1;
-        g.phase = "Pending";
+        g.phase = PodGroupPhase::Pending;
         g.origin = "gantry.io/AlibabaTrace";
         g.source = t.source;
         Pod p;

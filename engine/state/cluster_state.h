@@ -118,7 +118,7 @@ struct JobRec {
     bool hasMinResources = false;
     VResource minResources;
     uint64_t minResourcesMask = 0; // dims named in minResources (cpu = bit 0, memory = bit 1)
-    std::string phase;             // PodGroup status phase as imported
+    PodGroupPhase phase = PodGroupPhase::None;
     NetworkTopologyConstraint topology;
     bool preemptable = false; // PodGroup volcano.sh/preemptable
     std::optional<double> slaWaitingSeconds;
@@ -261,7 +261,7 @@ class ClusterState {
         jobs[job].changed = true;
         changedJobs.push_back(job);
     }
-    void setJobPhase(uint32_t job, const std::string& phase) {
+    void setJobPhase(uint32_t job, PodGroupPhase phase) {
         jobs[job].phase = phase;
         markChanged(job);
     }

@@ -114,7 +114,7 @@ PodGroup templatePodGroup(const WorkloadTemplate& w, int32_t n, const JobDraw& d
     g.queue = w.queue;
     g.minMember = w.minMember > 0 ? w.minMember : w.replicas;
     g.priorityClassName = w.priorityClass;
-    g.phase = "Pending";
+    g.phase = PodGroupPhase::Pending;
     g.networkTopology = w.networkTopology;
     g.origin = "gantry.io/WorkloadTemplate";
     g.labels["gantry.io/workload"] = w.name;

@@ -22,6 +22,9 @@ const char* enumText(QueueState v) {
 const char* enumText(PodPhase v) {
     return toString(v);
 }
+const char* enumText(PodGroupPhase v) {
+    return toString(v);
+}
 const char* enumText(SelectorOp v) {
     return toString(v);
 }
@@ -66,6 +69,11 @@ bool enumFromText(const std::string& s, PodPhase& v) {
     static const PodPhase all[] = {PodPhase::Pending, PodPhase::Running, PodPhase::Succeeded,
                                    PodPhase::Failed, PodPhase::Unknown};
     return lookup(s, v, all);
+}
+bool enumFromText(const std::string& s, PodGroupPhase& v) {
+    auto p = podGroupPhaseFromString(s);
+    if (p) v = *p;
+    return p.has_value();
 }
 bool enumFromText(const std::string& s, SelectorOp& v) {
     static const SelectorOp all[] = {SelectorOp::In,           SelectorOp::NotIn, SelectorOp::Exists,

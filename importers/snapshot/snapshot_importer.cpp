@@ -127,7 +127,7 @@ void addKueuePodGroups(snapshot::State& s) {
         bool kueue = false;
         g.queue = queueFromMetadata(p.labels, p.annotations, &kueue);
         if (kueue) s.kueueGroupQueues.emplace_back(g.key(), g.queue);
-        g.phase = "Pending";
+        g.phase = PodGroupPhase::Pending;
         c.podGroups.push_back(std::move(g));
     }
     for (auto& g : c.podGroups)

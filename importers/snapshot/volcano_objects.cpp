@@ -65,10 +65,11 @@ void readVolcanoPodGroup(State& s, const Object& o) {
     g.priorityClassName = spec["priorityClassName"].str();
     g.minResources = spec["minResources"].resources();
     g.networkTopology = readNetworkTopologyConstraint(spec["networkTopology"]);
-    g.phase = r["status"]["phase"].str();
-    static const char* phases[] = {"Pending", "Inqueue", "Running", "Unknown", "Completed"};
-    if (!g.phase.empty() && std::find(std::begin(phases), std::end(phases), g.phase) == std::end(phases))
-        r["status"]["phase"].fail("unknown PodGroup phase '" + g.phase +
+    const std::string phase = r["status"]["phase"].str();
+    if (auto p = podGroupPhaseFromString(phase))
+        g.phase = *p;
+    else
+        r["status"]["phase"].fail("unknown PodGroup phase '" + phase +
                                   "' (expected Pending, Inqueue, Running, Unknown or Completed)");
     g.arrivalSeconds = r["metadata"]["annotations"][key::Arrival].durationSeconds(0);
     g.durationSeconds = r["metadata"]["annotations"][key::Duration].durationSeconds(0);

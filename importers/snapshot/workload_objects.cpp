@@ -103,7 +103,7 @@ void addExpansion(State& s, const Y& where, Expansion e) {
     g.networkTopology = e.networkTopology;
     g.labels = e.labels;
     g.annotations = e.annotations;
-    g.phase = "Pending";
+    g.phase = PodGroupPhase::Pending;
     g.arrivalSeconds = timing.arrival;
     g.durationSeconds = timing.duration > 0 ? timing.duration : e.durationSeconds;
     g.checkpointSeconds = timing.checkpoint;
@@ -260,11 +260,11 @@ void readCoschedulingPodGroup(State& s, const Object& o) {
     // The coscheduling plugin's phases, mapped onto Volcano's.
     std::string phase = r["status"]["phase"].str();
     if (phase == "Scheduled" || phase == "Running")
-        g.phase = "Running";
+        g.phase = PodGroupPhase::Running;
     else if (phase == "Finished" || phase == "Failed")
-        g.phase = "Completed";
+        g.phase = PodGroupPhase::Completed;
     else if (phase == "Pending" || phase == "PreScheduling" || phase == "Scheduling")
-        g.phase = "Pending";
+        g.phase = PodGroupPhase::Pending;
     else if (!phase.empty())
         r["status"]["phase"].fail(
             "unknown PodGroup phase '" + phase +

@@ -1,18 +1,13 @@
-// gantry cycle: one scheduling session on a snapshot, as Volcano (or the default kube-scheduler)
-// would run it, printed as JSON or as a table.
+// gantry cycle: one scheduling cycle of a scheduler profile on a snapshot (Volcano's session by
+// default), printed in the scheduler's own words as JSON or as a table.
 #include "command.h"
 #include "input_error.h"
 #include "input_loader.h"
-#include "profiles/kube_default/kube_scheduler.h"
-#include "kube_scheduler_config_reader.h"
-#include "scheduler_conf_reader.h"
-#include "profiles/volcano/framework/conf_check.h"
-#include "profiles/volcano/framework/session.h"
+#include "policy_reader.h"
+#include "profile/registry.h"
 
-#include <iomanip>
 #include <iostream>
 #include <nlohmann/json.hpp>
-#include <sstream>
 
 namespace gantry::cli {
 
@@ -34,63 +29,6 @@ constexpr const char* kUsage =
 
 void printDiagnostics(const Diagnostics& d) {
     for (const auto& x : d) std::cerr << x.str() << '\n';
-}
-
-nlohmann::ordered_json toJson(const engine::SessionResult& r, bool scores) {
-    nlohmann::ordered_json out;
-    out["bindings"] = nlohmann::ordered_json::object();
-    for (const auto& [pod, node] : r.bindings) out["bindings"][pod] = node;
-    out["evicted"] = nlohmann::ordered_json::array();
-    for (const auto& pod : r.evicted) out["evicted"].push_back(pod);
-    out["pipelined"] = nlohmann::ordered_json::object();
-    for (const auto& [pg, nodes] : r.pipelined) out["pipelined"][pg] = nodes;
-    out["podgroup_phase"] = nlohmann::ordered_json::object();
-    for (const auto& [pg, phase] : r.podGroupPhase) out["podgroup_phase"][pg] = phase;
-    out["pending"] = nlohmann::ordered_json::object();
-    for (const auto& [pod, why] : r.pending) out["pending"][pod] = why;
-    if (scores) {
-        out["scores"] = nlohmann::ordered_json::object();
-        for (const auto& [pod, row] : r.scores) {
-            auto& o = out["scores"][pod];
-            o = nlohmann::ordered_json::object();
-            for (const auto& [node, s] : row) o[node] = s;
-        }
-    }
-    return out;
-}
-
-void printTable(const engine::SessionResult& r, bool scores) {
-    auto section = [](const std::string& title, size_t n) { std::cout << title << " (" << n << ")\n"; };
-    section("Bindings", r.bindings.size());
-    for (const auto& [pod, node] : r.bindings)
-        std::cout << "  " << std::left << std::setw(40) << pod << node << '\n';
-    section("Evicted", r.evicted.size());
-    for (const auto& pod : r.evicted) std::cout << "  " << pod << '\n';
-    section("Pipelined", r.pipelined.size());
-    for (const auto& [pg, nodes] : r.pipelined) {
-        std::cout << "  " << std::left << std::setw(40) << pg;
-        for (size_t i = 0; i < nodes.size(); ++i) std::cout << (i ? ", " : "") << nodes[i];
-        std::cout << '\n';
-    }
-    section("PodGroups", r.podGroupPhase.size());
-    for (const auto& [pg, phase] : r.podGroupPhase) {
-        std::cout << "  " << std::left << std::setw(40) << pg << std::setw(10) << phase;
-        auto g = r.gangs.find(pg);
-        if (g != r.gangs.end() && !g->second.reason.empty()) std::cout << g->second.reason;
-        std::cout << '\n';
-    }
-    section("Pending", r.pending.size());
-    for (const auto& [pod, why] : r.pending)
-        std::cout << "  " << std::left << std::setw(40) << pod << why << '\n';
-    if (scores) {
-        section("Scores", r.scores.size());
-        for (const auto& [pod, row] : r.scores) {
-            std::cout << "  " << pod << '\n';
-            for (const auto& [node, s] : row)
-                std::cout << "    " << std::left << std::setw(36) << node << s << '\n';
-        }
-    }
-    for (const auto& w : r.warnings) std::cout << "note: " << w << '\n';
 }
 
 int runCycle(const Args& args) {
@@ -128,8 +66,9 @@ int runCycle(const Args& args) {
         }
     }
     if (snapshots.empty()) return usageError("cycle", "--snapshot is required\n" + std::string(kUsage));
-    if (profile != "volcano" && profile != "kube-default")
-        return usageError("cycle", "unknown profile '" + profile + "' (volcano or kube-default)");
+    const engine::ProfileInfo* info = engine::findProfile(profile);
+    if (!info)
+        return usageError("cycle", "unknown profile '" + profile + "' (" + engine::profileNames() + ")");
 
     Diagnostics warnings;
     LoadedInput input;
@@ -141,47 +80,30 @@ int runCycle(const Args& args) {
     }
     warnings = input.warnings;
     const Cluster& cluster = input.project.cluster;
-
-    engine::SessionResult result;
-    if (profile == "volcano") {
-        SchedulerConf conf = input.project.volcano;
-        try {
-            if (!confPath.empty()) conf = readSchedulerConfFile(confPath, &warnings);
-        } catch (const InputError& e) {
-            printDiagnostics(e.all());
-            return BadInput;
-        }
-        if (confPath.empty())
-            warnings.push_back(Diagnostic{Severity::Warning, SourceRef{snapshots.front(), 0, 0, 0},
-                                          "no --scheduler-conf: using the input's Volcano policy"});
-        Diagnostics check = checkSchedulerConf(conf);
-        warnings.insert(warnings.end(), check.begin(), check.end());
-        if (hasErrors(check)) {
-            printDiagnostics(warnings);
-            return BadInput;
-        }
-        engine::ClusterState state = engine::buildClusterState(cluster, &warnings);
-        engine::SessionOptions options;
-        options.computeScores = scores;
-        engine::Session session(state, conf, options);
-        result = session.run();
-    } else {
-        KubeSchedulerProfile kube = input.project.contrast.value_or(KubeSchedulerProfile{});
-        try {
-            if (!confPath.empty()) kube = readKubeSchedulerConfigFile(confPath, &warnings);
-        } catch (const InputError& e) {
-            printDiagnostics(e.all());
-            return BadInput;
-        }
-        engine::ClusterState state =
-            engine::buildClusterState(cluster, &warnings, engine::kubeBuildOptions());
-        result = engine::runKubeDefault(state, kube, scores);
+    SchedulerPolicies policies = policiesOf(input.project);
+    try {
+        if (!confPath.empty()) readPolicyFile(confPath, info->configFormat, policies, &warnings);
+    } catch (const InputError& e) {
+        printDiagnostics(e.all());
+        return BadInput;
     }
+    if (confPath.empty())
+        warnings.push_back(Diagnostic{Severity::Warning, SourceRef{snapshots.front(), 0, 0, 0},
+                                      "no --scheduler-conf: using the input's " + info->title + " policy"});
+    auto scheduler = info->make({cluster, policies, {}}, &warnings);
+    if (!scheduler) {
+        printDiagnostics(warnings);
+        return BadInput;
+    }
+    engine::ClusterState state = engine::buildClusterState(cluster, &warnings, scheduler->buildOptions());
+    engine::CycleOptions options;
+    options.computeScores = scores;
+    const engine::CycleResult result = scheduler->cycle(state, options);
     printDiagnostics(warnings);
     if (json)
-        std::cout << toJson(result, scores).dump(2) << '\n';
+        std::cout << scheduler->cycleJson(result, options).dump(2) << '\n';
     else
-        printTable(result, scores);
+        scheduler->printCycle(std::cout, result, options);
     return Ok;
 }
 

@@ -4,12 +4,11 @@
 #include "command.h"
 #include "input_error.h"
 #include "input_loader.h"
-#include "kube_scheduler_config_reader.h"
-#include "scheduler_conf_reader.h"
-#include "profiles/volcano/framework/conf_check.h"
 #include "model/go_text.h"
+#include "policy_reader.h"
+#include "profile/registry.h"
 #include "sim/simulator.h"
-#include "sim/sources.h"
+#include "sim/whatif.h"
 #include "simulate_report.h"
 #include "trace/alibaba_trace.h"
 
@@ -163,23 +162,6 @@ void printDiagnostics(const Diagnostics& d) {
     for (const auto& x : d) std::cerr << x.str() << '\n';
 }
 
-bool confHas(const SchedulerConf& conf, const std::string& plugin) {
-    return conf.plugin(plugin) != nullptr;
-}
-
-PluginOption deviceShare() {
-    PluginOption p;
-    p.name = "deviceshare";
-    return p;
-}
-
-bool workloadSharesGpus(const sim::SimWorkload& w) {
-    for (const auto& k : w.kinds)
-        for (const auto& p : k.pods)
-            if (p.gpu.count > 0 && p.gpu.milliPerGpu < 1000) return true;
-    return false;
-}
-
 int runSimulate(const Args& args) {
     std::vector<std::string> inputs;
     std::string nodesCsv, podsCsv, confPath, profile = "volcano", csvDir;
@@ -264,14 +246,15 @@ int runSimulate(const Args& args) {
         return usageError("simulate", "give either input files or a trace, not both");
     if (!trace && inputs.empty())
         return usageError("simulate", std::string("no input; usage: gantry simulate ") + kUsage);
-    if (profile != "volcano" && profile != "kube-default")
-        return usageError("simulate", "unknown profile '" + profile + "' (volcano or kube-default)");
+    const engine::ProfileInfo* profileInfo = engine::findProfile(profile);
+    if (!profileInfo)
+        return usageError("simulate", "unknown profile '" + profile + "' (" + engine::profileNames() + ")");
 
     Diagnostics warnings;
     Cluster cluster;
     sim::SimWorkload workload;
     sim::SimOptions options;
-    std::optional<KubeSchedulerProfile> contrast;
+    options.profile = profile;
     ReportContext context;
     try {
         if (trace) {
@@ -280,7 +263,6 @@ int runSimulate(const Args& args) {
             auto converted = sim::fromTrace(t, timing, options.seed);
             cluster = std::move(converted.cluster);
             workload = std::move(converted.workload);
-            options.conf = defaultVolcanoConf();
             context.input = "trace " + std::filesystem::path(podsCsv).filename().string();
         } else {
             LoadedInput in = loadInputs(inputs);
@@ -289,69 +271,27 @@ int runSimulate(const Args& args) {
             options.seed = seed.value_or(p.simulation.seed);
             options.cycleSeconds = p.simulation.cycleSeconds > 0 ? p.simulation.cycleSeconds : 1.0;
             options.horizonSeconds = p.simulation.horizonSeconds;
-            options.conf = p.volcano;
-            contrast = p.contrast;
+            options.policies = policiesOf(p);
             cluster = std::move(p.cluster);
-            workload = sim::takeClusterJobs(cluster, timing, options.seed);
-            sim::SimWorkload templates = sim::fromTemplates(p.workloads, cluster, options.seed);
-            const uint32_t base = uint32_t(workload.kinds.size());
-            for (auto& k : templates.kinds) workload.kinds.push_back(std::move(k));
-            for (auto j : templates.jobs) {
-                j.kind += base;
-                workload.jobs.push_back(j);
-            }
-            workload.warnings.insert(workload.warnings.end(), templates.warnings.begin(),
-                                     templates.warnings.end());
+            workload = sim::projectWorkload(p.workloads, cluster, timing, options.seed);
             context.input = std::string(toString(in.kind)) + " " +
                             std::filesystem::path(inputs.front()).filename().string();
         }
-        if (!confPath.empty()) {
-            if (profile == "volcano")
-                options.conf = readSchedulerConfFile(confPath, &warnings);
-            else
-                contrast = readKubeSchedulerConfigFile(confPath, &warnings);
-        }
+        if (!confPath.empty())
+            readPolicyFile(confPath, profileInfo->configFormat, options.policies, &warnings);
     } catch (const InputError& e) {
         printDiagnostics(e.all());
         return BadInput;
     }
     warnings.insert(warnings.end(), workload.warnings.begin(), workload.warnings.end());
-    if (profile == "volcano") {
-        Diagnostics check = checkSchedulerConf(options.conf);
-        warnings.insert(warnings.end(), check.begin(), check.end());
-        if (hasErrors(check)) {
-            printDiagnostics(warnings);
-            return BadInput;
-        }
-        if (workloadSharesGpus(workload) && !confHas(options.conf, "deviceshare")) {
-            if (options.conf == defaultVolcanoConf()) {
-                // Volcano's default policy cannot place GPU shares; a cluster that shares GPUs runs
-                // deviceshare.
-                options.conf.tiers.back().plugins.push_back(deviceShare());
-                notes.push_back("pods share GPUs: deviceshare added to Volcano's default configuration");
-            } else {
-                Diagnostic d;
-                d.severity = Severity::Warning;
-                d.where = options.conf.source.file.empty() ? SourceRef{context.input, 0, 0, 0}
-                                                           : options.conf.source;
-                d.message =
-                    "pods share GPUs but the scheduler configuration has no deviceshare plugin: their shares "
-                    "are checked against the node's GPU count only";
-                warnings.push_back(std::move(d));
-            }
-        }
-    } else {
-        options.profile = sim::SimOptions::Profile::KubeDefault;
-        options.kube = contrast.value_or(KubeSchedulerProfile{});
-    }
+    sim::fitPolicy(options, workload, SourceRef{context.input, 0, 0, 0}, &notes, &warnings);
     if (cycle) options.cycleSeconds = *cycle;
     if (horizon) options.horizonSeconds = *horizon;
     if (sample) options.sampleSeconds = *sample;
     if (grace) options.evictionGraceSeconds = *grace;
     if (podStart) options.podStartSeconds = *podStart;
     options.skipIdleCycles = !everyCycle;
-    options.sessionCache = !fullSessions;
-    options.parkJobs = !fullSessions;
+    options.shortcuts = {!fullSessions, !fullSessions};
     context.nodes = 0;
     for (const auto& n : cluster.nodes) context.nodes += n.ready ? 1 : 0;
     if (workload.jobs.empty()) {

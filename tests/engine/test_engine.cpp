@@ -1,9 +1,9 @@
 // Engine unit tests on clusters built in C++: Volcano's resource arithmetic, the node index against a
 // full scan, the session's undo log, gang and queue behaviour, pending reasons, incremental jobs.
 #include "model/cluster.h"
+#include "profiles/volcano/framework/session.h"
 #include "state/cluster_state.h"
 #include "state/resources.h"
-#include "profiles/volcano/framework/session.h"
 #include "test_registry.h"
 
 #include <QtTest>
@@ -52,7 +52,7 @@ Pod makePod(const std::string& ns, const std::string& name, const std::string& g
 }
 
 PodGroup makeGroup(const std::string& ns, const std::string& name, const std::string& queue,
-                   int32_t minMember, const std::string& phase = "Inqueue") {
+                   int32_t minMember, PodGroupPhase phase = PodGroupPhase::Inqueue) {
     PodGroup g;
     g.ns = ns;
     g.name = name;
@@ -91,7 +91,7 @@ SchedulerConf defaultConf(std::vector<std::string> actions = {"enqueue", "alloca
 }
 
 // A simulator-style session: cached, compact result, parked jobs untried or not.
-SessionResult runCompact(ClusterState& st, SessionCache& cache, const SchedulerConf& conf, bool park) {
+CycleResult runCompact(ClusterState& st, SessionCache& cache, const SchedulerConf& conf, bool park) {
     SessionOptions o;
     o.cache = &cache;
     o.compactResult = true;
@@ -100,7 +100,7 @@ SessionResult runCompact(ClusterState& st, SessionCache& cache, const SchedulerC
     return ssn.run();
 }
 
-SessionResult runSession(const Cluster& cluster, const SchedulerConf& conf, bool useIndex) {
+CycleResult runSession(const Cluster& cluster, const SchedulerConf& conf, bool useIndex) {
     ClusterState st = buildClusterState(cluster);
     SessionOptions o;
     o.useNodeIndex = useIndex;
@@ -143,7 +143,7 @@ Cluster randomCluster(uint32_t seed) {
         const std::string name = "job-" + std::to_string(j);
         const int size = 1 + pick(6);
         PodGroup g = makeGroup(ns, name, "q" + std::to_string(pick(queues)), 1 + pick(size),
-                               pick(4) == 0 ? "Pending" : "Inqueue");
+                               pick(4) == 0 ? PodGroupPhase::Pending : PodGroupPhase::Inqueue);
         if (pick(4) == 0) g.priorityClassName = "high";
         const int shape = pick(5);
         const bool startRunning = pick(5) == 0;
@@ -165,13 +165,13 @@ Cluster randomCluster(uint32_t seed) {
             }
             c.pods.push_back(std::move(p));
         }
-        if (startRunning) g.phase = "Running";
+        if (startRunning) g.phase = PodGroupPhase::Running;
         c.podGroups.push_back(std::move(g));
     }
     return c;
 }
 
-QString describe(const SessionResult& r) {
+QString describe(const CycleResult& r) {
     QString out;
     for (const auto& [p, n] : r.bindings)
         out += QString("bind %1 %2\n").arg(QString::fromStdString(p), QString::fromStdString(n));
@@ -182,7 +182,7 @@ QString describe(const SessionResult& r) {
         out += "\n";
     }
     for (const auto& [g, ph] : r.podGroupPhase)
-        out += QString("phase %1 %2\n").arg(QString::fromStdString(g), QString::fromStdString(ph));
+        out += QString("phase %1 %2\n").arg(QString::fromStdString(g), QString(toString(ph)));
     for (const auto& [p, why] : r.pending)
         out += QString("pending %1 %2\n").arg(QString::fromStdString(p), QString::fromStdString(why));
     for (const auto& [g, s] : r.gangs)
@@ -274,7 +274,7 @@ class SessionTest : public QObject {
         for (int i = 0; i < 8; ++i)
             c.pods.push_back(makePod("ns", "big-" + std::to_string(i), "big", 1000, 1));
         // No queue plugin: the node, not the queue's share, is what runs out.
-        const SessionResult r =
+        const CycleResult r =
             runSession(c, makeConf({"allocate"}, {{"gang"}, {"predicates", "nodeorder"}}), true);
         QVERIFY(r.bindings.empty());
         QCOMPARE(r.gangs.at("ns/big").reason, std::string("minMember 8, 4 placeable"));
@@ -292,7 +292,7 @@ class SessionTest : public QObject {
         c.podGroups.push_back(makeGroup("ns", "job", "default", 4));
         for (int i = 0; i < 4; ++i)
             c.pods.push_back(makePod("ns", "job-" + std::to_string(i), "job", 4000, 2));
-        const SessionResult r = runSession(c, defaultConf(), true);
+        const CycleResult r = runSession(c, defaultConf(), true);
         QCOMPARE(r.bindings.size(), size_t(4));
         QVERIFY(r.pending.empty());
     }
@@ -306,7 +306,7 @@ class SessionTest : public QObject {
         c.nodes.push_back(tainted);
         c.podGroups.push_back(makeGroup("ns", "train", "default", 1));
         c.pods.push_back(makePod("ns", "train-0", "train", 1000, 1, 1));
-        const SessionResult r = runSession(c, defaultConf(), true);
+        const CycleResult r = runSession(c, defaultConf(), true);
         QVERIFY(r.bindings.empty());
         const QString why = QString::fromStdString(r.pending.at("ns/train-0"));
         QVERIFY2(why.contains(
@@ -322,7 +322,7 @@ class SessionTest : public QObject {
         for (const auto& t : st.tasks) statuses.push_back(t.status);
         {
             Session ssn(st, defaultConf({"enqueue", "allocate", "preempt", "reclaim", "backfill"}));
-            const SessionResult r = ssn.run();
+            const CycleResult r = ssn.run();
             QVERIFY(!r.bindings.empty());
         }
         QVERIFY(st.idle == idle);
@@ -332,8 +332,8 @@ class SessionTest : public QObject {
         for (size_t i = 0; i < st.tasks.size(); ++i) QVERIFY(st.tasks[i].status == statuses[i]);
         // A second session on the same state decides the same.
         Session again(st, defaultConf({"enqueue", "allocate", "preempt", "reclaim", "backfill"}));
-        const SessionResult r2 = again.run();
-        const SessionResult r1 =
+        const CycleResult r2 = again.run();
+        const CycleResult r1 =
             runSession(c, defaultConf({"enqueue", "allocate", "preempt", "reclaim", "backfill"}), true);
         QCOMPARE(describe(r2), describe(r1));
     }
@@ -347,7 +347,7 @@ class SessionTest : public QObject {
         c.queues.push_back(makeQueue("other"));
         c.nodes.push_back(makeNode("n1", 16000, 64, 8));
         c.nodes.push_back(makeNode("n2", 16000, 64, 8));
-        PodGroup running = makeGroup("ns", "running", "default", 2, "Running");
+        PodGroup running = makeGroup("ns", "running", "default", 2, PodGroupPhase::Running);
         running.minResources.set(res::NvidiaGpu, 4);
         c.podGroups.push_back(running);
         for (int i = 0; i < 2; ++i) {
@@ -356,7 +356,7 @@ class SessionTest : public QObject {
             p.nodeName = "n1";
             c.pods.push_back(p);
         }
-        c.podGroups.push_back(makeGroup("ns", "waiting", "other", 1, "Inqueue"));
+        c.podGroups.push_back(makeGroup("ns", "waiting", "other", 1, PodGroupPhase::Inqueue));
         c.pods.push_back(makePod("ns", "waiting-0", "waiting", 1000, 4, 8));
         ClusterState st = buildClusterState(c);
         SessionCache cache(st);
@@ -377,7 +377,7 @@ class SessionTest : public QObject {
             o.cache = &cache;
             Session cached(st, conf, o);
             QCOMPARE(cached.sessionJobs, std::vector<uint32_t>{waitingJob});
-            const SessionResult r = cached.run();
+            const CycleResult r = cached.run();
             QCOMPARE(r.bindings.at("ns/waiting-0"), std::string("n2"));
         }
         QCOMPARE(describe(runSession(c, conf, true)), describe([&] {
@@ -411,14 +411,14 @@ class SessionTest : public QObject {
         c.nodes.push_back(makeNode("n1", 32000, 128, 8));
         c.nodes.push_back(makeNode("n2", 32000, 128, 8));
         for (const char* busy : {"busy-a", "busy-b"}) {
-            c.podGroups.push_back(makeGroup("ns", busy, "default", 1, "Running"));
+            c.podGroups.push_back(makeGroup("ns", busy, "default", 1, PodGroupPhase::Running));
             Pod p = makePod("ns", std::string(busy) + "-0", busy, 1000, 8, 6);
             p.phase = PodPhase::Running;
             p.nodeName = busy == std::string("busy-a") ? "n1" : "n2";
             c.pods.push_back(p);
         }
         for (const char* train : {"train-a", "train-b"}) {
-            c.podGroups.push_back(makeGroup("ns", train, "default", 2, "Inqueue"));
+            c.podGroups.push_back(makeGroup("ns", train, "default", 2, PodGroupPhase::Inqueue));
             for (int i = 0; i < 2; ++i)
                 c.pods.push_back(
                     makePod("ns", train + std::string("-") + std::to_string(i), train, 4000, 16, 4));
@@ -434,13 +434,13 @@ class SessionTest : public QObject {
         const uint32_t shape = st.tasks[st.jobs[trainA].tasks[0]].shape;
         QCOMPARE(st.fitCount(shape), int64_t(0)); // 2 GPUs free on each node, 4 asked per pod
         auto run = [&](bool park) { return runCompact(st, cache, conf, park); };
-        auto reasonOf = [](const SessionResult& r, uint32_t j) {
+        auto reasonOf = [](const CycleResult& r, uint32_t j) {
             for (const auto& [job, reason] : r.jobReasons)
                 if (job == j) return reason;
             return std::string();
         };
         {
-            const SessionResult tried = run(false), parked = run(true);
+            const CycleResult tried = run(false), parked = run(true);
             QCOMPARE(parked.parkedJobs, (std::vector<uint32_t>{trainA, trainB}));
             QVERIFY(tried.parkedJobs.empty());
             QVERIFY(tried.boundTasks.empty() && parked.boundTasks.empty());
@@ -454,7 +454,7 @@ class SessionTest : public QObject {
         for (uint32_t t : st.jobs[busyA].tasks) st.setTask(t, TaskStatus::Succeeded, -1);
         st.removeJob(busyA);
         QCOMPARE(st.fitCount(shape), int64_t(2));
-        const SessionResult tried = run(false), parked = run(true);
+        const CycleResult tried = run(false), parked = run(true);
         QCOMPARE(parked.boundTasks, tried.boundTasks);
         QCOMPARE(parked.boundTasks.size(), size_t(2));
         for (const auto& [t, node] : parked.boundTasks) {
@@ -477,14 +477,14 @@ class SessionTest : public QObject {
         p.nodeSelector["pool"] = "y";
         st.addJob(g, {p});
         Session ssn(st, defaultConf());
-        const SessionResult r = ssn.run();
+        const CycleResult r = ssn.run();
         QCOMPARE(r.bindings.at("ns/late-0"), std::string("b"));
     }
     void gpuDeviceShares() {
         Cluster c;
         c.queues.push_back(makeQueue("default"));
         c.nodes.push_back(makeNode("g1", 32000, 128, 4));
-        c.podGroups.push_back(makeGroup("ns", "shared", "default", 1, "Running"));
+        c.podGroups.push_back(makeGroup("ns", "shared", "default", 1, PodGroupPhase::Running));
         // Three half-GPU pods and one whole-GPU pod already running.
         for (int i = 0; i < 3; ++i) {
             Pod p = makePod("ns", "half-" + std::to_string(i), "shared", 1000, 1);
@@ -521,7 +521,7 @@ class SessionTest : public QObject {
             c.podGroups.push_back(makeGroup("ns", name, "small", 1));
             c.pods.push_back(makePod("ns", name + "-0", name, 1000, 1));
         }
-        const SessionResult r = runSession(c, defaultConf({"allocate"}), true);
+        const CycleResult r = runSession(c, defaultConf({"allocate"}), true);
         QCOMPARE(r.bindings.size(), size_t(2));
     }
 };
@@ -536,7 +536,7 @@ class NodeIndexTest : public QObject {
             SessionCache cache(st);
             return runCompact(st, cache, conf, park);
         };
-        const SessionResult tried = run(false), parked = run(true);
+        const CycleResult tried = run(false), parked = run(true);
         QCOMPARE(parked.boundTasks, tried.boundTasks);
         QCOMPARE(parked.evictedTasks, tried.evictedTasks);
         QCOMPARE(parked.phaseChanges, tried.phaseChanges);
@@ -569,8 +569,8 @@ class NodeIndexTest : public QObject {
              {defaultConf(acts),
               makeConf(acts, {{"priority", "gang"}, {"drf", "predicates", "proportion", "binpack"}}),
               makeConf(acts, {{"gang"}, {"predicates", "nodeorder", "capacity"}})}) {
-            const SessionResult indexed = runSession(c, conf, true);
-            const SessionResult scanned = runSession(c, conf, false);
+            const CycleResult indexed = runSession(c, conf, true);
+            const CycleResult scanned = runSession(c, conf, false);
             QCOMPARE(describe(indexed), describe(scanned));
             // Leaving the settled jobs out (where the configuration allows) decides the same.
             ClusterState st = buildClusterState(c);

@@ -125,7 +125,7 @@ class ConformanceImportTest : public QObject {
         QVERIFY(pg);
         QCOMPARE(pg->minMember, 2);
         QCOMPARE(pg->queue, std::string("q1"));
-        QCOMPARE(pg->phase, std::string("Inqueue"));
+        QCOMPARE(pg->phase, gantry::PodGroupPhase::Inqueue);
         QVERIFY(pg->networkTopology.mode == NetworkTopologyConstraint::Mode::Hard);
         QCOMPARE(pg->networkTopology.highestTierAllowed.value_or(-1), 1);
         const auto* s2 = findIf(c.hyperNodes, [](const HyperNode& h) { return h.name == "s2"; });

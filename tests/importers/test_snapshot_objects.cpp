@@ -301,7 +301,7 @@ class SnapshotObjectsTest : public QObject {
         const PodGroup* gang = c.findPodGroup("web", "nginx-gang");
         QCOMPARE(gang->origin, std::string("scheduling.x-k8s.io/PodGroup"));
         QCOMPARE(gang->minMember, 2);
-        QCOMPARE(gang->phase, std::string("Pending"));
+        QCOMPARE(gang->phase, gantry::PodGroupPhase::Pending);
         QCOMPARE(findPod(c, "web", "nginx-0")->group, std::string("nginx-gang"));
 
         const Pod* share = findPod(c, "web", "share-0");

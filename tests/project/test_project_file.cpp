@@ -128,7 +128,7 @@ Project everything() {
     g.minTaskMember = {{"", 1}, {"worker", 2}};
     g.minResources = {{"cpu", 1}};
     g.priorityClassName = "pc";
-    g.phase = "Inqueue";
+    g.phase = PodGroupPhase::Inqueue;
     g.networkTopology = {NetworkTopologyConstraint::Mode::Soft, 2, ""};
     g.origin = "batch/Job";
     g.labels = {{"l", "1"}};

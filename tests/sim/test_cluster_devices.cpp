@@ -40,7 +40,7 @@ PodGroup group(const std::string& name, int minMember = 1) {
     g.ns = "default";
     g.queue = "default";
     g.minMember = minMember;
-    g.phase = "Inqueue";
+    g.phase = PodGroupPhase::Inqueue;
     g.origin = "gantry.io/WorkloadTemplate";
     return g;
 }

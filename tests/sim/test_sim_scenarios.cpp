@@ -2,8 +2,8 @@
 // checkpoints, the metrics of a three-job timeline, gang scheduling against the default
 // kube-scheduler, and skipped idle cycles giving exactly what running every cycle gives.
 #include "input_loader.h"
-#include "scheduler_conf_reader.h"
 #include "profiles/volcano/framework/session.h"
+#include "scheduler_conf_reader.h"
 #include "sim/reasons.h"
 #include "sim/simulator.h"
 #include "sim/sources.h"
@@ -27,10 +27,10 @@ struct Scenario {
 Scenario load(const std::string& inventory, const std::string& conf = {}) {
     Scenario s;
     s.project = loadInputs({kData + inventory}).project;
-    s.options.conf = s.project.volcano;
+    s.options.policies = policiesOf(s.project);
     if (!conf.empty()) {
         Diagnostics w;
-        s.options.conf = readSchedulerConfFile(kData + conf, &w);
+        s.options.policies.volcano = readSchedulerConfFile(kData + conf, &w);
     }
     return s;
 }
@@ -280,7 +280,7 @@ class SimScenarioTest : public QObject {
 
     void gangsPiecemealUnderKubeDefault() {
         Scenario s = load("gang.yaml");
-        s.options.profile = SimOptions::Profile::KubeDefault;
+        s.options.profile = "kube-default";
         SimResult r = run(s);
         QCOMPARE(r.profile, std::string("kube-default"));
         // Pod by pod in creation order: hold (2 GPUs) and half the gang (2 GPUs) at 0; the gang's
@@ -383,15 +383,15 @@ class SimScenarioTest : public QObject {
         QFETCH(double, podStart);
         QFETCH(double, horizon);
         Scenario s = load(inventory.toStdString(), conf.toStdString());
-        if (kube) s.options.profile = SimOptions::Profile::KubeDefault;
+        if (kube) s.options.profile = "kube-default";
         s.options.evictionGraceSeconds = grace;
         s.options.podStartSeconds = podStart;
         s.options.horizonSeconds = horizon;
         s.options.sampleSeconds = 7;
-        if (s.options.conf == defaultVolcanoConf()) {
+        if (s.options.policies.volcano == defaultVolcanoConf()) {
             PluginOption share;
             share.name = "deviceshare";
-            s.options.conf.tiers.back().plugins.push_back(share);
+            s.options.policies.volcano.tiers.back().plugins.push_back(share);
         }
         s.options.skipIdleCycles = true;
         SimResult skipped = run(s);
@@ -430,13 +430,12 @@ class SimScenarioTest : public QObject {
         Scenario s = load(inventory.toStdString(), conf.toStdString());
         s.options.horizonSeconds = horizon;
         s.options.sampleSeconds = 7;
-        QVERIFY(engine::SessionCache::covers(s.options.conf));
-        s.options.sessionCache = true;
-        s.options.parkJobs = false;
+        QVERIFY(engine::SessionCache::covers(s.options.policies.volcano));
+        s.options.shortcuts = {true, false};
         SimResult cached = run(s);
-        s.options.parkJobs = true;
+        s.options.shortcuts = {true, true};
         SimResult parked = run(s);
-        s.options.sessionCache = false;
+        s.options.shortcuts = {false, false};
         SimResult full = run(s);
         QVERIFY(full.jobsStarted > 0);
         QCOMPARE(cached.sessions, full.sessions);
@@ -450,10 +449,10 @@ class SimScenarioTest : public QObject {
 
     void settledJobsStayInWhenSessionsEvict() {
         Scenario s = load("preempt.yaml", "preempt-conf.yaml");
-        QVERIFY(!engine::SessionCache::covers(s.options.conf)); // preempt may take a running job's pods
-        s.options.sessionCache = true;
+        QVERIFY(!engine::SessionCache::covers(s.options.policies.volcano)); // preempt may take running pods
+        s.options.shortcuts = {true, true};
         SimResult cached = run(s);
-        s.options.sessionCache = false;
+        s.options.shortcuts = {false, false};
         compareRuns(cached, run(s));
         QCOMPARE(cached.podEvictions, int64_t(1));
     }

@@ -27,7 +27,7 @@ class SteppingEngine : public WhatIfEngine {
     bool fail = false;
     std::atomic<int> runs{0};
     std::string unavailableReason() const override { return {}; }
-    std::unique_ptr<WhatIfResult> run(const Project& project, WhatIfProfile profile,
+    std::unique_ptr<WhatIfResult> run(const Project& project, const std::string& profile,
                                       const WhatIfControl& control) override {
         ++runs;
         if (fail) throw InputError(SourceRef{"lab.yaml", 3, 7, 1}, "workload 'x' names no queue");
@@ -37,7 +37,7 @@ class SteppingEngine : public WhatIfEngine {
             QThread::msleep(stepMs);
         }
         auto r = std::make_unique<WhatIfResult>();
-        r->profile = profile == WhatIfProfile::Primary ? "policy" : "contrast";
+        r->profile = profile == "volcano" ? "policy" : "contrast";
         r->jobsTotal = int(project.cluster.podGroups.size());
         r->pending.push_back({"nlp/llm-pretrain-405b", "nlp",
                               "0/96 nodes are available: 96 Insufficient nvidia.com/gpu", 32, 32, 12, 256,

@@ -2,6 +2,7 @@
 // is the one where the session's workload loses the least GPU capacity to fragmentation.
 #include "fragmentation/frag_memo.h"
 #include "fragmentation/placement.h"
+#include "profiles/volcano/framework/registry.h"
 #include "profiles/volcano/framework/session.h"
 #include "test_registry.h"
 
@@ -48,7 +49,7 @@ PodGroup group(const std::string& name, bool running) {
     g.ns = "team";
     g.queue = "default";
     g.minMember = 1;
-    g.phase = running ? "Running" : "Inqueue";
+    g.phase = running ? PodGroupPhase::Running : PodGroupPhase::Inqueue;
     return g;
 }
 

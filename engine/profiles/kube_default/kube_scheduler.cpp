@@ -55,8 +55,8 @@ class KubeScheduler {
         balancedDims_ = {kCpu, kMemory};
     }
 
-    SessionResult run(bool scores) {
-        SessionResult r;
+    CycleResult run(bool scores) {
+        CycleResult r;
         std::vector<uint32_t> queue;
         for (uint32_t t = 0; t < st_.tasks.size(); ++t)
             if (st_.tasks[t].status == TaskStatus::Pending) queue.push_back(t);
@@ -125,7 +125,8 @@ class KubeScheduler {
             for (uint32_t t : job.tasks)
                 if (occupiesNode(st_.tasks[t].status) || completedStatus(st_.tasks[t].status)) ++g.placeable;
             g.ready = g.placeable >= job.minAvailable;
-            r.podGroupPhase[job.key] = g.ready && g.placeable > 0 ? "Running" : "Pending";
+            r.podGroupPhase[job.key] =
+                g.ready && g.placeable > 0 ? PodGroupPhase::Running : PodGroupPhase::Pending;
             if (!g.ready)
                 g.reason = "minMember " + std::to_string(g.minMember) + ", " + std::to_string(g.placeable) +
                            " placed";
@@ -255,7 +256,7 @@ class KubeScheduler {
 
 } // namespace
 
-SessionResult runKubeDefault(ClusterState& state, const KubeSchedulerProfile& profile, bool scores) {
+CycleResult runKubeDefault(ClusterState& state, const KubeSchedulerProfile& profile, bool scores) {
     return KubeScheduler(state, profile).run(scores);
 }
 

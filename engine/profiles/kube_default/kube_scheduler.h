@@ -6,8 +6,8 @@
 // NodeAffinity, PodTopologySpread and InterPodAffinity with the profile's weights, and bound to the
 // best node at once. No gang: a job may start partly. No preemption.
 #include "model/scheduler_conf.h"
-#include "state/cluster_state.h"
 #include "profile/cycle_result.h"
+#include "state/cluster_state.h"
 
 namespace gantry::engine {
 
@@ -15,6 +15,6 @@ namespace gantry::engine {
 BuildOptions kubeBuildOptions();
 
 // Schedules every pending pod of the state (the state is restored before returning).
-SessionResult runKubeDefault(ClusterState& state, const KubeSchedulerProfile& profile, bool scores = false);
+CycleResult runKubeDefault(ClusterState& state, const KubeSchedulerProfile& profile, bool scores = false);
 
 } // namespace gantry::engine

@@ -17,7 +17,7 @@ JobImport jobsToImport(const Cluster& into, const Cluster& from) {
         }
         taken.insert(g.key());
         PodGroup copy = g;
-        copy.phase.clear(); // arrives pending
+        copy.phase = PodGroupPhase::None; // arrives pending
         if (!g.queue.empty() && !queues.count(g.queue) && unknown.insert(g.queue).second)
             out.unknownQueues << QString::fromStdString(g.queue);
         out.groups.push_back(std::move(copy));

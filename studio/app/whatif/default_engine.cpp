@@ -1,10 +1,10 @@
 // The what-if engine built into the studio: the time-based simulator (engine/sim), whose every
-// scheduling cycle is a session of the engine. The project's workload templates and the snapshot's
-// what-if jobs are simulated with the project's policy (or the comparison profile).
+// scheduling cycle asks the chosen scheduler profile for its decisions. The project's workload
+// templates and the snapshot's what-if jobs are simulated with the project's policy for it.
 #include "input_error.h"
-#include "profiles/volcano/framework/conf_check.h"
+#include "profile/registry.h"
 #include "sim/simulator.h"
-#include "sim/sources.h"
+#include "sim/whatif.h"
 #include "whatif/whatif_engine.h"
 
 #include <QElapsedTimer>
@@ -26,36 +26,6 @@ std::string formatDuration(double s) {
     else
         std::snprintf(buf, sizeof buf, "%.0f seconds", s);
     return buf;
-}
-
-bool sharesGpus(const sim::SimWorkload& w) {
-    for (const auto& k : w.kinds)
-        for (const auto& p : k.pods)
-            if (p.gpu.count > 0 && p.gpu.milliPerGpu < 1000) return true;
-    return false;
-}
-
-// The project's jobs as the simulator takes them: the snapshot's what-if jobs (moved out of the
-// cluster) followed by the expanded workload templates.
-sim::SimWorkload projectWorkload(const Project& project, Cluster& cluster, uint64_t seed) {
-    sim::TimingDefaults timing; // jobs with no timing of their own arrive at 0 and run to the end
-    sim::SimWorkload workload = sim::takeClusterJobs(cluster, timing, seed);
-    sim::SimWorkload templates = sim::fromTemplates(project.workloads, cluster, seed);
-    const uint32_t base = uint32_t(workload.kinds.size());
-    for (auto& k : templates.kinds) workload.kinds.push_back(std::move(k));
-    for (auto j : templates.jobs) {
-        j.kind += base;
-        workload.jobs.push_back(j);
-    }
-    workload.warnings.insert(workload.warnings.end(), templates.warnings.begin(), templates.warnings.end());
-    return workload;
-}
-
-std::string profileName(const Project& project, WhatIfProfile profile) {
-    if (profile == WhatIfProfile::Contrast)
-        return std::string("kube-scheduler ") +
-               toString(project.contrast.value_or(KubeSchedulerProfile{}).strategy);
-    return "Volcano policy";
 }
 
 // The run's end state for the GPU map, with node indices of the project's cluster.
@@ -85,10 +55,10 @@ void setPlacements(const sim::SimResult& r, const Project& project, WhatIfResult
 }
 
 std::unique_ptr<WhatIfResult> convert(const sim::SimResult& r, const Project& project,
-                                      WhatIfProfile profile) {
+                                      const std::string& profile) {
     auto out = std::make_unique<WhatIfResult>();
     out->method = WhatIfResult::Method::TimeSimulation;
-    out->profile = profileName(project, profile);
+    out->profile = engine::findProfile(profile)->describe(policiesOf(project));
     out->time = r.time;
     out->gpuAllocationPct = r.gpuAllocationPct;
     out->fragmentationPct = r.fragmentationPct;
@@ -148,14 +118,15 @@ class SimulatorEngine : public WhatIfEngine {
   public:
     std::string unavailableReason() const override { return {}; }
 
-    std::unique_ptr<WhatIfResult> run(const Project& project, WhatIfProfile profile,
+    std::unique_ptr<WhatIfResult> run(const Project& project, const std::string& profile,
                                       const WhatIfControl& control) override {
         QElapsedTimer timer;
         timer.start();
         control.progress(0.02, "Expanding the workload");
         Cluster cluster = project.cluster;
         const uint64_t seed = project.simulation.seed;
-        sim::SimWorkload workload = projectWorkload(project, cluster, seed);
+        // Jobs with no timing of their own arrive at 0 and run to the end.
+        sim::SimWorkload workload = sim::projectWorkload(project.workloads, cluster, {}, seed);
         if (control.cancelled()) return nullptr;
         if (workload.jobs.empty())
             throw std::runtime_error(
@@ -166,30 +137,27 @@ class SimulatorEngine : public WhatIfEngine {
         options.seed = seed;
         options.cycleSeconds = project.simulation.cycleSeconds > 0 ? project.simulation.cycleSeconds : 1.0;
         options.horizonSeconds = project.simulation.horizonSeconds;
-        if (profile == WhatIfProfile::Contrast) {
-            options.profile = sim::SimOptions::Profile::KubeDefault;
-            options.kube = project.contrast.value_or(KubeSchedulerProfile{});
-        } else {
-            options.conf = project.volcano;
-            Diagnostics check = checkSchedulerConf(options.conf);
-            throwIfErrors(check);
-            // Volcano's stock policy cannot place GPU shares; a workload that shares GPUs needs the
-            // deviceshare plugin, which the default configuration then gets (as gantry simulate does).
-            if (sharesGpus(workload) && !options.conf.plugin("deviceshare") &&
-                options.conf == defaultVolcanoConf()) {
-                PluginOption ds;
-                ds.name = "deviceshare";
-                options.conf.tiers.back().plugins.push_back(ds);
-            }
-        }
+        if (!engine::findProfile(profile))
+            throw std::runtime_error("Unknown scheduler profile '" + profile + "' (" +
+                                     engine::profileNames() + ").");
+        options.profile = profile;
+        options.policies = policiesOf(project);
+        std::vector<std::string> notes;
+        Diagnostics warnings;
+        sim::fitPolicy(options, workload, SourceRef{project.name, 0, 0, 0}, &notes, &warnings);
         // A sample every minute, or coarser for long horizons (the charts need hundreds of points, not
         // millions).
         if (project.simulation.horizonSeconds > 0)
             options.sampleSeconds = std::max(60.0, project.simulation.horizonSeconds / 2000);
         control.progress(-1, "Simulating " + std::to_string(workload.jobs.size()) + " jobs on " +
                                  std::to_string(cluster.nodes.size()) + " nodes");
-        Diagnostics warnings;
-        sim::SimResult result = sim::simulate(cluster, workload, options, &warnings);
+        sim::SimResult result;
+        try {
+            result = sim::simulate(cluster, workload, options, &warnings);
+        } catch (const std::invalid_argument& e) {
+            throwIfErrors(warnings); // the policy's own errors, located
+            throw std::runtime_error(e.what());
+        }
         if (control.cancelled()) return nullptr;
         control.progress(0.97, "Collecting the results");
         auto out = convert(result, project, profile);
@@ -208,6 +176,7 @@ class SimulatorEngine : public WhatIfEngine {
             setPlacements(atPeak, project, out.get());
             out->placementsAtPeak = true;
         }
+        out->warnings.insert(out->warnings.begin(), notes.begin(), notes.end());
         for (const auto& w : workload.warnings) out->warnings.push_back(w.str());
         for (const auto& w : warnings) out->warnings.push_back(w.str());
         out->elapsedMs = double(timer.nsecsElapsed()) / 1e6;

@@ -12,8 +12,6 @@
 
 namespace gantry::studio {
 
-enum class WhatIfProfile { Primary, Contrast }; // the project's policy, or the comparison profile
-
 struct WhatIfControl {
     std::function<void(double fraction, const std::string& stage)> progress; // fraction in [0, 1]
     const std::atomic<bool>* cancel = nullptr;
@@ -25,9 +23,10 @@ class WhatIfEngine {
     virtual ~WhatIfEngine() = default;
     // Empty when the engine can run; otherwise why not, in words for the user.
     virtual std::string unavailableReason() const = 0;
+    // Runs the project's what-if under a scheduler profile (a name from engine/profile/registry.h).
     // Throws std::exception (InputError for bad project content) with a message for the user.
     // Returns nullptr when cancelled. The runner fills in the revision, then shares it as const.
-    virtual std::unique_ptr<WhatIfResult> run(const Project& project, WhatIfProfile profile,
+    virtual std::unique_ptr<WhatIfResult> run(const Project& project, const std::string& profile,
                                               const WhatIfControl& control) = 0;
 };
 

@@ -1,5 +1,7 @@
 #include "whatif/whatif_runner.h"
 
+#include "profile/registry.h"
+
 #include <QEventLoop>
 #include <QTimer>
 #include <algorithm>
@@ -42,7 +44,8 @@ bool WhatIfRunner::start(const Project& project, uint64_t revision) {
     // The worker owns its copy of the project, so edits made meanwhile do not race with it. The
     // destructor waits for the thread, so `this` outlives every queued call made from it.
     thread_ = QThread::create([this, project, revision, cancelFlag, engine] {
-        const bool twoRuns = project.contrast.has_value();
+        const std::vector<std::string> profiles = engine::whatIfProfiles(project);
+        const bool twoRuns = profiles.size() > 1;
         auto reporter = [this](double base, double span) {
             return [this, base, span](double fraction, const std::string& stage) {
                 double f = fraction < 0 ? -1.0 : base + span * std::clamp(fraction, 0.0, 1.0);
@@ -55,13 +58,13 @@ bool WhatIfRunner::start(const Project& project, uint64_t revision) {
         QString error;
         try {
             WhatIfControl control{reporter(0, twoRuns ? 0.5 : 1.0), cancelFlag.get()};
-            if (auto r = engine->run(project, WhatIfProfile::Primary, control)) {
+            if (auto r = engine->run(project, profiles[0], control)) {
                 r->projectRevision = revision;
                 run.primary = std::move(r);
             }
             if (run.primary && twoRuns && !cancelFlag->load()) {
                 WhatIfControl second{reporter(0.5, 0.5), cancelFlag.get()};
-                if (auto r = engine->run(project, WhatIfProfile::Contrast, second)) {
+                if (auto r = engine->run(project, profiles[1], second)) {
                     r->projectRevision = revision;
                     run.contrast = std::move(r);
                 }

@@ -1,19 +1,15 @@
 #pragma once
-// The built-in actions, one file each, named as Volcano names them.
-#include <functional>
-#include <memory>
-#include <string>
-
+// The built-in actions, one file each, named as Volcano names them. Each file's descriptor says how
+// to build the action and whether it evicts; the factory (profiles/volcano/factory.cpp) registers them.
+#include "profiles/volcano/framework/registry.h"
 #include "profiles/volcano/framework/session.h"
 
 namespace gantry::engine::actions {
 
-std::unique_ptr<Action> makeEnqueue();
-std::unique_ptr<Action> makeAllocate();
-std::unique_ptr<Action> makeBackfill();
-std::unique_ptr<Action> makePreempt();
-std::unique_ptr<Action> makeReclaim();
-
-void registerBuiltins(const std::function<void(const std::string&, ActionFactory)>& add);
+ActionDescriptor allocateAction();
+ActionDescriptor backfillAction();
+ActionDescriptor enqueueAction();
+ActionDescriptor preemptAction();
+ActionDescriptor reclaimAction();
 
 } // namespace gantry::engine::actions

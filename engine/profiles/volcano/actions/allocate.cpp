@@ -4,11 +4,11 @@
 // one statement, committed only when the job is ready (gang), kept but not committed when it is only
 // pipelined, and discarded otherwise. Jobs with a network-topology constraint are placed inside one
 // HyperNode: every HyperNode of the lowest eligible tier is tried and the best-scoring fit wins.
+#include "model/go_text.h"
 #include "profiles/volcano/actions/actions.h"
 #include "profiles/volcano/framework/node_search.h"
 #include "profiles/volcano/framework/queue_util.h"
 #include "profiles/volcano/framework/statement.h"
-#include "model/go_text.h"
 
 #include <algorithm>
 #include <limits>
@@ -51,7 +51,7 @@ class Allocate : public Action {
         for (uint32_t j : ssn.sessionJobs) {
             if (ssn.isPending(j)) {
                 if (enqueueOn) continue;
-                ssn.jobs[j].phase = "Inqueue";
+                ssn.jobs[j].phase = PodGroupPhase::Inqueue;
             }
             if (auto vr = ssn.jobValid(j)) {
                 ssn.jobs[j].jobFitError = vr->message;
@@ -300,8 +300,8 @@ class Allocate : public Action {
 
 } // namespace
 
-std::unique_ptr<Action> makeAllocate() {
-    return std::make_unique<Allocate>();
+ActionDescriptor allocateAction() {
+    return {"allocate", [] { return std::make_unique<Allocate>(); }, ActionTraits{}};
 }
 
 } // namespace gantry::engine::actions

@@ -81,8 +81,8 @@ class Backfill : public Action {
 
 } // namespace
 
-std::unique_ptr<Action> makeBackfill() {
-    return std::make_unique<Backfill>();
+ActionDescriptor backfillAction() {
+    return {"backfill", [] { return std::make_unique<Backfill>(); }, ActionTraits{}};
 }
 
 } // namespace gantry::engine::actions

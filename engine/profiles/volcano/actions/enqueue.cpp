@@ -30,7 +30,7 @@ class Enqueue : public Action {
             const uint32_t j = it->second.pop();
             if (!ssn.state.jobs[j].hasMinResources || ssn.jobEnqueueable(j)) {
                 ssn.jobEnqueued(j);
-                ssn.jobs[j].phase = "Inqueue";
+                ssn.jobs[j].phase = PodGroupPhase::Inqueue;
                 ssn.jobs[j].jobFitError.clear();
             }
             queues.push(q);
@@ -40,8 +40,8 @@ class Enqueue : public Action {
 
 } // namespace
 
-std::unique_ptr<Action> makeEnqueue() {
-    return std::make_unique<Enqueue>();
+ActionDescriptor enqueueAction() {
+    return {"enqueue", [] { return std::make_unique<Enqueue>(); }, ActionTraits{}};
 }
 
 } // namespace gantry::engine::actions

@@ -5,11 +5,11 @@
 // only if the job ends up pipelined. Afterwards tasks of a job may preempt lower-priority tasks of
 // the same job. With enableTopologyAwarePreemption the kube-scheduler-style dry run picks the node
 // whose minimal victim set hurts least.
+#include "model/go_text.h"
 #include "profiles/volcano/actions/actions.h"
 #include "profiles/volcano/framework/node_search.h"
 #include "profiles/volcano/framework/queue_util.h"
 #include "profiles/volcano/framework/statement.h"
-#include "model/go_text.h"
 
 #include <climits>
 #include <map>
@@ -323,8 +323,10 @@ class Preempt : public Action {
 
 } // namespace
 
-std::unique_ptr<Action> makePreempt() {
-    return std::make_unique<Preempt>();
+ActionDescriptor preemptAction() {
+    ActionTraits t;
+    t.evicts = true;
+    return {"preempt", [] { return std::make_unique<Preempt>(); }, t};
 }
 
 } // namespace gantry::engine::actions

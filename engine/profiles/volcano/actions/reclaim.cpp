@@ -2,11 +2,11 @@
 // reclaimable queues: on the first node (by name) where the reclaimable victims (Running,
 // preemptable, of another queue) free enough for the task, the victims are evicted and the task is
 // pipelined there. A job's evictions are committed only if the job ends up pipelined.
+#include "model/go_text.h"
 #include "profiles/volcano/actions/actions.h"
 #include "profiles/volcano/framework/node_search.h"
 #include "profiles/volcano/framework/queue_util.h"
 #include "profiles/volcano/framework/statement.h"
-#include "model/go_text.h"
 
 #include <map>
 
@@ -147,8 +147,10 @@ class Reclaim : public Action {
 
 } // namespace
 
-std::unique_ptr<Action> makeReclaim() {
-    return std::make_unique<Reclaim>();
+ActionDescriptor reclaimAction() {
+    ActionTraits t;
+    t.evicts = true;
+    return {"reclaim", [] { return std::make_unique<Reclaim>(); }, t};
 }
 
 } // namespace gantry::engine::actions

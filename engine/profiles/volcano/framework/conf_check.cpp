@@ -1,7 +1,8 @@
 #include "profiles/volcano/framework/conf_check.h"
 
-#include "profiles/volcano/framework/session.h"
 #include "model/go_text.h"
+#include "profiles/volcano/framework/registry.h"
+#include "profiles/volcano/framework/session.h"
 
 #include <algorithm>
 #include <map>

@@ -1,10 +1,6 @@
-// Plugin and action registries: the built-ins, registered on first use, plus whatever a later
-// component registers (issue #4's "fgd" node-order plugin, for instance).
-#include "profiles/volcano/actions/actions.h"
-#include "profiles/volcano/plugins/plugins.h"
-#include "profiles/volcano/framework/session.h"
+// The plugin and action registries, filled once by the factory (registerFactories) on first use.
+#include "profiles/volcano/framework/registry.h"
 
-#include <algorithm>
 #include <map>
 #include <mutex>
 
@@ -13,59 +9,53 @@ namespace gantry::engine {
 namespace {
 
 struct Registry {
-    std::map<std::string, PluginFactory> plugins;
-    std::map<std::string, ActionFactory> actions;
+    std::map<std::string, PluginDescriptor, std::less<>> plugins;
+    std::map<std::string, ActionDescriptor, std::less<>> actions;
 };
 
-Registry& registry() {
+Registry& storage() {
     static Registry r;
-    static std::once_flag once;
-    std::call_once(once, [] {
-        plugins::registerBuiltins(
-            [](const std::string& name, PluginFactory f) { r.plugins[name] = std::move(f); });
-        actions::registerBuiltins(
-            [](const std::string& name, ActionFactory f) { r.actions[name] = std::move(f); });
-    });
     return r;
+}
+
+// Lookups see the built-ins: the factory runs before the first one. (Registering writes to the
+// storage directly, so the factory does not re-enter this.)
+const Registry& registry() {
+    static std::once_flag once;
+    std::call_once(once, [] { registerFactories(); });
+    return storage();
 }
 
 } // namespace
 
-void registerPlugin(const std::string& name, PluginFactory factory) {
-    registry().plugins[name] = std::move(factory);
+void registerPlugin(PluginDescriptor descriptor) {
+    std::string name = descriptor.name;
+    storage().plugins[name] = std::move(descriptor);
 }
-void registerAction(const std::string& name, ActionFactory factory) {
-    registry().actions[name] = std::move(factory);
+
+void registerAction(ActionDescriptor descriptor) {
+    std::string name = descriptor.name;
+    storage().actions[name] = std::move(descriptor);
 }
+
+const PluginDescriptor* findPlugin(const std::string& name) {
+    const auto& plugins = registry().plugins;
+    auto it = plugins.find(name);
+    return it == plugins.end() ? nullptr : &it->second;
+}
+
+const ActionDescriptor* findAction(const std::string& name) {
+    const auto& actions = registry().actions;
+    auto it = actions.find(name);
+    return it == actions.end() ? nullptr : &it->second;
+}
+
 bool pluginImplemented(const std::string& name) {
-    return registry().plugins.count(name) > 0;
+    return findPlugin(name) != nullptr;
 }
+
 bool actionImplemented(const std::string& name) {
-    return registry().actions.count(name) > 0;
-}
-
-std::unique_ptr<Plugin> createPlugin(const std::string& name, const PluginOption& option) {
-    auto it = registry().plugins.find(name);
-    if (it == registry().plugins.end()) return nullptr;
-    return it->second(option);
-}
-
-std::unique_ptr<Action> createAction(const std::string& name) {
-    auto it = registry().actions.find(name);
-    if (it == registry().actions.end()) return nullptr;
-    return it->second();
-}
-
-std::vector<std::string> implementedPlugins() {
-    std::vector<std::string> out;
-    for (const auto& [name, f] : registry().plugins) out.push_back(name);
-    return out;
-}
-
-std::vector<std::string> implementedActions() {
-    std::vector<std::string> out;
-    for (const auto& [name, f] : registry().actions) out.push_back(name);
-    return out;
+    return findAction(name) != nullptr;
 }
 
 const std::vector<std::string>& volcanoPluginNames() {

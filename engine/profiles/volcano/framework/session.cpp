@@ -1,6 +1,7 @@
 #include "profiles/volcano/framework/session.h"
 
 #include "profiles/volcano/framework/job_resources.h"
+#include "profiles/volcano/framework/registry.h"
 
 #include <algorithm>
 #include <cstdio>
@@ -15,29 +16,34 @@ bool switchOn(const PluginOption& o, const char* name) {
 
 bool SessionCache::covers(const SchedulerConf& conf) {
     for (const auto& a : conf.actions)
-        if (actionImplemented(a) && a != "enqueue" && a != "allocate" && a != "backfill") return false;
-    static const std::set<std::string> localPlugins = {
-        "gang",    "priority",   "conformance", "proportion",  "predicates", "nodeorder",
-        "binpack", "overcommit", "sla",         "deviceshare", "fgd",        "drf"};
+        if (const ActionDescriptor* d = findAction(a); d && d->traits.evicts) return false;
     for (const auto& tier : conf.tiers)
         for (const auto& p : tier.plugins) {
-            if (!pluginImplemented(p.name)) continue; // ignored by the session anyway
-            if (!localPlugins.count(p.name)) return false;
-            if (p.name == "drf" && p.enabled("enableHierarchy")) return false;
+            const PluginDescriptor* d = findPlugin(p.name);
+            if (!d) continue; // ignored by the session anyway
+            if (!d->traits.allowsSettledJobsOut || !d->traits.allowsSettledJobsOut(p)) return false;
         }
     return true;
 }
 
 namespace {
-// Whether gang alone decides that a job is ready or pipelined (no sla, which may pipeline a job gang
-// would not).
+// Whether gang alone decides that a job is ready or pipelined: some plugin decides it the gang way,
+// none may pipeline a job gang would not.
 bool gangAloneDecides(const SchedulerConf& conf) {
     bool gang = false;
     for (const auto& tier : conf.tiers)
         for (const auto& p : tier.plugins) {
-            if (p.name == "sla" && pluginImplemented(p.name)) return false;
-            if (p.name == "gang")
-                gang = gang || (p.enabled("enableJobReady") && p.enabled("enableJobPipelined"));
+            const PluginDescriptor* d = findPlugin(p.name);
+            if (!d || !d->traits.readiness) continue;
+            switch (d->traits.readiness(p)) {
+            case PluginTraits::Readiness::Wider:
+                return false;
+            case PluginTraits::Readiness::Gang:
+                gang = true;
+                break;
+            case PluginTraits::Readiness::None:
+                break;
+            }
         }
     return gang;
 }
@@ -174,7 +180,7 @@ void Session::openPlugins() {
         }
     }
     // Create every plugin first (upstream builds then opens each in tier order).
-    for (auto& slot : pluginSlots) slot.plugin = createPlugin(slot.name, *slot.option);
+    for (auto& slot : pluginSlots) slot.plugin = findPlugin(slot.name)->build(*slot.option);
     for (size_t i = 0; i < pluginSlots.size(); ++i) {
         current_ = int(i);
         pluginSlots[i].plugin->onSessionOpen(*this);
@@ -612,7 +618,7 @@ bool Session::isStarving(uint32_t j) const {
     return waitingTaskNum(j) + readyTaskNum(j) < state.jobs[j].minAvailable;
 }
 bool Session::isPending(uint32_t j) const {
-    return jobs[j].phase == "Pending" || jobs[j].phase.empty();
+    return jobs[j].phase == PodGroupPhase::Pending || jobs[j].phase == PodGroupPhase::None;
 }
 
 namespace {

@@ -4,12 +4,12 @@
 // registers callbacks on named extension points; actions then run against the session and the
 // dispatchers below combine the callbacks with Volcano's tier rules. Every change to the cluster
 // state is logged and undone when the session closes; what the session decided is returned as a
-// SessionResult.
+// CycleResult.
 #include "model/scheduler_conf.h"
-#include "state/cluster_state.h"
 #include "profile/cycle_result.h"
-#include "profiles/volcano/framework/settled_jobs.h"
-#include "k8s/status.h"
+#include "profiles/volcano/framework/plugin.h"
+#include "profiles/volcano/framework/session_cache.h"
+#include "state/cluster_state.h"
 
 #include <cstdint>
 #include <functional>
@@ -23,160 +23,24 @@
 
 namespace gantry::engine {
 
-class Session;
-class Statement;
-
-class Plugin {
-  public:
-    virtual ~Plugin() = default;
-    virtual void onSessionOpen(Session& ssn) = 0;
-    virtual void onSessionClose(Session&) {}
-};
-
-class Action {
-  public:
-    virtual ~Action() = default;
-    virtual void execute(Session& ssn) = 0;
-};
-
-using PluginFactory = std::function<std::unique_ptr<Plugin>(const PluginOption&)>;
-using ActionFactory = std::function<std::unique_ptr<Action>()>;
-
-// Registries. The built-in plugins and actions are registered on first use (session/registry.cpp);
-// later issues add more (e.g. "fgd") with registerPlugin.
-void registerPlugin(const std::string& name, PluginFactory factory);
-void registerAction(const std::string& name, ActionFactory factory);
-bool pluginImplemented(const std::string& name);
-std::unique_ptr<Plugin> createPlugin(const std::string& name, const PluginOption& option);
-std::unique_ptr<Action> createAction(const std::string& name);
-bool actionImplemented(const std::string& name);
-std::vector<std::string> implementedPlugins();
-std::vector<std::string> implementedActions();
-// Names the real Volcano scheduler (ed72c7c8) knows, implemented by Gantry or not.
-const std::vector<std::string>& volcanoPluginNames();
-const std::vector<std::string>& volcanoActionNames();
-
-enum class Purpose { Allocate, Evict };
-
-struct ValidateResult {
-    bool pass = true;
-    std::string reason;
-    std::string message;
-};
-
-using CompareFn = std::function<int(uint32_t, uint32_t)>;
-using VictimCompareFn = std::function<int(uint32_t, uint32_t, uint32_t)>;
-// Returns the victims and sets *vote: 0 abstains, otherwise the plugin decided.
-using EvictableFn = std::function<std::vector<uint32_t>(uint32_t, const std::vector<uint32_t>&, int*)>;
-using JobPredicate = std::function<bool(uint32_t)>;
-using VoteFn = std::function<int(uint32_t)>;
-using ValidateExFn = std::function<std::optional<ValidateResult>(uint32_t)>;
-using JobEnqueuedFn = std::function<void(uint32_t)>;
-using QueuePredicate = std::function<bool(uint32_t)>;
-using AllocatableFn = std::function<bool(uint32_t queue, uint32_t task)>;
-using PreemptiveFn = std::function<bool(uint32_t queue, const std::vector<uint32_t>& tasks)>;
-using PredicateFn = std::function<void(uint32_t task, uint32_t node, FitResult&)>;
-using PrePredicateFn = std::function<std::optional<std::string>(uint32_t task)>;
-using NodeOrderFn = std::function<double(uint32_t task, uint32_t node)>;
-// Scores candidate nodes: nodes[i] stands for counts[i] identical nodes; adds into scores[i].
-using BatchNodeOrderFn = std::function<void(uint32_t task, const uint32_t* nodes, const uint32_t* counts,
-                                            size_t n, double* scores)>;
-using HyperNodeOrderFn =
-    std::function<std::map<int32_t, double>(uint32_t job, const std::vector<int32_t>& hns)>;
-// forSubJob: the job's default sub-job (its min resources are its pending tasks' requests).
-using HyperNodeGradientFn =
-    std::function<std::vector<std::vector<int32_t>>(uint32_t job, int32_t hn, Purpose, bool forSubJob)>;
-using TaskEventFn = std::function<void(uint32_t task)>;
-
-// One plugin entry of one tier, with its switches resolved and the callbacks it registered.
-struct PluginSlot {
-    std::string name;
-    const PluginOption* option = nullptr;
-    int tier = 0;
-    std::unique_ptr<Plugin> plugin;
-    bool jobOrderOn = true, jobReadyOn = true, jobPipelinedOn = true, taskOrderOn = true,
-         preemptableOn = true, reclaimableOn = true, preemptiveOn = true, queueOrderOn = true,
-         predicateOn = true, nodeOrderOn = true, jobEnqueuedOn = true, jobStarvingOn = true,
-         overusedOn = true, allocatableOn = true, hyperNodeOrderOn = true, hyperNodeGradientOn = true;
-
-    CompareFn jobOrder, queueOrder, taskOrder;
-    VictimCompareFn victimQueueOrder;
-    EvictableFn preemptable, reclaimable;
-    JobPredicate jobReady, jobStarving;
-    VoteFn jobPipelined, jobEnqueueable;
-    ValidateExFn jobValid;
-    JobEnqueuedFn jobEnqueued;
-    QueuePredicate overused;
-    AllocatableFn allocatable;
-    PreemptiveFn preemptive;
-    PredicateFn predicate;
-    // Topology-aware preemption's dry run (upstream Simulate*Fn). A plugin keeps what it checks for
-    // the preemptor as of its prePredicate; simulateBegin resets that copy for the next node,
-    // simulateTask removes (sign -1) or re-adds (+1) a task on the node in the copy (called only
-    // when the plugin has enablePreemptable or enabledAllocatable on), and simulateAllocatable /
-    // simulatePredicate answer from the copy.
-    std::function<void(uint32_t preemptor)> simulateBegin;
-    std::function<void(uint32_t preemptor, uint32_t task, uint32_t node, int sign)> simulateTask;
-    std::function<bool(uint32_t queue, uint32_t task)> simulateAllocatable;
-    PredicateFn simulatePredicate;
-    PrePredicateFn prePredicate;
-    NodeOrderFn nodeOrder;
-    BatchNodeOrderFn batchNodeOrder;
-    HyperNodeOrderFn hyperNodeOrder;
-    HyperNodeGradientFn hyperNodeGradient;
-};
-
-struct SessionCache;
-
 struct SessionOptions {
     bool useNodeIndex = true;   // false = evaluate every node (the reference the index must equal)
     double nowSeconds = 1e18;   // for sla: objects without timestamps count as created long ago
-    bool computeScores = false; // fill SessionResult::scores for pending pods on the initial state
+    bool computeScores = false; // fill CycleResult::scores for pending pods on the initial state
     // Carried from one session to the next on the same state (the simulator's): settled jobs stay
     // out of the session when the configuration allows it (SessionCache::covers).
     SessionCache* cache = nullptr;
-    // The result by index only (SessionResult::phaseChanges and jobReasons); the maps keyed by
+    // The result by index only (CycleResult::phaseChanges and jobReasons); the maps keyed by
     // name (podGroupPhase, pending, gangs, pipelined) stay empty.
     bool compactResult = false;
     // With a cache and a compact result: parked jobs that cannot start are not tried (no reason
-    // for them; SessionResult::parkedJobs lists them), when SessionCache::parks allows it.
+    // for them; CycleResult::parkedJobs lists them), when SessionCache::parks allows it.
     bool parkJobs = false;
-};
-
-// Per-job state that lives only for the session.
-struct JobSession {
-    bool inSession = false; // has a PodGroup and an existing queue
-    std::string phase;
-    bool hardTopology = false;
-    int32_t highestTierAllowed = 0;
-    bool softTopology = false;             // as written, before the soft-to-hard conversion
-    int32_t allocatedHyperNode = -1;       // the job's
-    int32_t subJobAllocatedHyperNode = -1; // its default sub-job's
-    bool parked = false;                   // not tried: too few of its pods fit (SessionResult::parkedJobs)
-    std::string jobFitError;
-    std::unordered_map<uint32_t, FitErrors> nodesFitErrors; // task -> why no node
 };
 
 struct TaskTx {
     TaskStatus status = TaskStatus::Pending;
     int32_t node = -1;
-};
-
-// What a simulator's sessions carry across cycles, as Volcano's scheduler cache does upstream: the
-// settled jobs with their totals, and per-job storage that a session would otherwise allocate for
-// every job slot of the state.
-struct SessionCache {
-    explicit SessionCache(ClusterState& state) : settled(state) {}
-    // Whether sessions of this configuration may leave the settled jobs out: only enqueue, allocate
-    // and backfill run (nothing is evicted), and every plugin either reads the settled totals
-    // (proportion, overcommit) or looks at the jobs it is asked about only (drf without hierarchy).
-    static bool covers(const SchedulerConf& conf);
-    // Whether such sessions may also leave parked jobs untried: gang alone decides whether a job
-    // is ready or pipelined (sla, which may pipeline a job gang would not, is not configured).
-    static bool parks(const SchedulerConf& conf);
-    SettledJobs settled;
-    std::vector<JobSession> jobs; // default-valued outside a session
-    std::vector<uint32_t> slot;   // job -> position in Session::sessionJobs (valid for those only)
 };
 
 class Session {
@@ -212,9 +76,9 @@ class Session {
     uint32_t sessionSlot(uint32_t job) const { return slot_[job]; }
 
     // Runs the configured actions once each, in order, and closes the session.
-    SessionResult run();
+    CycleResult run();
     // Computes the result (phases, pipelined, pending reasons) and undoes all changes.
-    SessionResult close();
+    CycleResult close();
 
     // --- registration (valid while a plugin's onSessionOpen runs) ---
     PluginSlot& self() { return pluginSlots[size_t(current_)]; }

@@ -1,6 +1,7 @@
-// Running the configured actions, and turning the session's end state into a SessionResult:
+// Running the configured actions, and turning the session's end state into a CycleResult:
 // podgroup phases as the JobUpdater computes them, pipelined tasks, and a reason for every pod
 // left pending.
+#include "profiles/volcano/framework/registry.h"
 #include "profiles/volcano/framework/session.h"
 
 #include <algorithm>
@@ -11,14 +12,15 @@ namespace {
 
 // framework.getPodGroupPhase, read before the gang plugin's session-close condition is set (this is
 // the phase upstream's tests assert).
-std::string podGroupPhase(const Session& ssn, uint32_t j) {
+PodGroupPhase podGroupPhase(const Session& ssn, uint32_t j) {
     const auto& state = ssn.state;
     int32_t scheduled = ssn.scheduledTaskNum(j);
     int32_t completed = ssn.count(j, TaskStatus::Succeeded) + ssn.count(j, TaskStatus::Failed);
     for (uint32_t t : state.jobs[j].tasks)
         if (state.tasks[t].status == TaskStatus::Releasing && state.tasks[t].node >= 0) ++scheduled;
-    if (scheduled >= state.jobs[j].minAvailable) return scheduled == completed ? "Completed" : "Running";
-    if (ssn.jobs[j].phase != "Inqueue") return "Pending";
+    if (scheduled >= state.jobs[j].minAvailable)
+        return scheduled == completed ? PodGroupPhase::Completed : PodGroupPhase::Running;
+    if (ssn.jobs[j].phase != PodGroupPhase::Inqueue) return PodGroupPhase::Pending;
     return ssn.jobs[j].phase;
 }
 
@@ -28,8 +30,8 @@ std::string podKey(const ClusterState& s, uint32_t t) {
 
 } // namespace
 
-SessionResult Session::run() {
-    SessionResult scores;
+CycleResult Session::run() {
+    CycleResult scores;
     if (options.computeScores) {
         // Node-order scores of every pending pod on every node, on the initial state, no predicates.
         std::vector<uint32_t> all(state.nodes.size()), ones(state.nodes.size(), 1);
@@ -47,20 +49,20 @@ SessionResult Session::run() {
         }
     }
     for (const auto& name : conf.actions) {
-        auto action = createAction(name);
+        const ActionDescriptor* action = findAction(name);
         if (!action) {
             warnings.push_back("action '" + name + "' is not modelled by Gantry; it is skipped");
             continue;
         }
-        action->execute(*this);
+        action->build()->execute(*this);
     }
-    SessionResult result = close();
+    CycleResult result = close();
     result.scores = std::move(scores.scores);
     return result;
 }
 
-SessionResult Session::close() {
-    SessionResult r;
+CycleResult Session::close() {
+    CycleResult r;
     if (closed_) return r;
     for (auto& slot : pluginSlots) slot.plugin->onSessionClose(*this);
     r.bindings = bindings;
@@ -76,11 +78,11 @@ SessionResult Session::close() {
     for (uint32_t i = 0; i < sessionJobs.size(); ++i) {
         const uint32_t j = sessionJobs[i];
         const auto& job = state.jobs[j];
-        std::string phase = podGroupPhase(*this, j);
+        const PodGroupPhase phase = podGroupPhase(*this, j);
         if (compact) {
-            if (phase != job.phase) r.phaseChanges.emplace_back(j, std::move(phase));
+            if (phase != job.phase) r.phaseChanges.emplace_back(j, phase);
         } else {
-            r.podGroupPhase[job.key] = std::move(phase);
+            r.podGroupPhase[job.key] = phase;
             std::vector<std::string> pipelinedNodes;
             for (uint32_t t : job.tasks)
                 if (state.tasks[t].status == TaskStatus::Pipelined && state.tasks[t].node >= 0)
@@ -190,7 +192,7 @@ std::string Session::pendingReason(uint32_t t, const GangStatus* gang) {
         reason = js.jobFitError;
     } else if (isPending(j)) {
         reason = "PodGroup " + job.key + " is " +
-                 (js.phase.empty() ? std::string("not yet admitted") : "Pending") +
+                 (js.phase == PodGroupPhase::None ? std::string("not yet admitted") : "Pending") +
                  ": its queue has not admitted it";
     } else {
         // Not tried: the job's allocation stopped at an earlier task (gang), or no action places pods.

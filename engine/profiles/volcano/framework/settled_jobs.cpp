@@ -85,13 +85,13 @@ bool SettledJobs::qualifies(uint32_t j) const {
     const auto& job = state_.jobs[j];
     const int32_t placed =
         job.statusCount[int(TaskStatus::Running)] + job.statusCount[int(TaskStatus::Bound)];
-    return job.phase == "Running" && !job.tasks.empty() && placed == int32_t(job.tasks.size()) &&
+    return job.phase == PodGroupPhase::Running && !job.tasks.empty() && placed == int32_t(job.tasks.size()) &&
            placed >= job.minAvailable;
 }
 
 bool SettledJobs::parkable(uint32_t j) const {
     const auto& job = state_.jobs[j];
-    if (job.phase != "Inqueue" || job.tasks.empty() || job.minAvailable < 1) return false;
+    if (job.phase != PodGroupPhase::Inqueue || job.tasks.empty() || job.minAvailable < 1) return false;
     if (job.topology.mode != NetworkTopologyConstraint::Mode::None) return false;
     if (job.statusCount[int(TaskStatus::Pending)] != int32_t(job.tasks.size())) return false;
     const uint32_t shape = state_.tasks[job.tasks[0]].shape;

@@ -78,8 +78,12 @@ class Binpack : public Plugin {
 
 } // namespace
 
-std::unique_ptr<Plugin> makeBinpack(const PluginOption& option) {
-    return std::make_unique<Binpack>(option);
+PluginDescriptor binpackPlugin() {
+    PluginTraits t;
+    // It looks only at the jobs it is asked about (or at the settled jobs' totals).
+    t.allowsSettledJobsOut = [](const PluginOption&) { return true; };
+    return {"binpack", [](const PluginOption& option) { return std::make_unique<Binpack>(option); },
+            std::move(t)};
 }
 
 } // namespace gantry::engine::plugins

@@ -142,9 +142,10 @@ class Capacity : public Plugin {
         }
         const auto& job = s_->state.jobs[j];
         const auto& phase = s_->jobs[j].phase;
-        if (phase == "Inqueue" && job.hasMinResources)
+        if (phase == PodGroupPhase::Inqueue && job.hasMinResources)
             a.inqueue.add(s_->inqueueResource(j, s_->jobAllocated(j)));
-        if (phase == "Running" && job.hasMinResources && s_->allocatedTaskNum(j) >= job.minAvailable)
+        if (phase == PodGroupPhase::Running && job.hasMinResources &&
+            s_->allocatedTaskNum(j) >= job.minAvailable)
             a.inqueue.add(s_->inqueueResource(j, s_->jobAllocated(j)));
         a.elastic.add(s_->elasticResource(j));
     }
@@ -528,8 +529,11 @@ class Capacity : public Plugin {
 
 } // namespace
 
-std::unique_ptr<Plugin> makeCapacity(const PluginOption& option) {
-    return std::make_unique<Capacity>(option);
+PluginDescriptor capacityPlugin() {
+    PluginTraits t;
+    // It reads every job of a queue (shares, hierarchy, topology): settled jobs stay in.
+    return {"capacity", [](const PluginOption& option) { return std::make_unique<Capacity>(option); },
+            std::move(t)};
 }
 
 } // namespace gantry::engine::plugins

@@ -32,8 +32,12 @@ class Conformance : public Plugin {
 
 } // namespace
 
-std::unique_ptr<Plugin> makeConformance(const PluginOption& option) {
-    return std::make_unique<Conformance>(option);
+PluginDescriptor conformancePlugin() {
+    PluginTraits t;
+    // It looks only at the jobs it is asked about (or at the settled jobs' totals).
+    t.allowsSettledJobsOut = [](const PluginOption&) { return true; };
+    return {"conformance", [](const PluginOption& option) { return std::make_unique<Conformance>(option); },
+            std::move(t)};
 }
 
 } // namespace gantry::engine::plugins

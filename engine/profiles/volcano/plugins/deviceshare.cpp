@@ -48,8 +48,12 @@ class DeviceShare : public Plugin {
 
 } // namespace
 
-std::unique_ptr<Plugin> makeDeviceShare(const PluginOption& option) {
-    return std::make_unique<DeviceShare>(option);
+PluginDescriptor devicesharePlugin() {
+    PluginTraits t;
+    // It looks only at the jobs it is asked about (or at the settled jobs' totals).
+    t.allowsSettledJobsOut = [](const PluginOption&) { return true; };
+    return {"deviceshare", [](const PluginOption& option) { return std::make_unique<DeviceShare>(option); },
+            std::move(t)};
 }
 
 } // namespace gantry::engine::plugins

@@ -3,8 +3,8 @@
 // that leaves the victim's job with a share no smaller than the preemptor's. With enableHierarchy
 // the queues' volcano.sh/hierarchy paths form a tree whose weighted shares order queues and decide
 // reclaims (hierarchical DRF).
-#include "profiles/volcano/plugins/plugins.h"
 #include "model/go_text.h"
+#include "profiles/volcano/plugins/plugins.h"
 
 #include <cmath>
 #include <map>
@@ -315,8 +315,12 @@ class Drf : public Plugin {
 
 } // namespace
 
-std::unique_ptr<Plugin> makeDrf(const PluginOption& option) {
-    return std::make_unique<Drf>(option);
+PluginDescriptor drfPlugin() {
+    PluginTraits t;
+    // Without hierarchy it looks only at the jobs it is asked about; the hierarchical shares
+    // are sums over every job of a queue.
+    t.allowsSettledJobsOut = [](const PluginOption& o) { return !o.enabled("enableHierarchy"); };
+    return {"drf", [](const PluginOption& option) { return std::make_unique<Drf>(option); }, std::move(t)};
 }
 
 } // namespace gantry::engine::plugins

@@ -141,8 +141,11 @@ class Fgd : public Plugin {
 
 } // namespace
 
-std::unique_ptr<Plugin> makeFgd(const PluginOption& option) {
-    return std::make_unique<Fgd>(option);
+PluginDescriptor fgdPlugin() {
+    PluginTraits t;
+    // It looks only at the jobs it is asked about (or at the settled jobs' totals).
+    t.allowsSettledJobsOut = [](const PluginOption&) { return true; };
+    return {"fgd", [](const PluginOption& option) { return std::make_unique<Fgd>(option); }, std::move(t)};
 }
 
 } // namespace gantry::engine::plugins

@@ -61,8 +61,15 @@ class Gang : public Plugin {
 
 } // namespace
 
-std::unique_ptr<Plugin> makeGang(const PluginOption& option) {
-    return std::make_unique<Gang>(option);
+PluginDescriptor gangPlugin() {
+    PluginTraits t;
+    // It looks only at the jobs it is asked about (or at the settled jobs' totals).
+    t.allowsSettledJobsOut = [](const PluginOption&) { return true; };
+    t.readiness = [](const PluginOption& o) {
+        return o.enabled("enableJobReady") && o.enabled("enableJobPipelined") ? PluginTraits::Readiness::Gang
+                                                                              : PluginTraits::Readiness::None;
+    };
+    return {"gang", [](const PluginOption& option) { return std::make_unique<Gang>(option); }, std::move(t)};
 }
 
 } // namespace gantry::engine::plugins

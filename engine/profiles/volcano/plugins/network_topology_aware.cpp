@@ -330,8 +330,12 @@ class NetworkTopologyAware : public Plugin {
 
 } // namespace
 
-std::unique_ptr<Plugin> makeNetworkTopologyAware(const PluginOption& option) {
-    return std::make_unique<NetworkTopologyAware>(option);
+PluginDescriptor networkTopologyAwarePlugin() {
+    PluginTraits t;
+    // It reads every job of a queue (shares, hierarchy, topology): settled jobs stay in.
+    return {"network-topology-aware",
+            [](const PluginOption& option) { return std::make_unique<NetworkTopologyAware>(option); },
+            std::move(t)};
 }
 
 } // namespace gantry::engine::plugins

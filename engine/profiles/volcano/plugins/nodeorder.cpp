@@ -3,8 +3,8 @@
 // podtopologyspread 2, imagelocality 1 unless configured). Each plugin scores 0..100 over the
 // candidate nodes (normalized where kube-scheduler normalizes) and is multiplied by its weight.
 // ImageLocality scores 0: Gantry's model carries no image inventory.
-#include "profiles/volcano/plugins/arguments.h"
 #include "k8s/k8s.h"
+#include "profiles/volcano/plugins/arguments.h"
 #include "profiles/volcano/plugins/plugins.h"
 
 namespace gantry::engine::plugins {
@@ -104,8 +104,12 @@ class NodeOrder : public Plugin {
 
 } // namespace
 
-std::unique_ptr<Plugin> makeNodeOrder(const PluginOption& option) {
-    return std::make_unique<NodeOrder>(option);
+PluginDescriptor nodeorderPlugin() {
+    PluginTraits t;
+    // It looks only at the jobs it is asked about (or at the settled jobs' totals).
+    t.allowsSettledJobsOut = [](const PluginOption&) { return true; };
+    return {"nodeorder", [](const PluginOption& option) { return std::make_unique<NodeOrder>(option); },
+            std::move(t)};
 }
 
 } // namespace gantry::engine::plugins

@@ -26,11 +26,12 @@ class Overcommit : public Plugin {
         for (uint32_t j : ssn.sessionJobs) {
             const auto& job = ssn.state.jobs[j];
             const auto& phase = ssn.jobs[j].phase;
-            if (phase == "Inqueue" && job.hasMinResources) {
+            if (phase == PodGroupPhase::Inqueue && job.hasMinResources) {
                 inqueue_.add(job.minResources);
                 continue;
             }
-            if (phase == "Running" && job.hasMinResources && ssn.allocatedTaskNum(j) >= job.minAvailable)
+            if (phase == PodGroupPhase::Running && job.hasMinResources &&
+                ssn.allocatedTaskNum(j) >= job.minAvailable)
                 inqueue_.add(ssn.inqueueResource(j, ssn.jobAllocated(j)));
         }
         auto& self = ssn.self();
@@ -61,8 +62,12 @@ class Overcommit : public Plugin {
 
 } // namespace
 
-std::unique_ptr<Plugin> makeOvercommit(const PluginOption& option) {
-    return std::make_unique<Overcommit>(option);
+PluginDescriptor overcommitPlugin() {
+    PluginTraits t;
+    // It looks only at the jobs it is asked about (or at the settled jobs' totals).
+    t.allowsSettledJobsOut = [](const PluginOption&) { return true; };
+    return {"overcommit", [](const PluginOption& option) { return std::make_unique<Overcommit>(option); },
+            std::move(t)};
 }
 
 } // namespace gantry::engine::plugins

@@ -1,28 +1,25 @@
 #pragma once
-// The built-in plugins, one file each, named as Volcano names them.
-#include <functional>
-#include <memory>
-#include <string>
-
+// The built-in plugins, one file each, named as Volcano names them. Each file's descriptor says how
+// to build the plugin and what the session cache must know about it; the factory
+// (profiles/volcano/factory.cpp) registers them.
+#include "profiles/volcano/framework/registry.h"
 #include "profiles/volcano/framework/session.h"
 
 namespace gantry::engine::plugins {
 
-std::unique_ptr<Plugin> makeGang(const PluginOption& option);
-std::unique_ptr<Plugin> makePriority(const PluginOption& option);
-std::unique_ptr<Plugin> makeConformance(const PluginOption& option);
-std::unique_ptr<Plugin> makeDrf(const PluginOption& option);
-std::unique_ptr<Plugin> makeProportion(const PluginOption& option);
-std::unique_ptr<Plugin> makeCapacity(const PluginOption& option);
-std::unique_ptr<Plugin> makePredicates(const PluginOption& option);
-std::unique_ptr<Plugin> makeNodeOrder(const PluginOption& option);
-std::unique_ptr<Plugin> makeBinpack(const PluginOption& option);
-std::unique_ptr<Plugin> makeOvercommit(const PluginOption& option);
-std::unique_ptr<Plugin> makeNetworkTopologyAware(const PluginOption& option);
-std::unique_ptr<Plugin> makeSla(const PluginOption& option);
-std::unique_ptr<Plugin> makeDeviceShare(const PluginOption& option);
-std::unique_ptr<Plugin> makeFgd(const PluginOption& option);
-
-void registerBuiltins(const std::function<void(const std::string&, PluginFactory)>& add);
+PluginDescriptor binpackPlugin();
+PluginDescriptor capacityPlugin();
+PluginDescriptor conformancePlugin();
+PluginDescriptor devicesharePlugin();
+PluginDescriptor drfPlugin();
+PluginDescriptor fgdPlugin();
+PluginDescriptor gangPlugin();
+PluginDescriptor networkTopologyAwarePlugin();
+PluginDescriptor nodeorderPlugin();
+PluginDescriptor overcommitPlugin();
+PluginDescriptor predicatesPlugin();
+PluginDescriptor priorityPlugin();
+PluginDescriptor proportionPlugin();
+PluginDescriptor slaPlugin();
 
 } // namespace gantry::engine::plugins

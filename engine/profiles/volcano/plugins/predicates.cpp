@@ -3,8 +3,8 @@
 // TaintToleration, each of which ends the evaluation on failure, then InterPodAffinity and
 // PodTopologySpread. It also keeps the k8s NodeInfo view current: tasks allocated or pipelined in
 // the session join their node's pods, evicted ones leave it.
-#include "profiles/volcano/plugins/arguments.h"
 #include "k8s/k8s.h"
+#include "profiles/volcano/plugins/arguments.h"
 #include "profiles/volcano/plugins/plugins.h"
 
 #include <unordered_map>
@@ -134,8 +134,12 @@ class Predicates : public Plugin {
 
 } // namespace
 
-std::unique_ptr<Plugin> makePredicates(const PluginOption& option) {
-    return std::make_unique<Predicates>(option);
+PluginDescriptor predicatesPlugin() {
+    PluginTraits t;
+    // It looks only at the jobs it is asked about (or at the settled jobs' totals).
+    t.allowsSettledJobsOut = [](const PluginOption&) { return true; };
+    return {"predicates", [](const PluginOption& option) { return std::make_unique<Predicates>(option); },
+            std::move(t)};
 }
 
 } // namespace gantry::engine::plugins

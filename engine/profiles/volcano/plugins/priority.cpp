@@ -48,8 +48,12 @@ class Priority : public Plugin {
 
 } // namespace
 
-std::unique_ptr<Plugin> makePriority(const PluginOption& option) {
-    return std::make_unique<Priority>(option);
+PluginDescriptor priorityPlugin() {
+    PluginTraits t;
+    // It looks only at the jobs it is asked about (or at the settled jobs' totals).
+    t.allowsSettledJobsOut = [](const PluginOption&) { return true; };
+    return {"priority", [](const PluginOption& option) { return std::make_unique<Priority>(option); },
+            std::move(t)};
 }
 
 } // namespace gantry::engine::plugins

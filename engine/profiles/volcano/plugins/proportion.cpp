@@ -84,9 +84,10 @@ class Proportion : public Plugin {
             }
             const auto& phase = ssn.jobs[j].phase;
             const auto& job = ssn.state.jobs[j];
-            if (phase == "Inqueue" && job.hasMinResources)
+            if (phase == PodGroupPhase::Inqueue && job.hasMinResources)
                 attr.inqueue.add(ssn.inqueueResource(j, ssn.jobAllocated(j)));
-            if (phase == "Running" && job.hasMinResources && ssn.allocatedTaskNum(j) >= job.minAvailable)
+            if (phase == PodGroupPhase::Running && job.hasMinResources &&
+                ssn.allocatedTaskNum(j) >= job.minAvailable)
                 attr.inqueue.add(ssn.inqueueResource(j, ssn.jobAllocated(j)));
             attr.elastic.add(ssn.elasticResource(j));
         }
@@ -250,8 +251,12 @@ class Proportion : public Plugin {
 
 } // namespace
 
-std::unique_ptr<Plugin> makeProportion(const PluginOption& option) {
-    return std::make_unique<Proportion>(option);
+PluginDescriptor proportionPlugin() {
+    PluginTraits t;
+    // It looks only at the jobs it is asked about (or at the settled jobs' totals).
+    t.allowsSettledJobsOut = [](const PluginOption&) { return true; };
+    return {"proportion", [](const PluginOption& option) { return std::make_unique<Proportion>(option); },
+            std::move(t)};
 }
 
 } // namespace gantry::engine::plugins

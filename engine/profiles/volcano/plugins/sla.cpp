@@ -2,8 +2,8 @@
 // argument) goes first, and is enqueued and may be pipelined regardless of the other plugins'
 // abstentions. Time is the session's clock; objects without a creation time count as created
 // long ago, as upstream's zero timestamps do.
-#include "profiles/volcano/plugins/plugins.h"
 #include "model/go_text.h"
+#include "profiles/volcano/plugins/plugins.h"
 
 namespace gantry::engine::plugins {
 
@@ -53,8 +53,13 @@ class Sla : public Plugin {
 
 } // namespace
 
-std::unique_ptr<Plugin> makeSla(const PluginOption& option) {
-    return std::make_unique<Sla>(option);
+PluginDescriptor slaPlugin() {
+    PluginTraits t;
+    // It looks only at the jobs it is asked about (or at the settled jobs' totals).
+    t.allowsSettledJobsOut = [](const PluginOption&) { return true; };
+    // It may pipeline a job that gang would not.
+    t.readiness = [](const PluginOption&) { return PluginTraits::Readiness::Wider; };
+    return {"sla", [](const PluginOption& option) { return std::make_unique<Sla>(option); }, std::move(t)};
 }
 
 } // namespace gantry::engine::plugins

@@ -1,0 +1,33 @@
+// The one list of scheduler profiles. Adding a scheduler: its folder under engine/profiles/ with a
+// profileInfo() function, and one line here (docs/architecture.md, "Add a scheduler profile").
+#include "profile/registry.h"
+
+#include "profiles/kube_default/kube_default_profile.h"
+#include "profiles/volcano/volcano_profile.h"
+
+namespace gantry::engine {
+
+const std::vector<ProfileInfo>& profiles() {
+    static const std::vector<ProfileInfo> all = {volcano::profileInfo(), kube_default::profileInfo()};
+    return all;
+}
+
+const ProfileInfo* findProfile(std::string_view name) {
+    for (const auto& p : profiles())
+        if (p.name == name) return &p;
+    return nullptr;
+}
+
+std::string profileNames() {
+    std::string out;
+    for (const auto& p : profiles()) out += (out.empty() ? "" : ", ") + p.name;
+    return out;
+}
+
+std::vector<std::string> whatIfProfiles(const Project& project) {
+    std::vector<std::string> names{"volcano"};
+    if (project.contrast) names.push_back("kube-default");
+    return names;
+}
+
+} // namespace gantry::engine

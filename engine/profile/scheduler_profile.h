@@ -1,0 +1,69 @@
+#pragma once
+// What a scheduler emulation provides. Every caller — the simulator, `gantry cycle`, the studio's
+// what-if and its comparison — asks a scheduler for its decisions through this interface only, and
+// gets a profile by name from the registry (profile/registry.h). Each profile lives in its own
+// folder, engine/profiles/<name>/.
+//
+// A profile is built from the cluster and the project's policy (each scheduler's configuration in
+// its own format, model/policy.h), then schedules a ClusterState built with its buildOptions(), one
+// cycle at a time: cycle() decides and leaves the state as it found it; the caller applies what was
+// decided (bindings, evictions, phases). A profile may keep its own state from one cycle to the next
+// (Volcano's settled jobs); it is used with one ClusterState for its whole life.
+#include "model/cluster.h"
+#include "model/diagnostic.h"
+#include "model/policy.h"
+#include "profile/cycle_result.h"
+#include "state/cluster_state.h"
+
+#include <limits>
+#include <nlohmann/json.hpp>
+#include <ostream>
+#include <vector>
+
+namespace gantry::engine {
+
+struct CycleOptions {
+    // The clock, in seconds, for decisions that depend on it (sla waiting times). Objects without
+    // timestamps count as created long ago.
+    double nowSeconds = 1e18;
+    // CycleResult::scores: every pending pod's node-order score on every node, on the initial state.
+    bool computeScores = false;
+    // The simulator's form: decisions by index only (boundTasks, evictedTasks, phaseChanges,
+    // jobReasons); the maps keyed by name stay empty.
+    bool compact = false;
+};
+
+// Work a profile may save across the cycles of one simulation. A shortcut must never change a
+// decision; with none of them, every cycle starts from nothing (the reference tests compare with).
+struct ProfileShortcuts {
+    bool carryAcrossCycles = false;       // keep what the next cycle can reuse (Volcano: settled jobs)
+    bool skipJobsThatCannotStart = false; // with carryAcrossCycles: leave such jobs untried (parked)
+};
+
+class SchedulerProfile {
+  public:
+    virtual ~SchedulerProfile() = default;
+
+    // Which pods this scheduler takes; the state it schedules is built with these options.
+    virtual BuildOptions buildOptions() const = 0;
+
+    // One scheduling cycle on the state. The state is left as it was.
+    virtual CycleResult cycle(ClusterState& state, const CycleOptions& options) = 0;
+
+    // Whether the clock alone can change what a cycle decides (an sla waiting time running out);
+    // when it can, nextClockChange says when: the earliest time at or after `from` at which it does
+    // for one of the waiting jobs (state job indices); infinity when never.
+    virtual bool decisionsDependOnClock() const { return false; }
+    virtual double nextClockChange(const ClusterState&, double /*from*/,
+                                   const std::vector<uint32_t>& /*waitingJobs*/) const {
+        return std::numeric_limits<double>::infinity();
+    }
+
+    // The last cycle in the scheduler's own words, for `gantry cycle`: JSON (--json) and a table.
+    // The default prints the pod-level decisions every pod scheduler makes (bindings, evictions,
+    // pipelined pods, PodGroup phases, pending reasons, scores when asked).
+    virtual nlohmann::ordered_json cycleJson(const CycleResult& result, const CycleOptions& options) const;
+    virtual void printCycle(std::ostream& out, const CycleResult& result, const CycleOptions& options) const;
+};
+
+} // namespace gantry::engine

@@ -1,0 +1,104 @@
+#pragma once
+// What a plugin and an action are to the framework: the interfaces, the extension points a plugin
+// registers callbacks on (Volcano's framework.Session Add*Fn), and the slot holding one plugin's
+// callbacks with its switches resolved.
+#include "k8s/status.h"
+#include "model/scheduler_conf.h"
+
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace gantry::engine {
+
+class Session;
+class Statement;
+
+class Plugin {
+  public:
+    virtual ~Plugin() = default;
+    virtual void onSessionOpen(Session& ssn) = 0;
+    virtual void onSessionClose(Session&) {}
+};
+
+class Action {
+  public:
+    virtual ~Action() = default;
+    virtual void execute(Session& ssn) = 0;
+};
+
+enum class Purpose { Allocate, Evict };
+
+struct ValidateResult {
+    bool pass = true;
+    std::string reason;
+    std::string message;
+};
+
+using CompareFn = std::function<int(uint32_t, uint32_t)>;
+using VictimCompareFn = std::function<int(uint32_t, uint32_t, uint32_t)>;
+// Returns the victims and sets *vote: 0 abstains, otherwise the plugin decided.
+using EvictableFn = std::function<std::vector<uint32_t>(uint32_t, const std::vector<uint32_t>&, int*)>;
+using JobPredicate = std::function<bool(uint32_t)>;
+using VoteFn = std::function<int(uint32_t)>;
+using ValidateExFn = std::function<std::optional<ValidateResult>(uint32_t)>;
+using JobEnqueuedFn = std::function<void(uint32_t)>;
+using QueuePredicate = std::function<bool(uint32_t)>;
+using AllocatableFn = std::function<bool(uint32_t queue, uint32_t task)>;
+using PreemptiveFn = std::function<bool(uint32_t queue, const std::vector<uint32_t>& tasks)>;
+using PredicateFn = std::function<void(uint32_t task, uint32_t node, FitResult&)>;
+using PrePredicateFn = std::function<std::optional<std::string>(uint32_t task)>;
+using NodeOrderFn = std::function<double(uint32_t task, uint32_t node)>;
+// Scores candidate nodes: nodes[i] stands for counts[i] identical nodes; adds into scores[i].
+using BatchNodeOrderFn = std::function<void(uint32_t task, const uint32_t* nodes, const uint32_t* counts,
+                                            size_t n, double* scores)>;
+using HyperNodeOrderFn =
+    std::function<std::map<int32_t, double>(uint32_t job, const std::vector<int32_t>& hns)>;
+// forSubJob: the job's default sub-job (its min resources are its pending tasks' requests).
+using HyperNodeGradientFn =
+    std::function<std::vector<std::vector<int32_t>>(uint32_t job, int32_t hn, Purpose, bool forSubJob)>;
+using TaskEventFn = std::function<void(uint32_t task)>;
+
+// One plugin entry of one tier, with its switches resolved and the callbacks it registered.
+struct PluginSlot {
+    std::string name;
+    const PluginOption* option = nullptr;
+    int tier = 0;
+    std::unique_ptr<Plugin> plugin;
+    bool jobOrderOn = true, jobReadyOn = true, jobPipelinedOn = true, taskOrderOn = true,
+         preemptableOn = true, reclaimableOn = true, preemptiveOn = true, queueOrderOn = true,
+         predicateOn = true, nodeOrderOn = true, jobEnqueuedOn = true, jobStarvingOn = true,
+         overusedOn = true, allocatableOn = true, hyperNodeOrderOn = true, hyperNodeGradientOn = true;
+
+    CompareFn jobOrder, queueOrder, taskOrder;
+    VictimCompareFn victimQueueOrder;
+    EvictableFn preemptable, reclaimable;
+    JobPredicate jobReady, jobStarving;
+    VoteFn jobPipelined, jobEnqueueable;
+    ValidateExFn jobValid;
+    JobEnqueuedFn jobEnqueued;
+    QueuePredicate overused;
+    AllocatableFn allocatable;
+    PreemptiveFn preemptive;
+    PredicateFn predicate;
+    // Topology-aware preemption's dry run (upstream Simulate*Fn). A plugin keeps what it checks for
+    // the preemptor as of its prePredicate; simulateBegin resets that copy for the next node,
+    // simulateTask removes (sign -1) or re-adds (+1) a task on the node in the copy (called only
+    // when the plugin has enablePreemptable or enabledAllocatable on), and simulateAllocatable /
+    // simulatePredicate answer from the copy.
+    std::function<void(uint32_t preemptor)> simulateBegin;
+    std::function<void(uint32_t preemptor, uint32_t task, uint32_t node, int sign)> simulateTask;
+    std::function<bool(uint32_t queue, uint32_t task)> simulateAllocatable;
+    PredicateFn simulatePredicate;
+    PrePredicateFn prePredicate;
+    NodeOrderFn nodeOrder;
+    BatchNodeOrderFn batchNodeOrder;
+    HyperNodeOrderFn hyperNodeOrder;
+    HyperNodeGradientFn hyperNodeGradient;
+};
+
+} // namespace gantry::engine

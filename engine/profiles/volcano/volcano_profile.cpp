@@ -1,0 +1,109 @@
+#include "profiles/volcano/volcano_profile.h"
+
+#include "model/go_text.h"
+#include "profiles/volcano/framework/conf_check.h"
+#include "profiles/volcano/framework/registry.h"
+#include "profiles/volcano/framework/session.h"
+
+#include <limits>
+#include <memory>
+#include <optional>
+
+namespace gantry::engine::volcano {
+
+namespace {
+
+class VolcanoProfile : public SchedulerProfile {
+  public:
+    VolcanoProfile(const SchedulerConf& conf, const ProfileShortcuts& shortcuts)
+        : conf_(conf), shortcuts_(shortcuts) {
+        // The sla plugin makes a session depend on the clock: a job's waiting time running out.
+        if (const PluginOption* sla = conf_.plugin("sla"); sla && pluginImplemented("sla")) {
+            sla_ = true;
+            if (auto v = sla->argument("sla-waiting-time"))
+                if (auto d = parseGoDuration(trim(*v)); d && *d > 0) slaWait_ = *d;
+        }
+    }
+
+    BuildOptions buildOptions() const override { return {}; }
+
+    CycleResult cycle(ClusterState& state, const CycleOptions& options) override {
+        SessionOptions so;
+        so.nowSeconds = options.nowSeconds;
+        so.computeScores = options.computeScores;
+        so.compactResult = options.compact;
+        // What sessions carry serves the simulator's compact cycles; a full cycle starts afresh.
+        if (shortcuts_.carryAcrossCycles && options.compact) {
+            if (!cache_) cache_ = std::make_unique<SessionCache>(state);
+            so.cache = cache_.get();
+            so.parkJobs = shortcuts_.skipJobsThatCannotStart;
+        }
+        Session session(state, conf_, so);
+        return session.run();
+    }
+
+    bool decisionsDependOnClock() const override { return sla_; }
+
+    double nextClockChange(const ClusterState& state, double from,
+                           const std::vector<uint32_t>& waitingJobs) const override {
+        double best = std::numeric_limits<double>::infinity();
+        if (!sla_) return best;
+        for (uint32_t j : waitingJobs) {
+            const auto& job = state.jobs[j];
+            const std::optional<double> wait = job.slaWaitingSeconds ? job.slaWaitingSeconds : slaWait_;
+            if (!wait) continue;
+            const double due = job.creationSeconds + *wait;
+            if (due >= from) best = std::min(best, due);
+        }
+        return best;
+    }
+
+  private:
+    const SchedulerConf conf_;
+    const ProfileShortcuts shortcuts_;
+    std::unique_ptr<SessionCache> cache_;
+    bool sla_ = false;
+    std::optional<double> slaWait_;
+};
+
+// Volcano's stock policy cannot place GPU shares: a cluster that shares GPUs runs deviceshare.
+void fitToWorkload(SchedulerPolicies& policies, const WorkloadNeeds& needs, const SourceRef& where,
+                   std::vector<std::string>* notes, Diagnostics* warnings) {
+    SchedulerConf& conf = policies.volcano;
+    if (!needs.sharesGpus || conf.plugin("deviceshare")) return;
+    if (conf == defaultVolcanoConf()) {
+        PluginOption deviceShare;
+        deviceShare.name = "deviceshare";
+        conf.tiers.back().plugins.push_back(deviceShare);
+        if (notes) notes->push_back("pods share GPUs: deviceshare added to Volcano's default configuration");
+        return;
+    }
+    if (warnings)
+        warnings->push_back(
+            {Severity::Warning, conf.source.file.empty() ? where : conf.source,
+             "pods share GPUs but the scheduler configuration has no deviceshare plugin: their "
+             "shares are checked against the node's GPU count only"});
+}
+
+} // namespace
+
+ProfileInfo profileInfo() {
+    ProfileInfo info;
+    info.name = "volcano";
+    info.title = "Volcano";
+    info.summary = "Volcano's sessions: the configured actions and plugins (gang, drf, proportion, binpack, "
+                   "preempt, reclaim, ...)";
+    info.configFormat = ConfigFormat::VolcanoSchedulerConf;
+    info.make = [](const ProfileSetup& setup, Diagnostics* diagnostics) -> std::unique_ptr<SchedulerProfile> {
+        Diagnostics check = checkSchedulerConf(setup.policies.volcano);
+        const bool bad = hasErrors(check);
+        if (diagnostics) diagnostics->insert(diagnostics->end(), check.begin(), check.end());
+        if (bad) return nullptr;
+        return std::make_unique<VolcanoProfile>(setup.policies.volcano, setup.shortcuts);
+    };
+    info.fitToWorkload = fitToWorkload;
+    info.describe = [](const SchedulerPolicies&) { return std::string("Volcano policy"); };
+    return info;
+}
+
+} // namespace gantry::engine::volcano

@@ -1,0 +1,20 @@
+#include "policy_reader.h"
+
+#include "kube_scheduler_config_reader.h"
+#include "scheduler_conf_reader.h"
+
+namespace gantry {
+
+void readPolicyFile(const std::string& path, ConfigFormat format, SchedulerPolicies& policies,
+                    Diagnostics* warnings) {
+    switch (format) {
+    case ConfigFormat::VolcanoSchedulerConf:
+        policies.volcano = readSchedulerConfFile(path, warnings);
+        return;
+    case ConfigFormat::KubeSchedulerConfiguration:
+        policies.kube = readKubeSchedulerConfigFile(path, warnings);
+        return;
+    }
+}
+
+} // namespace gantry
