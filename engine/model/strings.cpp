@@ -107,9 +107,9 @@ const char* toString(Queue::Kind kind) {
 const char* toString(ConfigFormat format) {
     switch (format) {
     case ConfigFormat::VolcanoSchedulerConf:
-        return "volcano-scheduler.conf";
+        return "volcano-scheduler.conf (or its ConfigMap)";
     case ConfigFormat::KubeSchedulerConfiguration:
-        return "KubeSchedulerConfiguration";
+        return "KubeSchedulerConfiguration (kubescheduler.config.k8s.io/v1)";
     }
     return "";
 }

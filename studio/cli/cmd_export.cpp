@@ -2,9 +2,11 @@
 // queues of any of the three schedulers) into validated manifests for the target scheduler.
 // Either every file is written, or none is and the exit status says why.
 #include "command.h"
+#include "diagnostics_printer.h"
 #include "export/export.h"
 #include "input_error.h"
 #include "input_loader.h"
+#include "options.h"
 
 #include <filesystem>
 #include <iostream>
@@ -13,74 +15,73 @@ namespace gantry::cli {
 
 namespace {
 
-const char* kUsage =
-    "Usage: gantry export --from INPUT... --target volcano|yunikorn|kueue --out DIR [options]\n\n"
-    "Exports the queues, quotas, topology, priorities and what-if workloads of INPUT as manifests for\n"
-    "the target scheduler. INPUT is a Kubernetes snapshot (kubectl get -o yaml|json, with Volcano\n"
-    "Queues, Kueue ClusterQueues/Cohorts or a YuniKorn yunikorn-configs ConfigMap; --from may be\n"
-    "repeated to merge several files), a Gantry inventory, or a project (.gantry). Every object is\n"
-    "validated against the bundled CRDs and the scheduler's\n"
-    "rules before anything is written; on any error nothing is written.\n\n"
-    "Options:\n"
-    "  --single-file            one multi-document file DIR/<target>.yaml instead of one file per kind\n"
-    "  --no-workloads           leave out the job templates of the what-if workloads\n"
-    "  --volcano-namespace NS   namespace of the Volcano scheduler ConfigMap (volcano-system)\n"
-    "  --yunikorn-namespace NS  namespace of yunikorn-configs (yunikorn)\n"
-    "  --quiet                  print only errors\n\n"
-    "DIR/export-report.txt lists the files written, the notes and every lossy step (docs/quota-mapping.md).\n"
-    "Exit status: 0 written, 1 usage, 2 bad input or validation errors (nothing written), 3 write failure.\n";
-
 int runExport(const Args& args) {
     std::vector<std::string> inputs;
     std::string target, out;
     ExportOptions options;
-    bool quiet = false;
-    for (size_t i = 0; i < args.size(); ++i) {
-        const std::string& a = args[i];
-        auto value = [&]() -> std::optional<std::string> {
-            return i + 1 < args.size() ? std::optional<std::string>(args[++i]) : std::nullopt;
-        };
-        if (a == "--help" || a == "-h") {
-            std::cout << kUsage;
-            return Ok;
-        } else if (a == "--from" || a == "--target" || a == "--out" || a == "--volcano-namespace" ||
-                   a == "--yunikorn-namespace") {
-            auto v = value();
-            if (!v) return usageError("export", a + " needs a value");
-            if (a == "--from")
-                inputs.push_back(*v);
-            else if (a == "--target")
-                target = *v;
-            else if (a == "--out")
-                out = *v;
-            else if (a == "--volcano-namespace")
-                options.volcanoNamespace = *v;
-            else
-                options.yunikornNamespace = *v;
-        } else if (a == "--single-file") {
-            options.layout = ExportLayout::SingleFile;
-        } else if (a == "--no-workloads") {
-            options.workloads = false;
-        } else if (a == "--quiet" || a == "-q") {
-            quiet = true;
-        } else {
-            return usageError("export", "unexpected argument " + a);
-        }
-    }
-    if (inputs.empty()) return usageError("export", "--from INPUT is required");
-    if (out.empty()) return usageError("export", "--out DIR is required");
-    auto t = targetSchedulerFromString(target);
-    if (!t) return usageError("export", "--target must be volcano, yunikorn or kueue");
-    options.target = *t;
+    bool quiet = false, singleFile = false, noWorkloads = false;
+    std::vector<std::string> targets;
+    for (auto t : {TargetScheduler::Volcano, TargetScheduler::YuniKorn, TargetScheduler::Kueue})
+        targets.push_back(toString(t));
+    const OptionTable table{
+        .command = "export",
+        .about =
+            "Exports the queues, quotas, topology, priorities and what-if workloads of INPUT as manifests "
+            "for\n"
+            "the target scheduler. INPUT is a Kubernetes snapshot (kubectl get -o yaml|json, with Volcano\n"
+            "Queues, Kueue ClusterQueues/Cohorts or a YuniKorn yunikorn-configs ConfigMap; --from may be\n"
+            "repeated to merge several files), a Gantry inventory, or a project (.gantry). Every object is\n"
+            "validated against the bundled CRDs and the scheduler's rules before anything is written; on\n"
+            "any error nothing is written.",
+        .options =
+            {
+                {.names = {"--from"},
+                 .metavar = "INPUT",
+                 .value = Texts{&inputs},
+                 .help = "snapshot, inventory or project to export; repeatable",
+                 .required = true},
+                {.names = {"--target"},
+                 .value = Choice{&target, targets},
+                 .help = "the scheduler the manifests are for",
+                 .required = true},
+                {.names = {"--out"},
+                 .metavar = "DIR",
+                 .value = Text{&out},
+                 .help = "folder to write into",
+                 .required = true},
+                {.names = {"--single-file"},
+                 .value = Switch{&singleFile},
+                 .help = "one multi-document file DIR/<target>.yaml instead of one file per kind"},
+                {.names = {"--no-workloads"},
+                 .value = Switch{&noWorkloads},
+                 .help = "leave out the job templates of the what-if workloads"},
+                {.names = {"--volcano-namespace"},
+                 .metavar = "NS",
+                 .value = Text{&options.volcanoNamespace},
+                 .help = "namespace of the Volcano scheduler ConfigMap (volcano-system)"},
+                {.names = {"--yunikorn-namespace"},
+                 .metavar = "NS",
+                 .value = Text{&options.yunikornNamespace},
+                 .help = "namespace of yunikorn-configs (yunikorn)"},
+                {.names = {"--quiet", "-q"}, .value = Switch{&quiet}, .help = "print only errors"},
+            },
+        .epilog = "DIR/export-report.txt lists the files written, the notes and every lossy step "
+                  "(docs/quota-mapping.md).\n"
+                  "Exit status: 0 written, 1 usage, 2 bad input or validation errors (nothing written), 3 "
+                  "write failure."};
+    if (auto exit = parseCommandLine(table, args)) return *exit;
+    if (singleFile) options.layout = ExportLayout::SingleFile;
+    if (noWorkloads) options.workloads = false;
+    options.target = *targetSchedulerFromString(target);
 
     Project project;
     try {
         LoadedInput loaded = loadInputs(inputs);
-        for (const auto& d : loaded.warnings)
-            if (!quiet) std::cerr << d.str() << '\n';
+        if (!quiet) printDiagnostics(loaded.warnings);
         project = std::move(loaded.project);
     } catch (const InputError& e) {
-        std::cerr << e.what() << '\n' << "gantry export: nothing written\n";
+        printDiagnostics(e.all());
+        std::cerr << "gantry export: nothing written\n";
         return BadInput;
     }
     project.target = options.target;
@@ -94,8 +95,7 @@ int runExport(const Args& args) {
         return RuntimeFailure;
     }
     if (!result.written) {
-        for (const auto& d : result.diagnostics)
-            if (d.severity == Severity::Error) std::cerr << d.str() << '\n';
+        printDiagnostics(result.diagnostics, {.errorsOnly = true});
         std::cerr << "gantry export: the " << target << " manifests do not validate; nothing written to "
                   << out << '\n';
         return BadInput;

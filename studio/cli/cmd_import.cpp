@@ -1,9 +1,11 @@
 // gantry import: read a running cluster through its API server into a snapshot file.
 #include "command.h"
+#include "diagnostics_printer.h"
 #include "input_error.h"
 #include "live/live_error.h"
 #include "live/live_import.h"
 #include "live_snapshot_file.h"
+#include "options.h"
 
 #include <atomic>
 #include <chrono>
@@ -11,6 +13,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <iostream>
+#include <limits>
 #include <unistd.h>
 
 namespace gantry::cli {
@@ -26,22 +29,6 @@ extern "C" void onInterrupt(int) {
     std::signal(SIGINT, SIG_DFL); // a second Ctrl-C ends the process at once
 }
 
-void printHelp() {
-    std::cout << "Usage: gantry import [--kubeconfig FILE] [--context NAME] --out FILE [options]\n\n"
-                 "Reads a running cluster through its API server (as kubectl would: --kubeconfig, else\n"
-                 "KUBECONFIG, else ~/.kube/config, else the pod's service account) and writes a snapshot:\n"
-                 "nodes, pods that have not finished, namespaces, priority classes, and Volcano, Kueue and\n"
-                 "YuniKorn objects when installed. No managedFields, Secrets or credentials are written.\n\n"
-                 "Options:\n"
-                 "  --kubeconfig FILE        kubeconfig to use (only this file)\n"
-                 "  --context NAME           context to use instead of current-context\n"
-                 "  --out FILE               snapshot to write (multi-document YAML), atomically\n"
-                 "  --request-timeout SECS   give up on a request after this long (default 60)\n"
-                 "  --connect-timeout SECS   give up connecting after this long (default 10)\n"
-                 "  --page-size N            objects per list page (default 500, as kubectl)\n"
-                 "  --quiet                  no progress on stderr\n";
-}
-
 std::string withThousands(size_t n) {
     std::string digits = std::to_string(n), out;
     for (size_t i = 0; i < digits.size(); ++i) {
@@ -49,13 +36,6 @@ std::string withThousands(size_t n) {
         out += digits[i];
     }
     return out;
-}
-
-std::optional<double> positiveSeconds(const std::string& text) {
-    char* end = nullptr;
-    double v = std::strtod(text.c_str(), &end);
-    if (end == text.c_str() || (*end != '\0' && std::string(end) != "s") || v <= 0) return std::nullopt;
-    return v;
 }
 
 // Progress on stderr: one refreshed line on a terminal, a line per finished list (and every 10,000
@@ -103,50 +83,56 @@ int runImport(const Args& args) {
     std::string out;
     bool quiet = false;
     live::ImportOptions options;
-    for (size_t i = 0; i < args.size(); ++i) {
-        const std::string& a = args[i];
-        auto value = [&]() -> std::optional<std::string> {
-            if (i + 1 >= args.size()) return std::nullopt;
-            return args[++i];
-        };
-        if (a == "--help" || a == "-h") {
-            printHelp();
-            return Ok;
-        } else if (a == "--kubeconfig" || a == "--context" || a == "--out" || a == "-o" ||
-                   a == "--request-timeout" || a == "--connect-timeout" || a == "--page-size") {
-            auto v = value();
-            if (!v || v->empty()) return usageError(kName, a + " needs a value");
-            if (a == "--kubeconfig")
-                request.kubeconfig = *v;
-            else if (a == "--context")
-                request.context = *v;
-            else if (a == "--out" || a == "-o")
-                out = *v;
-            else if (a == "--page-size") {
-                int n = std::atoi(v->c_str());
-                if (n <= 0 || std::to_string(n) != *v)
-                    return usageError(kName, "--page-size needs a positive number");
-                options.pageSize = n;
-            } else {
-                auto s = positiveSeconds(*v);
-                if (!s) return usageError(kName, a + " needs a positive number of seconds");
-                (a == "--request-timeout" ? options.timeouts.requestSeconds
-                                          : options.timeouts.connectSeconds) = *s;
-                if (a == "--request-timeout") options.timeouts.execSeconds = *s;
-            }
-        } else if (a == "--quiet" || a == "-q") {
-            quiet = true;
-        } else {
-            return usageError(kName, "unknown argument '" + a + "'");
-        }
-    }
-    if (out.empty()) return usageError(kName, "--out FILE is required");
+    std::optional<double> requestTimeout, connectTimeout;
+    std::optional<int64_t> pageSize;
+    const OptionTable table{
+        .command = kName,
+        .about = "Reads a running cluster through its API server (as kubectl would: --kubeconfig, else\n"
+                 "KUBECONFIG, else ~/.kube/config, else the pod's service account) and writes a snapshot:\n"
+                 "nodes, pods that have not finished, namespaces, priority classes, and Volcano, Kueue and\n"
+                 "YuniKorn objects when installed. No managedFields, Secrets or credentials are written.",
+        .options = {
+            {.names = {"--kubeconfig"},
+             .metavar = "FILE",
+             .value = Text{&request.kubeconfig},
+             .help = "kubeconfig to use (only this file)"},
+            {.names = {"--context"},
+             .metavar = "NAME",
+             .value = Text{&request.context},
+             .help = "context to use instead of current-context"},
+            {.names = {"--out", "-o"},
+             .metavar = "FILE",
+             .value = Text{&out},
+             .help = "snapshot to write (multi-document YAML), atomically",
+             .required = true},
+            {.names = {"--request-timeout"},
+             .metavar = "SECS",
+             .value = Duration{&requestTimeout},
+             .help = "give up on a request after this long (default 60; or a duration: 90s, 2m)",
+             .sign = Sign::Positive},
+            {.names = {"--connect-timeout"},
+             .metavar = "SECS",
+             .value = Duration{&connectTimeout},
+             .help = "give up connecting after this long (default 10; or a duration: 30s, 1m)",
+             .sign = Sign::Positive},
+            {.names = {"--page-size"},
+             .metavar = "N",
+             .value = Int{&pageSize},
+             .help = "objects per list page (default 500, as kubectl)",
+             .sign = Sign::Positive,
+             .max = std::numeric_limits<int>::max()},
+            {.names = {"--quiet", "-q"}, .value = Switch{&quiet}, .help = "no progress on stderr"},
+        }};
+    if (auto exit = parseCommandLine(table, args)) return *exit;
+    if (requestTimeout) options.timeouts.requestSeconds = options.timeouts.execSeconds = *requestTimeout;
+    if (connectTimeout) options.timeouts.connectSeconds = *connectTimeout;
+    if (pageSize) options.pageSize = int(*pageSize);
 
     live::Connection connection;
     try {
         connection = live::resolveConnection(request, live::Environment::fromProcess());
     } catch (const InputError& e) {
-        std::cerr << "gantry import: " << e.diagnostic().str() << '\n';
+        printDiagnostics(e.all(), {.prefix = "gantry import: "});
         return BadInput;
     }
     for (const auto& w : connection.warnings) std::cerr << "gantry import: warning: " << w << '\n';
@@ -198,7 +184,7 @@ int runImport(const Args& args) {
     }
 }
 
-const CommandRegistration registration{{kName, "--kubeconfig FILE [--context NAME] --out FILE",
+const CommandRegistration registration{{kName, "[--kubeconfig FILE] [--context NAME] --out FILE",
                                         "read a running cluster into a snapshot", runImport}};
 
 } // namespace

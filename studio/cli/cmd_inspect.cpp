@@ -1,7 +1,9 @@
 // gantry inspect FILE...: what Gantry reads from a snapshot, an inventory or a project.
 #include "command.h"
+#include "diagnostics_printer.h"
 #include "input_error.h"
 #include "input_loader.h"
+#include "options.h"
 #include "report/cluster_summary.h"
 
 #include <iostream>
@@ -10,32 +12,28 @@ namespace gantry::cli {
 
 namespace {
 
-const char* kHelp = R"(Usage: gantry inspect FILE...
-
-Reads a Kubernetes snapshot (kubectl get -o yaml|json, several files are merged), a Gantry
-inventory or a .gantry project, and prints what Gantry sees: nodes and GPUs by model, the topology,
-the queue tree with its quotas, priority classes, pods bound and pending, workloads, the scheduler
-policy, and every warning.
-
-Exit codes: 0 read (warnings included), 1 usage error, 2 bad input (file:line:column: what), 3 failure.
-)";
-
 int runInspect(const Args& args) {
     std::vector<std::string> files;
-    for (const auto& a : args) {
-        if (a == "--help" || a == "-h") {
-            std::cout << kHelp;
-            return Ok;
-        }
-        if (a.size() > 1 && a[0] == '-') return usageError("inspect", "unknown option '" + a + "'");
-        files.push_back(a);
-    }
-    if (files.empty()) return usageError("inspect", "no input file");
+    const OptionTable table{
+        .command = "inspect",
+        .about =
+            "Reads a Kubernetes snapshot (kubectl get -o yaml|json, several files are merged), a Gantry\n"
+            "inventory or a .gantry project, and prints what Gantry sees: nodes and GPUs by model, the\n"
+            "topology, the queue tree with its quotas, priority classes, pods bound and pending,\n"
+            "workloads, the scheduler policy, and every warning.",
+        .options = {{.section = "Input:",
+                     .metavar = "FILE",
+                     .value = Texts{&files},
+                     .help = "snapshot, inventory or project files",
+                     .required = true}},
+        .epilog = "Exit codes: 0 read (warnings included), 1 usage error, 2 bad input (file:line:column: "
+                  "what), 3 failure."};
+    if (auto exit = parseCommandLine(table, args)) return *exit;
     LoadedInput in;
     try {
         in = loadInputs(files);
     } catch (const InputError& e) {
-        for (const auto& d : e.all()) std::cerr << d.str() << '\n';
+        printDiagnostics(e.all());
         return BadInput;
     }
     std::string origin = std::string(toString(in.kind)) + ":";

@@ -1,16 +1,19 @@
 // gantry simulate: the time-based simulation of a project, an inventory, a snapshot or a trace
-// under Volcano's policy (or the default kube-scheduler for contrast).
+// under a scheduler profile (Volcano's by default).
 #include "atomic_file.h"
 #include "command.h"
+#include "diagnostics_printer.h"
 #include "input_error.h"
 #include "input_loader.h"
-#include "model/go_text.h"
+#include "options.h"
 #include "policy_reader.h"
 #include "profile/registry.h"
+#include "profile_help.h"
 #include "sim/simulator.h"
 #include "sim/whatif.h"
 #include "simulate_report.h"
 #include "trace/alibaba_trace.h"
+#include "value_grammar.h"
 
 #include <chrono>
 #include <filesystem>
@@ -24,76 +27,24 @@ namespace {
 
 constexpr const char* kUsage = "INPUT... | --nodes NODES.csv --pods PODS.csv  [options]";
 
-void printHelp() {
-    std::cout
-        << "Usage: gantry simulate " << kUsage
-        << "\n\n"
-           "Simulates jobs arriving, waiting, running and finishing (or being preempted) over time. Every\n"
-           "scheduling cycle runs the engine's session with the policy, so the decisions are the "
-           "engine's.\n\n"
-           "Input:\n"
-           "  INPUT...               a project (.gantry), an inventory, or Kubernetes snapshot files; the\n"
-           "                         workload templates and the snapshot's what-if jobs (Jobs, PyTorchJobs,\n"
-           "                         PodGroups with unplaced pods) are simulated\n"
-           "  --nodes FILE --pods FILE   an Alibaba GPU trace (openb node and pod lists): each task is a\n"
-           "                         one-pod job from its creation to its deletion time\n\n"
-           "Policy:\n"
-           "  --scheduler-conf FILE  volcano-scheduler.conf (or its ConfigMap); default: the project's "
-           "policy,\n"
-           "                         the snapshot's Volcano ConfigMap, or Volcano's default (plus "
-           "deviceshare\n"
-           "                         for a trace). With --profile kube-default: a "
-           "KubeSchedulerConfiguration\n"
-           "  --profile NAME         volcano (default) or kube-default (pod by pod, no gang, no "
-           "preemption)\n\n"
-           "Time (durations as 90s, 30m, 1h30m, or seconds):\n"
-           "  --cycle D              scheduling period (default: the project's, else 1s as Volcano)\n"
-           "  --horizon D            stop at this time (default: the project's, else when every job is done\n"
-           "                         or nothing can change any more)\n"
-           "  --sample D             time series grid (default 60s)\n"
-           "  --seed N               seed of the workload draws (default: the project's, else 42)\n"
-           "  --eviction-grace D     an evicted pod holds its resources this long (default 30s)\n"
-           "  --pod-start D          a bound pod starts running after this long (default 0s)\n"
-           "  --every-cycle          run every cycle, even those that cannot decide anything new\n"
-           "  --full-sessions        every session sees and tries every job, also those it cannot change\n"
-           "                         or start (slower; the reference the default must equal, reasons\n"
-           "                         included)\n\n"
-           "Jobs whose input gives no timing (manifests without gantry.io/arrival or gantry.io/duration,\n"
-           "trace tasks without creation or deletion times):\n"
-           "  --arrival SPEC         at:D (all at D; default at:0) | every:D | poisson:R/h | burst:N/D\n"
-           "  --duration SPEC        D | exp:MEAN | uniform:MIN..MAX | lognormal:MEDIAN,SIGMA\n"
-           "                         (default: such jobs run until the end)\n\n"
-           "Output (default: a readable summary):\n"
-           "  --json                 the whole result as JSON on standard output\n"
-           "  --csv DIR              timeseries.csv, queues.csv, priorities.csv, pending.csv, reasons.csv "
-           "and\n"
-           "                         summary.csv in DIR (created if missing)\n";
-}
-
-std::optional<double> seconds(const std::string& text) {
-    if (auto d = engine::parseGoDuration(engine::trim(text)); d && *d >= 0) return d;
-    if (auto f = engine::parseGoFloat(engine::trim(text)); f && *f >= 0) return f;
-    return std::nullopt;
-}
-
 std::optional<ArrivalProcess> parseArrival(const std::string& spec, std::string* error) {
     ArrivalProcess a;
     auto colon = spec.find(':');
     const std::string kind = spec.substr(0, colon),
                       rest = colon == std::string::npos ? "" : spec.substr(colon + 1);
     if (kind == "at") {
-        auto t = seconds(rest);
+        auto t = parseSeconds(rest);
         if (!t) return *error = "at: needs a time, e.g. at:0 or at:1h", std::nullopt;
         a.kind = ArrivalProcess::Kind::Fixed;
         a.startSeconds = *t;
     } else if (kind == "every") {
-        auto t = seconds(rest);
+        auto t = parseSeconds(rest);
         if (!t || *t <= 0) return *error = "every: needs a positive interval, e.g. every:5m", std::nullopt;
         a.kind = ArrivalProcess::Kind::Fixed;
         a.intervalSeconds = *t;
     } else if (kind == "poisson") {
         auto slash = rest.find('/');
-        auto rate = engine::parseGoFloat(rest.substr(0, slash));
+        auto rate = parseNumber(rest.substr(0, slash));
         const std::string unit = slash == std::string::npos ? "h" : rest.substr(slash + 1);
         const double per = unit == "h" ? 1 : unit == "m" ? 60 : unit == "s" ? 3600 : 0;
         if (!rate || *rate <= 0 || per == 0)
@@ -102,8 +53,8 @@ std::optional<ArrivalProcess> parseArrival(const std::string& spec, std::string*
         a.ratePerHour = *rate * per;
     } else if (kind == "burst") {
         auto slash = rest.find('/');
-        auto n = engine::parseGoInt(rest.substr(0, slash));
-        auto every = slash == std::string::npos ? std::nullopt : seconds(rest.substr(slash + 1));
+        auto n = parseWholeNumber(rest.substr(0, slash));
+        auto every = slash == std::string::npos ? std::nullopt : parseSeconds(rest.substr(slash + 1));
         if (!n || *n < 1 || *n > 1000000 || !every || *every <= 0)
             return *error = "burst: needs a size and an interval, e.g. burst:4/2h", std::nullopt;
         a.kind = ArrivalProcess::Kind::Burst;
@@ -120,21 +71,21 @@ std::optional<DurationDistribution> parseDuration(const std::string& spec, std::
     DurationDistribution d;
     auto colon = spec.find(':');
     if (colon == std::string::npos) {
-        auto t = seconds(spec);
+        auto t = parseSeconds(spec);
         if (!t || *t <= 0) return *error = "a duration must be positive, e.g. 1h", std::nullopt;
         d.meanSeconds = *t;
         return d;
     }
     const std::string kind = spec.substr(0, colon), rest = spec.substr(colon + 1);
     if (kind == "exp") {
-        auto t = seconds(rest);
+        auto t = parseSeconds(rest);
         if (!t || *t <= 0) return *error = "exp: needs a positive mean, e.g. exp:1h", std::nullopt;
         d.kind = DurationDistribution::Kind::Exponential;
         d.meanSeconds = *t;
     } else if (kind == "uniform") {
         auto dots = rest.find("..");
-        auto lo = seconds(rest.substr(0, dots));
-        auto hi = dots == std::string::npos ? std::nullopt : seconds(rest.substr(dots + 2));
+        auto lo = parseSeconds(rest.substr(0, dots));
+        auto hi = dots == std::string::npos ? std::nullopt : parseSeconds(rest.substr(dots + 2));
         if (!lo || !hi || *hi < *lo || *hi <= 0)
             return *error = "uniform: needs MIN..MAX, e.g. uniform:30m..2h", std::nullopt;
         d.kind = DurationDistribution::Kind::Uniform;
@@ -142,9 +93,9 @@ std::optional<DurationDistribution> parseDuration(const std::string& spec, std::
         d.maxSeconds = *hi;
     } else if (kind == "lognormal") {
         auto comma = rest.find(',');
-        auto median = seconds(rest.substr(0, comma));
-        auto sigma = comma == std::string::npos ? std::optional<double>(0.5)
-                                                : engine::parseGoFloat(rest.substr(comma + 1));
+        auto median = parseSeconds(rest.substr(0, comma));
+        auto sigma =
+            comma == std::string::npos ? std::optional<double>(0.5) : parseNumber(rest.substr(comma + 1));
         if (!median || *median <= 0 || !sigma || *sigma <= 0)
             return *error = "lognormal: needs MEDIAN[,SIGMA], e.g. lognormal:1h,0.5", std::nullopt;
         d.kind = DurationDistribution::Kind::LogNormal;
@@ -158,87 +109,114 @@ std::optional<DurationDistribution> parseDuration(const std::string& spec, std::
     return d;
 }
 
-void printDiagnostics(const Diagnostics& d) {
-    for (const auto& x : d) std::cerr << x.str() << '\n';
-}
-
 int runSimulate(const Args& args) {
     std::vector<std::string> inputs;
-    std::string nodesCsv, podsCsv, confPath, profile = "volcano", csvDir;
+    std::string nodesCsv, podsCsv, confPath, profile = "volcano", csvDir, arrival, duration;
     std::optional<double> cycle, horizon, sample, grace, podStart;
     std::optional<uint64_t> seed;
     bool json = false, everyCycle = false, fullSessions = false;
+    const OptionTable table{
+        .command = "simulate",
+        .synopsis = kUsage,
+        .about =
+            "Simulates jobs arriving, waiting, running and finishing (or being preempted) over time. Every\n"
+            "scheduling cycle runs the engine's session with the policy, so the decisions are the "
+            "engine's.",
+        .options = {
+            {.section = "Input:",
+             .metavar = "INPUT",
+             .value = Texts{&inputs},
+             .help = "a project (.gantry), an inventory, or Kubernetes snapshot files; the\n"
+                     "workload templates and the snapshot's what-if jobs (Jobs, PyTorchJobs,\n"
+                     "PodGroups with unplaced pods) are simulated"},
+            {.names = {"--nodes"},
+             .metavar = "FILE",
+             .value = Text{&nodesCsv},
+             .help = "an Alibaba GPU trace instead (openb node list, with --pods): each task is a\n"
+                     "one-pod job from its creation to its deletion time"},
+            {.names = {"--pods"},
+             .metavar = "FILE",
+             .value = Text{&podsCsv},
+             .help = "the trace's pod list (openb), with --nodes"},
+            {.section = "Policy:",
+             .names = {"--scheduler-conf"},
+             .metavar = "FILE",
+             .value = Text{&confPath},
+             .help = schedulerConfOptionHelp(
+                 "Default: the project's policy, the snapshot's scheduler ConfigMap,\n"
+                 "or the scheduler's default (what the workload needs added)")},
+            {.names = {"--profile"}, .metavar = "NAME", .value = Text{&profile}, .help = profileOptionHelp()},
+            {.section = "Time (durations as 90s, 30m, 1h30m, or seconds):",
+             .names = {"--cycle"},
+             .metavar = "D",
+             .value = Duration{&cycle},
+             .help = "scheduling period (default: the project's, else 1s as Volcano)",
+             .sign = Sign::Positive},
+            {.names = {"--horizon"},
+             .metavar = "D",
+             .value = Duration{&horizon},
+             .help = "stop at this time (default: the project's, else when every job is done\n"
+                     "or nothing can change any more)"},
+            {.names = {"--sample"},
+             .metavar = "D",
+             .value = Duration{&sample},
+             .help = "time series grid (default 60s)",
+             .sign = Sign::Positive},
+            {.names = {"--seed"},
+             .metavar = "N",
+             .value = Uint{&seed},
+             .help = "seed of the workload draws (default: the project's, else 42)"},
+            {.names = {"--eviction-grace"},
+             .metavar = "D",
+             .value = Duration{&grace},
+             .help = "an evicted pod holds its resources this long (default 30s)"},
+            {.names = {"--pod-start"},
+             .metavar = "D",
+             .value = Duration{&podStart},
+             .help = "a bound pod starts running after this long (default 0s)"},
+            {.names = {"--every-cycle"},
+             .value = Switch{&everyCycle},
+             .help = "run every cycle, even those that cannot decide anything new"},
+            {.names = {"--full-sessions"},
+             .value = Switch{&fullSessions},
+             .help = "every session sees and tries every job, also those it cannot change\n"
+                     "or start (slower; the reference the default must equal, reasons\n"
+                     "included)"},
+            {.section = "Jobs whose input gives no timing (manifests without gantry.io/arrival or "
+                        "gantry.io/duration,\ntrace tasks without creation or deletion times):",
+             .names = {"--arrival"},
+             .metavar = "SPEC",
+             .value = Text{&arrival},
+             .help = "at:D (all at D; default at:0) | every:D | poisson:R/h | burst:N/D"},
+            {.names = {"--duration"},
+             .metavar = "SPEC",
+             .value = Text{&duration},
+             .help = "D | exp:MEAN | uniform:MIN..MAX | lognormal:MEDIAN,SIGMA\n"
+                     "(default: such jobs run until the end)"},
+            {.section = "Output (default: a readable summary):",
+             .names = {"--json"},
+             .value = Switch{&json},
+             .help = "the whole result as JSON on standard output"},
+            {.names = {"--csv"},
+             .metavar = "DIR",
+             .value = Text{&csvDir},
+             .help = "timeseries.csv, queues.csv, priorities.csv, pending.csv, reasons.csv and\n"
+                     "summary.csv in DIR (created if missing)"},
+        }};
+    if (auto exit = parseCommandLine(table, args)) return *exit;
     sim::TimingDefaults timing;
-    std::vector<std::string> notes; // what Gantry chose for the user, printed with the summary
-    for (size_t i = 0; i < args.size(); ++i) {
-        const std::string& a = args[i];
-        auto value = [&](std::string& out) {
-            if (i + 1 >= args.size()) return false;
-            out = args[++i];
-            return true;
-        };
-        auto time = [&](std::optional<double>& out, bool positive) -> std::optional<int> {
-            std::string v;
-            if (!value(v)) return usageError("simulate", a + " needs a duration");
-            out = seconds(v);
-            if (!out || (positive && *out <= 0))
-                return usageError("simulate", a + ": '" + v + "' is not a " + (positive ? "positive " : "") +
-                                                  "duration (e.g. 1s, 30m, 2h)");
-            return std::nullopt;
-        };
-        std::string v, error;
-        if (a == "--help" || a == "-h") {
-            printHelp();
-            return Ok;
-        } else if (a == "--nodes") {
-            if (!value(nodesCsv)) return usageError("simulate", "--nodes needs a file");
-        } else if (a == "--pods") {
-            if (!value(podsCsv)) return usageError("simulate", "--pods needs a file");
-        } else if (a == "--scheduler-conf") {
-            if (!value(confPath)) return usageError("simulate", "--scheduler-conf needs a file");
-        } else if (a == "--profile") {
-            if (!value(profile))
-                return usageError("simulate", "--profile needs a name (volcano or kube-default)");
-        } else if (a == "--cycle") {
-            if (auto rc = time(cycle, true)) return *rc;
-        } else if (a == "--horizon") {
-            if (auto rc = time(horizon, false)) return *rc;
-        } else if (a == "--sample") {
-            if (auto rc = time(sample, true)) return *rc;
-        } else if (a == "--eviction-grace") {
-            if (auto rc = time(grace, false)) return *rc;
-        } else if (a == "--pod-start") {
-            if (auto rc = time(podStart, false)) return *rc;
-        } else if (a == "--seed") {
-            if (!value(v)) return usageError("simulate", "--seed needs a number");
-            auto n = engine::parseGoInt(v);
-            if (!n || *n < 0)
-                return usageError("simulate", "--seed: '" + v + "' is not a non-negative whole number");
-            seed = uint64_t(*n);
-        } else if (a == "--arrival") {
-            if (!value(v)) return usageError("simulate", "--arrival needs a spec");
-            auto p = parseArrival(v, &error);
-            if (!p) return usageError("simulate", "--arrival: " + error);
-            timing.arrival = *p;
-        } else if (a == "--duration") {
-            if (!value(v)) return usageError("simulate", "--duration needs a spec");
-            auto d = parseDuration(v, &error);
-            if (!d) return usageError("simulate", "--duration: " + error);
-            timing.duration = *d;
-        } else if (a == "--json") {
-            json = true;
-        } else if (a == "--csv") {
-            if (!value(csvDir)) return usageError("simulate", "--csv needs a folder");
-        } else if (a == "--every-cycle") {
-            everyCycle = true;
-        } else if (a == "--full-sessions") {
-            fullSessions = true;
-        } else if (!a.empty() && a[0] == '-') {
-            return usageError("simulate", "unknown option '" + a + "' (gantry simulate --help)");
-        } else {
-            inputs.push_back(a);
-        }
+    std::string error;
+    if (!arrival.empty()) {
+        auto p = parseArrival(arrival, &error);
+        if (!p) return usageError("simulate", "--arrival: " + error);
+        timing.arrival = *p;
     }
+    if (!duration.empty()) {
+        auto d = parseDuration(duration, &error);
+        if (!d) return usageError("simulate", "--duration: " + error);
+        timing.duration = *d;
+    }
+    std::vector<std::string> notes; // what Gantry chose for the user, printed with the summary
     const bool trace = !nodesCsv.empty() || !podsCsv.empty();
     if (trace && (nodesCsv.empty() || podsCsv.empty()))
         return usageError("simulate", "a trace needs both --nodes and --pods");

@@ -1,7 +1,9 @@
 // gantry trace: replay the FGD paper's experiment on an Alibaba-format trace with one placement policy.
 #include "command.h"
+#include "diagnostics_printer.h"
 #include "fragmentation/fgd_experiment.h"
 #include "input_error.h"
+#include "options.h"
 #include "trace/alibaba_trace.h"
 
 #include <cmath>
@@ -15,24 +17,6 @@ namespace gantry::cli {
 namespace {
 
 const char* kUsage = "--nodes NODES.csv --pods PODS.csv --policy NAME --seed N [--inflation 1.3] [--json]";
-
-void printHelp() {
-    std::cout
-        << "Usage: gantry trace " << kUsage
-        << "\n\n"
-           "Replays the FGD experiment (Weng et al., USENIX ATC '23) on a trace in the Alibaba GPU trace\n"
-           "v2023 format: tasks are shuffled with the seed, resampled until their GPU requests reach\n"
-           "INFLATION x the cluster's GPUs, and placed one by one; they never leave.\n\n"
-           "  --nodes FILE      node list (sn, cpu_milli, memory_mib, gpu, model)\n"
-           "  --pods FILE       task list (name, cpu_milli, memory_mib, num_gpu, gpu_milli[, gpu_spec, "
-           "...])\n"
-           "  --policy NAME     random | dotprod | gpuclustering | gpupacking | bestfit | fgd\n"
-           "  --seed N          seed of the shuffle, the resampling and the node ranks (the paper: 42-51)\n"
-           "  --inflation R     arrived GPU demand to reach, as a share of cluster GPUs (default 1.3)\n"
-           "  --json            print {policy, seed, total_gpus, arrived_pct, gpu_alloc_pct,\n"
-           "                    frag_over_total_gpu_pct, frag_over_idle_gpu_pct}, one value per whole\n"
-           "                    percent of arrived demand (null where no task arrived near it)\n";
-}
 
 nlohmann::json series(const std::vector<std::optional<double>>& values) {
     auto out = nlohmann::json::array();
@@ -50,67 +34,67 @@ std::string cell(const std::optional<double>& v) {
 int runTrace(const Args& args) {
     std::string nodes, pods, policyName;
     std::optional<int64_t> seed;
-    double inflation = 1.3;
+    std::optional<double> inflationGiven;
     bool json = false;
-    for (size_t i = 0; i < args.size(); ++i) {
-        const std::string& a = args[i];
-        auto value = [&](std::string& out) {
-            if (i + 1 >= args.size()) return false;
-            out = args[++i];
-            return true;
-        };
-        std::string v;
-        if (a == "--help" || a == "-h") {
-            printHelp();
-            return Ok;
-        } else if (a == "--json") {
-            json = true;
-        } else if (a == "--nodes") {
-            if (!value(nodes)) return usageError("trace", "--nodes needs a file");
-        } else if (a == "--pods") {
-            if (!value(pods)) return usageError("trace", "--pods needs a file");
-        } else if (a == "--policy") {
-            if (!value(policyName)) return usageError("trace", "--policy needs a name");
-        } else if (a == "--seed") {
-            if (!value(v)) return usageError("trace", "--seed needs a number");
-            try {
-                size_t used = 0;
-                seed = std::stoll(v, &used);
-                if (used != v.size()) throw std::invalid_argument(v);
-            } catch (const std::exception&) {
-                return usageError("trace", "--seed: '" + v + "' is not a whole number");
-            }
-        } else if (a == "--inflation") {
-            if (!value(v)) return usageError("trace", "--inflation needs a number");
-            try {
-                size_t used = 0;
-                inflation = std::stod(v, &used);
-                if (used != v.size() || !(inflation > 0) || inflation > 10) throw std::invalid_argument(v);
-            } catch (const std::exception&) {
-                return usageError("trace", "--inflation: '" + v + "' is not a number in (0, 10]");
-            }
-        } else {
-            return usageError("trace", "unknown option '" + a + "'; usage: gantry trace " + kUsage);
-        }
+    std::vector<std::string> policies;
+    std::string policyHelp;
+    for (auto p : frag::allPolicies()) {
+        policies.push_back(frag::toString(p));
+        if (!policyHelp.empty()) policyHelp += " | ";
+        policyHelp += policies.back();
     }
-    if (nodes.empty() || pods.empty() || policyName.empty() || !seed)
-        return usageError(
-            "trace",
-            std::string("--nodes, --pods, --policy and --seed are required; usage: gantry trace ") + kUsage);
-    auto policy = frag::policyFromString(policyName);
-    if (!policy)
-        return usageError("trace", "unknown policy '" + policyName +
-                                       "' (random, dotprod, gpuclustering, gpupacking, bestfit, fgd)");
+    const OptionTable table{
+        .command = "trace",
+        .about =
+            "Replays the FGD experiment (Weng et al., USENIX ATC '23) on a trace in the Alibaba GPU trace\n"
+            "v2023 format: tasks are shuffled with the seed, resampled until their GPU requests reach\n"
+            "INFLATION x the cluster's GPUs, and placed one by one; they never leave.",
+        .options = {
+            {.names = {"--nodes"},
+             .metavar = "FILE",
+             .value = Text{&nodes},
+             .help = "node list (sn, cpu_milli, memory_mib, gpu, model)",
+             .required = true},
+            {.names = {"--pods"},
+             .metavar = "FILE",
+             .value = Text{&pods},
+             .help = "task list (name, cpu_milli, memory_mib, num_gpu, gpu_milli[, gpu_spec, ...])",
+             .required = true},
+            {.names = {"--policy"},
+             .metavar = "NAME",
+             .value = Choice{&policyName, policies},
+             .help = policyHelp,
+             .required = true},
+            {.names = {"--seed"},
+             .metavar = "N",
+             .value = Int{&seed},
+             .help = "seed of the shuffle, the resampling and the node ranks (the paper: 42-51)",
+             .required = true},
+            {.names = {"--inflation"},
+             .metavar = "R",
+             .value = Float{&inflationGiven},
+             .help = "arrived GPU demand to reach, as a share of cluster GPUs (default 1.3)",
+             .sign = Sign::Positive,
+             .max = 10},
+            {.names = {"--json"},
+             .value = Switch{&json},
+             .help = "print {policy, seed, total_gpus, arrived_pct, gpu_alloc_pct,\n"
+                     "frag_over_total_gpu_pct, frag_over_idle_gpu_pct}, one value per whole\n"
+                     "percent of arrived demand (null where no task arrived near it)"},
+        }};
+    if (auto exit = parseCommandLine(table, args)) return *exit;
+    const auto policy = frag::policyFromString(policyName);
+    const double inflation = inflationGiven.value_or(1.3);
 
     Trace trace;
     Diagnostics warnings;
     try {
         trace = readTrace(nodes, pods, warnings);
     } catch (const InputError& e) {
-        std::cerr << e.diagnostic().str() << '\n';
+        printDiagnostics(e.all());
         return BadInput;
     }
-    for (const auto& w : warnings) std::cerr << w.str() << '\n';
+    printDiagnostics(warnings);
 
     frag::ExperimentConfig config;
     config.policy = *policy;

@@ -2,6 +2,7 @@
 // YuniKorn objects, YuniKorn and Volcano scheduler ConfigMaps (or their bare files), in any mix —
 // against the bundled CRDs and the schedulers' cross-object rules.
 #include "command.h"
+#include "options.h"
 #include "validation/manifest_validator.h"
 
 #include <iostream>
@@ -13,32 +14,23 @@ namespace {
 int runValidate(const Args& args) {
     std::vector<std::string> files;
     bool quiet = false;
-    for (const auto& a : args) {
-        if (a == "--help" || a == "-h") {
-            std::cout
-                << "Usage: gantry validate [--quiet] FILE...\n\n"
-                   "Validates Kubernetes manifests (YAML or JSON, multi-document, v1 List) against the "
-                   "bundled\n"
-                   "CRD schemas of Volcano, Kueue and Kueue's topology, and Gantry's schemas for ConfigMap,\n"
-                   "PriorityClass, batch/v1 Job, YuniKorn queues.yaml and volcano-scheduler.conf (bare or "
-                   "in\n"
-                   "their ConfigMaps); then the schedulers' cross-object rules. Unknown fields are errors, "
-                   "as\n"
-                   "with kubectl apply --validate=strict.\n\n"
-                   "Every problem is printed as FILE:LINE:COLUMN: error|warning: document N, KIND NAME, "
-                   "FIELD: what.\n"
-                   "  --quiet   print errors only\n\n"
-                   "Exit status: 0 no errors (warnings allowed), 1 usage, 2 errors found.\n";
-            return Ok;
-        }
-        if (a == "--quiet" || a == "-q")
-            quiet = true;
-        else if (!a.empty() && a[0] == '-' && a != "-")
-            return usageError("validate", "unknown option " + a);
-        else
-            files.push_back(a);
-    }
-    if (files.empty()) return usageError("validate", "no FILE given");
+    const OptionTable table{
+        .command = "validate",
+        .about =
+            "Validates Kubernetes manifests (YAML or JSON, multi-document, v1 List) against the bundled\n"
+            "CRD schemas of Volcano, Kueue and Kueue's topology, and Gantry's schemas for ConfigMap,\n"
+            "PriorityClass, batch/v1 Job, YuniKorn queues.yaml and volcano-scheduler.conf (bare or in\n"
+            "their ConfigMaps); then the schedulers' cross-object rules. Unknown fields are errors, as\n"
+            "with kubectl apply --validate=strict.\n\n"
+            "Every problem is printed on standard output as\n"
+            "FILE:LINE:COLUMN: error|warning: document N, KIND NAME, FIELD: what.",
+        .options = {{.names = {"--quiet", "-q"}, .value = Switch{&quiet}, .help = "print errors only"},
+                    {.metavar = "FILE",
+                     .value = Texts{&files},
+                     .help = "manifests to validate; - reads standard input",
+                     .required = true}},
+        .epilog = "Exit status: 0 no errors (warnings allowed), 1 usage, 2 errors found."};
+    if (auto exit = parseCommandLine(table, args)) return *exit;
     ManifestValidator validator;
     for (const auto& f : files) {
         if (f == "-") {
@@ -48,6 +40,8 @@ int runValidate(const Args& args) {
             validator.addFile(f);
         }
     }
+    // The problems found are this command's result, so they go to stdout with the count (as
+    // docs/validation.md shows), not to stderr as other commands' remarks on their input do.
     auto diagnostics = validator.run();
     size_t errors = 0, warnings = 0;
     for (const auto& d : diagnostics) {

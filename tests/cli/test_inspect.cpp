@@ -113,7 +113,7 @@ class InspectTest : public QObject {
     void usage() {
         auto r = runGantry({"inspect"});
         QCOMPARE(r.code, 1);
-        QCOMPARE(r.err, QString("gantry inspect: no input file\nTry 'gantry inspect --help'.\n"));
+        QCOMPARE(r.err, QString("gantry inspect: no FILE given\nTry 'gantry inspect --help'.\n"));
         r = runGantry({"inspect", "--frobnicate", sample()});
         QCOMPARE(r.code, 1);
         QVERIFY(r.err.startsWith("gantry inspect: unknown option '--frobnicate'"));

@@ -42,7 +42,7 @@ ProfileInfo profileInfo() {
     ProfileInfo info;
     info.name = "kube-default";
     info.title = "kube-scheduler";
-    info.summary = "the default kube-scheduler: pod by pod, no gang, no preemption";
+    info.summary = "pod by pod, no gang, no preemption";
     info.configFormat = ConfigFormat::KubeSchedulerConfiguration;
     info.make = [](const ProfileSetup& setup, Diagnostics*) -> std::unique_ptr<SchedulerProfile> {
         return std::make_unique<KubeDefaultProfile>(setup.policies.kube);

@@ -91,8 +91,7 @@ ProfileInfo profileInfo() {
     ProfileInfo info;
     info.name = "volcano";
     info.title = "Volcano";
-    info.summary = "Volcano's sessions: the configured actions and plugins (gang, drf, proportion, binpack, "
-                   "preempt, reclaim, ...)";
+    info.summary = "sessions of the configured actions and plugins";
     info.configFormat = ConfigFormat::VolcanoSchedulerConf;
     info.make = [](const ProfileSetup& setup, Diagnostics* diagnostics) -> std::unique_ptr<SchedulerProfile> {
         Diagnostics check = checkSchedulerConf(setup.policies.volcano);
