@@ -1,7 +1,7 @@
 #include "sim/frag_tracker.h"
 
 #include <algorithm>
-#include <map>
+#include <cstdio>
 
 namespace gantry::sim {
 
@@ -9,21 +9,9 @@ using engine::kCpu;
 using engine::kMemory;
 
 FragTracker::FragTracker(const engine::ClusterState& state, const SimWorkload& workload) : st_(state) {
-    // Model table: every model a node names, in name order.
-    std::map<std::string, frag::ModelId> ids;
-    for (const auto& n : st_.nodes)
-        if (!n.gpus.model.empty()) ids.emplace(n.gpus.model, 0);
-    for (auto& [name, id] : ids) {
-        if (models_.size() >= size_t(frag::kMaxGpuModels)) break;
-        id = frag::ModelId(models_.size());
-        models_.push_back(name);
-    }
-    nodeModel_.assign(st_.nodes.size(), -1);
+    nodeModel_.reserve(st_.nodes.size());
     for (uint32_t n = 0; n < st_.nodes.size(); ++n) {
-        auto it = ids.find(st_.nodes[n].gpus.model);
-        if (it != ids.end() && size_t(it->second) < models_.size() &&
-            it->second < frag::ModelId(models_.size()))
-            nodeModel_[n] = it->second;
+        nodeModel_.push_back(models_.add(st_.nodes[n].gpus.model));
         totalMilli_ += int64_t(std::min(st_.gpuCount(n), frag::kMaxGpusPerNode)) * frag::kMilliPerGpu;
     }
     // Target workload: one counted shape per pod of each kind, times the kind's jobs.
@@ -34,19 +22,7 @@ FragTracker::FragTracker(const engine::ClusterState& state, const SimWorkload& w
         if (jobsOfKind[k] == 0) continue;
         for (const auto& p : workload.kinds[k].pods) {
             frag::WeightedShape w;
-            w.shape.cpuMilli = p.requests.get(res::Cpu);
-            if (p.gpu.count > 0) {
-                w.shape.gpuMilli = p.gpu.milliPerGpu;
-                w.shape.gpuCount = p.gpu.count;
-            }
-            if (!p.gpu.models.empty()) {
-                w.shape.models.any = false;
-                for (const auto& m : p.gpu.models) {
-                    auto it = std::find(models_.begin(), models_.end(), m);
-                    if (it != models_.end()) w.shape.models.mask |= uint64_t(1) << (it - models_.begin());
-                    w.shape.gpuSpec += (w.shape.gpuSpec.empty() ? "" : "|") + m;
-                }
-            }
+            w.shape = frag::taskShape(p.requests.get(res::Cpu), p.gpu, models_);
             w.count = jobsOfKind[k];
             counted.push_back(std::move(w));
         }

@@ -2,8 +2,9 @@
 // The FGD paper's fragmentation measure (fragmentation/fragmentation.h) kept up to date on a
 // simulated cluster: each node's share is recomputed only when the simulator changed that node.
 #include "fragmentation/fragmentation.h"
-#include "state/cluster_state.h"
+#include "fragmentation/task_shape.h"
 #include "sim/workload.h"
+#include "state/cluster_state.h"
 
 #include <cstdint>
 #include <string>
@@ -29,7 +30,7 @@ class FragTracker {
   private:
     frag::NodeState nodeState(uint32_t node) const;
     const engine::ClusterState& st_;
-    std::vector<std::string> models_;
+    frag::GpuModelTable models_;
     std::vector<frag::ModelId> nodeModel_;
     frag::TargetWorkload target_;
     std::vector<frag::FragBuckets> cached_;

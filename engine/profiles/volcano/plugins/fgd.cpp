@@ -11,6 +11,7 @@
 // may be told apart only when the session evaluates nodes one by one.
 #include "fragmentation/frag_memo.h"
 #include "fragmentation/placement.h"
+#include "fragmentation/task_shape.h"
 #include "profiles/volcano/plugins/arguments.h"
 #include "profiles/volcano/plugins/plugins.h"
 
@@ -28,12 +29,11 @@ class Fgd : public Plugin {
     void onSessionOpen(Session& ssn) override {
         s_ = &ssn;
         const auto& st = ssn.state;
-        models_.clear();
+        models_ = {};
         nodes_.assign(st.nodes.size(), frag::NodeState{});
         for (uint32_t n = 0; n < st.nodes.size(); ++n) {
             const auto& gpus = st.nodes[n].gpus;
-            frag::ModelId model = -1;
-            if (!gpus.model.empty()) model = modelId(gpus.model, true);
+            const frag::ModelId model = models_.add(gpus.model);
             const int64_t cpu = st.nodeRow(st.allocatable, n)[kCpu];
             nodes_[n] = frag::makeNode(cpu, INT64_MAX / 4,
                                        std::min<int32_t>(gpus.count, frag::kMaxGpusPerNode), model);
@@ -65,29 +65,8 @@ class Fgd : public Plugin {
     }
 
   private:
-    frag::ModelId modelId(const std::string& name, bool add) {
-        auto it = std::find(models_.begin(), models_.end(), name);
-        if (it != models_.end()) return frag::ModelId(it - models_.begin());
-        if (!add || models_.size() >= size_t(frag::kMaxGpuModels)) return -1;
-        models_.push_back(name);
-        return frag::ModelId(models_.size() - 1);
-    }
-
-    frag::TaskShape shapeOf(const PodShape& pod) {
-        frag::TaskShape s;
-        s.cpuMilli = pod.request.empty() ? 0 : pod.request[size_t(kCpu)];
-        if (pod.gpu.count > 0 && pod.gpu.milliPerGpu > 0) {
-            s.gpuCount = std::min<int32_t>(pod.gpu.count, frag::kMaxGpusPerNode);
-            s.gpuMilli = std::min<int32_t>(pod.gpu.milliPerGpu, frag::kMilliPerGpu);
-        }
-        if (s.gpuCount > 0 && !pod.gpu.models.empty()) {
-            s.models.any = false;
-            for (const auto& m : pod.gpu.models) {
-                s.gpuSpec += (s.gpuSpec.empty() ? "" : "|") + m;
-                if (auto id = modelId(m, false); id >= 0) s.models.mask |= uint64_t(1) << id;
-            }
-        }
-        return s;
+    frag::TaskShape shapeOf(const PodShape& pod) const {
+        return frag::taskShape(pod.request.empty() ? 0 : pod.request[size_t(kCpu)], pod.gpu, models_);
     }
 
     const frag::TaskShape& taskShape(uint32_t task) const { return shapes_[s_->state.tasks[task].shape]; }
@@ -131,7 +110,7 @@ class Fgd : public Plugin {
 
     Session* s_ = nullptr;
     int weight_ = 1;
-    std::vector<std::string> models_;
+    frag::GpuModelTable models_;
     std::vector<frag::NodeState> nodes_;
     std::vector<frag::TaskShape> shapes_;
     std::unordered_map<uint32_t, std::pair<int32_t, frag::GpuSet>> held_; // task -> node, devices
