@@ -1,6 +1,8 @@
-// The one adapter from a GPU request to a fragmentation task shape: whole GPUs, shares, requests no
-// node can hold, model constraints and unknown models.
+// The one adapter from a GPU request to a fragmentation task shape, and fragmentation's view of the
+// compiled cluster: whole GPUs, shares, requests no node can hold, model constraints and unknown
+// models, and nodes read from the state's devices as placements change them.
 #include "fragmentation/fragmentation.h"
+#include "fragmentation/state_view.h"
 #include "fragmentation/task_shape.h"
 #include "test_registry.h"
 
@@ -21,6 +23,41 @@ GpuModelTable table(std::initializer_list<const char*> names) {
 TaskShape shapeOf(int64_t cpu, int32_t count, int32_t milli, std::vector<std::string> models = {},
                   const GpuModelTable& t = table({"V100", "T4"})) {
     return taskShape(cpu, GpuRequest{count, milli, std::move(models)}, t);
+}
+
+Node gpuNode(const std::string& name, const std::string& model, int gpus) {
+    Node n;
+    n.name = name;
+    n.gpus.model = model;
+    n.gpus.count = gpus;
+    n.allocatable = ResourceList{{"cpu", 32000},
+                                 {"memory", int64_t(128) << 30},
+                                 {"pods", 110},
+                                 {std::string(res::NvidiaGpu), int64_t(gpus) * 1000}};
+    n.capacity = n.allocatable;
+    return n;
+}
+
+Pod sharePod(const std::string& name, int32_t milli, const std::string& node) {
+    Pod p;
+    p.name = p.uid = p.group = name;
+    p.ns = "team";
+    p.requests =
+        ResourceList{{"cpu", 4000}, {"memory", int64_t(4) << 30}, {std::string(res::NvidiaGpu), milli}};
+    p.gpu.count = 1;
+    p.gpu.milliPerGpu = milli;
+    p.schedulerName = "volcano";
+    if (!node.empty()) {
+        p.nodeName = node;
+        p.phase = PodPhase::Running;
+    }
+    return p;
+}
+
+uint32_t taskOf(const engine::ClusterState& st, const std::string& key) {
+    for (uint32_t t = 0; t < st.tasks.size(); ++t)
+        if (st.taskKey(t) == key) return t;
+    return UINT32_MAX;
 }
 
 } // namespace
@@ -133,6 +170,53 @@ class TaskShapeTest : public QObject {
         QCOMPARE(t.size(), size_t(kMaxGpuModels));
         QCOMPARE(shapeOf(1000, 1, 500, {"M63"}, t).models.mask, uint64_t(1) << 63);
         QCOMPARE(shapeOf(1000, 1, 500, {"one-too-many"}, t).models.mask, uint64_t(0));
+    }
+    void stateViewReadsTheStateDevices() {
+        Cluster c;
+        c.nodes = {gpuNode("a-node", "T4", 2), gpuNode("b-node", "", 1), gpuNode("c-node", "V100", 4)};
+        Queue q;
+        q.name = "default";
+        c.queues = {q};
+        c.pods = {sharePod("running", 300, "a-node"), sharePod("pending", 600, "")};
+        for (const auto& p : c.pods) {
+            PodGroup g;
+            g.name = p.name;
+            g.ns = p.ns;
+            g.queue = "default";
+            g.minMember = 1;
+            g.phase = p.nodeName.empty() ? "Inqueue" : "Running";
+            c.podGroups.push_back(g);
+        }
+        auto st = engine::buildClusterState(c);
+        StateView view(st);
+        QCOMPARE(view.models().size(), size_t(2));
+        QCOMPARE(view.totalGpuMilli(), int64_t(7000));
+        const uint32_t a = uint32_t(st.findNode("a-node")), b = uint32_t(st.findNode("b-node"));
+
+        NodeState before = view.node(a);
+        QCOMPARE(before.model, view.models().find("T4"));
+        QCOMPARE(before.gpuCount, 2);
+        QCOMPARE(before.cpuLeft, int64_t(28000));
+        QCOMPARE(before.gpuLeftTotal(), int64_t(1700));
+        QCOMPARE(view.node(b).model, ModelId(-1));
+
+        // A placement (a session's tentative one too) shows at once, and is gone when undone.
+        const uint32_t pending = taskOf(st, "team/pending");
+        st.setTask(pending, engine::TaskStatus::Allocated, int32_t(a));
+        NodeState during = view.node(a);
+        QCOMPARE(during.cpuLeft, int64_t(24000));
+        QCOMPARE(during.gpuLeftTotal(), int64_t(1100));
+        // The 600 share joined the 300 on the tightest device.
+        QCOMPARE(std::min(during.gpuLeft[0], during.gpuLeft[1]), int16_t(100));
+        st.setTask(pending, engine::TaskStatus::Pending, -1);
+        NodeState after = view.node(a);
+        QCOMPARE(after.cpuLeft, before.cpuLeft);
+        QCOMPARE(after.gpuLeft, before.gpuLeft);
+
+        TaskShape shape = view.shape(st.shapeOf(pending));
+        QCOMPARE(shape.cpuMilli, int64_t(4000));
+        QCOMPARE(shape.gpuMilli, 600);
+        QCOMPARE(shape.gpuCount, 1);
     }
 };
 
