@@ -1,9 +1,10 @@
 // One Volcano scheduling session on a large synthetic cluster: 5,000 nodes (4,000 CPU nodes, 1,000
 // nodes with 8 GPUs each) and 50,000 pending pods in 6,250 gangs of 8 over four weighted queues,
-// with the allocate action and gang, drf, proportion, predicates and binpack. Prints the time of each
+// with the allocate action and gang, drf, proportion, predicates and binpack (--fgd: and the fgd
+// node-order plugin, which scores every GPU candidate by its fragmentation). Prints the time of each
 // phase and what the session decided; time the whole process from outside for the figure.
 //
-//   session_bench [--nodes N] [--gangs G] [--gang-size S] [--full-scan]
+//   session_bench [--nodes N] [--gangs G] [--gang-size S] [--full-scan] [--fgd]
 #include "model/cluster.h"
 #include "profiles/volcano/framework/session.h"
 #include "state/cluster_state.h"
@@ -91,7 +92,7 @@ Cluster buildCluster(int nodes, int gangs, int gangSize) {
     return c;
 }
 
-SchedulerConf benchConf() {
+SchedulerConf benchConf(bool fgd) {
     SchedulerConf conf;
     conf.actions = {"allocate"};
     auto plugin = [](const char* name) {
@@ -102,6 +103,7 @@ SchedulerConf benchConf() {
     Tier t1, t2;
     t1.plugins = {plugin("gang")};
     t2.plugins = {plugin("drf"), plugin("proportion"), plugin("predicates"), plugin("binpack")};
+    if (fgd) t2.plugins.push_back(plugin("fgd"));
     conf.tiers = {t1, t2};
     return conf;
 }
@@ -110,7 +112,7 @@ SchedulerConf benchConf() {
 
 int main(int argc, char** argv) {
     int nodes = 5000, gangs = 6250, gangSize = 8;
-    bool fullScan = false;
+    bool fullScan = false, fgd = false;
     for (int i = 1; i < argc; ++i) {
         auto next = [&]() { return i + 1 < argc ? std::atoi(argv[++i]) : 0; };
         if (!std::strcmp(argv[i], "--nodes"))
@@ -121,9 +123,12 @@ int main(int argc, char** argv) {
             gangSize = next();
         else if (!std::strcmp(argv[i], "--full-scan"))
             fullScan = true;
+        else if (!std::strcmp(argv[i], "--fgd"))
+            fgd = true;
         else {
-            std::fprintf(stderr,
-                         "usage: session_bench [--nodes N] [--gangs G] [--gang-size S] [--full-scan]\n");
+            std::fprintf(
+                stderr,
+                "usage: session_bench [--nodes N] [--gangs G] [--gang-size S] [--full-scan] [--fgd]\n");
             return 2;
         }
     }
@@ -135,7 +140,7 @@ int main(int argc, char** argv) {
     engine::ClusterState state = engine::buildClusterState(cluster);
     const double tState = secondsSince(t1);
 
-    SchedulerConf conf = benchConf();
+    SchedulerConf conf = benchConf(fgd);
     engine::SessionOptions options;
     options.useNodeIndex = !fullScan;
     auto t2 = Clock::now();
@@ -146,8 +151,8 @@ int main(int argc, char** argv) {
     }
     const double tSession = secondsSince(t2);
 
-    std::printf("nodes %d, pending pods %d in gangs of %d%s\n", nodes, gangs * gangSize, gangSize,
-                fullScan ? " (full scan)" : "");
+    std::printf("nodes %d, pending pods %d in gangs of %d%s%s\n", nodes, gangs * gangSize, gangSize,
+                fullScan ? " (full scan)" : "", fgd ? " (with fgd)" : "");
     std::printf("model %.3f s, compiled state %.3f s, session %.3f s\n", tModel, tState, tSession);
     // FNV-1a over the sorted bindings: equal digests = the same decisions (index vs full scan).
     uint64_t digest = 1469598103934665603ULL;

@@ -2,6 +2,7 @@
 // A trace turned into what placement works on: one NodeState per node (in the trace's order), one
 // TaskShape per task, and the table of GPU models the nodes name.
 #include "fragmentation/gpu_node.h"
+#include "fragmentation/task_shape.h"
 #include "trace/trace.h"
 
 #include <string>
@@ -10,7 +11,7 @@
 namespace gantry::frag {
 
 struct TraceCluster {
-    std::vector<std::string> models; // ModelId -> name
+    GpuModelTable models;
     std::vector<NodeState> nodes;
     std::vector<TaskShape> shapes;  // per task, same order as Trace::tasks
     std::vector<int64_t> memoryMiB; // per task
@@ -22,8 +23,5 @@ struct TraceCluster {
 // Throws std::invalid_argument when a node has more than kMaxGpusPerNode devices or the cluster
 // names more than kMaxGpuModels models (the importer reports both as located errors first).
 TraceCluster buildTraceCluster(const Trace& trace);
-
-// The shape of one task against a model table (models the table lacks are simply never allowed).
-TaskShape taskShape(const TraceTask& task, const std::vector<std::string>& models);
 
 } // namespace gantry::frag

@@ -1,31 +1,10 @@
 #include "sim/frag_tracker.h"
 
-#include <algorithm>
-#include <map>
+#include <cstdio>
 
 namespace gantry::sim {
 
-using engine::kCpu;
-using engine::kMemory;
-
-FragTracker::FragTracker(const engine::ClusterState& state, const SimWorkload& workload) : st_(state) {
-    // Model table: every model a node names, in name order.
-    std::map<std::string, frag::ModelId> ids;
-    for (const auto& n : st_.nodes)
-        if (!n.gpus.model.empty()) ids.emplace(n.gpus.model, 0);
-    for (auto& [name, id] : ids) {
-        if (models_.size() >= size_t(frag::kMaxGpuModels)) break;
-        id = frag::ModelId(models_.size());
-        models_.push_back(name);
-    }
-    nodeModel_.assign(st_.nodes.size(), -1);
-    for (uint32_t n = 0; n < st_.nodes.size(); ++n) {
-        auto it = ids.find(st_.nodes[n].gpus.model);
-        if (it != ids.end() && size_t(it->second) < models_.size() &&
-            it->second < frag::ModelId(models_.size()))
-            nodeModel_[n] = it->second;
-        totalMilli_ += int64_t(std::min(st_.gpuCount(n), frag::kMaxGpusPerNode)) * frag::kMilliPerGpu;
-    }
+FragTracker::FragTracker(const engine::ClusterState& state, const SimWorkload& workload) : view_(state) {
     // Target workload: one counted shape per pod of each kind, times the kind's jobs.
     std::vector<int64_t> jobsOfKind(workload.kinds.size(), 0);
     for (const auto& j : workload.jobs) ++jobsOfKind[j.kind];
@@ -34,45 +13,20 @@ FragTracker::FragTracker(const engine::ClusterState& state, const SimWorkload& w
         if (jobsOfKind[k] == 0) continue;
         for (const auto& p : workload.kinds[k].pods) {
             frag::WeightedShape w;
-            w.shape.cpuMilli = p.requests.get(res::Cpu);
-            if (p.gpu.count > 0) {
-                w.shape.gpuMilli = p.gpu.milliPerGpu;
-                w.shape.gpuCount = p.gpu.count;
-            }
-            if (!p.gpu.models.empty()) {
-                w.shape.models.any = false;
-                for (const auto& m : p.gpu.models) {
-                    auto it = std::find(models_.begin(), models_.end(), m);
-                    if (it != models_.end()) w.shape.models.mask |= uint64_t(1) << (it - models_.begin());
-                    w.shape.gpuSpec += (w.shape.gpuSpec.empty() ? "" : "|") + m;
-                }
-            }
+            w.shape = frag::taskShape(p.requests.get(res::Cpu), p.gpu, view_.models());
             w.count = jobsOfKind[k];
             counted.push_back(std::move(w));
         }
     }
     target_ = frag::targetWorkload(std::span<const frag::WeightedShape>(counted));
-    cached_.assign(st_.nodes.size(), frag::FragBuckets{});
-    dirty_.assign(st_.nodes.size(), 0);
-    for (uint32_t n = 0; n < st_.nodes.size(); ++n) touch(n);
-}
-
-frag::NodeState FragTracker::nodeState(uint32_t n) const {
-    const int64_t* idle = st_.nodeRow(st_.idle, n);
-    const int64_t* alloc = st_.nodeRow(st_.allocatable, n);
-    frag::NodeState s = frag::makeNode(alloc[kCpu], alloc[kMemory] >> 20,
-                                       std::min(st_.gpuCount(n), frag::kMaxGpusPerNode), nodeModel_[n]);
-    s.cpuLeft = std::max<int64_t>(idle[kCpu], 0);
-    s.memoryLeft = std::max<int64_t>(idle[kMemory], 0) >> 20;
-    const int32_t* row = st_.gpuRow(n);
-    for (int g = 0; g < s.gpuCount; ++g)
-        s.gpuLeft[size_t(g)] = int16_t(std::clamp(row[g], 0, frag::kMilliPerGpu));
-    return s;
+    cached_.assign(state.nodes.size(), frag::FragBuckets{});
+    dirty_.assign(state.nodes.size(), 0);
+    for (uint32_t n = 0; n < state.nodes.size(); ++n) touch(n);
 }
 
 frag::ClusterFragmentation FragTracker::measure() {
     for (uint32_t n : dirtyList_) {
-        cached_[n] = frag::nodeFragBuckets(nodeState(n), target_);
+        cached_[n] = frag::nodeFragBuckets(view_.node(n), target_);
         dirty_[n] = 0;
     }
     dirtyList_.clear();
@@ -80,7 +34,7 @@ frag::ClusterFragmentation FragTracker::measure() {
     frag::FragBuckets sum;
     for (const auto& b : cached_) sum += b;
     frag::ClusterFragmentation c;
-    c.totalMilli = totalMilli_;
+    c.totalMilli = view_.totalGpuMilli();
     c.fragMilli = sum.fragmented();
     c.idleMilli = sum.idle();
     return c;

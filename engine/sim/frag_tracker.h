@@ -2,8 +2,9 @@
 // The FGD paper's fragmentation measure (fragmentation/fragmentation.h) kept up to date on a
 // simulated cluster: each node's share is recomputed only when the simulator changed that node.
 #include "fragmentation/fragmentation.h"
-#include "state/cluster_state.h"
+#include "fragmentation/state_view.h"
 #include "sim/workload.h"
+#include "state/cluster_state.h"
 
 #include <cstdint>
 #include <string>
@@ -16,7 +17,7 @@ class FragTracker {
     // The target workload is the distribution of the workload's pod shapes (count-weighted).
     FragTracker(const engine::ClusterState& state, const SimWorkload& workload);
 
-    bool measured() const { return !target_.shapes.empty() && totalMilli_ > 0; }
+    bool measured() const { return !target_.shapes.empty() && view_.totalGpuMilli() > 0; }
     void touch(uint32_t node) {
         if (!dirty_[node]) {
             dirty_[node] = 1;
@@ -27,15 +28,11 @@ class FragTracker {
     std::vector<std::string> describeTarget() const;
 
   private:
-    frag::NodeState nodeState(uint32_t node) const;
-    const engine::ClusterState& st_;
-    std::vector<std::string> models_;
-    std::vector<frag::ModelId> nodeModel_;
+    frag::StateView view_;
     frag::TargetWorkload target_;
     std::vector<frag::FragBuckets> cached_;
     std::vector<uint8_t> dirty_;
     std::vector<uint32_t> dirtyList_;
-    int64_t totalMilli_ = 0;
 };
 
 } // namespace gantry::sim

@@ -8,45 +8,19 @@ namespace gantry::studio {
 namespace {
 
 frag::TaskShape shapeOf(const ResourceList& requests, const GpuRequest& gpu,
-                        const std::vector<std::string>& models) {
-    frag::TaskShape s;
-    s.cpuMilli = requests.get(res::Cpu);
-    if (gpu.count > 0) {
-        s.gpuCount = gpu.count;
-        s.gpuMilli = std::clamp(gpu.milliPerGpu, 1, 1000);
-    } else {
-        int64_t milli = 0;
-        for (const auto& [name, amount] : requests)
-            if (isGpuResource(name)) milli += amount;
-        if (milli > 0) {
-            s.gpuCount = int32_t((milli + 999) / 1000);
-            s.gpuMilli = milli >= 1000 ? 1000 : int32_t(milli);
-        }
-    }
-    if (!gpu.models.empty()) {
-        s.models.any = false;
-        for (const auto& m : gpu.models) {
-            auto it = std::find(models.begin(), models.end(), m);
-            if (it != models.end()) s.models.mask |= uint64_t(1) << (it - models.begin());
-            if (!s.gpuSpec.empty()) s.gpuSpec += '|';
-            s.gpuSpec += m;
-        }
-    }
-    return s;
+                        const frag::GpuModelTable& models) {
+    return frag::taskShape(requests.get(res::Cpu), podGpuRequest(requests, gpu), models);
 }
 
 } // namespace
 
-std::vector<std::string> gpuModelTable(const Cluster& cluster) {
-    std::vector<std::string> models;
-    for (const auto& n : cluster.nodes)
-        if (!n.gpus.model.empty() && std::find(models.begin(), models.end(), n.gpus.model) == models.end() &&
-            models.size() < size_t(frag::kMaxGpuModels))
-            models.push_back(n.gpus.model);
+frag::GpuModelTable gpuModelTable(const Cluster& cluster) {
+    frag::GpuModelTable models;
+    for (const auto& n : cluster.nodes) models.add(n.gpus.model);
     return models;
 }
 
-std::vector<frag::TaskShape> jobMixShapes(const Project& project, const std::vector<std::string>& models,
+std::vector<frag::TaskShape> jobMixShapes(const Project& project, const frag::GpuModelTable& models,
                                           QString* basis) {
     std::vector<frag::TaskShape> shapes;
     constexpr size_t Cap = 200000; // the shape distribution, not the exact count, is what matters
@@ -104,12 +78,8 @@ FragmentationSummary measureFragmentation(const Project& project, GpuOccupancy& 
     states.reserve(cluster.nodes.size());
     for (size_t i = 0; i < cluster.nodes.size(); ++i) {
         const Node& n = cluster.nodes[i];
-        int count = occ.gpuCount(int(i));
-        auto model = std::find(models.begin(), models.end(), n.gpus.model);
-        frag::NodeState s =
-            frag::makeNode(n.allocatable.get(res::Cpu), n.allocatable.get(res::Memory) >> 20,
-                           std::min(count, frag::kMaxGpusPerNode),
-                           model == models.end() ? frag::ModelId(-1) : frag::ModelId(model - models.begin()));
+        frag::NodeState s = frag::makeNode(n.allocatable.get(res::Cpu), n.allocatable.get(res::Memory) >> 20,
+                                           occ.gpuCount(int(i)), models.find(n.gpus.model));
         if (i < cpuUsed.size()) s.cpuLeft = std::max<int64_t>(0, s.cpuLeft - cpuUsed[i]);
         for (int g = 0; g < s.gpuCount; ++g)
             s.gpuLeft[size_t(g)] = int16_t(1000 - occ.usedMilli[size_t(occ.gpuIndex(int(i), g))]);

@@ -4,6 +4,7 @@
 // pending pods; the running pods when there is nothing else), each GPU's value is the share of its
 // idle capacity that this workload cannot use.
 #include "fragmentation/fragmentation.h"
+#include "fragmentation/task_shape.h"
 #include "gpumap/gpu_occupancy.h"
 #include "model/project.h"
 
@@ -20,11 +21,12 @@ struct FragmentationSummary {
     QString basis;           // what the target workload was taken from
 };
 
-// The task shapes of the job mix, one per pod, against the cluster's GPU model table.
-std::vector<frag::TaskShape> jobMixShapes(const Project& project, const std::vector<std::string>& models,
+// The task shapes of the job mix, one per pod (frag::taskShape of its GPU request as the map reads
+// it, podGpuRequest), against the cluster's GPU model table.
+std::vector<frag::TaskShape> jobMixShapes(const Project& project, const frag::GpuModelTable& models,
                                           QString* basis);
-// GPU models of the cluster's nodes, in first-seen order (frag::ModelId indexes this).
-std::vector<std::string> gpuModelTable(const Cluster& cluster);
+// GPU models of the cluster's nodes, in first-seen order.
+frag::GpuModelTable gpuModelTable(const Cluster& cluster);
 
 // Fills occupancy.fragmentation and returns the cluster figures. `cpuUsed` is the CPU (milli) held
 // per node; empty = none.

@@ -13,6 +13,19 @@ int gpuDeviceCount(const Node& node) {
     return int(milli / 1000);
 }
 
+GpuRequest podGpuRequest(const ResourceList& requests, const GpuRequest& gpu) {
+    if (gpu.count > 0) return gpu;
+    int64_t milli = 0;
+    for (const auto& [name, amount] : requests)
+        if (isGpuResource(name)) milli += amount;
+    GpuRequest stated = gpu;
+    if (milli > 0) {
+        stated.count = int32_t((milli + 999) / 1000);
+        stated.milliPerGpu = milli >= 1000 ? 1000 : int32_t(milli);
+    }
+    return stated;
+}
+
 std::vector<GpuPlacement> placementsFromCluster(const Cluster& cluster, std::vector<std::string>* jobs,
                                                 std::vector<std::string>* queues) {
     std::unordered_map<std::string, int> nodeIndex;
@@ -34,16 +47,8 @@ std::vector<GpuPlacement> placementsFromCluster(const Cluster& cluster, std::vec
             continue;
         auto node = nodeIndex.find(pod.nodeName);
         if (node == nodeIndex.end()) continue;
-        GpuRequest gpu = pod.gpu;
-        if (gpu.count == 0) {
-            // Whole-GPU pods that only state the extended resource.
-            int64_t milli = 0;
-            for (const auto& [name, amount] : pod.requests)
-                if (isGpuResource(name)) milli += amount;
-            if (milli <= 0) continue;
-            gpu.count = int32_t((milli + 999) / 1000);
-            gpu.milliPerGpu = milli >= 1000 ? 1000 : int32_t(milli);
-        }
+        const GpuRequest gpu = podGpuRequest(pod.requests, pod.gpu);
+        if (gpu.count <= 0) continue;
         GpuPlacement p;
         p.node = node->second;
         p.gpu = gpu;

@@ -42,6 +42,10 @@ struct GpuOccupancy {
 // GPUs of a node as the map shows them: the device count, or the GPU resource's allocatable.
 int gpuDeviceCount(const Node& node);
 
+// A pod's GPU request as the map reads it: the request itself, or for a pod that only states a GPU
+// resource, that many whole devices (a share of one device below 1000 milli).
+GpuRequest podGpuRequest(const ResourceList& requests, const GpuRequest& gpu);
+
 // The pods bound to nodes in the cluster (Pending-but-bound and Running; finished pods hold
 // nothing). Jobs are PodGroups (or the owning workload, or the pod itself); queues come from the
 // PodGroup.
