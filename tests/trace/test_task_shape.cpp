@@ -184,7 +184,7 @@ class TaskShapeTest : public QObject {
             g.ns = p.ns;
             g.queue = "default";
             g.minMember = 1;
-            g.phase = p.nodeName.empty() ? "Inqueue" : "Running";
+            g.phase = p.nodeName.empty() ? PodGroupPhase::Inqueue : PodGroupPhase::Running;
             c.podGroups.push_back(g);
         }
         auto st = engine::buildClusterState(c);
