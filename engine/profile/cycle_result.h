@@ -40,6 +40,9 @@ struct CycleResult {
     // With ProfileShortcuts::skipJobsThatCannotStart: jobs the cycle did not try because too few of
     // their pods fit the cluster; they have no entry in jobReasons and keep their last reason.
     std::vector<uint32_t> parkedJobs;
+    // Jobs the scheduler gives up on, with why (YuniKorn: an application whose Hard placeholders
+    // timed out): they leave the cluster unfinished, their pods released.
+    std::vector<std::pair<uint32_t, std::string>> failedJobs;
 };
 
 } // namespace gantry::engine

@@ -18,6 +18,8 @@
 #include <limits>
 #include <nlohmann/json.hpp>
 #include <ostream>
+#include <string>
+#include <utility>
 #include <vector>
 
 namespace gantry::engine {
@@ -31,6 +33,18 @@ struct CycleOptions {
     // The simulator's form: decisions by index only (boundTasks, evictedTasks, phaseChanges,
     // jobReasons); the maps keyed by name stay empty.
     bool compact = false;
+};
+
+// Measures of a scheduler's own objects over a simulation, in its own words (Kueue: each
+// ClusterQueue's usage against its nominal quota; YuniKorn: each queue's usage against its
+// guaranteed and max resources, and its fair share).
+struct ObjectSeries {
+    std::string kind; // "ClusterQueue", "queue", "workload class"
+    std::string name;
+    // measure -> one value per sample of the simulator's grid ("usage_gpus", "nominal_gpus")
+    std::vector<std::pair<std::string, std::vector<double>>> series;
+    // measure -> one value for the whole run ("admission_wait_p95_seconds")
+    std::vector<std::pair<std::string, double>> totals;
 };
 
 // Work a profile may save across the cycles of one simulation. A shortcut must never change a
@@ -58,6 +72,11 @@ class SchedulerProfile {
                                    const std::vector<uint32_t>& /*waitingJobs*/) const {
         return std::numeric_limits<double>::infinity();
     }
+
+    // Over a simulation: sample() at every time of the simulator's grid (after that time's cycle),
+    // objectSeries() once at the end.
+    virtual void sample(const ClusterState&, double /*t*/) {}
+    virtual std::vector<ObjectSeries> objectSeries() const { return {}; }
 
     // The last cycle in the scheduler's own words, for `gantry cycle`: JSON (--json) and a table.
     // The default prints the pod-level decisions every pod scheduler makes (bindings, evictions,

@@ -12,10 +12,12 @@
 //               back to its queue and keeps only the work up to its last checkpoint
 //   lost GPU-hours   work thrown away by restarts: (progress since the last checkpoint) x GPUs held
 #include "model/pod.h"
+#include "profile/scheduler_profile.h"
 
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace gantry::sim {
@@ -89,7 +91,7 @@ struct SimResult {
     std::vector<QueueSeries> queues;
 
     // Summaries.
-    int64_t jobsTotal = 0, jobsArrived = 0, jobsStarted = 0, jobsCompleted = 0;
+    int64_t jobsTotal = 0, jobsArrived = 0, jobsStarted = 0, jobsCompleted = 0, jobsFailed = 0;
     int64_t jobsRunningAtEnd = 0, jobsPendingAtEnd = 0, jobsPartialAtEnd = 0;
     int64_t podsTotal = 0, podsPlacedAtEnd = 0;
     int64_t podEvictions = 0, jobRestarts = 0;
@@ -112,6 +114,10 @@ struct SimResult {
     // sessions); each keeps the pending reason of the last session that tried it.
     int64_t parkedJobSessions = 0;
     std::vector<std::string> warnings; // from the scheduler configuration (plugins not modelled...)
+    // Jobs the scheduler gave up on ("namespace/name", why), in the order it did.
+    std::vector<std::pair<std::string, std::string>> failedJobs;
+    // The profile's own objects over time (engine::ObjectSeries), on the same grid as `time`.
+    std::vector<engine::ObjectSeries> objects;
 
     // End state for a GPU map.
     std::vector<std::string> nodeNames;

@@ -386,6 +386,16 @@ class Simulator {
         retire(a);
     }
 
+    // The scheduler gave the job up: its pods leave, it never completes.
+    void fail(Active& a, const std::string& why) {
+        ++result_.jobsFailed;
+        result_.failedJobs.emplace_back(st_.jobs[a.stateJob].key, why);
+        setReason(a, 0);
+        update(a, [&] { a.placedGpuMilli = 0; });
+        for (uint32_t t : st_.jobs[a.stateJob].tasks) unplace(t);
+        retire(a);
+    }
+
     void retire(Active& a) {
         const uint32_t slot = uint32_t(&a - active_.data());
         outcome_[a.job].active = kNone;
@@ -478,6 +488,12 @@ class Simulator {
             changed = true;
         }
         for (const auto& [slot, n] : evictedBySlot) restart(active_[slot], now, n);
+        for (const auto& [j, why] : r.failedJobs) {
+            const uint32_t slot = j < slotOfStateJob_.size() ? slotOfStateJob_[j] : kNone;
+            if (slot == kNone) continue;
+            fail(active_[slot], why);
+            changed = true;
+        }
         for (const auto& [j, phase] : r.phaseChanges) {
             st_.setJobPhase(j, phase);
             changed = true;
@@ -543,6 +559,7 @@ class Simulator {
                 used[size_t(p)] += queueGpuMilli_[q];
         }
         queueUsed_.push_back(std::move(used));
+        profile_->sample(st_, t);
     }
 
     void finish(double end) {
@@ -694,6 +711,7 @@ class Simulator {
             result_.nodeGpus.push_back(st_.gpuCount(n));
         }
         result_.pendingReasons = reasons_.table();
+        result_.objects = profile_->objectSeries();
         result_.fragmentationMeasured = frag_ && frag_->measured();
         if (frag_ && frag_->measured()) result_.targetWorkload = frag_->describeTarget();
     }

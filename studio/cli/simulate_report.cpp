@@ -191,6 +191,28 @@ std::string simulationJson(const sim::SimResult& r, const ReportContext& ctx) {
     o["cycles_skipped"] = r.cyclesSkipped;
     o["parked_job_sessions"] = r.parkedJobSessions;
     o["warnings"] = r.warnings;
+    // What only some schedulers do or have: jobs given up, and their own objects over time.
+    if (!r.failedJobs.empty()) {
+        auto failed = ordered_json::array();
+        for (const auto& [job, why] : r.failedJobs) failed.push_back({{"job", job}, {"reason", why}});
+        o["failed_jobs"] = std::move(failed);
+    }
+    if (!r.objects.empty()) {
+        auto objects = ordered_json::array();
+        for (const auto& x : r.objects) {
+            ordered_json j;
+            j["kind"] = x.kind;
+            j["name"] = x.name;
+            ordered_json totals = ordered_json::object();
+            for (const auto& [k, v] : x.totals) totals[k] = v;
+            j["totals"] = std::move(totals);
+            ordered_json series = ordered_json::object();
+            for (const auto& [k, v] : x.series) series[k] = v;
+            j["series"] = std::move(series);
+            objects.push_back(std::move(j));
+        }
+        o["profile_objects"] = std::move(objects);
+    }
     return o.dump(1) + "\n";
 }
 
@@ -224,6 +246,20 @@ std::map<std::string, std::string> simulationCsv(const sim::SimResult& r) {
               << num(peak(q.usedGpus)) << ',' << groupCsv(q.summary) << '\n';
         }
         files["queues.csv"] = s.str();
+    }
+    if (!r.objects.empty()) { // one row per object, measure and sample time
+        std::ostringstream s;
+        s << "kind,name,measure,time,value\n";
+        for (const auto& x : r.objects) {
+            for (const auto& [k, v] : x.totals)
+                s << csvField(x.kind) << ',' << csvField(x.name) << ',' << csvField(k) << ",," << num(v)
+                  << '\n';
+            for (const auto& [k, v] : x.series)
+                for (size_t i = 0; i < v.size() && i < r.time.size(); ++i)
+                    s << csvField(x.kind) << ',' << csvField(x.name) << ',' << csvField(k) << ','
+                      << num(r.time[i]) << ',' << num(v[i]) << '\n';
+        }
+        files["objects.csv"] = s.str();
     }
     {
         std::ostringstream s;
