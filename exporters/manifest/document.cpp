@@ -1,7 +1,7 @@
 #include "manifest/document.h"
 
 #include "input_error.h"
-#include "yaml_source.h"
+#include "yaml/yaml_source.h"
 
 #include <cerrno>
 #include <charconv>

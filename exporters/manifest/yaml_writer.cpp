@@ -1,6 +1,6 @@
 // Json -> YAML text, in the layout kubectl prints (block style, lists at their key's indentation).
 #include "manifest/document.h"
-#include "yaml_quote.h"
+#include "yaml/yaml_quote.h"
 
 #include <cmath>
 #include <regex>

@@ -1,6 +1,6 @@
 #include "live/snapshot_yaml.h"
 
-#include "yaml_quote.h"
+#include "yaml/yaml_quote.h"
 
 #include <cstdio>
 #include <string_view>

@@ -3,11 +3,11 @@
 #include "command.h"
 #include "input_error.h"
 #include "input_loader.h"
-#include "profiles/kube_default/kube_scheduler.h"
 #include "kube_scheduler_config_reader.h"
-#include "scheduler_conf_reader.h"
+#include "profiles/kube_default/kube_scheduler.h"
 #include "profiles/volcano/framework/conf_check.h"
 #include "profiles/volcano/framework/session.h"
+#include "volcano/scheduler_conf_reader.h"
 
 #include <iomanip>
 #include <iostream>

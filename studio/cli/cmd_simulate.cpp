@@ -5,13 +5,13 @@
 #include "input_error.h"
 #include "input_loader.h"
 #include "kube_scheduler_config_reader.h"
-#include "scheduler_conf_reader.h"
-#include "profiles/volcano/framework/conf_check.h"
 #include "model/go_text.h"
+#include "profiles/volcano/framework/conf_check.h"
 #include "sim/simulator.h"
 #include "sim/sources.h"
 #include "simulate_report.h"
 #include "trace/alibaba_trace.h"
+#include "volcano/scheduler_conf_reader.h"
 
 #include <chrono>
 #include <filesystem>

@@ -1,4 +1,4 @@
-#include "yaml_quote.h"
+#include "yaml/yaml_quote.h"
 
 namespace gantry {
 
