@@ -14,10 +14,22 @@ cd "$root"
 roots="engine formats importers exporters studio/app studio/cli"
 
 # folder: the folders its files may include from, besides the folder itself. A file is ruled by the
-# longest folder that contains it (so engine/model: ... would narrow engine/ for engine/model/);
-# files under no folder here (tests/, bench/) are not checked.
+# longest folder (or file) that contains it, so engine/model: narrows engine: for engine/model/;
+# "F/*" rules each subfolder of F as its own folder (a profile may not include another profile);
+# files under no folder here (tests/, bench/) are not checked. docs/architecture.md explains them.
 rules='
 engine:
+engine/model:
+engine/state: engine/model
+engine/k8s: engine/model engine/state
+engine/profile: engine/model engine/state
+engine/profile/registry.cpp: engine/model engine/state engine/profile engine/profiles
+engine/profiles/*: engine/model engine/state engine/k8s engine/profile engine/fragmentation
+engine/fragmentation: engine/model engine/state engine/trace
+engine/workload: engine/model
+engine/trace: engine/model
+engine/report: engine/model
+engine/sim: engine/model engine/state engine/profile engine/fragmentation engine/workload engine/trace
 formats: engine
 importers: engine formats
 exporters: engine formats
@@ -59,15 +71,24 @@ grep -nE '^[[:space:]]*#[[:space:]]*include[[:space:]]*[<"]' $sources |
         for (i = 1; i <= k; i++) s = s (i > 1 ? "/" : "") out[i]
         return s
     }
-    function under(path, folder) { return index(path, folder "/") == 1 }
+    function under(path, folder) { return path == folder || index(path, folder "/") == 1 }
+    function each(f) { return f ~ /\/\*$/ }
+    function base(f) { return each(f) ? substr(f, 1, length(f) - 2) : f }
     function ruleOf(file,    f, best) {
         best = ""
         for (f in allow)
-            if (under(file, f) && length(f) > length(best)) best = f
+            if (under(file, base(f)) && length(f) > length(best)) best = f
         return best
     }
-    function allowed(target, rule,    n, a, i) {
-        if (under(target, rule)) return 1
+    # The folder a file counts as its own under its rule: for "F/*", the subfolder of F holding it.
+    function selfOf(file, rule,    rest) {
+        if (!each(rule)) return rule
+        rest = substr(file, length(base(rule)) + 2)
+        sub(/\/.*/, "", rest)
+        return base(rule) "/" rest
+    }
+    function allowed(target, file, rule,    n, a, i) {
+        if (under(target, selfOf(file, rule))) return 1
         n = split(allow[rule], a, " ")
         for (i = 1; i <= n; i++)
             if (under(target, a[i])) return 1
@@ -124,12 +145,12 @@ grep -nE '^[[:space:]]*#[[:space:]]*include[[:space:]]*[<"]' $sources |
         }
         if (ncand == 0) next # a system, third-party or generated header
         ok = 0
-        for (i = 1; i <= ncand; i++) if (allowed(cand[i], rule)) ok = 1
+        for (i = 1; i <= ncand; i++) if (allowed(cand[i], file, rule)) ok = 1
         if (!ok) {
-            may = "only " rule "/"
+            may = "only " selfOf(file, rule) "/"
             n = split(allow[rule], a, " ")
             for (i = 1; i <= n; i++) may = may (i == n ? " and " : ", ") a[i] "/"
-            printf "%s:%s: includes %s, which is %s; %s/ may include %s\n", file, line, shown, cand[1], rule, may
+            printf "%s:%s: includes %s, which is %s; %s may include %s\n", file, line, shown, cand[1], selfOf(file, rule), may
             bad++
         }
     }

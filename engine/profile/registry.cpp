@@ -12,6 +12,10 @@ const std::vector<ProfileInfo>& profiles() {
     return all;
 }
 
+const std::string& defaultProfileName() {
+    return profiles().front().name;
+}
+
 const ProfileInfo* findProfile(std::string_view name) {
     for (const auto& p : profiles())
         if (p.name == name) return &p;
@@ -25,7 +29,7 @@ std::string profileNames() {
 }
 
 std::vector<std::string> whatIfProfiles(const Project& project) {
-    std::vector<std::string> names{"volcano"};
+    std::vector<std::string> names{defaultProfileName()};
     if (project.contrast) names.push_back("kube-default");
     return names;
 }

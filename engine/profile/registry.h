@@ -46,6 +46,8 @@ struct ProfileInfo {
 };
 
 const std::vector<ProfileInfo>& profiles();
+// The profile a run uses when none is named (Volcano's): the first of profiles().
+const std::string& defaultProfileName();
 const ProfileInfo* findProfile(std::string_view name);
 // "volcano, kube-default": for messages and help texts.
 std::string profileNames();

@@ -78,7 +78,7 @@ struct Placement {
 };
 
 struct SimResult {
-    std::string profile; // "volcano" or "kube-default"
+    std::string profile; // the scheduler profile's name
     double cycleSeconds = 1, horizonSeconds = 0, sampleSeconds = 60;
     double endSeconds = 0; // last simulated time (the horizon, or when nothing could change any more)
     uint64_t seed = 0;

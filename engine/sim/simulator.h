@@ -21,6 +21,7 @@
 // repeated the last one's decisions exactly; tests compare both ways.
 #include "model/cluster.h"
 #include "model/policy.h"
+#include "profile/registry.h"
 #include "profile/scheduler_profile.h"
 #include "sim/result.h"
 #include "sim/workload.h"
@@ -30,7 +31,7 @@
 namespace gantry::sim {
 
 struct SimOptions {
-    std::string profile = "volcano"; // a scheduler profile's name (profile/registry.h)
+    std::string profile = engine::defaultProfileName(); // a scheduler profile (profile/registry.h)
     SchedulerPolicies policies;      // the profile reads its own part
     double cycleSeconds = 1.0;
     double horizonSeconds = 0;        // 0 = until every job is done, or nothing can change any more

@@ -17,7 +17,7 @@ namespace {
 
 int runCycle(const Args& args) {
     std::vector<std::string> snapshots;
-    std::string confPath, profile = "volcano";
+    std::string confPath, profile = engine::defaultProfileName();
     bool json = false, scores = false;
     const OptionTable table{
         .command = "cycle",
