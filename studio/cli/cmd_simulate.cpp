@@ -2,6 +2,7 @@
 // under a scheduler profile (Volcano's by default).
 #include "atomic_file.h"
 #include "command.h"
+#include "compare_report.h"
 #include "diagnostics_printer.h"
 #include "input_error.h"
 #include "input_loader.h"
@@ -15,11 +16,16 @@
 #include "trace/alibaba_trace.h"
 #include "value_grammar.h"
 
+#include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <filesystem>
+#include <functional>
 #include <iostream>
+#include <map>
 #include <optional>
 #include <string>
+#include <thread>
 
 namespace gantry::cli {
 
@@ -109,11 +115,52 @@ std::optional<DurationDistribution> parseDuration(const std::string& spec, std::
     return d;
 }
 
+// Runs body(0..n-1) on up to `jobs` threads (0: one per core); each index runs once.
+void parallelFor(size_t n, size_t jobs, const std::function<void(size_t)>& body) {
+    const size_t threads =
+        std::min(n, jobs ? jobs : std::max<size_t>(1, std::thread::hardware_concurrency()));
+    if (threads <= 1) {
+        for (size_t i = 0; i < n; ++i) body(i);
+        return;
+    }
+    std::atomic<size_t> next{0};
+    std::vector<std::thread> pool;
+    for (size_t t = 0; t < threads; ++t)
+        pool.emplace_back([&] {
+            for (size_t i; (i = next.fetch_add(1)) < n;) body(i);
+        });
+    for (auto& t : pool) t.join();
+}
+
+bool writeCsv(const std::string& dir, const std::map<std::string, std::string>& files) {
+    try {
+        for (const auto& [name, text] : files) {
+            const auto path = std::filesystem::path(dir) / name;
+            std::filesystem::create_directories(path.parent_path());
+            writeFileAtomically(path.string(), text);
+        }
+    } catch (const std::exception& e) {
+        std::cerr << "gantry simulate: cannot write " << dir << ": " << e.what() << '\n';
+        return false;
+    }
+    return true;
+}
+
+int report(const sim::SimResult& result, const ReportContext& context, const std::string& csvDir, bool json) {
+    if (!csvDir.empty() && !writeCsv(csvDir, simulationCsv(result))) return RuntimeFailure;
+    if (json)
+        std::cout << simulationJson(result, context);
+    else
+        printSimulationSummary(std::cout, result, context);
+    return Ok;
+}
+
 int runSimulate(const Args& args) {
     std::vector<std::string> inputs;
-    std::string nodesCsv, podsCsv, confPath, profile = "volcano", csvDir, arrival, duration;
+    std::vector<std::string> confPaths;
+    std::string nodesCsv, podsCsv, profile = engine::defaultProfileName(), csvDir, arrival, duration;
     std::optional<double> cycle, horizon, sample, grace, podStart;
-    std::optional<uint64_t> seed;
+    std::optional<uint64_t> seed, jobs;
     bool json = false, everyCycle = false, fullSessions = false;
     const OptionTable table{
         .command = "simulate",
@@ -140,12 +187,22 @@ int runSimulate(const Args& args) {
              .help = "the trace's pod list (openb), with --nodes"},
             {.section = "Policy:",
              .names = {"--scheduler-conf"},
-             .metavar = "FILE",
-             .value = Text{&confPath},
+             .metavar = "[PROFILE=]FILE",
+             .value = Texts{&confPaths},
              .help = schedulerConfOptionHelp(
                  "Default: the project's policy, the snapshot's scheduler ConfigMap,\n"
-                 "or the scheduler's default (what the workload needs added)")},
-            {.names = {"--profile"}, .metavar = "NAME", .value = Text{&profile}, .help = profileOptionHelp()},
+                 "or the scheduler's default (what the workload needs added). When\n"
+                 "comparing profiles, PROFILE= says which one reads FILE (repeatable)")},
+            {.names = {"--profile"},
+             .metavar = "NAME[,NAME...]",
+             .value = Text{&profile},
+             .help = profileOptionHelp() +
+                     "\nSeveral names compare those profiles on the same workload: every\n"
+                     "result and one verdict per measure (which wins, by how much)"},
+            {.names = {"--jobs"},
+             .metavar = "N",
+             .value = Uint{&jobs},
+             .help = "profiles simulated at once when comparing (default: the cores)"},
             {.section = "Time (durations as 90s, 30m, 1h30m, or seconds):",
              .names = {"--cycle"},
              .metavar = "D",
@@ -200,8 +257,9 @@ int runSimulate(const Args& args) {
             {.names = {"--csv"},
              .metavar = "DIR",
              .value = Text{&csvDir},
-             .help = "timeseries.csv, queues.csv, priorities.csv, pending.csv, reasons.csv and\n"
-                     "summary.csv in DIR (created if missing)"},
+             .help = "timeseries.csv, queues.csv, priorities.csv, pending.csv, reasons.csv,\n"
+                     "summary.csv and topology_slots.csv in DIR (created if missing); when\n"
+                     "comparing, compare.csv and a folder per profile"},
         }};
     if (auto exit = parseCommandLine(table, args)) return *exit;
     sim::TimingDefaults timing;
@@ -216,7 +274,6 @@ int runSimulate(const Args& args) {
         if (!d) return usageError("simulate", "--duration: " + error);
         timing.duration = *d;
     }
-    std::vector<std::string> notes; // what Gantry chose for the user, printed with the summary
     const bool trace = !nodesCsv.empty() || !podsCsv.empty();
     if (trace && (nodesCsv.empty() || podsCsv.empty()))
         return usageError("simulate", "a trace needs both --nodes and --pods");
@@ -224,16 +281,46 @@ int runSimulate(const Args& args) {
         return usageError("simulate", "give either input files or a trace, not both");
     if (!trace && inputs.empty())
         return usageError("simulate", std::string("no input; usage: gantry simulate ") + kUsage);
-    const engine::ProfileInfo* profileInfo = engine::findProfile(profile);
-    if (!profileInfo)
-        return usageError("simulate", "unknown profile '" + profile + "' (" + engine::profileNames() + ")");
+    std::vector<std::string> profiles;
+    for (size_t from = 0;;) {
+        const size_t comma = profile.find(',', from);
+        std::string name =
+            profile.substr(from, comma == std::string::npos ? std::string::npos : comma - from);
+        if (!engine::findProfile(name))
+            return usageError("simulate",
+                              "--profile: unknown profile '" + name + "' (" + engine::profileNames() + ")");
+        if (std::find(profiles.begin(), profiles.end(), name) != profiles.end())
+            return usageError("simulate", "--profile: '" + name + "' is named twice");
+        profiles.push_back(std::move(name));
+        if (comma == std::string::npos) break;
+        from = comma + 1;
+    }
+    // --scheduler-conf [PROFILE=]FILE: which profile reads which file.
+    std::vector<std::vector<std::string>> confsOf(profiles.size());
+    for (const auto& spec : confPaths) {
+        const size_t eq = spec.find('=');
+        const std::string named = eq == std::string::npos ? "" : spec.substr(0, eq);
+        auto it = std::find(profiles.begin(), profiles.end(), named);
+        if (!named.empty() && it != profiles.end()) {
+            confsOf[size_t(it - profiles.begin())].push_back(spec.substr(eq + 1));
+        } else if (!named.empty() && engine::findProfile(named)) {
+            return usageError("simulate", "--scheduler-conf " + spec + ": profile '" + named +
+                                              "' is not among --profile " + profile);
+        } else if (profiles.size() == 1) {
+            confsOf[0].push_back(spec);
+        } else {
+            return usageError("simulate", "--scheduler-conf " + spec +
+                                              ": say which profile reads it, e.g. --scheduler-conf " +
+                                              profiles.front() + "=" + spec);
+        }
+    }
 
     Diagnostics warnings;
     Cluster cluster;
     sim::SimWorkload workload;
     sim::SimOptions options;
-    options.profile = profile;
     ReportContext context;
+    std::vector<sim::SimOptions> optionsOf(profiles.size());
     try {
         if (trace) {
             options.seed = seed.value_or(42);
@@ -255,21 +342,36 @@ int runSimulate(const Args& args) {
             context.input = std::string(toString(in.kind)) + " " +
                             std::filesystem::path(inputs.front()).filename().string();
         }
-        if (!confPath.empty())
-            readPolicyFile(confPath, profileInfo->configFormat, options.policies, &warnings);
+        if (cycle) options.cycleSeconds = *cycle;
+        if (horizon) options.horizonSeconds = *horizon;
+        if (sample) options.sampleSeconds = *sample;
+        if (grace) options.evictionGraceSeconds = *grace;
+        if (podStart) options.podStartSeconds = *podStart;
+        options.skipIdleCycles = !everyCycle;
+        options.shortcuts = {!fullSessions, !fullSessions};
+        for (size_t i = 0; i < profiles.size(); ++i) {
+            optionsOf[i] = options;
+            optionsOf[i].profile = profiles[i];
+            for (const auto& conf : confsOf[i])
+                readPolicyFile(conf, engine::findProfile(profiles[i])->configFormat, optionsOf[i].policies,
+                               &warnings);
+        }
     } catch (const InputError& e) {
         printDiagnostics(e.all());
         return BadInput;
     }
     warnings.insert(warnings.end(), workload.warnings.begin(), workload.warnings.end());
-    sim::fitPolicy(options, workload, SourceRef{context.input, 0, 0, 0}, &notes, &warnings);
-    if (cycle) options.cycleSeconds = *cycle;
-    if (horizon) options.horizonSeconds = *horizon;
-    if (sample) options.sampleSeconds = *sample;
-    if (grace) options.evictionGraceSeconds = *grace;
-    if (podStart) options.podStartSeconds = *podStart;
-    options.skipIdleCycles = !everyCycle;
-    options.shortcuts = {!fullSessions, !fullSessions};
+    // Each profile gets what the workload needs added to its own policy; a note names its profile
+    // when several run.
+    std::vector<std::vector<std::string>> notesOf(profiles.size());
+    for (size_t i = 0; i < profiles.size(); ++i) {
+        Diagnostics fitWarnings;
+        sim::fitPolicy(optionsOf[i], workload, SourceRef{context.input, 0, 0, 0}, &notesOf[i], &fitWarnings);
+        for (auto& w : fitWarnings) {
+            if (profiles.size() > 1) w.message = profiles[i] + ": " + w.message;
+            warnings.push_back(std::move(w));
+        }
+    }
     context.nodes = 0;
     for (const auto& n : cluster.nodes) context.nodes += n.ready ? 1 : 0;
     if (workload.jobs.empty()) {
@@ -280,30 +382,46 @@ int runSimulate(const Args& args) {
         warnings.push_back(std::move(none));
     }
 
-    sim::SimResult result;
-    try {
-        result = sim::simulate(cluster, workload, options, &warnings);
-    } catch (const std::invalid_argument& e) {
-        printDiagnostics(warnings);
-        std::cerr << "gantry simulate: " << e.what() << '\n';
+    std::vector<sim::SimResult> results(profiles.size());
+    std::vector<Diagnostics> runWarnings(profiles.size());
+    std::vector<std::string> failures(profiles.size());
+    parallelFor(profiles.size(), jobs ? size_t(*jobs) : 0, [&](size_t i) {
+        try {
+            results[i] = sim::simulate(cluster, workload, optionsOf[i], &runWarnings[i]);
+        } catch (const std::invalid_argument& e) {
+            failures[i] = e.what();
+        }
+    });
+    for (size_t i = 0; i < profiles.size(); ++i)
+        for (auto& w : runWarnings[i]) {
+            if (profiles.size() > 1) w.message = profiles[i] + ": " + w.message;
+            warnings.push_back(std::move(w));
+        }
+    printDiagnostics(warnings);
+    for (size_t i = 0; i < profiles.size(); ++i) {
+        if (failures[i].empty()) continue;
+        std::cerr << "gantry simulate: " << (profiles.size() > 1 ? profiles[i] + ": " : "") << failures[i]
+                  << '\n';
         return BadInput;
     }
-    printDiagnostics(warnings);
-    result.warnings.insert(result.warnings.begin(), notes.begin(), notes.end());
+    for (size_t i = 0; i < profiles.size(); ++i)
+        results[i].warnings.insert(results[i].warnings.begin(), notesOf[i].begin(), notesOf[i].end());
+    if (profiles.size() == 1) return report(results.front(), context, csvDir, json);
+
+    std::vector<sim::ProfileRun> runs;
+    for (size_t i = 0; i < profiles.size(); ++i) runs.push_back({profiles[i], &results[i]});
+    const auto verdicts = sim::compareRuns(runs);
     if (!csvDir.empty()) {
-        try {
-            std::filesystem::create_directories(csvDir);
-            for (const auto& [name, text] : simulationCsv(result))
-                writeFileAtomically((std::filesystem::path(csvDir) / name).string(), text);
-        } catch (const std::exception& e) {
-            std::cerr << "gantry simulate: cannot write " << csvDir << ": " << e.what() << '\n';
-            return RuntimeFailure;
-        }
+        std::map<std::string, std::string> files{{"compare.csv", comparisonCsv(runs, verdicts)}};
+        for (const auto& run : runs)
+            for (auto& [name, text] : simulationCsv(*run.result))
+                files[run.profile + "/" + name] = std::move(text);
+        if (!writeCsv(csvDir, files)) return RuntimeFailure;
     }
     if (json)
-        std::cout << simulationJson(result, context);
+        std::cout << comparisonJson(runs, verdicts, context);
     else
-        printSimulationSummary(std::cout, result, context);
+        printComparison(std::cout, runs, verdicts, context);
     return Ok;
 }
 

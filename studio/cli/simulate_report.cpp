@@ -101,7 +101,7 @@ std::string duration(double s) {
 
 } // namespace
 
-std::string simulationJson(const sim::SimResult& r, const ReportContext& ctx) {
+nlohmann::ordered_json simulationDocument(const sim::SimResult& r, const ReportContext& ctx) {
     ordered_json o;
     o["input"] = ctx.input;
     o["profile"] = r.profile;
@@ -230,7 +230,11 @@ std::string simulationJson(const sim::SimResult& r, const ReportContext& ctx) {
         }
         o["profile_objects"] = std::move(objects);
     }
-    return o.dump(1) + "\n";
+    return o;
+}
+
+std::string simulationJson(const sim::SimResult& r, const ReportContext& ctx) {
+    return simulationDocument(r, ctx).dump(1) + "\n";
 }
 
 std::map<std::string, std::string> simulationCsv(const sim::SimResult& r) {

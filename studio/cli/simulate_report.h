@@ -5,6 +5,7 @@
 #include "sim/result.h"
 
 #include <map>
+#include <nlohmann/json.hpp>
 #include <ostream>
 #include <string>
 
@@ -15,6 +16,7 @@ struct ReportContext {
     size_t nodes = 0;
 };
 
+nlohmann::ordered_json simulationDocument(const sim::SimResult& r, const ReportContext& context);
 std::string simulationJson(const sim::SimResult& r, const ReportContext& context);
 // File name -> contents: timeseries.csv, queues.csv, priorities.csv, pending.csv, reasons.csv.
 std::map<std::string, std::string> simulationCsv(const sim::SimResult& r);

@@ -308,6 +308,55 @@ class SimCliTest : public QObject {
         QCOMPARE(d["completion_seconds"]["max"].get<double>(), 600.0);
     }
 
+    // Several profiles on one workload: each run is exactly the run of that profile alone, and each
+    // verdict names the profile with the best value.
+    void compareProfiles() {
+        QTemporaryDir dir;
+        const QStringList common{kSample, "--horizon", "24h", "--seed", "3"};
+        Run both = simulate(common +
+                            QStringList{"--profile", "volcano,kube-default", "--json", "--csv", dir.path()});
+        QCOMPARE(both.exitCode, 0);
+        json d = both.doc();
+        QCOMPARE(d["profiles"], json({"volcano", "kube-default"}));
+        for (const char* name : {"volcano", "kube-default"}) {
+            Run alone = simulate(common + QStringList{"--profile", name, "--json"});
+            QCOMPARE(alone.exitCode, 0);
+            QVERIFY2(d["runs"][name] == alone.doc(), name);
+        }
+        QVERIFY(d["verdicts"].size() >= 12);
+        int decided = 0;
+        for (const auto& v : d["verdicts"]) {
+            const auto& values = v["values"];
+            QCOMPARE(values.size(), size_t(2));
+            if (v["best"].is_null()) {
+                QVERIFY2(v["verdict"].get<std::string>().starts_with("tie"), v.dump().c_str());
+                continue;
+            }
+            ++decided;
+            const std::string best = v["best"], other = best == "volcano" ? "kube-default" : "volcano";
+            const double a = values[best], b = values[other];
+            QVERIFY2(v["lower_is_better"].get<bool>() ? a < b : a > b, v.dump().c_str());
+            QVERIFY2(v["verdict"].get<std::string>().starts_with(best + " wins: "), v.dump().c_str());
+        }
+        QVERIFY(decided > 0);
+        // Wait p95 of all jobs is the run's own figure.
+        for (const auto& v : d["verdicts"])
+            if (v["metric"] == "wait.p95")
+                QCOMPARE(v["values"]["volcano"].get<double>(),
+                         d["runs"]["volcano"]["wait_seconds"]["p95"].get<double>());
+        QVERIFY(readFile(dir.path() + "/compare.csv")
+                    .startsWith("metric,title,volcano,kube-default,best,verdict\n"));
+        QCOMPARE(files(dir.path() + "/kube-default").size(), files(dir.path() + "/volcano").size());
+        QVERIFY(files(dir.path() + "/volcano").contains("timeseries.csv"));
+        // One thread or two: the same bytes.
+        Run serial =
+            simulate(common + QStringList{"--profile", "volcano,kube-default", "--json", "--jobs", "1"});
+        QCOMPARE(serial.out, both.out);
+        Run text = simulate(common + QStringList{"--profile", "volcano,kube-default"});
+        QCOMPARE(text.exitCode, 0);
+        QVERIFY2(text.out.contains("Measure") && text.out.contains("Verdicts:"), text.out.constData());
+    }
+
     void badOptions_data() {
         QTest::addColumn<QStringList>("args");
         QTest::addColumn<int>("exitCode");
@@ -316,7 +365,18 @@ class SimCliTest : public QObject {
         QTest::newRow("arrival") << QStringList{kSample, "--arrival", "sometimes"} << 1 << "unknown arrival";
         QTest::newRow("duration") << QStringList{kSample, "--duration", "uniform:2h..1h"} << 1 << "uniform:";
         QTest::newRow("cycle") << QStringList{kSample, "--cycle", "0"} << 1 << "not a positive duration";
-        QTest::newRow("profile") << QStringList{kSample, "--profile", "yunikorn"} << 1 << "unknown profile";
+        QTest::newRow("profile") << QStringList{kSample, "--profile", "slurm"} << 1 << "unknown profile";
+        QTest::newRow("profile twice")
+            << QStringList{kSample, "--profile", "volcano,volcano"} << 1 << "'volcano' is named twice";
+        QTest::newRow("unknown among several")
+            << QStringList{kSample, "--profile", "volcano,slurm"} << 1 << "unknown profile 'slurm'";
+        QTest::newRow("conf for which profile")
+            << QStringList{kSample, "--profile", "volcano,kube-default", "--scheduler-conf",
+                           kData + "preempt-conf.yaml"}
+            << 1 << "say which profile reads it";
+        QTest::newRow("conf for a profile not compared")
+            << QStringList{kSample, "--scheduler-conf", "kube-default=" + kData + "preempt-conf.yaml"} << 1
+            << "'kube-default' is not among --profile";
         QTest::newRow("half a trace")
             << QStringList{"--nodes", kData + "trace-nodes.csv"} << 1 << "both --nodes";
         QTest::newRow("conf as input") << QStringList{kData + "preempt-conf.yaml"} << 2 << "--scheduler-conf";
