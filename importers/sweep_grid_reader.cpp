@@ -1,9 +1,9 @@
 #include "sweep_grid_reader.h"
 
-#include "inventory/inventory_reader.h"
+#include "gantry/api_version.h"
 #include "plan/slo.h"
 #include "profile/registry.h"
-#include "yaml_reader.h"
+#include "yaml/yaml_reader.h"
 
 #include <algorithm>
 #include <filesystem>

@@ -5,7 +5,7 @@
 #include "command.h"
 #include "diagnostics_printer.h"
 #include "input_error.h"
-#include "inventory/inventory_reader.h"
+#include "gantry/api_version.h"
 #include "manifest/document.h"
 #include "options.h"
 #include "plan/parallel.h"
@@ -15,7 +15,7 @@
 #include "validation/manifest_validator.h"
 #include "value_grammar.h"
 #include "whatif_setup.h"
-#include "yaml_source.h"
+#include "yaml/yaml_source.h"
 
 #include <cstdlib>
 #include <filesystem>
