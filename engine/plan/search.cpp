@@ -137,6 +137,12 @@ SearchResult searchCheapest(const Range& first, const Range& second, const Round
     if (!(first.cost > 0) || !(second.cost > 0)) throw std::invalid_argument("node costs must be positive");
     Searcher s(oracle);
     try {
+        // When the most of both types fails, no mix passes (monotonic): one run says so.
+        if (!s.evaluate({{first.max, second.max}})[0]) {
+            s.result.answer = {first.max, second.max};
+            findViolations(s.result);
+            return std::move(s.result);
+        }
         std::optional<std::pair<int64_t, int64_t>> best;
         double bestCost = 0;
         int64_t bound = second.max;

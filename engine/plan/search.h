@@ -11,7 +11,8 @@
 // Which points are tried depends only on what earlier rounds measured, never on how many threads
 // run them, so the answer and the points are the same for any number of threads.
 //
-// Two types with costs: the cheapest mix. For each count a of the first type, from its minimum up,
+// Two types with costs: the cheapest mix. First the most of both (when that fails, nothing passes);
+// then, for each count a of the first type, from its minimum up,
 // the fewest nodes b of the second type (the same one-type search, its range capped by the b found
 // for a - 1, since more of the first type never needs more of the second); the walk stops once a's
 // own cost alone, with the second type at its minimum, is no cheaper than the best mix found.

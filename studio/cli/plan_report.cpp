@@ -16,12 +16,12 @@ std::string signedCount(int64_t n) {
     return out.append(std::to_string(n));
 }
 
-// "+4" for one type, "a+2 b+1" for a mix.
+// "+4" for one type, "a=+2 b=0" for a mix.
 std::string countsText(const std::vector<int64_t>& counts, const plan::PlanRequest& request) {
     if (counts.size() == 1) return signedCount(counts[0]);
     std::string out;
     for (size_t i = 0; i < counts.size(); ++i)
-        out.append(i ? " " : "").append(request.types[i].name).append(signedCount(counts[i]));
+        out.append(i ? " " : "").append(request.types[i].name).append("=").append(signedCount(counts[i]));
     return out;
 }
 
@@ -285,8 +285,10 @@ void printPlan(std::ostream& out, const plan::PlanResult& r, const plan::PlanReq
             out << "  " << countsText(v.failing, request) << " failed although "
                 << countsText(v.passing, request) << " passed\n";
         }
-        out << "The answer is the smallest passing count whose neighbour below failed; another seed set may "
-               "move it.\n";
+        out << "The search trusts the assumption: its answer is the lowest count that passed with the count "
+               "below it failing (or at the minimum); counts it skipped may behave otherwise, and other "
+               "seeds "
+               "may move it.\n";
     }
     for (const auto& n : ctx.notes) out << "note: " << n << '\n';
 }
