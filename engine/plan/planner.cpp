@@ -47,6 +47,12 @@ void judge(PlanPoint& p, const std::vector<Slo>& slos) {
     }
 }
 
+bool holdsAll(const SeedRun& run, const std::vector<Slo>& slos) {
+    for (size_t k = 0; k < slos.size(); ++k)
+        if (!run.sloValues[k] || !slos[k].holds(*run.sloValues[k])) return false;
+    return true;
+}
+
 void checkRequest(const WhatIfSetup& setup, const PlanRequest& request) {
     if (request.types.empty() || request.types.size() > 2)
         throw std::invalid_argument("plan one node type, or two with costs");
@@ -116,31 +122,48 @@ PlanResult plan(const WhatIfSetup& setup, const PlanRequest& request, const Plan
     int round = 0;
     std::mutex progressMutex;
 
+    // A point fails at its first failing seed (in seed order): its later seeds are not run when that
+    // is known in time, and not kept when it is not, so what a point holds never depends on timing.
+    // The runs go seed by seed (every point's first seed, then every point's second ...) so that a
+    // point's failure is usually known before its later seeds start.
     RoundOracle oracle =
         [&](const std::vector<std::vector<int64_t>>& points) -> std::optional<std::vector<bool>> {
-        std::vector<PlanPoint> batch(points.size());
-        for (size_t p = 0; p < points.size(); ++p) {
-            batch[p].counts = points[p];
-            batch[p].round = round;
-            batch[p].seeds.resize(seedCount);
-        }
-        std::vector<size_t> seedsDone(points.size(), 0);
+        const size_t pointCount = points.size();
+        std::vector<PlanPoint> batch(pointCount);
+        std::vector<std::vector<std::optional<SeedRun>>> runs(pointCount,
+                                                              std::vector<std::optional<SeedRun>>(seedCount));
+        std::vector<size_t> firstFailing(pointCount, seedCount);
+        std::vector<size_t> settled(pointCount, 0);
         int runsDone = 0;
-        const int runs = int(points.size() * seedCount);
+        const int runsTotal = int(pointCount * seedCount);
         const bool finished = runParallel(
-            points.size() * seedCount, threads,
+            pointCount * seedCount, threads,
             [&](size_t i) {
-                const size_t p = i / seedCount, s = i % seedCount;
-                batch[p].seeds[s] =
-                    summarizeRun(runWhatIf(setup, request.types, points[p], request.seeds[s]), request.slos);
+                const size_t p = i % pointCount, s = i / pointCount;
+                bool skip = false;
+                {
+                    std::lock_guard<std::mutex> lock(progressMutex);
+                    skip = firstFailing[p] < s;
+                }
+                std::optional<SeedRun> run;
+                if (!skip)
+                    run = summarizeRun(runWhatIf(setup, request.types, points[p], request.seeds[s]),
+                                       request.slos);
                 std::lock_guard<std::mutex> lock(progressMutex);
+                if (run && !holdsAll(*run, request.slos)) firstFailing[p] = std::min(firstFailing[p], s);
+                runs[p][s] = std::move(run);
                 ++runsDone;
                 const PlanPoint* done = nullptr;
-                if (++seedsDone[p] == seedCount) {
-                    judge(batch[p], request.slos);
-                    done = &batch[p];
+                if (++settled[p] == seedCount) {
+                    PlanPoint& point = batch[p];
+                    point.counts = points[p];
+                    point.round = round;
+                    for (size_t k = 0; k < seedCount && k <= firstFailing[p]; ++k)
+                        point.seeds.push_back(std::move(*runs[p][k]));
+                    judge(point, request.slos);
+                    done = &point;
                 }
-                if (control.progress) control.progress(runsDone, runs, round, done);
+                if (control.progress) control.progress(runsDone, runsTotal, round, done);
             },
             control.cancel);
         if (!finished) return std::nullopt;

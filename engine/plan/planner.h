@@ -39,7 +39,7 @@ struct PlanRequest {
     std::vector<NodeType> types; // one, or two for the cheapest mix
     std::vector<Range> ranges;   // per type: counts to add (negative: remove) and cost per node
     std::vector<Slo> slos;
-    std::vector<uint64_t> seeds; // each point runs every seed
+    std::vector<uint64_t> seeds; // a point runs them in order, up to the first that fails
     int threads = 0;             // 0 = one per hardware thread
 };
 
@@ -57,9 +57,9 @@ struct PlanPoint {
     std::vector<int64_t> counts; // per type
     bool pass = false;
     int round = 0;
-    std::vector<bool> sloPass;                // per SLO, over all seeds
+    std::vector<bool> sloPass;                // per SLO, over the seeds kept
     std::vector<std::optional<double>> worst; // per SLO: the deciding seed's value
-    std::vector<SeedRun> seeds;
+    std::vector<SeedRun> seeds;               // in seed order; a failing point's end at its first failing one
     int64_t total() const;
     double cost(const std::vector<Range>& ranges) const;
 };

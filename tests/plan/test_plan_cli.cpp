@@ -34,17 +34,24 @@ bool holds(double v, const std::string& op, double t) {
     return v != t;
 }
 
-// Checks every point's pass against its seeds' metrics; SLOs given as {metric, op, threshold}.
-void checkJudgement(const json& d, const std::vector<std::tuple<std::string, std::string, double>>& slos) {
+// Checks every point's pass against its seeds' metrics (SLOs given as {metric, op, threshold}): a
+// passing point holds in all `seeds` seeds; a failing one ends at its first failing seed.
+void checkJudgement(const json& d, const std::vector<std::tuple<std::string, std::string, double>>& slos,
+                    size_t seeds = 3) {
     for (const auto& p : d["points"]) {
-        bool pass = true;
-        QVERIFY(!p["seeds"].empty());
-        for (const auto& s : p["seeds"])
+        std::vector<bool> seedHolds;
+        for (const auto& s : p["seeds"]) {
+            bool all = true;
             for (const auto& [metric, op, t] : slos) {
                 QVERIFY2(s["metrics"].contains(metric), metric.c_str());
-                pass = pass && holds(s["metrics"][metric].get<double>(), op, t);
+                all = all && holds(s["metrics"][metric].get<double>(), op, t);
             }
-        QCOMPARE(p["pass"].get<bool>(), pass);
+            seedHolds.push_back(all);
+        }
+        QVERIFY(!seedHolds.empty() && seedHolds.size() <= seeds);
+        for (size_t k = 0; k + 1 < seedHolds.size(); ++k) QVERIFY(seedHolds[k]);
+        QCOMPARE(p["pass"].get<bool>(), bool(seedHolds.back()));
+        if (seedHolds.back()) QCOMPARE(seedHolds.size(), seeds);
     }
 }
 
@@ -72,10 +79,10 @@ class PlanCliTest : public QObject {
         QVERIFY(d["points"].size() <= 16);
         checkJudgement(d, {{"queue[pretrain].wait.p95", "<", 600}, {"pending_at_end", "==", 0}});
         for (const auto& p : d["points"]) {
-            QCOMPARE(p["seeds"].size(), size_t(3));
             std::vector<uint64_t> seeds;
             for (const auto& s : p["seeds"]) seeds.push_back(s["seed"].get<uint64_t>());
-            QCOMPARE(seeds, (std::vector<uint64_t>{42, 43, 44}));
+            const std::vector<uint64_t> all{42, 43, 44};
+            QVERIFY(std::equal(seeds.begin(), seeds.end(), all.begin()));
             QVERIFY(p["seeds"][0]["metrics"].contains("wait.p95"));
             QVERIFY(p["seeds"][0]["metrics"].contains("gpu.mean_allocation_pct"));
         }
@@ -179,7 +186,7 @@ class PlanCliTest : public QObject {
                                   "--max", "h100=0,a100=4", "--seeds", "1", "--json"});
         QVERIFY2(r.code == 0, qPrintable(r.err));
         const json d = parse(r);
-        checkJudgement(d, {{"queue[detection].wait.p95", "<", 3 * 3600}});
+        checkJudgement(d, {{"queue[detection].wait.p95", "<", 3 * 3600}}, 1);
         QVERIFY(d["answer"]["met"].get<bool>());
         const int64_t h = d["answer"]["mix"]["h100"].get<int64_t>(),
                       a = d["answer"]["mix"]["a100"].get<int64_t>();
