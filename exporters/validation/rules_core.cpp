@@ -105,6 +105,36 @@ void checkTaskGroups(const ManifestObject& o, const Json* templateMeta, const Fi
     }
 }
 
+// The API server's own checks of a batch/v1 Job spec that a schema cannot say (Kubernetes
+// pkg/apis/batch/validation): a Job's pods never restart in place, and Indexed mode needs a
+// bounded number of completions.
+void checkJobSpec(const ManifestObject& o, ProblemSink& sink) {
+    const FieldPath spec = FieldPath().field("spec");
+    if (const Json* restart = o.at({"spec", "template", "spec", "restartPolicy"});
+        !restart || !restart->is_string() || (*restart != "Never" && *restart != "OnFailure"))
+        sink.error(o, spec.field("template").field("spec").field("restartPolicy"),
+                   "a Job's pods need restartPolicy Never or OnFailure");
+    const Json* mode = o.at({"spec", "completionMode"});
+    const bool indexed = mode && *mode == "Indexed";
+    constexpr int64_t kIndexedLimit = 100000;
+    if (indexed) {
+        const Json* completions = o.at({"spec", "completions"});
+        if (!completions || !completions->is_number_integer())
+            sink.error(o, spec.field("completions"),
+                       "completions must be set when completionMode is Indexed");
+        else if (completions->get<int64_t>() > kIndexedLimit)
+            sink.error(o, spec.field("completions"),
+                       "must be less than or equal to 100000 when completionMode is Indexed");
+        if (const Json* parallelism = o.at({"spec", "parallelism"});
+            parallelism && parallelism->is_number_integer() && parallelism->get<int64_t>() > kIndexedLimit)
+            sink.error(o, spec.field("parallelism"),
+                       "must be less than or equal to 100000 when completionMode is Indexed");
+    }
+    for (const char* field : {"backoffLimitPerIndex", "maxFailedIndexes"})
+        if (o.at({"spec", field}) && !indexed)
+            sink.error(o, spec.field(field), std::string("requires completionMode Indexed"));
+}
+
 } // namespace
 
 void checkCoreObjects(const std::vector<ManifestObject>& objects, ProblemSink& sink) {
@@ -162,6 +192,7 @@ void checkCoreObjects(const std::vector<ManifestObject>& objects, ProblemSink& s
                              "LocalQueue " + ns + "/" + queue + " is not in these files");
             checkTaskGroups(o, o.at({"spec", "template", "metadata"}),
                             FieldPath().field("spec").field("template").field("metadata"), sink);
+            checkJobSpec(o, sink);
         }
     }
 }

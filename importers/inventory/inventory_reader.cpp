@@ -3,6 +3,7 @@
 #include "gantry/workload_reader.h"
 #include "kubernetes/k8s_fields.h"
 #include "model/cluster_check.h"
+#include "model/layout_hypernodes.h"
 #include "yaml/yaml_reader.h"
 
 #include <algorithm>
@@ -387,56 +388,12 @@ void readQueue(Builder& b, const Y& node, const std::string& parent,
                                      formatAmount(r, me.capability.get(r)));
 }
 
-// Volcano HyperNodes from the layout labels: one tier per level present, lowest (NVLink) first.
+// Volcano HyperNodes from the layout labels of the levels some pool lays out.
 void addHyperNodes(Builder& b) {
-    std::vector<std::pair<std::string, std::string>> levels; // bottom-up (level name, label)
-    for (const char* level : {"nvlink", "rack", "block", "zone"})
-        if (b.usedLevels.count(level)) levels.emplace_back(level, b.levelLabel.at(level));
-    if (levels.empty()) return;
-    auto hnName = [](const std::string& level, const std::string& value) {
-        return level == "zone" ? "zone-" + value : value;
-    };
-    std::map<std::string, size_t> index;
-    for (size_t t = 0; t < levels.size(); ++t) {
-        const auto& [level, label] = levels[t];
-        for (const auto& node : b.c.nodes) {
-            auto it = node.labels.find(label);
-            if (it == node.labels.end()) continue;
-            std::string name = hnName(level, it->second);
-            auto [pos, inserted] = index.try_emplace(name, b.c.hyperNodes.size());
-            if (inserted) {
-                HyperNode h;
-                h.name = name;
-                h.tier = int32_t(t + 1);
-                h.tierName = level;
-                h.source = node.source;
-                if (t == 0) {
-                    HyperNodeMember m;
-                    m.type = HyperNodeMember::Type::Node;
-                    m.match = HyperNodeMember::Match::Label;
-                    m.selector.matchLabels[label] = it->second;
-                    h.members.push_back(m);
-                }
-                b.c.hyperNodes.push_back(std::move(h));
-            }
-            if (t == 0) continue;
-            // Member: the node's HyperNode at the nearest lower level the node carries; a node with no
-            // lower level (an H100 rack next to NVL72 racks) is a member itself, by this level's label.
-            auto& members = b.c.hyperNodes[pos->second].members;
-            HyperNodeMember member{HyperNodeMember::Type::Node, HyperNodeMember::Match::Label, "", {}};
-            member.selector.matchLabels[label] = it->second;
-            for (size_t lower = t; lower-- > 0;) {
-                auto below = node.labels.find(levels[lower].second);
-                if (below == node.labels.end()) continue;
-                member = HyperNodeMember{HyperNodeMember::Type::HyperNode,
-                                         HyperNodeMember::Match::Exact,
-                                         hnName(levels[lower].first, below->second),
-                                         {}};
-                break;
-            }
-            if (std::find(members.begin(), members.end(), member) == members.end()) members.push_back(member);
-        }
-    }
+    std::vector<TopologyLevel> used;
+    for (const auto& [level, label] : b.levelLabel)
+        if (b.usedLevels.count(level)) used.push_back({level, label});
+    b.c.hyperNodes = hyperNodesFromLabels(b.c.nodes, used);
 }
 
 Inventory readRoot(const Y& root, Diagnostics* warnings) {
