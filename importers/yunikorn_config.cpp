@@ -13,6 +13,14 @@ std::string lower(std::string s) {
     return s;
 }
 
+// The queue names of a partition's tree, for saying what a left-out partition held.
+void queueNames(const Y& queues, std::vector<std::string>& out) {
+    for (const auto& q : queues.items()) {
+        out.push_back(q["name"].str());
+        queueNames(q["queues"], out);
+    }
+}
+
 // YuniKorn accepts a list or a single string for users and groups.
 std::vector<std::string> listOrString(const Y& node) {
     if (node.isScalar()) return {node.str()};
@@ -85,8 +93,9 @@ void readQueue(const Y& node, const std::string& parent, std::vector<Queue>& out
     q.submitAcl = node["submitacl"].str();
     for (const auto& l : node["limits"].items()) q.limits.push_back(readLimit(l));
     if (node["childtemplate"].present())
-        node["childtemplate"].warn("childtemplate (settings of dynamically created queues) is not modelled "
-                                   "by Gantry and was ignored");
+        node["childtemplate"].warn("queue " + q.name +
+                                   ": childtemplate (settings of dynamically created queues) is not "
+                                   "modelled by Gantry and was ignored");
     std::string name = q.name;
     out.push_back(std::move(q));
     std::set<std::string> children;
@@ -108,10 +117,17 @@ YuniKornConfig readYuniKornQueues(const Y& root) {
             chosen = &p;
             break;
         }
-    for (const auto& p : partitions)
-        if (&p != chosen)
-            p.warn("partition '" + p["name"].str() +
-                   "' ignored: Gantry models one partition (the Kubernetes shim uses only 'default')");
+    for (const auto& p : partitions) {
+        if (&p == chosen) continue;
+        std::vector<std::string> names;
+        queueNames(p["queues"], names);
+        std::string list;
+        for (const auto& n : names) list += (list.empty() ? "" : ", ") + n;
+        p.warn("partition '" + p["name"].str() +
+               "' ignored: Gantry models one partition (the Kubernetes shim uses only 'default'); its " +
+               std::to_string(names.size()) + (names.size() == 1 ? " queue" : " queues") +
+               (names.empty() ? "" : " (" + list + ")") + " and limits are not carried over");
+    }
     const Y& p = *chosen;
     p.checkKeys("partition", {"name", "queues", "placementrules", "limits", "preemption", "nodesortpolicy"},
                 {"usergroupresolver", "statedumpfilepath"});

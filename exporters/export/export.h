@@ -31,6 +31,10 @@ struct ExportBundle {
     std::vector<ExportedObject> objects; // in apply order
     Diagnostics warnings;                // lossy steps, each naming the queue (or object) and field
     std::vector<std::string> notes;      // what the operator should know (not losses)
+    ResourceList clusterCapacity;        // the nodes' allocatable summed, for the checks against it
+    // What reading the input warned about (a YuniKorn partition left out, a field Gantry does not
+    // model): lost before the conversion began, so the report lists them with the lossy steps.
+    Diagnostics inputWarnings;
 };
 
 ExportBundle exportVolcano(const Project& project, const ExportOptions& options);

@@ -226,9 +226,16 @@ std::string dnsLabel(const std::string& name) {
     return s.empty() ? "x" : s;
 }
 
+std::string readableAmount(const std::string& resource, int64_t amount) {
+    if (unitOf(resource) != ResourceUnit::Bytes) return formatAmount(resource, amount);
+    std::string binary = formatQuantity(amount, false, true);
+    std::string decimal = formatQuantity(amount, false, false);
+    return decimal.size() < binary.size() ? decimal : binary;
+}
+
 Json quantityMap(const ResourceList& resources) {
     Json out = Json::object();
-    for (const auto& [name, amount] : resources) out[name] = formatAmount(name, amount);
+    for (const auto& [name, amount] : resources) out[name] = readableAmount(name, amount);
     return out;
 }
 
@@ -429,7 +436,7 @@ Json workloadPodTemplate(const WorkloadTemplate& w, Losses& losses, const Labels
     for (const auto& [name, amount] : w.podRequests) {
         if (name == res::Cpu || name == res::Memory || name == res::EphemeralStorage ||
             unitOf(name) == ResourceUnit::Bytes) {
-            requests[name] = formatAmount(name, amount);
+            requests[name] = readableAmount(name, amount);
             continue;
         }
         // Extended resources are whole numbers, set as limits (requests follow them).

@@ -69,6 +69,9 @@ std::string toYuniKornResource(const std::string& name);
 std::string dnsSubdomain(const std::string& name); // lowercase, invalid characters -> '-'
 std::string dnsLabel(const std::string& name);     // as above, at most 63 characters
 
+// An amount the way an operator would write it: bytes take whichever exact suffix is shorter, binary
+// on a tie (10G stays 10G rather than 9765625Ki, 64Gi stays 64Gi); other units as formatAmount.
+std::string readableAmount(const std::string& resource, int64_t amount);
 // A quantity map as Kubernetes writes it ({"cpu": "4", "memory": "16Gi"}).
 Json quantityMap(const ResourceList& resources);
 Json objectMeta(const std::string& name, const std::string& ns = "", const Labels& labels = {},

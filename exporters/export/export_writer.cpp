@@ -61,6 +61,7 @@ std::vector<std::pair<std::string, std::string>> renderExport(const ExportBundle
 
 Diagnostics validateExport(const ExportBundle& bundle, ExportLayout layout) {
     ManifestValidator validator;
+    validator.setClusterCapacity(bundle.clusterCapacity);
     for (const auto& [file, text] : renderExport(bundle, layout)) validator.addText(text, file);
     return validator.run();
 }
@@ -89,11 +90,20 @@ std::string buildReport(const ExportBundle& bundle,
         r << "\nNotes:\n";
         for (const auto& n : bundle.notes) r << "  - " << n << "\n";
     }
+    auto item = [&](const Diagnostic& w) {
+        r << "  - " << w.message << (w.where.file.empty() ? "" : " [" + w.where.str() + "]") << "\n";
+    };
+    if (!bundle.inputWarnings.empty()) {
+        r << "\nLeft out when reading the input (" << bundle.inputWarnings.size() << "):\n";
+        for (const auto& w : bundle.inputWarnings) item(w);
+    }
     size_t lossy = bundle.warnings.size();
     r << "\nLossy steps (" << lossy << "):\n";
-    if (lossy == 0) r << "  none: every queue and quota carried over as it was\n";
-    for (const auto& w : bundle.warnings)
-        r << "  - " << w.message << (w.where.file.empty() ? "" : " [" + w.where.str() + "]") << "\n";
+    if (lossy == 0)
+        r << (bundle.inputWarnings.empty() ? "  none: every queue and quota carried over as it was\n"
+                                           : "  none in the conversion (what reading the input left out "
+                                             "is listed above)\n");
+    for (const auto& w : bundle.warnings) item(w);
     size_t warnings = 0;
     for (const auto& d : validation)
         if (d.severity == Severity::Warning) ++warnings;
@@ -119,6 +129,7 @@ ExportResult writeExport(const ExportBundle& bundle, const std::string& outDir, 
     auto files = renderExport(bundle, layout);
     {
         ManifestValidator validator;
+        validator.setClusterCapacity(bundle.clusterCapacity);
         for (const auto& [file, text] : files) validator.addText(text, (fs::path(outDir) / file).string());
         result.diagnostics = validator.run();
     }

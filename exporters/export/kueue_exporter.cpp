@@ -36,9 +36,9 @@ Json resourceGroupsJson(const std::vector<ResourceGroup>& groups) {
         for (const auto& f : g.flavors) {
             Json resources = Json::array();
             for (const auto& r : f.resources) {
-                Json j{{"name", r.resource}, {"nominalQuota", formatAmount(r.resource, r.nominal)}};
-                if (r.borrowingLimit) j["borrowingLimit"] = formatAmount(r.resource, *r.borrowingLimit);
-                if (r.lendingLimit) j["lendingLimit"] = formatAmount(r.resource, *r.lendingLimit);
+                Json j{{"name", r.resource}, {"nominalQuota", readableAmount(r.resource, r.nominal)}};
+                if (r.borrowingLimit) j["borrowingLimit"] = readableAmount(r.resource, *r.borrowingLimit);
+                if (r.lendingLimit) j["lendingLimit"] = readableAmount(r.resource, *r.lendingLimit);
                 resources.push_back(j);
             }
             flavors.push_back(Json{{"name", f.flavor}, {"resources", resources}});
@@ -113,6 +113,7 @@ ExportBundle exportKueue(const Project& project, const ExportOptions& options) {
     bundle.target = TargetScheduler::Kueue;
     Losses losses(bundle);
     const Cluster& cluster = project.cluster;
+    for (const auto& n : cluster.nodes) bundle.clusterCapacity += n.allocatable;
     QueueTree tree = buildQueueTree(cluster);
     nameQueues(tree, dnsSubdomain, "Kubernetes name", losses);
     auto quota = neutralQuotas(tree, cluster, kTarget, losses);

@@ -72,8 +72,10 @@ int32_t volcanoWeight(const Queue& q) {
 }
 
 // Volcano's webhook wants parents to cover their children (guarantee and deserved), and children's
-// capability within their ancestors'.
-void fitTree(const QueueTree& tree, std::vector<NeutralQuota>& quota, Losses& losses) {
+// capability within their ancestors'; the scheduler wants every capability within the cluster's
+// (the root queue's), or it stops scheduling altogether (volcano#4819).
+void fitTree(const QueueTree& tree, std::vector<NeutralQuota>& quota, const ResourceList& clusterCapacity,
+             Losses& losses) {
     for (size_t k = tree.nodes.size(); k-- > 0;) {
         const QueueNode& n = tree.nodes[k];
         if (n.children.empty()) continue;
@@ -99,17 +101,19 @@ void fitTree(const QueueTree& tree, std::vector<NeutralQuota>& quota, Losses& lo
     for (size_t k = 0; k < tree.nodes.size(); ++k) {
         const QueueNode& n = tree.nodes[k];
         for (auto [res, amount] : quota[k].cap.entries()) {
-            for (int up = n.parent; up >= 0; up = tree.nodes[size_t(up)].parent) {
-                int64_t limit = quota[size_t(up)].cap.get(res);
-                if (limit <= 0) continue;
-                if (amount > limit) {
-                    losses.queue(*n.queue, "capability[" + res + "]",
-                                 formatAmount(res, amount) + " is more than ancestor " +
-                                     tree.nodes[size_t(up)].name + " allows; lowered to " +
-                                     formatAmount(res, limit));
-                    quota[k].cap.set(res, limit);
+            int64_t limit = clusterCapacity.get(res);
+            std::string by = "the cluster has";
+            for (int up = n.parent; up >= 0; up = tree.nodes[size_t(up)].parent)
+                if (int64_t a = quota[size_t(up)].cap.get(res); a > 0) {
+                    limit = a;
+                    by = "ancestor " + tree.nodes[size_t(up)].name + " allows";
+                    break;
                 }
-                break;
+            if (limit > 0 && amount > limit) {
+                losses.queue(*n.queue, "capability[" + res + "]",
+                             formatAmount(res, amount) + " is more than " + by + "; lowered to " +
+                                 formatAmount(res, limit));
+                quota[k].cap.set(res, limit);
             }
         }
     }
@@ -260,6 +264,7 @@ ExportBundle exportVolcano(const Project& project, const ExportOptions& options)
     bundle.target = TargetScheduler::Volcano;
     Losses losses(bundle);
     const Cluster& cluster = project.cluster;
+    for (const auto& n : cluster.nodes) bundle.clusterCapacity += n.allocatable;
     QueueTree tree = buildQueueTree(cluster);
     nameQueues(tree, dnsSubdomain, "Kubernetes name", losses);
     if (tree.root &&
@@ -268,7 +273,7 @@ ExportBundle exportVolcano(const Project& project, const ExportOptions& options)
         losses.queue(*tree.root, "quotas",
                      "the root queue is Volcano's own (the whole cluster); its quotas are not exported");
     auto quota = neutralQuotas(tree, cluster, kTarget, losses);
-    fitTree(tree, quota, losses);
+    fitTree(tree, quota, bundle.clusterCapacity, losses);
 
     // The policy: the project's scheduler configuration, made consistent with the queues.
     std::vector<HyperNode> hyperNodes =

@@ -42,7 +42,7 @@ std::string yunikornQuantity(const std::string& resource, int64_t amount, const 
                            std::to_string(whole));
         return std::to_string(whole);
     }
-    return formatAmount(resource, amount); // bytes and counts: 64Gi, 500M, 110
+    return readableAmount(resource, amount); // bytes and counts: 64Gi, 10G, 500M, 110
 }
 
 Json resourcesJson(const ResourceList& r, const std::string& owner, Losses& losses,
@@ -300,6 +300,7 @@ ExportBundle exportYuniKorn(const Project& project, const ExportOptions& options
     bundle.target = TargetScheduler::YuniKorn;
     Losses losses(bundle);
     const Cluster& cluster = project.cluster;
+    for (const auto& n : cluster.nodes) bundle.clusterCapacity += n.allocatable;
     QueueTree tree = buildQueueTree(cluster);
     nameQueues(tree, yunikornName, "YuniKorn queue name", losses);
     auto quota = neutralQuotas(tree, cluster, kTarget, losses);

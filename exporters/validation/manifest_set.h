@@ -57,7 +57,10 @@ ResourceList quantityMap(const Json* map);
 // The checks. Each reads every object it cares about and reports into the sink.
 void checkObjectMetadata(const ManifestObject& object, const Json& metadata, const FieldPath& path,
                          bool namespaced, ProblemSink& sink);
-void checkVolcanoObjects(const std::vector<ManifestObject>& objects, ProblemSink& sink);
+// clusterCapacity: the allocatable resources of the whole cluster (empty when unknown); Volcano's root
+// queue gets it as its capability, so no queue may ask for more.
+void checkVolcanoObjects(const std::vector<ManifestObject>& objects, const ResourceList& clusterCapacity,
+                         ProblemSink& sink);
 void checkKueueObjects(const std::vector<ManifestObject>& objects, ProblemSink& sink);
 void checkYuniKornConfigs(const std::vector<ManifestObject>& objects, ProblemSink& sink);
 void checkCoreObjects(const std::vector<ManifestObject>& objects, ProblemSink& sink);

@@ -261,7 +261,12 @@ Diagnostics ManifestValidator::run() {
     checked.insert(checked.end(), embeddedObjects.begin(), embeddedObjects.end());
 
     checkCoreObjects(checked, sink);
-    checkVolcanoObjects(checked, sink);
+    ResourceList capacity = clusterCapacity_;
+    if (capacity.empty())
+        for (const auto& o : checked)
+            if (o.content == ManifestObject::Content::Object && o.group.empty() && o.kind == "Node")
+                capacity += quantityMap(o.at({"status", "allocatable"}));
+    checkVolcanoObjects(checked, capacity, sink);
     checkKueueObjects(checked, sink);
     checkYuniKornConfigs(checked, sink);
     checkVolcanoSchedulerConfs(checked, sink);

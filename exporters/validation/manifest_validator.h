@@ -5,6 +5,7 @@
 // Used by `gantry validate` on users' files and by every export before it writes a byte.
 #include "manifest/document.h"
 #include "model/diagnostic.h"
+#include "model/resources.h"
 
 #include <deque>
 #include <map>
@@ -20,6 +21,10 @@ class ManifestValidator {
     // A document built in memory (an export); `file` names where it is going to be written.
     void addDocument(const Json& value, const std::string& file, int index);
 
+    // The cluster the manifests are for (the sum of its nodes' allocatable), for the checks against
+    // it. Without it, the Node objects among the documents (a snapshot) give it, if any.
+    void setClusterCapacity(const ResourceList& capacity) { clusterCapacity_ = capacity; }
+
     // Every problem found, errors and warnings, in file and document order within each check.
     Diagnostics run();
 
@@ -31,6 +36,7 @@ class ManifestValidator {
     std::deque<ManifestDocument> embedded_; // YAML held in ConfigMap values
     std::map<std::string, std::string> texts_;
     Diagnostics readErrors_;
+    ResourceList clusterCapacity_;
 };
 
 // Convenience for tests and the CLI: validates one YAML text.

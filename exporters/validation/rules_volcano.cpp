@@ -113,7 +113,8 @@ void checkQueueQuantities(const ManifestObject& q, ProblemSink& sink) {
     }
 }
 
-void checkQueueTree(const std::vector<const ManifestObject*>& queues, ProblemSink& sink) {
+void checkQueueTree(const std::vector<const ManifestObject*>& queues, const ResourceList& clusterCapacity,
+                    ProblemSink& sink) {
     std::map<std::string, VolcanoQueue> byName;
     std::map<std::string, size_t> order; // apply order in the files
     for (const ManifestObject* q : queues) {
@@ -189,9 +190,20 @@ void checkQueueTree(const std::vector<const ManifestObject*>& queues, ProblemSin
                          "comes before its parent \"" + q.parent +
                              "\"; kubectl apply in this order is rejected by Volcano's webhook until the "
                              "parent exists");
-    // Capability within the nearest ancestor's, and the children's sums within the parent.
+    // Capability within the cluster's and the nearest ancestor's, and the children's sums within the
+    // parent. The scheduler checks the tree only when a session opens, and a violation there stops
+    // scheduling for every queue (volcano#4818, #4819), so each is an error here.
     for (auto& [name, q] : byName) {
         if (inCycle.count(name)) continue;
+        for (const auto& [res, cap] : q.capability) {
+            int64_t cluster = clusterCapacity.get(res);
+            if (cluster > 0 && cap > cluster)
+                sink.error(*q.object, FieldPath().field("spec").field("capability").key(res),
+                           "queue " + name + " capability[" + res + "]=" + amountText(res, cap) +
+                               " exceeds the cluster's " + amountText(res, cluster) +
+                               " (the root queue's capability); Volcano's scheduler then fails every "
+                               "scheduling cycle (volcano#4819)");
+        }
         for (const auto& [res, cap] : q.capability) {
             for (std::string up = q.parent; !up.empty() && byName.count(up); up = byName[up].parent) {
                 const auto& a = byName[up];
@@ -218,15 +230,23 @@ void checkQueueTree(const std::vector<const ManifestObject*>& queues, ProblemSin
                 if (amount > parent.get(res)) return first = res, true;
             return false;
         };
+        // Volcano's webhook counts a resource the parent does not set as 0 (volcano#5634).
+        auto unset = [](const ResourceList& parent, const std::string& r, const char* field) {
+            return parent.has(r) ? std::string()
+                                 : "; the parent sets no " + std::string(field) + " for " + r +
+                                       ", which Volcano counts as 0 (volcano#5634)";
+        };
         std::string res;
         if (exceeds(q.guarantee, sumG, res))
             sink.error(*q.object, FieldPath().field("spec").field("guarantee").field("resource").key(res),
                        "sum of children's guarantee (" + listText(sumG) + ") exceeds parent's guarantee (" +
-                           listText(q.guarantee) + "); children: " + names);
+                           listText(q.guarantee) + "); children: " + names +
+                           unset(q.guarantee, res, "guarantee"));
         if (exceeds(q.deserved, sumD, res))
             sink.error(*q.object, FieldPath().field("spec").field("deserved").key(res),
                        "sum of children's deserved (" + listText(sumD) + ") exceeds parent's deserved (" +
-                           listText(q.deserved) + "); children: " + names);
+                           listText(q.deserved) + "); children: " + names +
+                           unset(q.deserved, res, "deserved"));
     }
 }
 
@@ -374,7 +394,8 @@ void checkHyperNode(const ManifestObject& hn, const std::map<std::string, const 
 
 } // namespace
 
-void checkVolcanoObjects(const std::vector<ManifestObject>& objects, ProblemSink& sink) {
+void checkVolcanoObjects(const std::vector<ManifestObject>& objects, const ResourceList& clusterCapacity,
+                         ProblemSink& sink) {
     std::vector<const ManifestObject*> queues;
     std::map<std::string, const ManifestObject*> queueByName, hyperNodes;
     for (const auto& o : objects) {
@@ -385,7 +406,7 @@ void checkVolcanoObjects(const std::vector<ManifestObject>& objects, ProblemSink
         }
         if (isKind(o, "topology.volcano.sh", "HyperNode")) hyperNodes.emplace(o.name, &o);
     }
-    checkQueueTree(queues, sink);
+    checkQueueTree(queues, clusterCapacity, sink);
     std::set<std::string> parents;
     for (const auto* q : queues)
         if (const Json* p = q->at({"spec", "parent"}); p && p->is_string() && !p->get<std::string>().empty())

@@ -298,6 +298,9 @@ class PageHandler : public nlohmann::json_sax<json> {
     void finish() {
         if (!sawObject_) throw NotAList("it is not a JSON object");
         if (!sawItems_) throw NotAList("it has no items (kind '" + listKind_ + "')");
+        // A proxy or a misrouted request can answer with another list: its items are not what was asked.
+        if (!listKind_.empty() && listKind_ != "List" && listKind_ != requestedKind_ + "List")
+            throw NotAList("it is a " + listKind_ + ", not a " + requestedKind_ + "List");
     }
 
     StreamedPage page;

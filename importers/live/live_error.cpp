@@ -30,4 +30,11 @@ const char* toString(FailureKind kind) {
     return "unknown";
 }
 
+std::string failureMessage(const std::exception& e) {
+    std::string line = e.what();
+    for (auto& c : line)
+        if (c == '\n' || c == '\r') c = ' ';
+    return line;
+}
+
 } // namespace gantry::live

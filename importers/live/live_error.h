@@ -22,6 +22,10 @@ enum class FailureKind {
 
 const char* toString(FailureKind kind);
 
+// The one line a user reads about a failed live import, the same in `gantry import` (after
+// "gantry import: error: ") and in the studio's connect dialog.
+std::string failureMessage(const std::exception& e);
+
 class LiveError : public std::runtime_error {
   public:
     LiveError(FailureKind kind, const std::string& message) : std::runtime_error(message), kind_(kind) {}

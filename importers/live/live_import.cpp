@@ -3,6 +3,7 @@
 #include "live/list_stream.h"
 #include "live/live_error.h"
 
+#include <algorithm>
 #include <chrono>
 #include <ctime>
 #include <map>
@@ -16,6 +17,7 @@ struct Wanted {
     const char* resource;
     const char* kind;
     const char* label;
+    const char* needs = nullptr; // a resource of the group whose objects these name
 };
 
 // API groups Gantry reads when discovery says they are served, with the project's name for each.
@@ -39,7 +41,7 @@ const std::vector<WantedGroup>& wantedGroups() {
           {"kueue.x-k8s.io", "topologies", "Topology", "Kueue topologies"},
           {"kueue.x-k8s.io", "cohorts", "Cohort", "Kueue cohorts"},
           {"kueue.x-k8s.io", "clusterqueues", "ClusterQueue", "Kueue cluster queues"},
-          {"kueue.x-k8s.io", "localqueues", "LocalQueue", "Kueue local queues"},
+          {"kueue.x-k8s.io", "localqueues", "LocalQueue", "Kueue local queues", "clusterqueues"},
           {"kueue.x-k8s.io", "workloadpriorityclasses", "WorkloadPriorityClass",
            "Kueue workload priority classes"}}},
     };
@@ -125,7 +127,7 @@ class Importer {
 
         readList("/api/v1/namespaces", "", "Namespace", "namespaces");
         if (auto p = discovery.path("scheduling.k8s.io", "priorityclasses"))
-            readList(*p, "", "PriorityClass", "priority classes");
+            readList(*p, "", "PriorityClass", "priority classes", Need::Optional);
         else
             summary_.notes.push_back(
                 "scheduling.k8s.io/priorityclasses is not served: no priority classes read");
@@ -137,27 +139,34 @@ class Importer {
                                          group.group + " is not served)");
                 continue;
             }
+            std::map<std::string, std::string> refused; // resource -> label
             for (const auto& w : group.resources) {
-                if (auto p = discovery.path(w.group, w.resource))
-                    readList(*p, "", w.kind, w.label);
-                else
+                if (w.needs && refused.count(w.needs)) {
+                    // Objects naming others that could not be read would not import.
+                    skipList(std::string(w.label) + " not read: they name " + refused[w.needs] +
+                             ", which could not be read");
+                    continue;
+                }
+                if (auto p = discovery.path(w.group, w.resource)) {
+                    if (!readList(*p, "", w.kind, w.label, Need::Optional)) refused[w.resource] = w.label;
+                } else
                     summary_.notes.push_back(std::string(w.group) + " serves no " + w.resource + ": no " +
                                              w.label + " read");
             }
         }
         // The scheduler configurations live in ConfigMaps whose namespace depends on the install.
-        size_t yunikorn = readList("/api/v1/configmaps", "fieldSelector=metadata.name%3Dyunikorn-configs",
-                                   "ConfigMap", "YuniKorn configuration");
+        auto yunikorn = readList("/api/v1/configmaps", "fieldSelector=metadata.name%3Dyunikorn-configs",
+                                 "ConfigMap", "YuniKorn configuration", Need::Optional);
         if (yunikorn == 0) summary_.notes.push_back("YuniKorn: no yunikorn-configs ConfigMap found");
         bool volcano = discovery.served("scheduling.volcano.sh");
         if (volcano) {
-            size_t conf =
+            auto conf =
                 readList("/api/v1/configmaps", "fieldSelector=metadata.name%3Dvolcano-scheduler-configmap",
-                         "ConfigMap", "Volcano scheduler configuration");
+                         "ConfigMap", "Volcano scheduler configuration", Need::Optional);
             if (conf == 0)
                 summary_.notes.push_back("Volcano: no volcano-scheduler-configmap ConfigMap found");
             if (auto p = discovery.path("scheduling.volcano.sh", "podgroups"))
-                readList(*p, "", "PodGroup", "Volcano pod groups");
+                readList(*p, "", "PodGroup", "Volcano pod groups", Need::Optional);
         }
         readList("/api/v1/pods", "fieldSelector=status.phase%21%3DSucceeded%2Cstatus.phase%21%3DFailed",
                  "Pod", "pods");
@@ -180,8 +189,33 @@ class Importer {
         out_.write(header);
     }
 
-    size_t readList(const std::string& path, const std::string& query, const std::string& kind,
-                    const std::string& label) {
+    // Nodes, namespaces and pods are the cluster; without them there is nothing to plan with. The
+    // rest (scheduler objects and configurations, priority classes) may be refused by RBAC: the import
+    // then goes on and says, in the summary and in the snapshot, what it could not read.
+    enum class Need { Required, Optional };
+
+    // The objects written; nullopt when an optional list was refused (403).
+    std::optional<size_t> readList(const std::string& path, const std::string& query, const std::string& kind,
+                                   const std::string& label, Need need = Need::Required) {
+        uint64_t mark = out_.size();
+        try {
+            return readListOrThrow(path, query, kind, label);
+        } catch (const LiveError& e) {
+            if (need == Need::Required || e.kind() != FailureKind::Forbidden) throw;
+            out_.truncate(mark);
+            skipList(label + " not read: " + e.what());
+            return std::nullopt;
+        }
+    }
+
+    void skipList(std::string missing) {
+        std::replace(missing.begin(), missing.end(), '\n', ' ');
+        out_.write("# MISSING: " + missing + "\n");
+        summary_.missing.push_back(missing);
+    }
+
+    size_t readListOrThrow(const std::string& path, const std::string& query, const std::string& kind,
+                           const std::string& label) {
         uint64_t mark = out_.size();
         size_t written = 0, skipped = 0;
         std::string chunk;

@@ -65,7 +65,10 @@ struct ListSummary {
 struct ImportSummary {
     std::string server, context, user, serverVersion;
     std::vector<ListSummary> lists;
-    std::vector<std::string> notes;    // groups not installed, objects skipped
+    std::vector<std::string> notes; // groups not installed, objects skipped
+    // Optional lists the server would not let us read (403), each "LABEL not read: why"; the snapshot
+    // carries the same line as a "# MISSING:" comment where the list would be.
+    std::vector<std::string> missing;
     std::vector<std::string> warnings; // from the connection (insecure TLS, ...)
     size_t objects = 0;
     int retries = 0; // 429/5xx answers retried

@@ -75,10 +75,12 @@ int runExport(const Args& args) {
     options.target = *targetSchedulerFromString(target);
 
     Project project;
+    Diagnostics inputWarnings;
     try {
         LoadedInput loaded = loadInputs(inputs);
         if (!quiet) printDiagnostics(loaded.warnings);
         project = std::move(loaded.project);
+        inputWarnings = std::move(loaded.warnings);
     } catch (const InputError& e) {
         printDiagnostics(e.all());
         std::cerr << "gantry export: nothing written\n";
@@ -87,6 +89,7 @@ int runExport(const Args& args) {
     project.target = options.target;
 
     ExportBundle bundle = exportProject(project, options);
+    bundle.inputWarnings = std::move(inputWarnings);
     ExportResult result;
     try {
         result = writeExport(bundle, out, options.layout);

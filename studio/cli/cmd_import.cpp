@@ -154,6 +154,7 @@ int runImport(const Args& args) {
         printer.endLine();
         double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
         for (const auto& note : summary.notes) std::cerr << "gantry import: note: " << note << '\n';
+        for (const auto& m : summary.missing) std::cerr << "gantry import: warning: " << m << '\n';
         std::string counts;
         for (const auto& list : summary.lists) {
             if (list.objects == 0) continue;
@@ -174,12 +175,12 @@ int runImport(const Args& args) {
             std::cerr << "gantry import: cancelled; " << out << " was not written\n";
             return RuntimeFailure;
         }
-        std::cerr << "gantry import: error: " << e.what() << '\n';
+        std::cerr << "gantry import: error: " << live::failureMessage(e) << '\n';
         return e.kind() == live::FailureKind::Config ? BadInput : RuntimeFailure;
     } catch (const std::exception& e) {
         std::signal(SIGINT, previous);
         printer.endLine();
-        std::cerr << "gantry import: error: " << e.what() << '\n';
+        std::cerr << "gantry import: error: " << live::failureMessage(e) << '\n';
         return RuntimeFailure;
     }
 }

@@ -80,6 +80,43 @@ class CliExportTest : public QObject {
             }
     }
 
+    // A second YuniKorn partition is left out at import; every target's report says so, by name.
+    void exportReportNamesWhatTheImportLeftOut() {
+        QString in = QString(GANTRY_TEST_DATA) + "/export/conversions/yunikorn-two-partitions.yaml";
+        for (const char* target : {"yunikorn", "volcano", "kueue"}) {
+            QTemporaryDir dir;
+            Run r = runGantry({"export", "--from", in, "--target", target, "--out", dir.path()});
+            QVERIFY2(r.code == 0, qPrintable(QString(target) + ": " + r.err));
+            QFile f(dir.filePath("export-report.txt"));
+            QVERIFY(f.open(QIODevice::ReadOnly));
+            QString report = QString::fromUtf8(f.readAll());
+            QVERIFY2(!report.contains("none: every queue and quota carried over"), qPrintable(report));
+            QVERIFY2(report.contains("Left out when reading the input (1):\n  - partitions[1]: partition "
+                                     "'batch' ignored: Gantry "
+                                     "models one partition "
+                                     "(the Kubernetes shim uses only 'default'); its 3 queues (root, "
+                                     "nightly, adhoc) and limits are not carried over ["),
+                     qPrintable(report));
+            QVERIFY2(report.contains("yunikorn-two-partitions.yaml:23:"), qPrintable(report));
+            QVERIFY(r.err.contains("partition 'batch' ignored"));
+        }
+    }
+
+    // Decimal memory stays decimal in YuniKorn's queues.yaml: 10G, not 9765625Ki; binary stays binary.
+    void exportKeepsQuantitiesReadable() {
+        QString in = QString(GANTRY_TEST_DATA) + "/export/conversions/yunikorn-two-partitions.yaml";
+        QTemporaryDir dir;
+        Run r = runGantry({"export", "--from", in, "--target", "yunikorn", "--out", dir.path(), "--quiet",
+                           "--single-file"});
+        QVERIFY2(r.code == 0, qPrintable(r.err));
+        QFile f(dir.filePath("yunikorn.yaml"));
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        QString text = QString::fromUtf8(f.readAll());
+        QVERIFY2(text.contains("memory: 10G") && text.contains("memory: 20G") && text.contains("memory: 8Gi"),
+                 qPrintable(text));
+        QVERIFY(!text.contains("Ki"));
+    }
+
     void exportFailureWritesNothing() {
         QTemporaryDir dir;
         QString out = dir.filePath("out");

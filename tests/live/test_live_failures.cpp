@@ -74,6 +74,43 @@ class LiveFailureTest : public QObject {
             "User \"restricted\" cannot list resource \"nodes\" in API group \"\" at the cluster scope)");
     }
 
+    void forbiddenOptionalListIsNotedNotFatal() {
+        // RBAC that lets a user read the cluster but not the Kueue and Volcano queues: the import goes
+        // on, and both the summary and the snapshot say what is missing.
+        h_->server->addToken("no-queues-token", "no-queues");
+        h_->server->forbid("no-queues", "clusterqueues");
+        h_->server->forbid("no-queues", "queues");
+        std::string out = h_->path("out/no-queues.yaml");
+        CliRun run = runGantry(
+            {"--kubeconfig", QString::fromStdString(h_->kubeconfig("no-queues", {"token: no-queues-token"})),
+             "--out", QString::fromStdString(out)});
+        QVERIFY2(run.exitCode == 0, run.err.c_str());
+        const std::string refused =
+            "user 'tester' of context 'test' may not read Kueue cluster queues (403 "
+            "Forbidden: clusterqueues is forbidden: User \"no-queues\" cannot list resource";
+        QVERIFY2(run.err.find("gantry import: warning: Kueue cluster queues not read: " + refused) !=
+                     std::string::npos,
+                 run.err.c_str());
+        QVERIFY2(run.err.find("gantry import: warning: Volcano queues not read: ") != std::string::npos,
+                 run.err.c_str());
+        std::string text = readText(out);
+        QVERIFY(text.find("# MISSING: Kueue cluster queues not read: " + refused) != std::string::npos);
+        QVERIFY(text.find("# MISSING: Volcano queues not read: ") != std::string::npos);
+        QVERIFY(text.find("kind: ClusterQueue") == std::string::npos);
+        QVERIFY(text.find("kind: Node\n") != std::string::npos);
+        QVERIFY(text.find("kind: Cohort") != std::string::npos); // allowed lists are all there
+        // Local queues name cluster queues: without those they would not import, so they wait too.
+        QVERIFY2(run.err.find("gantry import: warning: Kueue local queues not read: they name Kueue cluster "
+                              "queues, which could not be read") != std::string::npos,
+                 run.err.c_str());
+        QVERIFY(text.find("kind: LocalQueue") == std::string::npos);
+        // What is there still imports.
+        QProcess inspect;
+        inspect.start(GANTRY_CLI, {"inspect", QString::fromStdString(out)});
+        QVERIFY(inspect.waitForFinished(60000));
+        QVERIFY2(inspect.exitCode() == 0, inspect.readAllStandardError().constData());
+    }
+
     void unreachableServer() {
         expectFailure(tokenConfig("refused", "https://127.0.0.1:" + std::to_string(closedPort())),
                       "connection refused");
@@ -155,6 +192,41 @@ class LiveFailureTest : public QObject {
         h_->server->addFault(f);
         expectFailure(tokenConfig("unavailable"),
                       "answered 503 Service Unavailable to GET /api/v1/nodes?limit=500 5 times");
+    }
+
+    void connectionResetMidPaging() {
+        // Pods come in pages of 500; the connection drops on every later page, as a load balancer that
+        // resets would. A clear error, not a partial snapshot.
+        Fault reset = fault("/api/v1/pods", Fault::Action::Close);
+        reset.laterPages = true;
+        reset.times = -1;
+        h_->server->addFault(reset);
+        expectFailure(tokenConfig("reset"),
+                      "closed the connection without answering GET /api/v1/pods?limit=500&continue=");
+        h_->server->clearFaults();
+    }
+
+    void tooManyRequestsUntilGivingUp() {
+        Fault busy;
+        busy.path = "/api/v1/namespaces";
+        busy.status = 429;
+        busy.retryAfter = "0";
+        busy.times = 5;
+        h_->server->addFault(busy);
+        expectFailure(
+            tokenConfig("busy"),
+            "answered 429 Too Many Requests to GET /api/v1/namespaces?limit=500 5 times; giving up on "
+            "namespaces: Too many requests, please try again later.");
+    }
+
+    void listOfTheWrongKind() {
+        Fault wrong = fault("/api/v1/nodes", Fault::Action::Body);
+        wrong.body =
+            R"({"kind":"PodList","apiVersion":"v1","metadata":{},"items":[{"metadata":{"name":"p"}}]})";
+        h_->server->addFault(wrong);
+        expectFailure(tokenConfig("wrong-kind"),
+                      "the answer to GET /api/v1/nodes?limit=500 (nodes) is not a Kubernetes list: it is a "
+                      "PodList, not a NodeList");
     }
 
     void execPluginMissing() {

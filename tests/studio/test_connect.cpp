@@ -52,6 +52,38 @@ class ConnectTest : public QObject {
             advice = advice || l->text().contains("kubectl get nodes");
         QVERIFY(advice);
     }
+
+    // A failure reads the same in the dialog as on the command line: one message for both.
+    void aFailureSaysWhatTheCliSays() {
+        Fault wrong;
+        wrong.path = "/api/v1/nodes";
+        wrong.action = Fault::Action::Body;
+        wrong.times = 2; // once for the CLI, once for the dialog
+        wrong.body = R"({"kind":"PodList","apiVersion":"v1","metadata":{},"items":[]})";
+        h_->server->addFault(wrong);
+        const std::string kc = h_->kubeconfig("same-message", {std::string("token: ") + LiveHarness::kToken});
+        CliRun cli = runGantry({"--kubeconfig", QString::fromStdString(kc), "--out",
+                                QString::fromStdString(h_->path("out/same-message.yaml"))});
+        QCOMPARE(cli.exitCode, 3);
+        const std::string marker = "gantry import: error: ";
+        size_t at = cli.err.find(marker);
+        QVERIFY2(at != std::string::npos, cli.err.c_str());
+        QString line = QString::fromStdString(cli.err.substr(at + marker.size())).trimmed();
+        QVERIFY(line.contains("it is a PodList, not a NodeList"));
+
+        ConnectDialog dialog;
+        dialog.setKubeconfig(QString::fromStdString(kc));
+        dialog.startImport();
+        QPushButton* import = nullptr;
+        for (auto* b : dialog.findChildren<QPushButton*>())
+            if (b->text().contains("Import")) import = b;
+        QVERIFY(import);
+        QTRY_VERIFY_WITH_TIMEOUT(import->isEnabled(), 120000);
+        bool same = false;
+        for (auto* l : dialog.findChildren<QLabel*>())
+            same = same || l->text().contains(line.toHtmlEscaped());
+        QVERIFY2(same, qPrintable(line));
+    }
 };
 
 GANTRY_TEST(ConnectTest)

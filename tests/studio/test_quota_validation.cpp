@@ -58,6 +58,39 @@ class QuotaValidationTest : public QObject {
                      "YuniKorn"));
     }
 
+    // Volcano counts a guarantee the parent does not set as 0 (volcano#5634), and a capability above
+    // the cluster's stops its scheduler altogether (volcano#4819).
+    void volcanoRulesThatBreakTheScheduler() {
+        Project p;
+        Node node;
+        node.name = "gpu-1";
+        node.allocatable.set("nvidia.com/gpu", 8000);
+        p.cluster.nodes = {node};
+        Queue org;
+        org.name = "org";
+        org.deserved.set("nvidia.com/gpu", 8000);
+        Queue team;
+        team.name = "team";
+        team.parent = "org";
+        team.deserved.set("nvidia.com/gpu", 4000);
+        team.guarantee.set("nvidia.com/gpu", 2000);
+        team.capability.set("nvidia.com/gpu", 16000);
+        p.cluster.queues = {org, team};
+        auto issues = validateQueue(p, "team", TargetScheduler::Volcano);
+        QVERIFY(has(issues, QuotaField::Low, "nvidia.com/gpu",
+                    "parent org sets no guarantee, which Volcano counts as 0"));
+        QVERIFY(has(issues, QuotaField::High, "nvidia.com/gpu",
+                    "capability 16 is more than the cluster has (8)"));
+        issues = validateQueue(p, "org", TargetScheduler::Volcano);
+        QVERIFY(has(issues, QuotaField::Low, "nvidia.com/gpu",
+                    "children's guarantee add up to 2, more than this queue's 0"));
+        p.cluster.queues[0].guarantee.set("nvidia.com/gpu", 2000);
+        p.cluster.queues[1].capability.set("nvidia.com/gpu", 8000);
+        for (const char* q : {"org", "team"})
+            for (const auto& i : validateQueue(p, q, TargetScheduler::Volcano))
+                QVERIFY2(i.severity != Severity::Error, qPrintable(i.message));
+    }
+
     void kueueRules() {
         Project p;
         Queue cq;
@@ -88,6 +121,11 @@ class QuotaValidationTest : public QObject {
         QVERIFY(has(issues, QuotaField::High, "nvidia.com/gpu", "ancestor org"));
         QVERIFY(has(issues, QuotaField::Share, "", "no dots"));
         QVERIFY(has(issues, QuotaField::Share, "", "max applications"));
+        // A child's guaranteed above its parent's max: YuniKorn refuses the whole configuration.
+        p.cluster.queues[1].guaranteed.set("nvidia.com/gpu", 24000);
+        issues = validateQueue(p, "team.a", TargetScheduler::YuniKorn);
+        QVERIFY(
+            has(issues, QuotaField::Share, "nvidia.com/gpu", "guaranteed 24 exceeds ancestor org's max 16"));
     }
 
     void editorShowsMessagesWhileTypingAndCommitsOnLeave() {

@@ -73,9 +73,12 @@ struct Checker {
     }
 
     // "children of X sum to S, more than X's V": checked from the queue's side and the parent's side.
-    void childrenWithin(QuotaField f, const QString& fieldName) {
+    // unsetIsZero: the scheduler reads a value the parent leaves unset as 0 (Volcano, volcano#5634).
+    void childrenWithin(QuotaField f, const QString& fieldName, bool unsetIsZero = false) {
         for (const auto& r : resources()) {
-            if (auto mine = value(queue, f, r)) {
+            auto mine = value(queue, f, r);
+            if (!mine && unsetIsZero && !childrenOf(queue.name).empty()) mine = 0;
+            if (mine) {
                 int64_t sum = 0;
                 auto kids = childrenOf(queue.name);
                 for (const auto* c : kids) sum += value(*c, f, r).value_or(0);
@@ -87,13 +90,18 @@ struct Checker {
             const Queue* p = parent();
             if (!p) continue;
             auto theirs = value(*p, f, r);
+            if (!theirs && unsetIsZero) theirs = 0;
             if (!theirs || !value(queue, f, r)) continue;
             int64_t sum = 0;
             for (const auto* c : childrenOf(p->name)) sum += value(*c, f, r).value_or(0);
             if (sum > *theirs)
-                error(f, r,
-                      QObject::tr("with its siblings this comes to %1, more than parent %2's %3 of %4")
-                          .arg(amount(r, sum), q(p->name), fieldName, amount(r, *theirs)));
+                error(
+                    f, r,
+                    value(*p, f, r)
+                        ? QObject::tr("with its siblings this comes to %1, more than parent %2's %3 of %4")
+                              .arg(amount(r, sum), q(p->name), fieldName, amount(r, *theirs))
+                        : QObject::tr("parent %1 sets no %2, which Volcano counts as 0: give it at least %3")
+                              .arg(q(p->name), fieldName, amount(r, sum)));
         }
     }
 
@@ -118,13 +126,18 @@ struct Checker {
                               .arg(amount(r, *c), q(p->name), amount(r, *pc)));
             }
             int64_t total = clusterTotal(project.cluster, r);
+            if (c && total > 0 && *c > total)
+                error(QuotaField::High, r,
+                      QObject::tr("capability %1 is more than the cluster has (%2); Volcano then stops "
+                                  "scheduling every queue")
+                          .arg(amount(r, *c), amount(r, total)));
             if (d && total > 0 && *d > total && !parent())
                 warn(QuotaField::Share, r,
                      QObject::tr("deserved %1 is more than the cluster has (%2)")
                          .arg(amount(r, *d), amount(r, total)));
         }
-        childrenWithin(QuotaField::Low, QObject::tr("guarantee"));
-        childrenWithin(QuotaField::Share, QObject::tr("deserved"));
+        childrenWithin(QuotaField::Low, QObject::tr("guarantee"), true);
+        childrenWithin(QuotaField::Share, QObject::tr("deserved"), true);
         if (queue.weight < 1 || queue.weight > 65535)
             error(QuotaField::Share, "", QObject::tr("weight must be between 1 and 65535"));
         if (depth() > 5)
@@ -176,13 +189,20 @@ struct Checker {
             if (g && m && *g > *m)
                 error(QuotaField::Share, r,
                       QObject::tr("guaranteed %1 exceeds max %2").arg(amount(r, *g), amount(r, *m)));
-            // The effective max of the ancestors bounds this queue's max.
+            // The ancestors' max bounds this queue's max and its guaranteed (YuniKorn refuses the
+            // whole configuration otherwise).
             std::string p = queue.parent;
             for (int guard = 0; !p.empty() && p != "root" && guard < 64; ++guard) {
                 int i = queueIndex(project, p);
                 if (i < 0) break;
                 const Queue& a = project.cluster.queues[size_t(i)];
                 auto am = value(a, QuotaField::High, r);
+                if (g && am && *g > *am) {
+                    error(QuotaField::Share, r,
+                          QObject::tr("guaranteed %1 exceeds ancestor %2's max %3")
+                              .arg(amount(r, *g), q(a.name), amount(r, *am)));
+                    g.reset(); // once is enough
+                }
                 if (m && am && *m > *am) {
                     error(QuotaField::High, r,
                           QObject::tr("max %1 exceeds ancestor %2's max %3")

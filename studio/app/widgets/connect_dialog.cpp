@@ -187,12 +187,13 @@ void ConnectDialog::startImport() {
             summary = tr("%1 objects from %2 (Kubernetes %3)")
                           .arg(formatCount(qint64(s.objects)), qs(s.server), qs(s.serverVersion));
             for (const auto& n : s.notes) summary += QStringLiteral("\n") + qs(n);
+            for (const auto& m : s.missing) summary += QStringLiteral("\n") + tr("Missing: %1").arg(qs(m));
         } catch (const live::LiveError& e) {
             // \x01 marks a cancel: not an error to show.
             error = e.kind() == live::FailureKind::Cancelled ? QStringLiteral("\x01")
-                                                             : QString::fromUtf8(e.what());
+                                                             : qs(live::failureMessage(e));
         } catch (const std::exception& e) {
-            error = QString::fromUtf8(e.what());
+            error = qs(live::failureMessage(e));
         }
         QMetaObject::invokeMethod(
             this,

@@ -246,6 +246,11 @@ void LoopbackApiServer::addFault(const Fault& fault) {
     faults_.push_back(fault);
 }
 
+void LoopbackApiServer::clearFaults() {
+    std::lock_guard lock(mutex_);
+    faults_.clear();
+}
+
 std::vector<RecordedRequest> LoopbackApiServer::requests() const {
     std::lock_guard lock(mutex_);
     return log_;
@@ -364,7 +369,7 @@ void LoopbackApiServer::serveConnection(int fd) {
             std::lock_guard lock(mutex_);
             for (auto& f : faults_) {
                 if (f.times == 0 || f.path != rec.path) continue;
-                if (f.action == Fault::Action::ExpireContinue &&
+                if ((f.action == Fault::Action::ExpireContinue || f.laterPages) &&
                     rec.query.find("continue=") == std::string::npos)
                     continue;
                 if (f.times > 0) --f.times;
@@ -402,6 +407,10 @@ void LoopbackApiServer::serveConnection(int fd) {
             case Fault::Action::BrokenJson:
                 response.body = "{\"kind\":\"NodeList\",\"apiVersion\":\"v1\",\"metadata\":{},\"items\":[{"
                                 "\"metadata\":{\"name\":";
+                answered = true;
+                break;
+            case Fault::Action::Body:
+                response.body = fault->body;
                 answered = true;
                 break;
             case Fault::Action::Stall: {

@@ -39,13 +39,16 @@ struct Fault {
         Close,          // close the connection without answering
         ExpireContinue, // 410 Gone for a request that carries a continue token
         Delay,          // answer normally after `delaySeconds`
+        Body,           // 200 with `body` as the answer (a list of the wrong kind, a huge list, ...)
     };
     std::string path; // exact request path (no query)
     Action action = Action::Status;
     int status = 503;
     std::string retryAfter;
-    int times = 1; // how many requests it hits; -1 = all
+    int times = 1;           // how many requests it hits; -1 = all
+    bool laterPages = false; // hits only requests that carry a continue token (page 2 and on)
     double delaySeconds = 0;
+    std::string body;
     std::function<void()> onHit; // runs when the fault fires (e.g. to change the cluster)
 };
 
@@ -83,6 +86,7 @@ class LoopbackApiServer {
     void setGzip(bool on) { gzip_ = on; }
 
     void addFault(const Fault& fault);
+    void clearFaults();
     std::vector<RecordedRequest> requests() const;
     size_t requestCount(const std::string& path) const;
     int connectionsAccepted() const { return connections_.load(); }
