@@ -75,7 +75,7 @@ class Preempt : public Action {
                         if (ssn.state.shapeOf(preemptor).bestEffort && !ssn.state.shapeOf(t).bestEffort)
                             return false;
                         if (!task.preemptable) return false;
-                        if (task.job == UINT32_MAX || !ssn.jobs[task.job].inSession) return false;
+                        if (task.job == UINT32_MAX || !ssn.inSession(task.job)) return false;
                         return ssn.state.jobs[task.job].queue == ssn.state.jobs[j].queue && task.job != j;
                     });
                 }

@@ -8,6 +8,7 @@
 #include "profiles/volcano/framework/queue_util.h"
 #include "profiles/volcano/framework/statement.h"
 
+#include <algorithm>
 #include <map>
 
 namespace gantry::engine::actions {
@@ -25,17 +26,19 @@ class Reclaim : public Action {
         auto jobLess = [&](uint32_t a, uint32_t b) { return ssn.jobOrderLess(a, b); };
         auto taskLess = [&](uint32_t a, uint32_t b) { return ssn.taskOrderLess(a, b); };
         PriorityQueue<decltype(queueLess)> queues(queueLess);
-        std::vector<bool> queued(ssn.state.queues.size(), false);
+        // Each queue is pushed at its first job (by index) that is neither pending nor invalid.
+        // Pushes follow that order exactly: victims' queues lose share while they wait in the
+        // heap, so the order in which they went in can decide the order in which they come out.
+        std::vector<uint32_t> first(ssn.state.queues.size(), UINT32_MAX);
+        if (const SettledJobs* settled = ssn.settled())
+            for (uint32_t q = 0; q < first.size(); ++q) first[q] = settled->firstSettled(q);
         std::map<uint32_t, PriorityQueue<decltype(jobLess)>> preemptors;
         std::map<uint32_t, PriorityQueue<decltype(taskLess)>> preemptorTasks;
         for (uint32_t j : ssn.sessionJobs) {
             if (ssn.isPending(j)) continue;
             if (ssn.jobValid(j)) continue;
             const uint32_t q = ssn.queueOf(j);
-            if (!queued[q]) {
-                queued[q] = true;
-                queues.push(q);
-            }
+            first[q] = std::min(first[q], j);
             if (ssn.jobStarving(j)) {
                 preemptors.try_emplace(q, jobLess).first->second.push(j);
                 auto& ts = preemptorTasks.try_emplace(j, taskLess).first->second;
@@ -44,6 +47,11 @@ class Reclaim : public Action {
                         ts.push(t);
             }
         }
+        std::vector<std::pair<uint32_t, uint32_t>> order; // first job, queue
+        for (uint32_t q = 0; q < first.size(); ++q)
+            if (first[q] != UINT32_MAX) order.emplace_back(first[q], q);
+        std::sort(order.begin(), order.end());
+        for (const auto& [j, q] : order) queues.push(q);
         while (!queues.empty()) {
             const uint32_t q = queues.pop();
             if (ssn.overused(q)) continue;
@@ -93,7 +101,7 @@ class Reclaim : public Action {
             for (uint32_t x : st.nodeTasks[n]) {
                 const auto& xt = st.tasks[x];
                 if (xt.status != TaskStatus::Running || !xt.preemptable) continue;
-                if (xt.job == UINT32_MAX || !ssn.jobs[xt.job].inSession) continue;
+                if (xt.job == UINT32_MAX || !ssn.inSession(xt.job)) continue;
                 if (st.jobs[xt.job].queue == st.jobs[job].queue) continue;
                 if (!st.queues[size_t(st.jobs[xt.job].queue)].reclaimable) continue;
                 reclaimees.push_back(x);

@@ -31,7 +31,7 @@ class Gang : public Plugin {
             std::unordered_map<uint32_t, int32_t> occupied;
             for (uint32_t t : preemptees) {
                 const uint32_t j = s->state.tasks[t].job;
-                if (j == UINT32_MAX || !s->jobs[j].inSession) continue;
+                if (j == UINT32_MAX || !s->inSession(j)) continue;
                 auto it = occupied.find(j);
                 if (it == occupied.end()) it = occupied.emplace(j, s->readyTaskNum(j)).first;
                 if (it->second > s->state.jobs[j].minAvailable) {
