@@ -110,7 +110,7 @@ class Simulator {
             if (task.node >= 0 && engine::occupiesNode(task.status) && task.status != TaskStatus::Pipelined)
                 account(t, +1);
         }
-        if (o_.measureFragmentation) frag_ = std::make_unique<FragTracker>(st_, w_);
+        if (o_.measureFragmentation) frag_ = std::make_unique<FragTracker>(st_, w_, cluster.topologyLevels);
         result_.profile = info->name;
         result_.cycleSeconds = o_.cycleSeconds;
         result_.horizonSeconds = o_.horizonSeconds;
@@ -515,6 +515,11 @@ class Simulator {
             auto f = frag_->measure();
             result_.fragmentationPct.push_back(f.fragOverTotalPct());
             result_.fragOverIdlePct.push_back(f.fragOverIdlePct());
+            const frag::IdleBreakdown& idle = frag_->idle();
+            result_.idle.stranded.push_back(double(idle.stranded) / 1000.0);
+            result_.idle.fractional.push_back(double(idle.fractional) / 1000.0);
+            result_.idle.scattered.push_back(double(idle.scattered) / 1000.0);
+            result_.idle.usable.push_back(double(idle.usable) / 1000.0);
         }
         int32_t pending = 0, running = 0, partial = 0, pendingPods = 0;
         for (const auto& a : active_) {
@@ -608,7 +613,10 @@ class Simulator {
         result_.pendingReasons = reasons_.table();
         result_.objects = profile_->objectSeries();
         result_.fragmentationMeasured = frag_ && frag_->measured();
-        if (frag_ && frag_->measured()) result_.targetWorkload = frag_->describeTarget();
+        if (frag_ && frag_->measured()) {
+            result_.targetWorkload = frag_->describeTarget();
+            result_.topologySlots = frag_->topologySlots();
+        }
     }
 
     bool anyWaiting() const { return !waiting_.empty(); }

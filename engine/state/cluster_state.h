@@ -309,7 +309,6 @@ class ClusterState {
     friend struct StateBuilder; // state_builder.cpp fills what follows
     uint32_t internShape(PodShape&& shape);
     void nodeAccount(uint32_t task, uint32_t node, TaskStatus status, int sign);
-    bool countsResource(const std::string& name) const;
     std::unordered_map<std::string, uint32_t> shapeIndex;
     std::unordered_map<std::string, uint32_t> nodeIndex, queueIndex, jobIndex;
     std::unordered_multimap<uint64_t, uint32_t> bucketIndex; // hash of the dynamic key -> bucket

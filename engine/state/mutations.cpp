@@ -16,10 +16,6 @@ bool volcanoCountsResource(const std::string& name) {
     return name.rfind("requests.", 0) != 0;                            // extended
 }
 
-bool ClusterState::countsResource(const std::string& name) const {
-    return volcanoCountsResource(name);
-}
-
 int ClusterState::findNode(const std::string& name) const {
     auto it = nodeIndex.find(name);
     return it == nodeIndex.end() ? -1 : int(it->second);
