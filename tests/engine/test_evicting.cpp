@@ -145,8 +145,10 @@ struct Decisions {
     std::set<uint32_t> untried;
 };
 
+// Without a cache, the reference: every job, every node (no index, no shortcut in preempt).
 Decisions decide(ClusterState& st, SessionCache* cache, const SchedulerConf& conf, bool park) {
     SessionOptions o;
+    o.useNodeIndex = cache != nullptr;
     o.cache = cache;
     o.compactResult = true;
     o.parkJobs = park;
@@ -247,7 +249,7 @@ class EvictingSessionTest : public QObject {
         for (uint32_t seed = 1; seed <= 20; ++seed) {
             const Cluster c = randomContendedCluster(seed);
             for (const auto& [name, conf] : evictingConfs()) {
-                const CycleResult reference = runSession(c, conf, true);
+                const CycleResult reference = runSession(c, conf, false);
                 ClusterState st = buildClusterState(c);
                 SessionCache cache(st);
                 SessionOptions o;

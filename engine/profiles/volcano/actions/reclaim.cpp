@@ -107,24 +107,27 @@ class Reclaim : public Action {
                 reclaimees.push_back(x);
             }
             if (reclaimees.empty()) continue;
+            const VResource available = futureIdle(n);
+            // The victims are some of the reclaimees: when all of them leaving would not make room,
+            // neither would the victims.
+            VResource withVictims = available;
+            for (uint32_t x : reclaimees) withVictims.add(ssn.taskRes(x));
+            if (!req.lessEqual(withVictims, Missing::Zero)) continue;
             // Upstream lists a node's pods in map order; Gantry hands them over in victim order.
             ssn.sortVictims(reclaimees, task);
             auto victims = ssn.reclaimableVictims(task, reclaimees);
-            VResource available = futureIdle(n);
-            VResource withVictims = available;
+            withVictims = available;
             for (uint32_t v : victims) withVictims.add(ssn.taskRes(v));
             if (!req.lessEqual(withVictims, Missing::Zero)) continue;
             ssn.sortVictims(victims, task);
             Statement nodeStmt(ssn);
-            bool evicted = false;
+            VResource freed = available;
             for (uint32_t v : victims) {
-                if (req.lessEqual(available, Missing::Zero)) break;
+                if (req.lessEqual(freed, Missing::Zero)) break;
                 nodeStmt.evict(v);
-                available.add(ssn.taskRes(v));
-                evicted = true;
+                freed.add(ssn.taskRes(v));
             }
-            (void)evicted;
-            if (!req.lessEqual(available, Missing::Zero)) {
+            if (!req.lessEqual(freed, Missing::Zero)) {
                 nodeStmt.discard();
                 continue;
             }

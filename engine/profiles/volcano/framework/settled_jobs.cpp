@@ -121,6 +121,8 @@ void SettledJobs::evaluate(uint32_t j) {
         const uint32_t q = contribution_[j].queue;
         apply(queues_[q], inqueue_, contribution_[j], -1);
         byQueue_[q].erase(j);
+        if (auto it = priorities_[q].find(contribution_[j].priority); --it->second == 0)
+            priorities_[q].erase(it);
         member_[j] = 0;
         --settledCount_;
     }
@@ -143,6 +145,7 @@ void SettledJobs::evaluate(uint32_t j) {
     const auto& job = state_.jobs[j];
     Contribution c;
     c.queue = uint32_t(job.queue);
+    c.priority = job.priority;
     const int D = state_.D();
     c.allocated = VResource(D);
     c.request = VResource(D);
@@ -159,6 +162,8 @@ void SettledJobs::evaluate(uint32_t j) {
         if (byQueue_.size() <= c.queue) byQueue_.resize(c.queue + 1);
         apply(queues_[c.queue], inqueue_, c, +1);
         byQueue_[c.queue].insert(j);
+        if (priorities_.size() <= c.queue) priorities_.resize(c.queue + 1);
+        ++priorities_[c.queue][c.priority];
         member_[j] = 1;
         ++settledCount_;
     } else {

@@ -70,6 +70,11 @@ class SettledJobs {
     uint32_t firstSettled(uint32_t q) const {
         return q < byQueue_.size() && !byQueue_[q].empty() ? *byQueue_[q].begin() : UINT32_MAX;
     }
+    // The lowest priority of a settled job of queue q (INT32_MAX when none): preempt looks for
+    // victims of lower priority than the preemptor's.
+    int32_t lowestSettledPriority(uint32_t q) const {
+        return q < priorities_.size() && !priorities_[q].empty() ? priorities_[q].begin()->first : INT32_MAX;
+    }
     const Sum& inqueue() const { return inqueue_; } // over every queue
     size_t settledCount() const { return settledCount_; }
 
@@ -86,7 +91,8 @@ class SettledJobs {
 
   private:
     struct Contribution {
-        uint32_t queue = 0; // the job's, kept: a removed job no longer names it
+        uint32_t queue = 0;   // the job's, kept: a removed job no longer names it
+        int32_t priority = 0; // likewise
         VResource allocated, request, inqueue, elastic;
         VResource overcommit; // what overcommit adds: inqueue when settled, minResources when parked
         bool inqueueCounted = false;
@@ -108,7 +114,8 @@ class SettledJobs {
     std::vector<uint32_t> unsettled_;
     std::vector<uint32_t> looseTasks_;
     std::vector<QueueTotals> queues_;
-    std::vector<std::set<uint32_t>> byQueue_; // settled jobs of each queue
+    std::vector<std::set<uint32_t>> byQueue_;            // settled jobs of each queue
+    std::vector<std::map<int32_t, int32_t>> priorities_; // settled jobs of each queue by priority
     Sum inqueue_;
     size_t settledCount_ = 0;
     std::vector<int32_t> group_; // parked job -> its group, -1
