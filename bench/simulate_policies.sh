@@ -3,7 +3,8 @@
 # bench/make_sim_inventory.py NODES PODS, once with the inventory's own policy (plain: enqueue,
 # allocate, backfill) and once with bench/preempt-reclaim.conf (preempt and reclaim enabled, as
 # operators run them). Each run is timed as a whole process with /usr/bin/time -v; prints both
-# wall times, their ratio (preempt/reclaim over plain), each run's peak memory per pod and how
+# wall and CPU times (on a shared machine the CPU time is the steadier), their ratios
+# (preempt/reclaim over plain), each run's peak memory per pod and how
 # many pods each run evicted, so that a fast run that evicts nothing is seen for what it is.
 # Targets on a 2-core machine: 1,000,000 pods in under 30 s plain and under 60 s with preempt and
 # reclaim; with --horizon 8h, preempt and reclaim within 3x plain; under 200 bytes per pod.
@@ -49,17 +50,19 @@ def measure(name):
     wall = sum(p * 60 ** i for i, p in enumerate(reversed(parts)))
     rc = int(open(f"{work}/{name}.rc").read())
     result = json.load(open(f"{work}/{name}.json")) if rc == 0 else None
-    return wall, int(field("Maximum resident set size (kbytes)")), rc, result
+    cpu = float(field("User time (seconds)")) + float(field("System time (seconds)"))
+    return wall, cpu, int(field("Maximum resident set size (kbytes)")), rc, result
 rows = {name: measure(name) for name in ("plain", "preempt-reclaim")}
-for name, (wall, rss_kb, rc, result) in rows.items():
+for name, (wall, cpu, rss_kb, rc, result) in rows.items():
     if result is None:
         print(f"{name:16} did not finish (exit {rc}; {limit} s bound) after {wall:.2f} s")
         continue
     pods = result["pods"]["total"]
-    print(f"{name:16} wall {wall:8.2f} s  peak {rss_kb / 1024:7.1f} MiB = "
+    print(f"{name:16} wall {wall:8.2f} s  cpu {cpu:8.2f} s  peak {rss_kb / 1024:7.1f} MiB = "
           f"{rss_kb * 1024 / max(pods, 1):4.0f} bytes/pod  simulated {result['end_seconds'] / 3600:5.1f} h  "
           f"sessions {result['sessions']}  evicted pods {result['preemption']['pod_evictions']}")
-(pw, _, prc, _), (ew, _, erc, _) = rows["plain"], rows["preempt-reclaim"]
+(pw, pc, _, prc, _), (ew, ec, _, erc, _) = rows["plain"], rows["preempt-reclaim"]
 note = "" if prc == 0 and erc == 0 else " (at least; a run did not finish)"
-print(f"nodes {nodes}: preempt-reclaim / plain = {ew / max(pw, 1e-9):.2f}{note}")
+print(f"nodes {nodes}: preempt-reclaim / plain = {ew / max(pw, 1e-9):.2f} wall, "
+      f"{ec / max(pc, 1e-9):.2f} cpu{note}")
 PY

@@ -22,6 +22,7 @@ class Reclaim : public Action {
         search_ = std::make_unique<NodeSearch>(ssn);
         if (auto v = ssn.actionArgument("reclaim", "predicateErrorCacheEnable"))
             if (auto b = parseGoBool(trim(*v))) search_->setErrorCache(*b);
+        findBounds(ssn);
         auto queueLess = [&](uint32_t a, uint32_t b) { return ssn.queueOrderLess(a, b); };
         auto jobLess = [&](uint32_t a, uint32_t b) { return ssn.jobOrderLess(a, b); };
         auto taskLess = [&](uint32_t a, uint32_t b) { return ssn.taskOrderLess(a, b); };
@@ -81,8 +82,50 @@ class Reclaim : public Action {
     }
 
   private:
+    // For each tier whose plugins may name victims, the plugin that bounds what the tier decides:
+    // a tier decides with victims its last voting plugin names (Session::tierVictims), and with
+    // at most two voters, victims the first names too. Bounded only when each such plugin says
+    // which queues it may take from (reclaimsFrom; the plugins that do always vote), and with the
+    // node index on (the reference session visits every node).
+    void findBounds(const Session& ssn) {
+        bounding_.clear();
+        bounded_ = ssn.options.useNodeIndex;
+        const auto& slots = ssn.pluginSlots;
+        for (size_t i = 0; i < slots.size() && bounded_;) {
+            std::vector<const PluginSlot*> voters;
+            const int tier = slots[i].tier;
+            for (; i < slots.size() && slots[i].tier == tier; ++i)
+                if (slots[i].reclaimableOn && slots[i].reclaimable) voters.push_back(&slots[i]);
+            if (voters.empty()) continue;
+            if (voters.back()->reclaimsFrom)
+                bounding_.push_back(voters.back());
+            else if (voters.size() <= 2 && voters.front()->reclaimsFrom)
+                bounding_.push_back(voters.front());
+            else
+                bounded_ = false;
+        }
+    }
+
+    // Whether reclaim cannot place the task on any node, decided without visiting one: no plugin
+    // that bounds a tier may take a pod of another reclaimable queue, so every node's victims are
+    // none, and no node's future idle resources hold the task (ClusterState::fitCount, the same
+    // test as the one below on each node).
+    bool hopeless(uint32_t task, uint32_t job) {
+        if (!bounded_) return false;
+        Session& ssn = *ssn_;
+        ClusterState& st = ssn.state;
+        for (uint32_t q = 0; q < st.queues.size(); ++q) {
+            if (q == ssn.queueOf(job) || !st.queues[q].reclaimable) continue;
+            for (const PluginSlot* b : bounding_)
+                if (b->reclaimsFrom(q)) return false;
+        }
+        st.trackFits(st.tasks[task].shape);
+        return st.fitCount(st.tasks[task].shape) == 0;
+    }
+
     void reclaimForTask(Statement& stmt, uint32_t task, uint32_t job) {
         Session& ssn = *ssn_;
+        if (hopeless(task, job)) return;
         const auto& st = ssn.state;
         std::vector<bool> excluded(st.nodes.size(), false);
         if (auto fe = ssn.jobs[job].nodesFitErrors.find(task); fe != ssn.jobs[job].nodesFitErrors.end()) {
@@ -154,6 +197,8 @@ class Reclaim : public Action {
     Session* ssn_ = nullptr;
     std::unique_ptr<NodeSearch> search_;
     std::vector<Candidate> passing_;
+    std::vector<const PluginSlot*> bounding_; // findBounds
+    bool bounded_ = false;
 };
 
 } // namespace

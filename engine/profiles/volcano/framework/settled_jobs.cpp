@@ -123,6 +123,7 @@ void SettledJobs::evaluate(uint32_t j) {
         byQueue_[q].erase(j);
         if (auto it = priorities_[q].find(contribution_[j].priority); --it->second == 0)
             priorities_[q].erase(it);
+        elastic_[q] -= contribution_[j].beyondMin;
         member_[j] = 0;
         --settledCount_;
     }
@@ -164,6 +165,9 @@ void SettledJobs::evaluate(uint32_t j) {
         byQueue_[c.queue].insert(j);
         if (priorities_.size() <= c.queue) priorities_.resize(c.queue + 1);
         ++priorities_[c.queue][c.priority];
+        if (elastic_.size() <= c.queue) elastic_.resize(c.queue + 1, 0);
+        c.beyondMin = int32_t(job.tasks.size()) > job.minAvailable;
+        elastic_[c.queue] += c.beyondMin;
         member_[j] = 1;
         ++settledCount_;
     } else {

@@ -70,6 +70,8 @@ class SettledJobs {
     uint32_t firstSettled(uint32_t q) const {
         return q < byQueue_.size() && !byQueue_[q].empty() ? *byQueue_[q].begin() : UINT32_MAX;
     }
+    // How many settled jobs of queue q have more pods than minAvailable (gang may take the others).
+    int32_t elasticSettled(uint32_t q) const { return q < elastic_.size() ? elastic_[q] : 0; }
     // The lowest priority of a settled job of queue q (INT32_MAX when none): preempt looks for
     // victims of lower priority than the preemptor's.
     int32_t lowestSettledPriority(uint32_t q) const {
@@ -91,8 +93,9 @@ class SettledJobs {
 
   private:
     struct Contribution {
-        uint32_t queue = 0;   // the job's, kept: a removed job no longer names it
-        int32_t priority = 0; // likewise
+        uint32_t queue = 0;     // the job's, kept: a removed job no longer names it
+        int32_t priority = 0;   // likewise
+        bool beyondMin = false; // more pods than minAvailable (elasticSettled)
         VResource allocated, request, inqueue, elastic;
         VResource overcommit; // what overcommit adds: inqueue when settled, minResources when parked
         bool inqueueCounted = false;
@@ -116,6 +119,7 @@ class SettledJobs {
     std::vector<QueueTotals> queues_;
     std::vector<std::set<uint32_t>> byQueue_;            // settled jobs of each queue
     std::vector<std::map<int32_t, int32_t>> priorities_; // settled jobs of each queue by priority
+    std::vector<int32_t> elastic_;                       // elasticSettled, by queue
     Sum inqueue_;
     size_t settledCount_ = 0;
     std::vector<int32_t> group_; // parked job -> its group, -1

@@ -119,6 +119,11 @@ class Proportion : public Plugin {
             }
             return victims;
         };
+        // A queue's allocation only falls while reclaimable walks its pods.
+        self.reclaimsFrom = [this](uint32_t q) {
+            const auto& a = attrs_[q];
+            return a.used && !a.allocated.lessEqual(a.deserved, Missing::Zero);
+        };
         self.overused = [this](uint32_t q) {
             const auto& a = attrs_[q];
             return a.deserved.lessEqual(a.allocated, Missing::Zero);
