@@ -1,5 +1,6 @@
 // Engine unit tests on clusters built in C++: Volcano's resource arithmetic, the node index against a
 // full scan, the session's undo log, gang and queue behaviour, pending reasons, incremental jobs.
+#include "engine_fixtures.h"
 #include "model/cluster.h"
 #include "profiles/volcano/framework/session.h"
 #include "state/cluster_state.h"
@@ -13,100 +14,9 @@
 
 using namespace gantry;
 using namespace gantry::engine;
+using namespace gantry::engine::fixtures;
 
 namespace {
-
-constexpr int64_t Gi = 1024LL * 1024 * 1024;
-
-Node makeNode(const std::string& name, int64_t milliCpu, int64_t memGi, int64_t gpus = 0,
-              Labels labels = {}) {
-    Node n;
-    n.name = name;
-    n.labels = std::move(labels);
-    n.allocatable.set(res::Cpu, milliCpu);
-    n.allocatable.set(res::Memory, memGi * Gi);
-    n.allocatable.set(res::Pods, 110);
-    if (gpus) {
-        n.allocatable.set(res::NvidiaGpu, gpus);
-        n.gpus.count = int32_t(gpus);
-    }
-    n.capacity = n.allocatable;
-    return n;
-}
-
-Pod makePod(const std::string& ns, const std::string& name, const std::string& group, int64_t milliCpu,
-            int64_t memGi, int64_t gpus = 0) {
-    Pod p;
-    p.ns = ns;
-    p.name = name;
-    p.uid = ns + "-" + name;
-    p.group = group;
-    p.schedulerName = "volcano";
-    if (milliCpu) p.requests.set(res::Cpu, milliCpu);
-    if (memGi) p.requests.set(res::Memory, memGi * Gi);
-    if (gpus) {
-        p.requests.set(res::NvidiaGpu, gpus);
-        p.gpu.count = int32_t(gpus);
-    }
-    return p;
-}
-
-PodGroup makeGroup(const std::string& ns, const std::string& name, const std::string& queue,
-                   int32_t minMember, PodGroupPhase phase = PodGroupPhase::Inqueue) {
-    PodGroup g;
-    g.ns = ns;
-    g.name = name;
-    g.queue = queue;
-    g.minMember = minMember;
-    g.phase = phase;
-    g.origin = "scheduling.volcano.sh/PodGroup";
-    return g;
-}
-
-Queue makeQueue(const std::string& name, int32_t weight = 1) {
-    Queue q;
-    q.name = name;
-    q.weight = weight;
-    return q;
-}
-
-SchedulerConf makeConf(std::vector<std::string> actions, std::vector<std::vector<std::string>> tiers) {
-    SchedulerConf c;
-    c.actions = std::move(actions);
-    for (const auto& names : tiers) {
-        Tier t;
-        for (const auto& n : names) {
-            PluginOption o;
-            o.name = n;
-            t.plugins.push_back(o);
-        }
-        c.tiers.push_back(t);
-    }
-    return c;
-}
-
-SchedulerConf defaultConf(std::vector<std::string> actions = {"enqueue", "allocate", "backfill"}) {
-    return makeConf(std::move(actions), {{"priority", "gang", "conformance"},
-                                         {"drf", "predicates", "proportion", "nodeorder", "binpack"}});
-}
-
-// A simulator-style session: cached, compact result, parked jobs untried or not.
-CycleResult runCompact(ClusterState& st, SessionCache& cache, const SchedulerConf& conf, bool park) {
-    SessionOptions o;
-    o.cache = &cache;
-    o.compactResult = true;
-    o.parkJobs = park;
-    Session ssn(st, conf, o);
-    return ssn.run();
-}
-
-CycleResult runSession(const Cluster& cluster, const SchedulerConf& conf, bool useIndex) {
-    ClusterState st = buildClusterState(cluster);
-    SessionOptions o;
-    o.useNodeIndex = useIndex;
-    Session ssn(st, conf, o);
-    return ssn.run();
-}
 
 // A random cluster: node shapes, labels, taints and cordons; pending gangs with roles, selectors and
 // tolerations; some pods already running; weighted queues with and without capabilities.
@@ -169,25 +79,6 @@ Cluster randomCluster(uint32_t seed) {
         c.podGroups.push_back(std::move(g));
     }
     return c;
-}
-
-QString describe(const CycleResult& r) {
-    QString out;
-    for (const auto& [p, n] : r.bindings)
-        out += QString("bind %1 %2\n").arg(QString::fromStdString(p), QString::fromStdString(n));
-    for (const auto& p : r.evicted) out += QString("evict %1\n").arg(QString::fromStdString(p));
-    for (const auto& [g, ns] : r.pipelined) {
-        out += "pipelined " + QString::fromStdString(g);
-        for (const auto& n : ns) out += " " + QString::fromStdString(n);
-        out += "\n";
-    }
-    for (const auto& [g, ph] : r.podGroupPhase)
-        out += QString("phase %1 %2\n").arg(QString::fromStdString(g), QString(toString(ph)));
-    for (const auto& [p, why] : r.pending)
-        out += QString("pending %1 %2\n").arg(QString::fromStdString(p), QString::fromStdString(why));
-    for (const auto& [g, s] : r.gangs)
-        out += QString("gang %1 %2\n").arg(QString::fromStdString(g), QString::fromStdString(s.reason));
-    return out;
 }
 
 } // namespace
@@ -371,7 +262,11 @@ class SessionTest : public QObject {
         QCOMPARE(allocated.get(st.dims.find(res::NvidiaGpu)), 4.0);
         const SchedulerConf conf = defaultConf();
         QVERIFY(SessionCache::covers(conf));
-        QVERIFY(!SessionCache::covers(defaultConf({"enqueue", "allocate", "preempt"})));
+        // Evicting sessions leave them out too (preempt finds their pods on the nodes).
+        QVERIFY(SessionCache::covers(defaultConf({"enqueue", "allocate", "preempt"})));
+        SchedulerConf hierarchical = defaultConf();
+        hierarchical.tiers[1].plugins[0].switches["enableHierarchy"] = true;
+        QVERIFY(!SessionCache::covers(hierarchical)); // hierarchical drf sums over every job
         {
             SessionOptions o;
             o.cache = &cache;

@@ -34,6 +34,7 @@ class Preempt : public Action {
         readInt("minCandidateNodesPercentage", minPercentage_);
         readInt("minCandidateNodesAbsolute", minAbsolute_);
         readInt("maxCandidateNodesAbsolute", maxAbsolute_);
+        boundVictims_ = ssn.options.useNodeIndex && victimsOfLowerPriority(ssn);
 
         auto queueLess = [&](uint32_t a, uint32_t b) { return ssn.queueOrderLess(a, b); };
         auto jobLess = [&](uint32_t a, uint32_t b) { return ssn.jobOrderLess(a, b); };
@@ -54,6 +55,7 @@ class Preempt : public Action {
                 if (ssn.state.tasks[t].status == TaskStatus::Pending && ssn.state.tasks[t].volcano)
                     ts.push(t);
         }
+        if (boundVictims_ && !preemptors.empty()) findLowestPriorities();
         PriorityQueue<decltype(queueLess)> queues(queueLess);
         for (const auto& [q, pq] : preemptors) queues.push(q);
 
@@ -69,15 +71,18 @@ class Preempt : public Action {
                     auto& ts = preemptorTasks.at(j);
                     if (ts.empty()) break;
                     const uint32_t preemptor = ts.pop();
-                    preempt(stmt, preemptor, [&](uint32_t t) {
-                        const auto& task = ssn.state.tasks[t];
-                        if (!preemptableStatus(task.status)) return false;
-                        if (ssn.state.shapeOf(preemptor).bestEffort && !ssn.state.shapeOf(t).bestEffort)
-                            return false;
-                        if (!task.preemptable) return false;
-                        if (task.job == UINT32_MAX || !ssn.jobs[task.job].inSession) return false;
-                        return ssn.state.jobs[task.job].queue == ssn.state.jobs[j].queue && task.job != j;
-                    });
+                    preempt(
+                        stmt, preemptor,
+                        [&](uint32_t t) {
+                            const auto& task = ssn.state.tasks[t];
+                            if (!preemptableStatus(task.status)) return false;
+                            if (ssn.state.shapeOf(preemptor).bestEffort && !ssn.state.shapeOf(t).bestEffort)
+                                return false;
+                            if (!task.preemptable) return false;
+                            if (task.job == UINT32_MAX || !ssn.inSession(task.job)) return false;
+                            return ssn.state.jobs[task.job].queue == ssn.state.jobs[j].queue && task.job != j;
+                        },
+                        false);
                 }
                 if (ssn.jobPipelined(j))
                     stmt.commit();
@@ -93,14 +98,17 @@ class Preempt : public Action {
                 while (!intra.empty()) {
                     const uint32_t preemptor = intra.pop();
                     Statement stmt(ssn);
-                    bool assigned = preempt(stmt, preemptor, [&](uint32_t t) {
-                        const auto& task = ssn.state.tasks[t];
-                        if (!preemptableStatus(task.status)) return false;
-                        if (ssn.state.shapeOf(preemptor).bestEffort && !ssn.state.shapeOf(t).bestEffort)
-                            return false;
-                        if (!task.preemptable) return false;
-                        return task.job == ssn.state.tasks[preemptor].job;
-                    });
+                    bool assigned = preempt(
+                        stmt, preemptor,
+                        [&](uint32_t t) {
+                            const auto& task = ssn.state.tasks[t];
+                            if (!preemptableStatus(task.status)) return false;
+                            if (ssn.state.shapeOf(preemptor).bestEffort && !ssn.state.shapeOf(t).bestEffort)
+                                return false;
+                            if (!task.preemptable) return false;
+                            return task.job == ssn.state.tasks[preemptor].job;
+                        },
+                        true);
                     if (!assigned) {
                         stmt.discard();
                         break;
@@ -112,10 +120,63 @@ class Preempt : public Action {
     }
 
   private:
-    template <class Filter> bool preempt(Statement& stmt, uint32_t preemptor, Filter filter) {
+    // Whether every deciding tier takes its victims from the priority plugin's (pods of lower
+    // priority): a tier decides with the victims of its last voting plugin, intersected with those
+    // before it since the last empty intersection. So the priority plugin bounds a tier's victims
+    // when it is the last plugin of the tier that may vote, or the first of at most two.
+    static bool victimsOfLowerPriority(const Session& ssn) {
+        const auto& slots = ssn.pluginSlots;
+        for (size_t i = 0; i < slots.size();) {
+            std::vector<const PluginSlot*> voters;
+            const int tier = slots[i].tier;
+            for (; i < slots.size() && slots[i].tier == tier; ++i)
+                if (slots[i].preemptableOn && slots[i].preemptable) voters.push_back(&slots[i]);
+            if (voters.empty()) continue;
+            const bool last = voters.back()->name == "priority";
+            const bool firstOfTwo = voters.front()->name == "priority" && voters.size() <= 2;
+            if (!last && !firstOfTwo) return false;
+        }
+        return true;
+    }
+
+    // The lowest priority of a job of each queue that has pods a victim could come from (Bound or
+    // Running), settled or in the session. Nothing becomes Bound or Running during preempt.
+    void findLowestPriorities() {
+        const Session& ssn = *ssn_;
+        lowest_.assign(ssn.state.queues.size(), INT32_MAX);
+        if (const SettledJobs* settled = ssn.settled())
+            for (uint32_t q = 0; q < lowest_.size(); ++q) lowest_[q] = settled->lowestSettledPriority(q);
+        for (uint32_t j : ssn.sessionJobs) {
+            if (ssn.count(j, TaskStatus::Running) + ssn.count(j, TaskStatus::Bound) == 0) continue;
+            auto& low = lowest_[ssn.queueOf(j)];
+            low = std::min(low, ssn.state.jobs[j].priority);
+        }
+    }
+
+    // Whether preempt cannot place the preemptor on any node, decided without visiting one: its
+    // victims could only be pods of lower priority (of its queue, or of its own job when sameJob),
+    // there are none, and without victims no node's future idle resources hold its request
+    // (ClusterState::fitCount; preempt's own test on each node, validVictims, is the same).
+    bool hopeless(uint32_t preemptor, bool sameJob) {
+        if (!boundVictims_) return false;
+        ClusterState& st = ssn_->state;
+        const auto& task = st.tasks[preemptor];
+        if (sameJob) {
+            for (uint32_t t : st.jobs[task.job].tasks)
+                if (preemptableStatus(st.tasks[t].status) && st.tasks[t].priority < task.priority)
+                    return false;
+        } else if (lowest_[ssn_->queueOf(task.job)] < st.jobs[task.job].priority) {
+            return false;
+        }
+        st.trackFits(task.shape);
+        return st.fitCount(task.shape) == 0;
+    }
+
+    template <class Filter> bool preempt(Statement& stmt, uint32_t preemptor, Filter filter, bool sameJob) {
         Session& ssn = *ssn_;
         if (ssn.state.shapeOf(preemptor).preemptNever) return false;
         if (ssn.prePredicate(preemptor)) return false;
+        if (hopeless(preemptor, sameJob)) return false;
         const uint32_t job = ssn.jobOf(preemptor);
         std::vector<bool> excluded(ssn.state.nodes.size(), false);
         if (auto fe = ssn.jobs[job].nodesFitErrors.find(preemptor);
@@ -131,12 +192,15 @@ class Preempt : public Action {
         return normalPreempt(stmt, preemptor, filter);
     }
 
+    // The node's pods that pass the filter, in victim order (upstream lists them in map order), or
+    // none when even all of them leaving would not make room for the preemptor: the victims the
+    // plugins choose are some of them, so the node would be passed over (validVictims).
     std::vector<uint32_t> preemptees(uint32_t node, uint32_t preemptor,
                                      const std::function<bool(uint32_t)>& filter) {
         std::vector<uint32_t> out;
         for (uint32_t t : ssn_->state.nodeTasks[node])
             if (filter(t)) out.push_back(t);
-        // Upstream lists a node's pods in map order; Gantry hands them over in victim order.
+        if (!validVictims(preemptor, node, out)) return {};
         ssn_->sortVictims(out, preemptor);
         return out;
     }
@@ -318,6 +382,8 @@ class Preempt : public Action {
     std::unique_ptr<NodeSearch> search_;
     std::vector<Candidate> passing_;
     bool topologyAware_ = false;
+    bool boundVictims_ = false;   // victimsOfLowerPriority, with the node index on
+    std::vector<int32_t> lowest_; // by queue (findLowestPriorities)
     int minPercentage_ = 10, minAbsolute_ = 1, maxAbsolute_ = 100;
 };
 

@@ -8,6 +8,7 @@
 #include "profiles/volcano/framework/queue_util.h"
 #include "profiles/volcano/framework/statement.h"
 
+#include <algorithm>
 #include <map>
 
 namespace gantry::engine::actions {
@@ -21,21 +22,24 @@ class Reclaim : public Action {
         search_ = std::make_unique<NodeSearch>(ssn);
         if (auto v = ssn.actionArgument("reclaim", "predicateErrorCacheEnable"))
             if (auto b = parseGoBool(trim(*v))) search_->setErrorCache(*b);
+        findBounds(ssn);
         auto queueLess = [&](uint32_t a, uint32_t b) { return ssn.queueOrderLess(a, b); };
         auto jobLess = [&](uint32_t a, uint32_t b) { return ssn.jobOrderLess(a, b); };
         auto taskLess = [&](uint32_t a, uint32_t b) { return ssn.taskOrderLess(a, b); };
         PriorityQueue<decltype(queueLess)> queues(queueLess);
-        std::vector<bool> queued(ssn.state.queues.size(), false);
+        // Each queue is pushed at its first job (by index) that is neither pending nor invalid.
+        // Pushes follow that order exactly: victims' queues lose share while they wait in the
+        // heap, so the order in which they went in can decide the order in which they come out.
+        std::vector<uint32_t> first(ssn.state.queues.size(), UINT32_MAX);
+        if (const SettledJobs* settled = ssn.settled())
+            for (uint32_t q = 0; q < first.size(); ++q) first[q] = settled->firstSettled(q);
         std::map<uint32_t, PriorityQueue<decltype(jobLess)>> preemptors;
         std::map<uint32_t, PriorityQueue<decltype(taskLess)>> preemptorTasks;
         for (uint32_t j : ssn.sessionJobs) {
             if (ssn.isPending(j)) continue;
             if (ssn.jobValid(j)) continue;
             const uint32_t q = ssn.queueOf(j);
-            if (!queued[q]) {
-                queued[q] = true;
-                queues.push(q);
-            }
+            first[q] = std::min(first[q], j);
             if (ssn.jobStarving(j)) {
                 preemptors.try_emplace(q, jobLess).first->second.push(j);
                 auto& ts = preemptorTasks.try_emplace(j, taskLess).first->second;
@@ -44,6 +48,11 @@ class Reclaim : public Action {
                         ts.push(t);
             }
         }
+        std::vector<std::pair<uint32_t, uint32_t>> order; // first job, queue
+        for (uint32_t q = 0; q < first.size(); ++q)
+            if (first[q] != UINT32_MAX) order.emplace_back(first[q], q);
+        std::sort(order.begin(), order.end());
+        for (const auto& [j, q] : order) queues.push(q);
         while (!queues.empty()) {
             const uint32_t q = queues.pop();
             if (ssn.overused(q)) continue;
@@ -73,8 +82,50 @@ class Reclaim : public Action {
     }
 
   private:
+    // For each tier whose plugins may name victims, the plugin that bounds what the tier decides:
+    // a tier decides with victims its last voting plugin names (Session::tierVictims), and with
+    // at most two voters, victims the first names too. Bounded only when each such plugin says
+    // which queues it may take from (reclaimsFrom; the plugins that do always vote), and with the
+    // node index on (the reference session visits every node).
+    void findBounds(const Session& ssn) {
+        bounding_.clear();
+        bounded_ = ssn.options.useNodeIndex;
+        const auto& slots = ssn.pluginSlots;
+        for (size_t i = 0; i < slots.size() && bounded_;) {
+            std::vector<const PluginSlot*> voters;
+            const int tier = slots[i].tier;
+            for (; i < slots.size() && slots[i].tier == tier; ++i)
+                if (slots[i].reclaimableOn && slots[i].reclaimable) voters.push_back(&slots[i]);
+            if (voters.empty()) continue;
+            if (voters.back()->reclaimsFrom)
+                bounding_.push_back(voters.back());
+            else if (voters.size() <= 2 && voters.front()->reclaimsFrom)
+                bounding_.push_back(voters.front());
+            else
+                bounded_ = false;
+        }
+    }
+
+    // Whether reclaim cannot place the task on any node, decided without visiting one: no plugin
+    // that bounds a tier may take a pod of another reclaimable queue, so every node's victims are
+    // none, and no node's future idle resources hold the task (ClusterState::fitCount, the same
+    // test as the one below on each node).
+    bool hopeless(uint32_t task, uint32_t job) {
+        if (!bounded_) return false;
+        Session& ssn = *ssn_;
+        ClusterState& st = ssn.state;
+        for (uint32_t q = 0; q < st.queues.size(); ++q) {
+            if (q == ssn.queueOf(job) || !st.queues[q].reclaimable) continue;
+            for (const PluginSlot* b : bounding_)
+                if (b->reclaimsFrom(q)) return false;
+        }
+        st.trackFits(st.tasks[task].shape);
+        return st.fitCount(st.tasks[task].shape) == 0;
+    }
+
     void reclaimForTask(Statement& stmt, uint32_t task, uint32_t job) {
         Session& ssn = *ssn_;
+        if (hopeless(task, job)) return;
         const auto& st = ssn.state;
         std::vector<bool> excluded(st.nodes.size(), false);
         if (auto fe = ssn.jobs[job].nodesFitErrors.find(task); fe != ssn.jobs[job].nodesFitErrors.end()) {
@@ -93,30 +144,33 @@ class Reclaim : public Action {
             for (uint32_t x : st.nodeTasks[n]) {
                 const auto& xt = st.tasks[x];
                 if (xt.status != TaskStatus::Running || !xt.preemptable) continue;
-                if (xt.job == UINT32_MAX || !ssn.jobs[xt.job].inSession) continue;
+                if (xt.job == UINT32_MAX || !ssn.inSession(xt.job)) continue;
                 if (st.jobs[xt.job].queue == st.jobs[job].queue) continue;
                 if (!st.queues[size_t(st.jobs[xt.job].queue)].reclaimable) continue;
                 reclaimees.push_back(x);
             }
             if (reclaimees.empty()) continue;
+            const VResource available = futureIdle(n);
+            // The victims are some of the reclaimees: when all of them leaving would not make room,
+            // neither would the victims.
+            VResource withVictims = available;
+            for (uint32_t x : reclaimees) withVictims.add(ssn.taskRes(x));
+            if (!req.lessEqual(withVictims, Missing::Zero)) continue;
             // Upstream lists a node's pods in map order; Gantry hands them over in victim order.
             ssn.sortVictims(reclaimees, task);
             auto victims = ssn.reclaimableVictims(task, reclaimees);
-            VResource available = futureIdle(n);
-            VResource withVictims = available;
+            withVictims = available;
             for (uint32_t v : victims) withVictims.add(ssn.taskRes(v));
             if (!req.lessEqual(withVictims, Missing::Zero)) continue;
             ssn.sortVictims(victims, task);
             Statement nodeStmt(ssn);
-            bool evicted = false;
+            VResource freed = available;
             for (uint32_t v : victims) {
-                if (req.lessEqual(available, Missing::Zero)) break;
+                if (req.lessEqual(freed, Missing::Zero)) break;
                 nodeStmt.evict(v);
-                available.add(ssn.taskRes(v));
-                evicted = true;
+                freed.add(ssn.taskRes(v));
             }
-            (void)evicted;
-            if (!req.lessEqual(available, Missing::Zero)) {
+            if (!req.lessEqual(freed, Missing::Zero)) {
                 nodeStmt.discard();
                 continue;
             }
@@ -143,6 +197,8 @@ class Reclaim : public Action {
     Session* ssn_ = nullptr;
     std::unique_ptr<NodeSearch> search_;
     std::vector<Candidate> passing_;
+    std::vector<const PluginSlot*> bounding_; // findBounds
+    bool bounded_ = false;
 };
 
 } // namespace

@@ -82,6 +82,9 @@ struct PluginSlot {
     ValidateExFn jobValid;
     JobEnqueuedFn jobEnqueued;
     QueuePredicate overused;
+    // Whether reclaimable may still name a pod of this queue a victim in this session's reclaim
+    // (false: none of its pods, whatever the reclaimees). Absent: any.
+    QueuePredicate reclaimsFrom;
     AllocatableFn allocatable;
     PreemptiveFn preemptive;
     PredicateFn predicate;

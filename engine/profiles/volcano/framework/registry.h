@@ -19,7 +19,9 @@ class Action;
 // How a plugin bears on leaving jobs out of a session (SessionCache).
 struct PluginTraits {
     // Whether sessions may leave the settled jobs out with this plugin, as configured: it looks only
-    // at the jobs it is asked about, or reads the settled jobs' totals (SettledJobs). Null = never.
+    // at the jobs it is asked about, or reads the settled jobs' totals (SettledJobs), and answers
+    // about a settled job from the state when preempt or reclaim offer one of its pods as a victim
+    // (Session::inSession). Null = never.
     std::function<bool(const PluginOption&)> allowsSettledJobsOut;
     // How it decides that a job is ready or pipelined. Gang: all-or-nothing on minAvailable (as
     // configured); Wider: it may pipeline a job that gang would not (sla), so a job too few of whose
@@ -29,7 +31,9 @@ struct PluginTraits {
 };
 
 struct ActionTraits {
-    bool evicts = false; // may take running pods (preempt, reclaim): every job may change
+    // May take running pods (preempt, reclaim): a settled job may lose pods, and a parked job may
+    // pipeline some (it stays in the session; each action skips it only where that changes nothing).
+    bool evicts = false;
 };
 
 using PluginBuilder = std::function<std::unique_ptr<Plugin>(const PluginOption&)>;

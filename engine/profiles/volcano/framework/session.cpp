@@ -15,8 +15,6 @@ bool switchOn(const PluginOption& o, const char* name) {
 } // namespace
 
 bool SessionCache::covers(const SchedulerConf& conf) {
-    for (const auto& a : conf.actions)
-        if (const ActionDescriptor* d = findAction(a); d && d->traits.evicts) return false;
     for (const auto& tier : conf.tiers)
         for (const auto& p : tier.plugins) {
             const PluginDescriptor* d = findPlugin(p.name);
@@ -60,14 +58,19 @@ Session::Session(ClusterState& st, const SchedulerConf& c, const SessionOptions&
     : state(st), conf(c), options(opts), jobs(cache ? cache->jobs : ownJobs_),
       slot_(cache ? cache->slot : ownSlot_) {
     state.ensureIndexes();
-    for (const auto& a : conf.actions) enabledActions.insert(a);
+    for (const auto& a : conf.actions) {
+        enabledActions.insert(a);
+        if (const ActionDescriptor* d = findAction(a); d && d->traits.evicts) evicts_ = true;
+    }
     totalResource = state.totalAllocatable();
     if (cache) {
         settled_ = &cache->settled;
         settled_->refresh();
         // The cache is only passed when it covers the configuration (SessionCache::parks less covers).
         parking_ = options.parkJobs && options.compactResult && gangAloneDecides(conf);
-        settled_->partition(parking_, sessionJobs);
+        // A parked job may still pipeline pods in preempt or take them back in reclaim: with an
+        // action that evicts, parked jobs stay in the session.
+        settled_->partition(parking_ && !evicts_, sessionJobs);
         if (jobs.size() < state.jobs.size()) jobs.resize(state.jobs.size());
         if (slot_.size() < state.jobs.size()) slot_.resize(state.jobs.size());
     } else {
@@ -476,7 +479,7 @@ std::vector<std::vector<int32_t>> Session::hyperNodeGradient(uint32_t job, int32
 bool Session::victimLess(uint32_t l, uint32_t r, uint32_t preemptor) {
     const uint32_t lj = state.tasks[l].job, rj = state.tasks[r].job;
     if (lj == rj) return !taskOrderLess(l, r);
-    const bool lf = lj != UINT32_MAX && jobs[lj].inSession, rf = rj != UINT32_MAX && jobs[rj].inSession;
+    const bool lf = lj != UINT32_MAX && inSession(lj), rf = rj != UINT32_MAX && inSession(rj);
     if (!lf || !rf) {
         if (!lf && !rf) return !taskOrderLess(l, r);
         return !lf;
@@ -486,7 +489,7 @@ bool Session::victimLess(uint32_t l, uint32_t r, uint32_t preemptor) {
         return !taskOrderLess(l, r);
     };
     const uint32_t pj = state.tasks[preemptor].job;
-    if (pj == UINT32_MAX || !jobs[pj].inSession) return jobThenTask();
+    if (pj == UINT32_MAX || !inSession(pj)) return jobThenTask();
     if (state.jobs[lj].queue != state.jobs[rj].queue)
         return victimQueueOrderLess(queueOf(lj), queueOf(rj), queueOf(pj));
     return jobThenTask();

@@ -28,13 +28,16 @@ struct SessionOptions {
     double nowSeconds = 1e18;   // for sla: objects without timestamps count as created long ago
     bool computeScores = false; // fill CycleResult::scores for pending pods on the initial state
     // Carried from one session to the next on the same state (the simulator's): settled jobs stay
-    // out of the session when the configuration allows it (SessionCache::covers).
+    // out of the session when the configuration allows it (SessionCache::covers); preempt and
+    // reclaim still find them on the nodes as victims.
     SessionCache* cache = nullptr;
     // The result by index only (CycleResult::phaseChanges and jobReasons); the maps keyed by
     // name (podGroupPhase, pending, gangs, pipelined) stay empty.
     bool compactResult = false;
     // With a cache and a compact result: parked jobs that cannot start are not tried (no reason
-    // for them; CycleResult::parkedJobs lists them), when SessionCache::parks allows it.
+    // for them; CycleResult::parkedJobs lists them), when SessionCache::parks allows it. With an
+    // action that evicts they stay in the session and each action skips them only where trying
+    // could change nothing.
     bool parkJobs = false;
 };
 
@@ -58,6 +61,7 @@ class Session {
     std::vector<uint32_t> ownSlot_;
     SettledJobs* settled_ = nullptr;
     bool parking_ = false;
+    bool evicts_ = false;
 
   public:
     ClusterState& state;
@@ -70,9 +74,16 @@ class Session {
     VResource totalResource;              // sum of allocatable of nodes
     // The settled jobs left out of this session (null when every job is in it).
     const SettledJobs* settled() const { return settled_; }
+    // Whether the scheduler sees the job (a PodGroup in an existing queue): listed in sessionJobs,
+    // or settled and left out, when it can only come up as a victim of preempt or reclaim.
+    bool inSession(uint32_t job) const { return jobs[job].inSession || (settled_ && settled_->settled(job)); }
+    // Whether the job is one of sessionJobs.
+    bool listed(uint32_t job) const {
+        return job < slot_.size() && slot_[job] < sessionJobs.size() && sessionJobs[slot_[job]] == job;
+    }
     // Whether allocate should not try a parked job: too few of its pods fit for it to start.
     bool parkedNow(uint32_t job);
-    // Position of a session job in sessionJobs, for plugins that keep per-job arrays.
+    // Position of a listed job in sessionJobs, for plugins that keep per-job arrays.
     uint32_t sessionSlot(uint32_t job) const { return slot_[job]; }
 
     // Runs the configured actions once each, in order, and closes the session.

@@ -33,8 +33,8 @@ struct JobSession {
 // every job slot of the state.
 struct SessionCache {
     explicit SessionCache(ClusterState& state) : settled(state) {}
-    // Whether sessions of this configuration may leave the settled jobs out: no configured action
-    // evicts, and every plugin allows it as configured (PluginTraits::allowsSettledJobsOut).
+    // Whether sessions of this configuration may leave the settled jobs out: every plugin allows it
+    // as configured (PluginTraits::allowsSettledJobsOut).
     static bool covers(const SchedulerConf& conf);
     // Whether such sessions may also leave parked jobs untried: gang alone decides whether a job
     // is ready or pipelined (PluginTraits::readiness: some plugin says Gang, none says Wider).

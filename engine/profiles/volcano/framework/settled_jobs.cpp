@@ -85,8 +85,18 @@ bool SettledJobs::qualifies(uint32_t j) const {
     const auto& job = state_.jobs[j];
     const int32_t placed =
         job.statusCount[int(TaskStatus::Running)] + job.statusCount[int(TaskStatus::Bound)];
-    return job.phase == PodGroupPhase::Running && !job.tasks.empty() && placed == int32_t(job.tasks.size()) &&
-           placed >= job.minAvailable;
+    if (job.phase != PodGroupPhase::Running || job.tasks.empty() || placed != int32_t(job.tasks.size()) ||
+        placed < job.minAvailable)
+        return false;
+    // Valid as gang judges it (jobValid), so that preempt and reclaim would pass over it exactly as
+    // the session left it out: every role has its minimum of pods.
+    if (job.minAvailable < job.taskMinAvailableTotal) return true;
+    for (const auto& [role, min] : job.minTaskMember) {
+        int32_t n = 0;
+        for (uint32_t t : job.tasks) n += state_.tasks[t].role == role;
+        if (n < min) return false;
+    }
+    return true;
 }
 
 bool SettledJobs::parkable(uint32_t j) const {
@@ -110,6 +120,10 @@ void SettledJobs::evaluate(uint32_t j) {
     if (member_[j]) {
         const uint32_t q = contribution_[j].queue;
         apply(queues_[q], inqueue_, contribution_[j], -1);
+        byQueue_[q].erase(j);
+        if (auto it = priorities_[q].find(contribution_[j].priority); --it->second == 0)
+            priorities_[q].erase(it);
+        elastic_[q] -= contribution_[j].beyondMin;
         member_[j] = 0;
         --settledCount_;
     }
@@ -132,6 +146,7 @@ void SettledJobs::evaluate(uint32_t j) {
     const auto& job = state_.jobs[j];
     Contribution c;
     c.queue = uint32_t(job.queue);
+    c.priority = job.priority;
     const int D = state_.D();
     c.allocated = VResource(D);
     c.request = VResource(D);
@@ -145,7 +160,14 @@ void SettledJobs::evaluate(uint32_t j) {
     }
     if (settle) {
         if (queues_.size() <= c.queue) queues_.resize(c.queue + 1);
+        if (byQueue_.size() <= c.queue) byQueue_.resize(c.queue + 1);
         apply(queues_[c.queue], inqueue_, c, +1);
+        byQueue_[c.queue].insert(j);
+        if (priorities_.size() <= c.queue) priorities_.resize(c.queue + 1);
+        ++priorities_[c.queue][c.priority];
+        if (elastic_.size() <= c.queue) elastic_.resize(c.queue + 1, 0);
+        c.beyondMin = int32_t(job.tasks.size()) > job.minAvailable;
+        elastic_[c.queue] += c.beyondMin;
         member_[j] = 1;
         ++settledCount_;
     } else {

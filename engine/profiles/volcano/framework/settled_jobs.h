@@ -1,14 +1,16 @@
 #pragma once
-// Jobs a session cannot change when it evicts nothing, kept out of the simulator's sessions.
+// Jobs a session does not need to walk, kept out of the simulator's sessions.
 //
 // A job is settled when its PodGroup is Running and every one of its pods is Bound or Running (at
-// least minAvailable of them). Without a preempt or reclaim action nothing in a session touches
-// such a job: enqueue admits only Pending PodGroups, allocate and backfill find none of its pods
-// pending, and close finds the phase it already has. A cluster at steady state is mostly settled
-// jobs, so a session that leaves them out costs what the waiting jobs cost, not what the cluster
-// holds. The plugins that sum over every job (proportion per queue, overcommit over the cluster)
-// add the settled jobs' totals kept here; the totals are exact integers, so it does not matter in
-// which order anything was added.
+// least minAvailable of them, and each role's minimum). Nothing in a session asks for such a job by
+// walking the jobs: enqueue admits only Pending PodGroups, allocate and backfill find none of its
+// pods pending, preempt and reclaim find it starving for nothing, and close finds the phase it
+// already has (a pod evicted in the session still counts as scheduled). Preempt and reclaim may still take
+// its pods: they find them on the nodes, and the plugins answer about the job from the state
+// (Session::inSession). A cluster at steady state is mostly settled jobs, so a session that leaves them out
+// costs what the waiting jobs cost, not what the cluster holds. The plugins that sum over every job
+// (proportion per queue, overcommit over the cluster) add the settled jobs' totals kept here; the totals are
+// exact integers, so it does not matter in which order anything was added.
 //
 // Parked jobs are the other kind a session may leave out: admitted (Inqueue) jobs whose pods are
 // all pending and all of one shape. They are grouped by queue, shape and minAvailable; a session
@@ -25,6 +27,7 @@
 
 #include <cstdint>
 #include <map>
+#include <set>
 #include <tuple>
 #include <vector>
 
@@ -60,6 +63,20 @@ class SettledJobs {
     // Pending pods without a PodGroup (the builder's; jobs added later always have one).
     const std::vector<uint32_t>& looseTasks() const { return looseTasks_; }
     const QueueTotals& queue(uint32_t q) const { return queues_[q]; }
+    // What a settled job holds, as when it settled: every pod's request (Volcano's Resreq).
+    const VResource& allocated(uint32_t job) const { return contribution_[job].allocated; }
+    // The settled job of queue q with the lowest index (UINT32_MAX when none): reclaim pushes the
+    // queues in the order of their first job, settled or not.
+    uint32_t firstSettled(uint32_t q) const {
+        return q < byQueue_.size() && !byQueue_[q].empty() ? *byQueue_[q].begin() : UINT32_MAX;
+    }
+    // How many settled jobs of queue q have more pods than minAvailable (gang may take the others).
+    int32_t elasticSettled(uint32_t q) const { return q < elastic_.size() ? elastic_[q] : 0; }
+    // The lowest priority of a settled job of queue q (INT32_MAX when none): preempt looks for
+    // victims of lower priority than the preemptor's.
+    int32_t lowestSettledPriority(uint32_t q) const {
+        return q < priorities_.size() && !priorities_[q].empty() ? priorities_[q].begin()->first : INT32_MAX;
+    }
     const Sum& inqueue() const { return inqueue_; } // over every queue
     size_t settledCount() const { return settledCount_; }
 
@@ -76,7 +93,9 @@ class SettledJobs {
 
   private:
     struct Contribution {
-        uint32_t queue = 0; // the job's, kept: a removed job no longer names it
+        uint32_t queue = 0;     // the job's, kept: a removed job no longer names it
+        int32_t priority = 0;   // likewise
+        bool beyondMin = false; // more pods than minAvailable (elasticSettled)
         VResource allocated, request, inqueue, elastic;
         VResource overcommit; // what overcommit adds: inqueue when settled, minResources when parked
         bool inqueueCounted = false;
@@ -98,6 +117,9 @@ class SettledJobs {
     std::vector<uint32_t> unsettled_;
     std::vector<uint32_t> looseTasks_;
     std::vector<QueueTotals> queues_;
+    std::vector<std::set<uint32_t>> byQueue_;            // settled jobs of each queue
+    std::vector<std::map<int32_t, int32_t>> priorities_; // settled jobs of each queue by priority
+    std::vector<int32_t> elastic_;                       // elasticSettled, by queue
     Sum inqueue_;
     size_t settledCount_ = 0;
     std::vector<int32_t> group_; // parked job -> its group, -1

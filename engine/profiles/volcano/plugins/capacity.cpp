@@ -96,7 +96,7 @@ class Capacity : public Plugin {
         self.simulateBegin = [this](uint32_t) { simDelta_.clear(); };
         self.simulateTask = [this](uint32_t, uint32_t t, uint32_t, int sign) {
             const uint32_t j = s_->jobOf(t);
-            if (j == UINT32_MAX || !s_->jobs[j].inSession) return;
+            if (j == UINT32_MAX || !s_->inSession(j)) return;
             const uint32_t q = s_->queueOf(j);
             if (!attrs_[q].used) return;
             const VResource& req = s_->taskRes(t);
@@ -434,7 +434,7 @@ class Capacity : public Plugin {
             return victims;
         }
         const uint32_t rj = s_->jobOf(reclaimer);
-        if (rj == UINT32_MAX || !s_->jobs[rj].inSession || !attrs_[s_->queueOf(rj)].used) {
+        if (rj == UINT32_MAX || !s_->inSession(rj) || !attrs_[s_->queueOf(rj)].used) {
             *vote = -1;
             return victims;
         }
@@ -445,7 +445,7 @@ class Capacity : public Plugin {
         std::map<uint32_t, VResource> allocations;
         for (uint32_t t : ordered) {
             const uint32_t j = s_->jobOf(t);
-            if (j == UINT32_MAX || !s_->jobs[j].inSession) continue;
+            if (j == UINT32_MAX || !s_->inSession(j)) continue;
             const uint32_t q = s_->queueOf(j);
             const Attr& attr = attrs_[q];
             if (!attr.used) continue;
@@ -498,7 +498,7 @@ class Capacity : public Plugin {
 
     void onEvent(uint32_t t, int sign) {
         const uint32_t j = s_->jobOf(t);
-        if (j == UINT32_MAX || !s_->jobs[j].inSession) return;
+        if (j == UINT32_MAX || !s_->inSession(j)) return;
         auto& a = attrs_[s_->queueOf(j)];
         if (!a.used) return;
         const VResource& req = s_->taskRes(t);

@@ -9,6 +9,7 @@
 #include <cmath>
 #include <map>
 #include <sstream>
+#include <unordered_map>
 
 namespace gantry::engine::plugins {
 
@@ -86,14 +87,14 @@ class Drf : public Plugin {
             *vote = 1;
             std::vector<uint32_t> victims;
             const uint32_t pj = s_->jobOf(preemptor);
-            if (pj == UINT32_MAX || !s_->jobs[pj].inSession) return victims;
+            if (pj == UINT32_MAX || !s_->inSession(pj)) return victims;
             VResource lalloc = attr(pj).allocated;
             lalloc.add(s_->taskRes(preemptor));
             const double ls = calculateShare(lalloc);
             std::map<uint32_t, VResource> allocations;
             for (uint32_t t : preemptees) {
                 const uint32_t j = s_->jobOf(t);
-                if (j == UINT32_MAX || !s_->jobs[j].inSession) continue;
+                if (j == UINT32_MAX || !s_->inSession(j)) continue;
                 auto it = allocations.find(j);
                 if (it == allocations.end()) it = allocations.emplace(j, attr(j).allocated).first;
                 it->second.sub(s_->taskRes(t));
@@ -123,7 +124,7 @@ class Drf : public Plugin {
         ssn.addEventHandler(
             [this](uint32_t t) {
                 const uint32_t j = s_->jobOf(t);
-                if (j == UINT32_MAX || !s_->jobs[j].inSession) return;
+                if (j == UINT32_MAX || !s_->inSession(j)) return;
                 auto& a = attr(j);
                 a.allocated.add(s_->taskRes(t));
                 updateShare(a);
@@ -135,7 +136,7 @@ class Drf : public Plugin {
             },
             [this](uint32_t t) {
                 const uint32_t j = s_->jobOf(t);
-                if (j == UINT32_MAX || !s_->jobs[j].inSession) return;
+                if (j == UINT32_MAX || !s_->inSession(j)) return;
                 auto& a = attr(j);
                 a.allocated.sub(s_->taskRes(t));
                 updateShare(a);
@@ -275,7 +276,7 @@ class Drf : public Plugin {
         VResource totalAllocated = totalAllocated_;
         auto root = root_->clone(nullptr);
         const uint32_t lj = s_->jobOf(reclaimer);
-        if (lj == UINT32_MAX || !s_->jobs[lj].inSession) return victims;
+        if (lj == UINT32_MAX || !s_->inSession(lj)) return victims;
         const auto& lq = s_->state.queues[s_->queueOf(lj)];
         Attr lattr;
         lattr.allocated = attr(lj).allocated;
@@ -285,7 +286,7 @@ class Drf : public Plugin {
         updateHierarchicalShare(*root, totalAllocated, lj, lattr, lq.hierarchy, lq.hierarchyWeights);
         for (uint32_t t : reclaimees) {
             const uint32_t rj = s_->jobOf(t);
-            if (rj == UINT32_MAX || !s_->jobs[rj].inSession) continue;
+            if (rj == UINT32_MAX || !s_->inSession(rj)) continue;
             const auto& rq = s_->state.queues[s_->queueOf(rj)];
             totalAllocated.sub(s_->taskRes(t));
             Attr rattr;
@@ -308,7 +309,19 @@ class Drf : public Plugin {
     std::vector<int> totalNames_;
     bool hierarchy_ = false;
     std::vector<Attr> attrs_; // by position in sessionJobs
-    Attr& attr(uint32_t job) { return attrs_[s_->sessionSlot(job)]; }
+    // Settled jobs the session left out, asked about as victims: their attributes as the session
+    // opened (every pod placed), made at the first question and then kept up to date like the
+    // others (the first may come from an eviction, after the pod left).
+    std::unordered_map<uint32_t, Attr> leftOut_;
+    Attr& attr(uint32_t job) {
+        if (s_->listed(job)) return attrs_[s_->sessionSlot(job)];
+        auto [it, added] = leftOut_.try_emplace(job);
+        if (added) {
+            it->second.allocated = s_->settled()->allocated(job);
+            updateShare(it->second);
+        }
+        return it->second;
+    }
     VResource totalAllocated_;
     std::unique_ptr<HNode> root_;
 };
@@ -317,8 +330,9 @@ class Drf : public Plugin {
 
 PluginDescriptor drfPlugin() {
     PluginTraits t;
-    // Without hierarchy it looks only at the jobs it is asked about; the hierarchical shares
-    // are sums over every job of a queue.
+    // Without hierarchy it looks only at the jobs it is asked about (a settled job asked about as a
+    // victim gets its share from the state); the hierarchical shares are sums over every job of a
+    // queue.
     t.allowsSettledJobsOut = [](const PluginOption& o) { return !o.enabled("enableHierarchy"); };
     return {"drf", [](const PluginOption& option) { return std::make_unique<Drf>(option); }, std::move(t)};
 }

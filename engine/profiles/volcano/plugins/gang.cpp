@@ -31,7 +31,7 @@ class Gang : public Plugin {
             std::unordered_map<uint32_t, int32_t> occupied;
             for (uint32_t t : preemptees) {
                 const uint32_t j = s->state.tasks[t].job;
-                if (j == UINT32_MAX || !s->jobs[j].inSession) continue;
+                if (j == UINT32_MAX || !s->inSession(j)) continue;
                 auto it = occupied.find(j);
                 if (it == occupied.end()) it = occupied.emplace(j, s->readyTaskNum(j)).first;
                 if (it->second > s->state.jobs[j].minAvailable) {
@@ -44,6 +44,21 @@ class Gang : public Plugin {
         };
         self.preemptable = evictable;
         self.reclaimable = evictable;
+        // Victims come from jobs with more pods ready than minAvailable. Which queues hold such a
+        // job is found when first asked and kept until a pod is allocated (one leaving only
+        // lowers a job's ready count).
+        ssn.addEventHandler([this](uint32_t) { elastic_.clear(); }, nullptr);
+        self.reclaimsFrom = [this, s](uint32_t q) {
+            if (elastic_.empty()) {
+                elastic_.assign(s->state.queues.size(), 0);
+                if (const SettledJobs* settled = s->settled())
+                    for (uint32_t i = 0; i < elastic_.size(); ++i)
+                        elastic_[i] = settled->elasticSettled(i) > 0;
+                for (uint32_t j : s->sessionJobs)
+                    if (s->readyTaskNum(j) > s->state.jobs[j].minAvailable) elastic_[s->queueOf(j)] = 1;
+            }
+            return elastic_[q] != 0;
+        };
         self.jobOrder = [s](uint32_t l, uint32_t r) {
             const bool lr = s->isReady(l), rr = s->isReady(r);
             if (lr && rr) return 0;
@@ -57,6 +72,9 @@ class Gang : public Plugin {
         };
         self.jobStarving = [s](uint32_t j) { return s->isStarving(j); };
     }
+
+  private:
+    std::vector<uint8_t> elastic_; // by queue; empty = to be found
 };
 
 } // namespace

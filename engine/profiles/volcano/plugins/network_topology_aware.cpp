@@ -189,7 +189,7 @@ class NetworkTopologyAware : public Plugin {
 
     void batch(uint32_t task, const uint32_t* nodes, const uint32_t* counts, size_t n, double* scores) {
         const uint32_t job = s_->jobOf(task);
-        if (job == UINT32_MAX || !s_->jobs[job].inSession) return;
+        if (job == UINT32_MAX || !s_->inSession(job)) return;
         const bool topology = s_->state.jobs[job].topology.mode != NetworkTopologyConstraint::Mode::None;
         raw_.assign(n, 0.0);
         if (topology) {

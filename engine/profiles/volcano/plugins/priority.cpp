@@ -28,10 +28,10 @@ class Priority : public Plugin {
             *vote = 1;
             std::vector<uint32_t> victims;
             const uint32_t pj = s->state.tasks[preemptor].job;
-            if (pj == UINT32_MAX || !s->jobs[pj].inSession) return victims;
+            if (pj == UINT32_MAX || !s->inSession(pj)) return victims;
             for (uint32_t t : preemptees) {
                 const uint32_t j = s->state.tasks[t].job;
-                if (j == UINT32_MAX || !s->jobs[j].inSession) continue;
+                if (j == UINT32_MAX || !s->inSession(j)) continue;
                 if (j != pj) {
                     if (s->state.jobs[j].priority < s->state.jobs[pj].priority) victims.push_back(t);
                 } else if (s->state.tasks[t].priority < s->state.tasks[preemptor].priority) {

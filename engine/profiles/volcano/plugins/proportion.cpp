@@ -107,7 +107,7 @@ class Proportion : public Plugin {
             std::map<uint32_t, VResource> allocations;
             for (uint32_t t : reclaimees) {
                 const uint32_t j = s_->jobOf(t);
-                if (j == UINT32_MAX || !s_->jobs[j].inSession) continue;
+                if (j == UINT32_MAX || !s_->inSession(j)) continue;
                 const uint32_t q = s_->queueOf(j);
                 if (!attrs_[q].used) continue;
                 auto it = allocations.find(q);
@@ -118,6 +118,11 @@ class Proportion : public Plugin {
                 }
             }
             return victims;
+        };
+        // A queue's allocation only falls while reclaimable walks its pods.
+        self.reclaimsFrom = [this](uint32_t q) {
+            const auto& a = attrs_[q];
+            return a.used && !a.allocated.lessEqual(a.deserved, Missing::Zero);
         };
         self.overused = [this](uint32_t q) {
             const auto& a = attrs_[q];
@@ -158,7 +163,7 @@ class Proportion : public Plugin {
         self.simulateBegin = [this](uint32_t) { simDelta_.clear(); };
         self.simulateTask = [this](uint32_t, uint32_t t, uint32_t, int sign) {
             const uint32_t j = s_->jobOf(t);
-            if (j == UINT32_MAX || !s_->jobs[j].inSession) return;
+            if (j == UINT32_MAX || !s_->inSession(j)) return;
             auto it = simDelta_.try_emplace(s_->queueOf(j), s_->state.D()).first;
             VResource r = s_->taskRes(t);
             if (sign < 0)
@@ -178,14 +183,14 @@ class Proportion : public Plugin {
         ssn.addEventHandler(
             [this](uint32_t t) {
                 const uint32_t j = s_->jobOf(t);
-                if (j == UINT32_MAX || !s_->jobs[j].inSession) return;
+                if (j == UINT32_MAX || !s_->inSession(j)) return;
                 auto& a = attrs_[s_->queueOf(j)];
                 a.allocated.add(s_->taskRes(t));
                 updateShare(a);
             },
             [this](uint32_t t) {
                 const uint32_t j = s_->jobOf(t);
-                if (j == UINT32_MAX || !s_->jobs[j].inSession) return;
+                if (j == UINT32_MAX || !s_->inSession(j)) return;
                 auto& a = attrs_[s_->queueOf(j)];
                 a.allocated.sub(s_->taskRes(t));
                 updateShare(a);

@@ -1,0 +1,266 @@
+// Sessions that evict (preempt, reclaim) decide the same whether they walk every job or leave the
+// settled ones out and skip the parked ones: random clusters filled with running work of several
+// queues and priorities, with waiting jobs that preempt inside their queue and reclaim from queues
+// above their share. Compared on what the simulator applies (bindings, evictions, phases) and on
+// the reasons, over several sessions whose decisions are applied in between.
+#include "engine_fixtures.h"
+#include "test_registry.h"
+
+#include <QtTest>
+#include <algorithm>
+#include <map>
+#include <random>
+#include <set>
+
+using namespace gantry;
+using namespace gantry::engine;
+using namespace gantry::engine::fixtures;
+
+namespace {
+
+// GPU nodes in two pools, one to four weighted queues (one may not be reclaimable), running jobs of
+// every priority filling most of the GPUs (some elastic, some not preemptable, some in kube-system),
+// and waiting jobs: gangs and single pods, higher priorities, a pool selector, preemptionPolicy Never.
+Cluster randomContendedCluster(uint32_t seed) {
+    std::mt19937 rng(seed);
+    auto pick = [&](int n) { return int(rng() % uint32_t(n)); };
+    Cluster c;
+    const int nodes = 6 + pick(20);
+    std::vector<int> freeGpus(size_t(nodes), 8);
+    std::vector<int64_t> freeCpu(size_t(nodes), 64000);
+    for (int i = 0; i < nodes; ++i)
+        c.nodes.push_back(
+            makeNode("node-" + std::to_string(i), 64000, 512, 8, {{"pool", pick(3) == 0 ? "b" : "a"}}));
+    const int queues = 1 + pick(4);
+    for (int q = 0; q < queues; ++q) {
+        Queue queue = makeQueue("q" + std::to_string(q), 1 + pick(3));
+        if (q > 0 && pick(5) == 0) queue.reclaimable = false;
+        c.queues.push_back(queue);
+    }
+    const std::pair<const char*, int32_t> classes[] = {
+        {"low", 10}, {"mid", 100}, {"high", 1000}, {"never", 500}};
+    for (const auto& [name, value] : classes) {
+        PriorityClass pc;
+        pc.name = name;
+        pc.value = value;
+        if (std::string(name) == "never") pc.preemptionPolicy = "Never";
+        c.priorityClasses.push_back(pc);
+    }
+    auto classOf = [&](bool waiting) {
+        const int r = pick(10);
+        if (waiting) return r < 3 ? "mid" : r < 8 ? "high" : r < 9 ? "low" : "never";
+        return r < 6 ? "low" : r < 9 ? "mid" : "high";
+    };
+    int job = 0;
+    // Running work, placed first-fit from a random node until about nine GPUs in ten are taken.
+    int taken = 0;
+    while (taken * 10 < nodes * 8 * 9) {
+        const std::string ns = pick(20) == 0 ? "kube-system" : "ns" + std::to_string(pick(2));
+        const std::string name = "run-" + std::to_string(job++);
+        const int replicas = 1 + pick(4);
+        const int gpus = 1 << pick(3);
+        std::vector<int> placed;
+        for (int k = 0; k < replicas; ++k) {
+            const int start = pick(nodes);
+            for (int i = 0; i < nodes; ++i) {
+                const int n = (start + i) % nodes;
+                if (freeGpus[size_t(n)] >= gpus && freeCpu[size_t(n)] >= 4000 * gpus) {
+                    freeGpus[size_t(n)] -= gpus;
+                    freeCpu[size_t(n)] -= 4000 * gpus;
+                    placed.push_back(n);
+                    break;
+                }
+            }
+        }
+        if (placed.empty()) break;
+        const int32_t minMember = pick(3) == 0 ? 1 + pick(int(placed.size())) : int32_t(placed.size());
+        PodGroup g =
+            makeGroup(ns, name, "q" + std::to_string(pick(queues)), minMember, PodGroupPhase::Running);
+        g.priorityClassName = classOf(false);
+        for (size_t k = 0; k < placed.size(); ++k) {
+            Pod p = makePod(ns, name + "-" + std::to_string(k), name, 4000 * gpus, 32 * gpus, gpus);
+            p.priorityClassName = g.priorityClassName;
+            p.phase = PodPhase::Running;
+            p.nodeName = c.nodes[size_t(placed[k])].name;
+            if (pick(10) == 0) p.preemptable = false;
+            c.pods.push_back(std::move(p));
+        }
+        c.podGroups.push_back(std::move(g));
+        taken += gpus * int(placed.size());
+    }
+    // Waiting work.
+    const int waiting = 3 + pick(12);
+    for (int w = 0; w < waiting; ++w) {
+        const std::string ns = "ns" + std::to_string(pick(2));
+        const std::string name = "wait-" + std::to_string(job++);
+        const int replicas = 1 + pick(4);
+        const int gpus = 1 << pick(4);
+        const int32_t minMember = pick(4) == 0 ? 1 + pick(replicas) : replicas;
+        PodGroup g = makeGroup(ns, name, "q" + std::to_string(pick(queues)), minMember,
+                               pick(6) == 0 ? PodGroupPhase::Pending : PodGroupPhase::Inqueue);
+        g.priorityClassName = classOf(true);
+        const bool poolB = pick(5) == 0;
+        for (int k = 0; k < replicas; ++k) {
+            Pod p = makePod(ns, name + "-" + std::to_string(k), name, 4000 * gpus, 32 * gpus, gpus);
+            p.priorityClassName = g.priorityClassName;
+            if (g.priorityClassName == std::string("never")) p.preemptionPolicy = "Never";
+            if (poolB) p.nodeSelector["pool"] = "b";
+            c.pods.push_back(std::move(p));
+        }
+        c.podGroups.push_back(std::move(g));
+    }
+    return c;
+}
+
+const std::vector<std::string> kEvicting = {"enqueue", "allocate", "preempt", "reclaim", "backfill"};
+
+// The scale benchmark's production policy (bench/preempt-reclaim.conf), and variants where gang and
+// drf choose victims too, or only one of the two actions runs.
+std::vector<std::pair<QString, SchedulerConf>> evictingConfs() {
+    auto production = [](std::vector<std::string> actions) {
+        SchedulerConf c = makeConf(std::move(actions), {{"priority", "gang", "conformance"},
+                                                        {"overcommit", "drf", "predicates", "proportion",
+                                                         "nodeorder", "binpack", "deviceshare"}});
+        c.tiers[0].plugins[1].arguments["enablePreemptable"] = "false";
+        c.tiers[1].plugins[1].arguments["enablePreemptable"] = "false";
+        return c;
+    };
+    return {
+        {"production", production(kEvicting)},
+        {"preempt only", production({"enqueue", "allocate", "preempt", "backfill"})},
+        {"reclaim only", production({"enqueue", "allocate", "reclaim", "backfill"})},
+        {"default plugins", defaultConf(kEvicting)},
+        {"drf first",
+         makeConf(kEvicting, {{"drf", "gang"}, {"priority", "predicates", "proportion", "binpack"}})},
+    };
+}
+
+// What the simulator takes from a session, in a form that compares: bindings, evictions, phase
+// changes (in job order), and each job's reason unless it was left untried.
+struct Decisions {
+    std::vector<std::pair<uint32_t, uint32_t>> bound;
+    std::vector<uint32_t> evicted;
+    std::vector<std::pair<uint32_t, PodGroupPhase>> phases;
+    std::map<uint32_t, std::string> reasons;
+    std::set<uint32_t> untried;
+};
+
+// Without a cache, the reference: every job, every node (no index, no shortcut in preempt).
+Decisions decide(ClusterState& st, SessionCache* cache, const SchedulerConf& conf, bool park) {
+    SessionOptions o;
+    o.useNodeIndex = cache != nullptr;
+    o.cache = cache;
+    o.compactResult = true;
+    o.parkJobs = park;
+    Session ssn(st, conf, o);
+    CycleResult r = ssn.run();
+    Decisions d;
+    d.bound = r.boundTasks;
+    d.evicted = r.evictedTasks;
+    d.phases = r.phaseChanges;
+    std::sort(d.phases.begin(), d.phases.end());
+    d.reasons.insert(r.jobReasons.begin(), r.jobReasons.end());
+    d.untried.insert(r.parkedJobs.begin(), r.parkedJobs.end());
+    return d;
+}
+
+// Applies decisions as the simulator does, at once: bound pods run, evicted pods are pending again
+// with their PodGroup, phases change.
+void apply(ClusterState& st, const Decisions& d) {
+    for (const auto& [t, node] : d.bound) {
+        st.setTask(t, TaskStatus::Running, int32_t(node));
+        st.k8sAdd(t, node);
+        st.reindexNode(node);
+    }
+    for (const auto& [j, phase] : d.phases) st.setJobPhase(j, phase);
+    for (uint32_t t : d.evicted) {
+        const uint32_t node = uint32_t(st.tasks[t].node);
+        if (st.tasks[t].inK8sView) st.k8sRemove(t, node);
+        st.setTask(t, TaskStatus::Pending, -1);
+        st.reindexNode(node);
+        st.setJobPhase(st.tasks[t].job, PodGroupPhase::Pending);
+    }
+}
+
+void compare(const Decisions& shortcut, const Decisions& full) {
+    QCOMPARE(shortcut.bound, full.bound);
+    QCOMPARE(shortcut.evicted, full.evicted);
+    QCOMPARE(shortcut.phases, full.phases);
+    QVERIFY(full.untried.empty());
+    for (const auto& [j, reason] : full.reasons) {
+        if (shortcut.untried.count(j)) continue;
+        QVERIFY2(shortcut.reasons.count(j), qPrintable(QString("no reason for job %1").arg(j)));
+        QCOMPARE(QString::fromStdString(shortcut.reasons.at(j)), QString::fromStdString(reason));
+    }
+    QCOMPARE(shortcut.reasons.size() + shortcut.untried.size(), full.reasons.size());
+}
+
+} // namespace
+
+class EvictingSessionTest : public QObject {
+    Q_OBJECT
+  private slots:
+    // Three states start from the same random cluster: one scheduled by sessions over every job,
+    // one by sessions that leave settled jobs out, one that also skips parked jobs. Each round
+    // every state gets its own session, the results must agree, and the full session's decisions
+    // are applied to all three.
+    void shortcutsDecideAsFullSessions_data() {
+        QTest::addColumn<QString>("conf");
+        for (const auto& [name, conf] : evictingConfs()) QTest::newRow(qPrintable(name)) << name;
+    }
+    void shortcutsDecideAsFullSessions() {
+        QFETCH(QString, conf);
+        SchedulerConf policy;
+        for (const auto& [name, c] : evictingConfs())
+            if (name == conf) policy = c;
+        QVERIFY(SessionCache::covers(policy));
+        int evictions = 0, parked = 0, sessions = 0;
+        for (uint32_t seed = 1; seed <= 40; ++seed) {
+            const Cluster c = randomContendedCluster(seed);
+            ClusterState full = buildClusterState(c), cached = buildClusterState(c),
+                         park = buildClusterState(c);
+            SessionCache cachedCache(cached), parkCache(park);
+            for (int round = 0; round < 4; ++round) {
+                const Decisions reference = decide(full, nullptr, policy, false);
+                const Decisions withSettled = decide(cached, &cachedCache, policy, false);
+                const Decisions withParked = decide(park, &parkCache, policy, true);
+                QVERIFY(withSettled.untried.empty());
+                compare(withSettled, reference);
+                compare(withParked, reference);
+                if (QTest::currentTestFailed()) {
+                    qWarning("seed %u, round %d", seed, round);
+                    return;
+                }
+                evictions += int(reference.evicted.size());
+                parked += int(withParked.untried.size());
+                ++sessions;
+                for (ClusterState* st : {&full, &cached, &park}) apply(*st, reference);
+            }
+        }
+        // The inputs really evict, and jobs really get parked.
+        QVERIFY2(evictions >= 5, qPrintable(QString::number(evictions)));
+        QVERIFY2(parked > 0, qPrintable(QString::number(parked)));
+        qInfo("%d sessions, %d evictions, %d job-sessions parked", sessions, evictions, parked);
+    }
+
+    // The same in the form `gantry cycle` prints (every pod's reason, the gangs, pipelined pods),
+    // for one session on each random cluster.
+    void settledOutPrintsAsFullSession() {
+        for (uint32_t seed = 1; seed <= 20; ++seed) {
+            const Cluster c = randomContendedCluster(seed);
+            for (const auto& [name, conf] : evictingConfs()) {
+                const CycleResult reference = runSession(c, conf, false);
+                ClusterState st = buildClusterState(c);
+                SessionCache cache(st);
+                SessionOptions o;
+                o.cache = &cache;
+                Session ssn(st, conf, o);
+                QVERIFY(ssn.sessionJobs.size() < st.liveJobs());
+                QCOMPARE(describe(ssn.run()), describe(reference));
+            }
+        }
+    }
+};
+
+GANTRY_TEST(EvictingSessionTest)
+#include "test_evicting.moc"
