@@ -98,7 +98,7 @@ bool volcanoCountsResource(const std::string& name) {
 }
 
 bool ClusterState::countsResource(const std::string& name) const {
-    return volcanoCountsResource(name);
+    return everyResource || volcanoCountsResource(name);
 }
 
 int ClusterState::findNode(const std::string& name) const {
@@ -605,17 +605,17 @@ struct Builder {
     void internDims(const Cluster& c) {
         for (const auto& n : c.nodes)
             for (const auto& [name, amount] : n.allocatable)
-                if (volcanoCountsResource(name)) s.dims.intern(name);
+                if (s.countsResource(name)) s.dims.intern(name);
         for (const auto& p : c.pods)
             for (const auto& [name, amount] : p.requests)
-                if (volcanoCountsResource(name)) s.dims.intern(name);
+                if (s.countsResource(name)) s.dims.intern(name);
         for (const auto& q : c.queues)
             for (const auto* list : {&q.guarantee, &q.deserved, &q.capability})
                 for (const auto& [name, amount] : *list)
-                    if (volcanoCountsResource(name)) s.dims.intern(name);
+                    if (s.countsResource(name)) s.dims.intern(name);
         for (const auto& g : c.podGroups)
             for (const auto& [name, amount] : g.minResources)
-                if (volcanoCountsResource(name)) s.dims.intern(name);
+                if (s.countsResource(name)) s.dims.intern(name);
     }
 
     void addNodes(const Cluster& c) {
@@ -805,6 +805,7 @@ struct Builder {
         j.ns = s.strings.intern(g.ns);
         j.key = g.key();
         j.queue = s.findQueue(queue);
+        j.queueName = s.strings.intern(queue);
         j.minAvailable = g.minMember;
         j.priority = s.defaultPriority;
         auto pc = s.priorityClasses.find(g.priorityClassName);
@@ -1013,6 +1014,7 @@ struct Builder {
 
 ClusterState buildClusterState(const Cluster& cluster, Diagnostics* warnings, const BuildOptions& options) {
     ClusterState s;
+    s.everyResource = options.everyResource;
     s.strings.intern(""); // id 0 = empty
     Builder b{s, warnings, options, {}};
     b.internDims(cluster);
@@ -1036,7 +1038,7 @@ uint32_t ClusterState::addJob(const PodGroup& group, const std::vector<Pod>& pod
     Builder b{*this, nullptr, options, {}};
     for (const auto& p : pods)
         for (const auto& [name, amount] : p.requests)
-            if (volcanoCountsResource(name) && dims.find(name) < 0)
+            if (countsResource(name) && dims.find(name) < 0)
                 throw std::invalid_argument("addJob: resource '" + name + "' is unknown to this cluster");
     std::string queue = group.queue.empty() ? "default" : group.queue;
     uint32_t job = b.addJobRecord(group, queue);
@@ -1063,6 +1065,7 @@ void ClusterState::removeJob(uint32_t job) {
     }
     strings.release(j.name);
     strings.release(j.ns);
+    strings.release(j.queueName);
     jobIndex.erase(j.key);
     const bool listed = j.changed;
     j = JobRec{};
