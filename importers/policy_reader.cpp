@@ -1,7 +1,7 @@
 #include "policy_reader.h"
 
 #include "kube_scheduler_config_reader.h"
-#include "scheduler_conf_reader.h"
+#include "volcano/scheduler_conf_reader.h"
 #include "yunikorn_config.h"
 
 namespace gantry {

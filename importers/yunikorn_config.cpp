@@ -1,7 +1,7 @@
 #include "yunikorn_config.h"
 
 #include "input_error.h"
-#include "yaml_source.h"
+#include "yaml/yaml_source.h"
 
 #include <algorithm>
 #include <cctype>
