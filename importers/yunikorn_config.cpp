@@ -179,12 +179,14 @@ YuniKornConfig readYuniKornConfigFile(const std::string& path, Diagnostics* warn
         return readYuniKornQueues(readerFor(inner[0], warnings, nullptr));
     }
     if (docs.size() > 1)
-        throw InputError(SourceRef{path, 0, 0, 0}, "no ConfigMap with key 'queues.yaml' in this multi-document file");
+        throw InputError(SourceRef{path, 0, 0, 0},
+                         "no ConfigMap with key 'queues.yaml' in this multi-document file");
     auto root = readerFor(docs[0], warnings, nullptr);
     if (root.isMap() && root["kind"].present())
-        root["kind"].fail("a " + root["kind"].str() +
-                          " is not a YuniKorn configuration (expected queues.yaml itself or a ConfigMap with key "
-                          "'queues.yaml')");
+        root["kind"].fail(
+            "a " + root["kind"].str() +
+            " is not a YuniKorn configuration (expected queues.yaml itself or a ConfigMap with key "
+            "'queues.yaml')");
     return readYuniKornQueues(root);
 }
 

@@ -189,7 +189,6 @@ std::vector<NeutralQuota> neutralQuotas(const QueueTree& tree, const Cluster& cl
     return out;
 }
 
-
 void nameQueues(QueueTree& tree, std::string (*valid)(const std::string&), const std::string& rule,
                 LossLog& losses) {
     for (auto& n : tree.nodes) {
@@ -199,6 +198,5 @@ void nameQueues(QueueTree& tree, std::string (*valid)(const std::string&), const
         n.name = name;
     }
 }
-
 
 } // namespace gantry

@@ -144,6 +144,7 @@ struct StateBuilder {
     }
 
     void internDims(const Cluster& c) {
+        s.everyResource = options.everyResource;
         for (const auto& n : c.nodes)
             for (const auto& [name, amount] : n.allocatable)
                 if (s.countsResource(name)) s.dims.intern(name);
@@ -553,7 +554,6 @@ struct StateBuilder {
 
 ClusterState buildClusterState(const Cluster& cluster, Diagnostics* warnings, const BuildOptions& options) {
     ClusterState s;
-    s.everyResource = options.everyResource;
     s.strings.intern(""); // id 0 = empty
     StateBuilder b{s, warnings, options, {}};
     b.internDims(cluster);

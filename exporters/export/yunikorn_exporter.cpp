@@ -3,7 +3,7 @@
 // (yunikorn.apache.org/task-groups) and node label patches.
 #include "export/export_support.h"
 #include "export/scheduler_conf_writer.h"
-#include "profiles/yunikorn/mapping.h"
+#include "model/yunikorn_mapping.h"
 
 #include <algorithm>
 #include <functional>
@@ -15,8 +15,8 @@ using namespace exporting;
 
 namespace {
 
-using engine::yunikorn::PartitionConfig;
-using engine::yunikorn::QueueConfig;
+using yunikorn::PartitionConfig;
+using yunikorn::QueueConfig;
 
 // A canonical amount as YuniKorn writes it (the mapping made it whole): vcore in cores or
 // millicores, every other resource in whole units, bytes as Kubernetes writes them.
@@ -140,8 +140,8 @@ ExportBundle exportYuniKorn(const Project& project, const ExportOptions& options
     bundle.target = TargetScheduler::YuniKorn;
     Losses losses(bundle);
     const Cluster& cluster = project.cluster;
-    engine::yunikorn::Mapping mapping = engine::yunikorn::mapToYuniKorn(
-        cluster, project.volcano, engine::yunikorn::namespaceQueues(cluster, project.workloads));
+    yunikorn::Mapping mapping = yunikorn::mapToYuniKorn(
+        cluster, project.volcano, yunikorn::namespaceQueues(cluster, project.workloads));
     losses.replay(mapping.log);
     const QueueTree& tree = mapping.tree;
     Json config{{"partitions", Json::array({partitionJson(mapping.config)})}};
@@ -162,9 +162,9 @@ ExportBundle exportYuniKorn(const Project& project, const ExportOptions& options
             int k = -1;
             for (size_t i = 0; i < tree.nodes.size(); ++i)
                 if (tree.nodes[i].queue->name == w.queue) k = int(i);
-            std::string queuePath = k >= 0 ? mapping.paths[size_t(k)]
-                                           : "root." + engine::yunikorn::yunikornQueueName(
-                                                           w.queue.empty() ? w.ns : w.queue);
+            std::string queuePath =
+                k >= 0 ? mapping.paths[size_t(k)]
+                       : "root." + yunikorn::yunikornQueueName(w.queue.empty() ? w.ns : w.queue);
             if (k < 0)
                 losses.add("workload", w.name, "queue",
                            "queue " + w.queue + " is not in the project; pods name " + queuePath);

@@ -196,8 +196,8 @@ std::optional<int64_t> readTimestamp(const Y& node) {
     if (!node.present()) return std::nullopt;
     const std::string t = node.str();
     int year = 0, month = 0, day = 0, hour = 0, minute = 0, second = 0, consumed = 0;
-    bool ok = std::sscanf(t.c_str(), "%4d-%2d-%2dT%2d:%2d:%2d%n", &year, &month, &day, &hour, &minute, &second,
-                          &consumed) == 6 &&
+    bool ok = std::sscanf(t.c_str(), "%4d-%2d-%2dT%2d:%2d:%2d%n", &year, &month, &day, &hour, &minute,
+                          &second, &consumed) == 6 &&
               consumed == 19;
     size_t at = size_t(consumed);
     if (ok && at < t.size() && t[at] == '.') // fractions of a second

@@ -60,9 +60,10 @@ int runCycle(const Args& args) {
     if (!info)
         return usageError("cycle", "unknown profile '" + profile + "' (" + engine::profileNames() + ")");
     if (passes && !info->takesPasses)
-        return usageError("cycle", "--passes: a " + info->title +
-                                       " cycle is a single one; --passes is for schedulers whose cycle is many "
-                                       "small ones");
+        return usageError("cycle",
+                          "--passes: a " + info->title +
+                              " cycle is a single one; --passes is for schedulers whose cycle is many "
+                              "small ones");
 
     Diagnostics warnings;
     LoadedInput input;
@@ -102,7 +103,8 @@ int runCycle(const Args& args) {
     return Ok;
 }
 
-const CommandRegistration reg{{"cycle", "--snapshot FILE [--scheduler-conf FILE] [--json] [--scores] [--passes N]",
+const CommandRegistration reg{{"cycle",
+                               "--snapshot FILE [--scheduler-conf FILE] [--json] [--scores] [--passes N]",
                                "run one scheduling cycle of a scheduler profile on a snapshot", runCycle}};
 
 } // namespace

@@ -2,8 +2,8 @@
 // run through the real `gantry cycle` binary and compared as the suite's README prescribes:
 // bindings exact, bind_count, binds_per_hypernode_sorted, evicted as a multiset, pipelined (every
 // pipelined task of the job on one of the listed nodes), podgroup_phase, scores within tolerance.
-#include "state/cluster_state.h"
 #include "snapshot/snapshot_importer.h"
+#include "state/cluster_state.h"
 #include "test_registry.h"
 
 #include <QDir>
@@ -152,7 +152,8 @@ QString compare(const QString& dir, const json& expected, const json& got) {
 // The YuniKorn suite's rules (tests/data/conformance/yunikorn/README.md, "expected.json keys"):
 // the first difference of one partial expectation, or an empty string when it holds.
 std::string checkYuniKorn(const json& e, const json& got, const std::map<std::string, std::string>& appOf) {
-    const json ga = got.contains("allocations") && got["allocations"].is_object() ? got["allocations"] : json::object();
+    const json ga =
+        got.contains("allocations") && got["allocations"].is_object() ? got["allocations"] : json::object();
     auto list = [&](const char* key) {
         std::vector<std::string> out;
         if (got.contains(key) && got[key].is_array())
@@ -170,8 +171,8 @@ std::string checkYuniKorn(const json& e, const json& got, const std::map<std::st
     if (e.contains("pending"))
         for (const auto& pod : e["pending"])
             if (ga.contains(pod.get<std::string>()))
-                return pod.get<std::string>() + " allocated on " + ga[pod.get<std::string>()].get<std::string>() +
-                       ", expected pending";
+                return pod.get<std::string>() + " allocated on " +
+                       ga[pod.get<std::string>()].get<std::string>() + ", expected pending";
     if (e.contains("order")) {
         std::vector<std::string> want = e["order"].get<std::vector<std::string>>(), have;
         for (const auto& pod : list("order"))
@@ -190,31 +191,36 @@ std::string checkYuniKorn(const json& e, const json& got, const std::map<std::st
         }
         for (const auto& [app, n] : e["alloc_count_by_app"].items())
             if (count[app] != n.get<int>())
-                return "app " + app + ": " + std::to_string(count[app]) + " allocations, expected " + n.dump();
+                return "app " + app + ": " + std::to_string(count[app]) + " allocations, expected " +
+                       n.dump();
     }
     if (e.contains("alloc_count_by_node")) {
         std::map<std::string, int> count;
         for (const auto& [pod, node] : ga.items()) count[node.get<std::string>()]++;
         for (const auto& [node, n] : e["alloc_count_by_node"].items())
             if (count[node] != n.get<int>())
-                return "node " + node + ": " + std::to_string(count[node]) + " allocations, expected " + n.dump();
+                return "node " + node + ": " + std::to_string(count[node]) + " allocations, expected " +
+                       n.dump();
     }
     const auto preempted = list("preempted");
     std::set<std::string> gp(preempted.begin(), preempted.end());
     if (e.contains("preempted")) {
         for (const auto& pod : e["preempted"])
             if (!gp.count(pod.get<std::string>()))
-                return "preempted " + json(std::vector<std::string>(gp.begin(), gp.end())).dump() + ", expected " +
-                       e["preempted"].dump();
+                return "preempted " + json(std::vector<std::string>(gp.begin(), gp.end())).dump() +
+                       ", expected " + e["preempted"].dump();
     }
     if (e.contains("not_preempted"))
         for (const auto& pod : e["not_preempted"])
-            if (gp.count(pod.get<std::string>())) return pod.get<std::string>() + " preempted, expected spared";
+            if (gp.count(pod.get<std::string>()))
+                return pod.get<std::string>() + " preempted, expected spared";
     if (e.contains("nominated") && e["nominated"].is_object())
         for (const auto& [pod, node] : e["nominated"].items()) {
-            json g = got.contains("nominated") && got["nominated"].contains(pod) ? got["nominated"][pod] : json();
-            if (g != node) return pod + " nominated on " + (g.is_null() ? "None" : g.get<std::string>()) + ", expected " +
-                                  node.get<std::string>();
+            json g =
+                got.contains("nominated") && got["nominated"].contains(pod) ? got["nominated"][pod] : json();
+            if (g != node)
+                return pod + " nominated on " + (g.is_null() ? "None" : g.get<std::string>()) +
+                       ", expected " + node.get<std::string>();
         }
     if (e.contains("released")) {
         const auto released = list("released");
@@ -222,14 +228,15 @@ std::string checkYuniKorn(const json& e, const json& got, const std::map<std::st
         std::set<std::string> want;
         for (const auto& pod : e["released"]) want.insert(pod.get<std::string>());
         if (have != want)
-            return "released " + json(std::vector<std::string>(have.begin(), have.end())).dump() + ", expected " +
-                   json(std::vector<std::string>(want.begin(), want.end())).dump();
+            return "released " + json(std::vector<std::string>(have.begin(), have.end())).dump() +
+                   ", expected " + json(std::vector<std::string>(want.begin(), want.end())).dump();
     }
     return {};
 }
 
 // The whole expectation: its own keys, then at least one of its alternatives (one_of).
-std::string compareYuniKorn(const json& expected, const json& got, const std::map<std::string, std::string>& appOf) {
+std::string compareYuniKorn(const json& expected, const json& got,
+                            const std::map<std::string, std::string>& appOf) {
     std::string err = checkYuniKorn(expected, got, appOf);
     if (err.empty() && expected.contains("one_of")) {
         std::string all;
@@ -322,11 +329,16 @@ class ConformanceTest : public QObject {
     }
     // The YuniKorn comparison finds every kind of difference its rules name.
     void yunikornComparisonRules() {
-        const json got = json::parse(R"({"allocations": {"ns/a": "n1", "ns/b": "n2"}, "order": ["ns/b", "ns/a"],
+        const json got =
+            json::parse(R"({"allocations": {"ns/a": "n1", "ns/b": "n2"}, "order": ["ns/b", "ns/a"],
             "pending": ["ns/c"], "preempted": ["ns/v"], "nominated": {"ns/c": "n1"}, "released": ["ns/ph"]})");
-        const std::map<std::string, std::string> appOf{{"ns/a", "app-1"}, {"ns/b", "app-2"}, {"ns/c", "app-1"}};
-        auto fails = [&](const char* expected) { return !checkYuniKorn(json::parse(expected), got, appOf).empty(); };
-        QVERIFY(!fails(R"({"allocations": {"ns/a": "n1", "ns/b": null}, "order": ["ns/b", "ns/a"], "pending": ["ns/c"],
+        const std::map<std::string, std::string> appOf{
+            {"ns/a", "app-1"}, {"ns/b", "app-2"}, {"ns/c", "app-1"}};
+        auto fails = [&](const char* expected) {
+            return !checkYuniKorn(json::parse(expected), got, appOf).empty();
+        };
+        QVERIFY(!fails(
+            R"({"allocations": {"ns/a": "n1", "ns/b": null}, "order": ["ns/b", "ns/a"], "pending": ["ns/c"],
             "alloc_count": 2, "pending_count": 1, "alloc_count_by_app": {"app-1": 1, "app-2": 1},
             "alloc_count_by_node": {"n1": 1, "n2": 1, "n3": 0}, "preempted": ["ns/v"], "not_preempted": ["ns/a"],
             "nominated": {"ns/c": "n1"}, "released": ["ns/ph"]})"));
@@ -343,9 +355,13 @@ class ConformanceTest : public QObject {
         QVERIFY(fails(R"({"not_preempted": ["ns/v"]})"));
         QVERIFY(fails(R"({"nominated": {"ns/c": "n2"}})"));
         QVERIFY(fails(R"({"released": []})"));
-        auto whole = [&](const char* expected) { return !compareYuniKorn(json::parse(expected), got, appOf).empty(); };
-        QVERIFY(!whole(R"({"one_of": [{"alloc_count_by_node": {"n1": 2}}, {"alloc_count_by_node": {"n1": 1}}]})"));
-        QVERIFY(whole(R"({"one_of": [{"alloc_count_by_node": {"n1": 2}}, {"alloc_count_by_node": {"n2": 0}}]})"));
+        auto whole = [&](const char* expected) {
+            return !compareYuniKorn(json::parse(expected), got, appOf).empty();
+        };
+        QVERIFY(!whole(
+            R"({"one_of": [{"alloc_count_by_node": {"n1": 2}}, {"alloc_count_by_node": {"n1": 1}}]})"));
+        QVERIFY(
+            whole(R"({"one_of": [{"alloc_count_by_node": {"n1": 2}}, {"alloc_count_by_node": {"n2": 0}}]})"));
         QVERIFY(whole(R"({"alloc_count": 1, "one_of": [{"alloc_count": 2}]})"));
     }
     // A configuration the engine refuses: exit 2 and a located error, nothing on stdout.

@@ -223,7 +223,8 @@ CycleDecision Partition::appTryAllocate(uint32_t app, const Res& headRoom, doubl
         if (!headRoom.fitInMaxUndef(res)) {
             if (preemptionEnabled) {
                 CycleDecision r;
-                if (tryPreemption(app, headRoom, preemptionDelay, attemptsLeft, ask, false, now, &r)) return r;
+                if (tryPreemption(app, headRoom, preemptionDelay, attemptsLeft, ask, false, now, &r))
+                    return r;
             }
             asks[ask].lastFailure = "Not enough queue quota";
             continue;

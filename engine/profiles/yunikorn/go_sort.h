@@ -109,5 +109,4 @@ template <class Less> void goStableSort(std::vector<uint32_t>& v, Less less) {
     }
 }
 
-
 } // namespace gantry::engine::yunikorn

@@ -23,7 +23,8 @@ void NodeCollection::init(std::vector<Node> nodes) {
     nodes_ = std::move(nodes);
     std::vector<uint32_t> order(nodes_.size());
     for (uint32_t i = 0; i < order.size(); ++i) order[i] = i;
-    std::sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) { return nodes_[a].id < nodes_[b].id; });
+    std::sort(order.begin(), order.end(),
+              [&](uint32_t a, uint32_t b) { return nodes_[a].id < nodes_[b].id; });
     for (uint32_t r = 0; r < order.size(); ++r) nodes_[order[r]].rank = r;
     byId_.clear();
     for (uint32_t n = 0; n < nodes_.size(); ++n) {

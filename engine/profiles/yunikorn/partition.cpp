@@ -69,7 +69,7 @@ Partition::Partition(const PartitionConfig& config, Dims d, CoreTimings t)
     buildQueue(root, -1, {});
     // User and group limits of every queue, by path.
     std::function<void(const QueueConfig&, const std::string&)> limits = [&](const QueueConfig& q,
-                                                                            const std::string& path) {
+                                                                             const std::string& path) {
         for (const auto& l : q.limits) {
             Res max = l.maxResources.empty() ? Res() : toRes(l.maxResources, dims);
             ugm.addLimit(path, l, max);
@@ -87,7 +87,8 @@ Partition::Partition(const PartitionConfig& config, Dims d, CoreTimings t)
     nodes.setPolicy(config.nodeSortPolicy == "binpacking", std::move(weights));
 }
 
-void Partition::buildQueue(const QueueConfig& c, int32_t parent, const std::map<std::string, std::string>& inherited) {
+void Partition::buildQueue(const QueueConfig& c, int32_t parent,
+                           const std::map<std::string, std::string>& inherited) {
     const uint32_t index = uint32_t(queues.size());
     queues.emplace_back();
     {
@@ -142,7 +143,8 @@ void Partition::applyProperties(Queue& q) {
         } else if (key == "application.sort.priority") {
             q.prioritySortEnabled = v != "disabled";
         } else if (key == "priority.offset") {
-            if (auto n = parseGoInt(value); n && *n >= INT32_MIN && *n <= INT32_MAX) q.priorityOffset = int32_t(*n);
+            if (auto n = parseGoInt(value); n && *n >= INT32_MIN && *n <= INT32_MAX)
+                q.priorityOffset = int32_t(*n);
         } else if (key == "priority.policy") {
             q.priorityPolicy = v == "fence" ? PriorityPolicy::Fence : PriorityPolicy::Default;
         } else if (key == "preemption.policy") {
@@ -492,7 +494,8 @@ bool Partition::addApplication(Application app, std::string* why) {
             std::string err;
             q = createDynamicQueue(path, user, &err);
             if (q < 0) {
-                *why = "failed to create rule based queue " + path + " for application " + app.id + ": " + err;
+                *why =
+                    "failed to create rule based queue " + path + " for application " + app.id + ": " + err;
                 return false;
             }
         }

@@ -32,13 +32,24 @@ inline constexpr int32_t kUnknownNode = -2; // Ask::requiredNode: a node the par
 enum class SortPolicy : uint8_t { Fifo, Fair };
 enum class PriorityPolicy : uint8_t { Default, Fence };
 enum class PreemptionPolicy : uint8_t { Default, Fence, Disabled };
-enum class AppState : uint8_t { New, Accepted, Running, Rejected, Completing, Completed, Failing, Failed, Resuming };
+enum class AppState : uint8_t {
+    New,
+    Accepted,
+    Running,
+    Rejected,
+    Completing,
+    Completed,
+    Failing,
+    Failed,
+    Resuming
+};
 const char* toString(AppState s);
 
 // Timings of the core (package variables upstream).
 struct CoreTimings {
-    double reservationDelay = 2;            // an ask reserves a node only once it is this old
-    double reservationWaitTimeout = 3600;   // with the core's arithmetic a reservation without headroom goes after twice this
+    double reservationDelay = 2; // an ask reserves a node only once it is this old
+    double reservationWaitTimeout =
+        3600; // with the core's arithmetic a reservation without headroom goes after twice this
     double preemptAttemptFrequency = 15;    // between preemption checks of one ask
     double defaultPlaceholderTimeout = 900; // 15 minutes
     double completingTimeout = 30;
@@ -52,8 +63,8 @@ struct Ask {
     uint32_t res = 0; // index into Partition::askRes
     int32_t priority = 0;
     double createTime = 0;
-    uint32_t order = 0;       // creation order (ties between equal times)
-    int32_t taskGroup = -1;   // index into the app's task groups
+    uint32_t order = 0;        // creation order (ties between equal times)
+    int32_t taskGroup = -1;    // index into the app's task groups
     int32_t requiredNode = -1; // DaemonSet pods: the node they must run on (kUnknownNode: missing)
     bool hasRequiredNode() const { return requiredNode != -1; }
     bool placeholder = false;
@@ -105,13 +116,13 @@ struct Application {
     std::vector<TaskGroup> taskGroups;
     std::vector<PlaceholderData> placeholderData; // per task group
     bool hasPlaceholderAlloc = false;
-    bool hardGang = false;         // gangSchedulingStyle Hard (default Soft)
-    double execTimeout = 0;        // placeholder timeout
+    bool hardGang = false;            // gangSchedulingStyle Hard (default Soft)
+    double execTimeout = 0;           // placeholder timeout
     double placeholderTimer = kNever; // when it fires; kNever = not running
     double backoffDeadline = kNever;
     bool runnableInQueue = true, runnableByUserLimit = true;
     bool forced = false;
-    int32_t job = -1;         // the cluster state's job (simulator), -1 when none
+    int32_t job = -1; // the cluster state's job (simulator), -1 when none
     std::string rejectedMessage;
 };
 
@@ -147,12 +158,12 @@ struct CycleDecision {
     ResultType type = ResultType::None;
     uint32_t ask = kNone;
     uint32_t node = kNone;
-    uint32_t reservedNode = kNone;     // AllocatedReserved elsewhere than the reserved node
-    uint32_t replaced = kNone;         // Replaced: the placeholder
-    bool byPreemption = false;         // Reserved: the node a preemption freed
+    uint32_t reservedNode = kNone; // AllocatedReserved elsewhere than the reserved node
+    uint32_t replaced = kNone;     // Replaced: the placeholder
+    bool byPreemption = false;     // Reserved: the node a preemption freed
     int cancelledReservations = 0;
-    std::vector<uint32_t> preempted;   // victims marked by this cycle's preemption
-    std::vector<uint32_t> released;    // placeholders released by this cycle (incompatible size)
+    std::vector<uint32_t> preempted; // victims marked by this cycle's preemption
+    std::vector<uint32_t> released;  // placeholders released by this cycle (incompatible size)
     std::vector<std::pair<uint32_t, uint32_t>> unreserved; // (ask, node) reservations removed
     bool activity() const {
         return type != ResultType::None || !preempted.empty() || !released.empty() || !unreserved.empty();
@@ -171,14 +182,14 @@ class Partition {
     // Places the application with the placement rules; returns false (and the reason) when YuniKorn
     // rejects it.
     bool addApplication(Application app, std::string* why);
-    uint32_t addAsk(uint32_t app, Ask ask);        // pending
+    uint32_t addAsk(uint32_t app, Ask ask);                                       // pending
     uint32_t recoverAllocation(uint32_t app, Ask ask, uint32_t node, double now); // already running there
-    void addForeign(uint32_t node, const Res& res);  // a pod of another scheduler
+    void addForeign(uint32_t node, const Res& res); // a pod of another scheduler
     void removeForeign(uint32_t node, const Res& res);
     // The shim confirms an allocation is gone (finished, preempted, released placeholder).
     void removeAllocation(uint32_t ask, bool placeholderReplaced);
-    void removeAsk(uint32_t ask);                 // a pending ask that went away
-    void removeApplication(uint32_t app);         // every ask and allocation of it is gone
+    void removeAsk(uint32_t ask);         // a pending ask that went away
+    void removeApplication(uint32_t app); // every ask and allocation of it is gone
     uint32_t appIndex(const std::string& id) const;
 
     // --- scheduling ---
@@ -216,7 +227,8 @@ class Partition {
     friend struct Allocator;
     friend struct Preemptor;
     // queues
-    void buildQueue(const QueueConfig& c, int32_t parent, const std::map<std::string, std::string>& inherited);
+    void buildQueue(const QueueConfig& c, int32_t parent,
+                    const std::map<std::string, std::string>& inherited);
     void applyProperties(Queue& q);
     int32_t createDynamicQueue(const std::string& path, const UserGroup& user, std::string* why);
     bool checkSubmitAccess(uint32_t q, const UserGroup& user) const;

@@ -118,8 +118,8 @@ PlacementManager::Rule PlacementManager::build(const PlacementRule& conf) {
     r.value = r.name == "fixed" || r.name == "tag" ? lower(conf.value) : conf.value;
     Filter& f = r.filter;
     f.allow = conf.filterType != "deny";
-    auto list = [&](const std::vector<std::string>& names, const std::regex& valid, std::set<std::string>& out,
-                    std::optional<std::regex>& exp) {
+    auto list = [&](const std::vector<std::string>& names, const std::regex& valid,
+                    std::set<std::string>& out, std::optional<std::regex>& exp) {
         if (names.size() == 1) {
             const std::string& n = names[0];
             if (std::regex_search(n, specialRe())) {

@@ -34,8 +34,8 @@ bool victimQueueOverGuaranteed(const Res& ask, const Res& remaining) {
 
 // A queue's usage at the start of the preemption, which the victim search changes on copies.
 struct Snapshot {
-    int32_t parent = -1;  // snapshot index
-    uint32_t queue = 0;   // partition queue
+    int32_t parent = -1; // snapshot index
+    uint32_t queue = 0;  // partition queue
     std::string path;
     bool leaf = false;
     Res allocated, preempting, max, guaranteed;
@@ -53,8 +53,8 @@ struct Preemptor {
     std::vector<Snapshot> snaps; // the search's snapshots (pruned ones have queue = UINT32_MAX)
     std::vector<int32_t> snapOf; // partition queue -> snapshot, -1
     std::vector<std::pair<uint32_t, std::vector<uint32_t>>> byNode; // node -> potential victims
-    std::vector<std::pair<uint32_t, Res>> available;                 // candidate nodes in node order
-    std::map<uint32_t, int32_t> victimQueue; // victim -> its queue's snapshot
+    std::vector<std::pair<uint32_t, Res>> available;                // candidate nodes in node order
+    std::map<uint32_t, int32_t> victimQueue;                        // victim -> its queue's snapshot
 
     // ------------------------------------------------------------ snapshots
 
@@ -91,7 +91,8 @@ struct Preemptor {
             const Snapshot& a = snaps[size_t(s.askQueue)];
             if (a.path == s.path && !rem.isEmpty()) return mergeIfNotPresent(rem, parent);
             Res askRem = subOnlyExisting(a.guaranteed, subOnlyExisting(a.allocated, a.preempting));
-            if (!rem.isEmpty() && a.path.compare(0, s.path.size(), s.path) == 0 && !askRem.isEmpty()) return Res();
+            if (!rem.isEmpty() && a.path.compare(0, s.path.size(), s.path) == 0 && !askRem.isEmpty())
+                return Res();
         }
         return componentWiseMin(rem, parent);
     }
@@ -130,12 +131,14 @@ struct Preemptor {
             Res max = p.maxResource(uint32_t(at));
             if (!max.isNil() && !max.isEmpty())
                 fenceByMax = !max.strictlyGreaterThanOrEqualsOnlyExisting(add(q.allocated, askRes));
-            if (q.parent < 0 || q.preemptionPolicy == PreemptionPolicy::Fence || fenceByMax) return uint32_t(at);
+            if (q.parent < 0 || q.preemptionPolicy == PreemptionPolicy::Fence || fenceByMax)
+                return uint32_t(at);
             at = q.parent;
         }
     }
 
-    void findVictims(uint32_t q, const std::map<uint32_t, int64_t>& priorities, int64_t askPriority, bool fenced) {
+    void findVictims(uint32_t q, const std::map<uint32_t, int64_t>& priorities, int64_t askPriority,
+                     bool fenced) {
         if (q == askQueue) return;
         const Queue& queue = p.queues[q];
         if (queue.leaf) {
@@ -151,7 +154,8 @@ struct Preemptor {
                     const Ask& k = p.asks[alloc];
                     if (!askRes.matchAny(p.askRes[k.res])) continue;
                     if (k.hasRequiredNode() || k.released || k.preempted) continue;
-                    if (fenced || int64_t(k.priority) <= askPriority) snaps[size_t(s)].victims.push_back(alloc);
+                    if (fenced || int64_t(k.priority) <= askPriority)
+                        snaps[size_t(s)].victims.push_back(alloc);
                 }
             if (snaps[size_t(s)].victims.empty()) dropSnapshot(q);
             return;
@@ -188,7 +192,8 @@ struct Preemptor {
         };
         if (snapOf[askQueue] >= 0) keepPath(snapOf[askQueue]);
         for (size_t i = 0; i < snaps.size(); ++i)
-            if (snaps[i].leaf && !snaps[i].victims.empty() && snapOf[snaps[i].queue] == int32_t(i)) keepPath(int32_t(i));
+            if (snaps[i].leaf && !snaps[i].victims.empty() && snapOf[snaps[i].queue] == int32_t(i))
+                keepPath(int32_t(i));
         for (size_t i = 0; i < snaps.size(); ++i)
             if (!keep[i] && snapOf[snaps[i].queue] == int32_t(i)) dropSnapshot(snaps[i].queue);
     }
@@ -207,7 +212,8 @@ struct Preemptor {
         const uint32_t fence = fenceRoot(priorities);
         const int64_t fencePriority = priorities[fence];
         snapshot(askQueue);
-        for (int32_t at = int32_t(askQueue); p.queues[size_t(at)].parent >= 0; at = p.queues[size_t(at)].parent)
+        for (int32_t at = int32_t(askQueue); p.queues[size_t(at)].parent >= 0;
+             at = p.queues[size_t(at)].parent)
             snaps[size_t(snapOf[size_t(at)])].askQueue = snapOf[askQueue];
         findVictims(fence, priorities, fencePriority, false);
         prune();
@@ -254,7 +260,8 @@ struct Preemptor {
                 for (uint32_t r : reservations) {
                     const Ask& res = p.asks[r];
                     if (res.hasRequiredNode() || res.triggeredPreemption) continue;
-                    double age = now - (res.createTime + p.timings.reservationWaitTimeout + p.timings.reservationDelay);
+                    double age = now - (res.createTime + p.timings.reservationWaitTimeout +
+                                        p.timings.reservationDelay);
                     if (res.priority < me.priority && age > p.timings.reservationWaitTimeout) {
                         p.unReserve(res.app, n, r);
                         others = false;
@@ -307,7 +314,8 @@ struct Preemptor {
             Res rem = remaining(v, s);
             removeAllocation(v, s, vr);
             Res pre = preemptable(v, s);
-            if (strictlyGreaterThanOrEquals(pre, Res::empty()) && (rem.isNil() || victimQueueOverGuaranteed(askRes, rem))) {
+            if (strictlyGreaterThanOrEquals(pre, Res::empty()) &&
+                (rem.isNil() || victimQueueOverGuaranteed(askRes, rem))) {
                 Res askRem = remaining(v, askSnap);
                 if (!askRem.isNil() && askRem.fitInActual(vr)) {
                     addAllocation(v, askSnap, vr);
@@ -341,7 +349,8 @@ struct Preemptor {
             Res rem = remaining(v, s);
             removeAllocation(v, s, vr);
             Res pre = preemptable(v, s);
-            if (strictlyGreaterThanOrEquals(pre, Res::empty()) && (rem.isNil() || victimQueueOverGuaranteed(askRes, rem))) {
+            if (strictlyGreaterThanOrEquals(pre, Res::empty()) &&
+                (rem.isNil() || victimQueueOverGuaranteed(askRes, rem))) {
                 current.addTo(vr);
                 if (current.fitIn(askRes) && *index < 0) *index = int(out->size());
                 out->push_back(victim);
@@ -357,7 +366,8 @@ struct Preemptor {
     int shimCheck(uint32_t node, const std::vector<uint32_t>& victims, int start) {
         if (victims.empty()) return p.nodeConditions(node, ask, true) ? -1 : -2;
         Res free = p.nodes[node].available;
-        for (int i = 0; i < start && i < int(victims.size()); ++i) free.addTo(p.askRes[p.asks[victims[size_t(i)]].res]);
+        for (int i = 0; i < start && i < int(victims.size()); ++i)
+            free.addTo(p.askRes[p.asks[victims[size_t(i)]].res]);
         for (int i = std::max(start, 0); i < int(victims.size()); ++i) {
             free.addTo(p.askRes[p.asks[victims[size_t(i)]].res]);
             if (free.fitIn(askRes) && p.nodeConditions(node, ask, true)) return i;
@@ -466,7 +476,8 @@ struct Preemptor {
             Res rem = remaining(v, s);
             removeAllocation(v, s, vr);
             Res pre = preemptable(v, s);
-            if (strictlyGreaterThanOrEquals(pre, Res::empty()) && (rem.isNil() || victimQueueOverGuaranteed(askRes, rem))) {
+            if (strictlyGreaterThanOrEquals(pre, Res::empty()) &&
+                (rem.isNil() || victimQueueOverGuaranteed(askRes, rem))) {
                 Res askRem = remaining(v, askSnap);
                 if (!askRem.isNil() && askRem.fitInActual(vr)) {
                     addAllocation(v, askSnap, vr);
@@ -493,7 +504,8 @@ struct Preemptor {
     bool run(uint32_t* nodeOut, std::vector<uint32_t>* final) {
         findEligible();
         if (!checkQueueGuarantees()) {
-            p.asks[ask].lastFailure = "preemption does not help: the queue would not stay within its guaranteed";
+            p.asks[ask].lastFailure =
+                "preemption does not help: the queue would not stay within its guaranteed";
             return false;
         }
         initWorkingState();
@@ -537,7 +549,8 @@ bool Partition::tryPreemption(uint32_t app, const Res& headRoom, double preempti
     // CheckPreconditions
     if (!k.allowPreemptOther || k.triggeredPreemption || k.hasRequiredNode()) return false;
     if (now < k.createTime + preemptionDelay) return false;
-    if (k.preemptCheckTime != kNever && now < k.preemptCheckTime + timings.preemptAttemptFrequency) return false;
+    if (k.preemptCheckTime != kNever && now < k.preemptCheckTime + timings.preemptAttemptFrequency)
+        return false;
     k.preemptCheckTime = now;
     --*attemptsLeft;
     Preemptor pre{*this, app, ask, apps[app].queue, askRes[k.res], nodesTried, now, {}, {}, {}, {}, {}};

@@ -25,7 +25,8 @@ std::vector<TaskGroupSpec> readTaskGroups(const Pod& pod, const std::string& tex
         j = nlohmann::json::parse(text);
     } catch (const std::exception&) {
         warn(warnings, pod.source,
-             "pod " + pod.key() + ": yunikorn.apache.org/task-groups is not JSON; YuniKorn ignores its task groups");
+             "pod " + pod.key() +
+                 ": yunikorn.apache.org/task-groups is not JSON; YuniKorn ignores its task groups");
         return out;
     }
     if (!j.is_array()) return out;
@@ -33,7 +34,8 @@ std::vector<TaskGroupSpec> readTaskGroups(const Pod& pod, const std::string& tex
         if (!g.is_object()) continue;
         TaskGroupSpec tg;
         tg.name = g.value("name", "");
-        tg.minMember = g.contains("minMember") && g["minMember"].is_number_integer() ? g["minMember"].get<int32_t>() : 0;
+        tg.minMember =
+            g.contains("minMember") && g["minMember"].is_number_integer() ? g["minMember"].get<int32_t>() : 0;
         if (g.contains("minResource") && g["minResource"].is_object())
             for (const auto& [name, value] : g["minResource"].items()) {
                 std::string q = value.is_string() ? value.get<std::string>() : value.dump();
@@ -41,7 +43,8 @@ std::vector<TaskGroupSpec> readTaskGroups(const Pod& pod, const std::string& tex
                 auto amount = parseAmount(name, q, &error);
                 if (!amount) {
                     warn(warnings, pod.source,
-                         "pod " + pod.key() + ": task group " + tg.name + " minResource " + name + ": " + error);
+                         "pod " + pod.key() + ": task group " + tg.name + " minResource " + name + ": " +
+                             error);
                     continue;
                 }
                 tg.minResource.set(name, *amount);
@@ -90,7 +93,8 @@ PodMeta readPodMeta(const Pod& pod, Diagnostics* warnings) {
                     if (g.is_string()) m.user.groups.push_back(g.get<std::string>());
         } catch (const std::exception&) {
             warn(warnings, pod.source,
-                 "pod " + pod.key() + ": yunikorn.apache.org/user.info is not JSON; the shim uses user nobody");
+                 "pod " + pod.key() +
+                     ": yunikorn.apache.org/user.info is not JSON; the shim uses user nobody");
         }
     }
     // Without a group resolver a user without groups belongs to the group named after them.
@@ -99,7 +103,8 @@ PodMeta readPodMeta(const Pod& pod, Diagnostics* warnings) {
     m.validUser = std::regex_match(m.user.user, userRe);
     if (auto v = find(a, "yunikorn.apache.org/task-group-name")) m.taskGroupName = *v;
     if (auto v = find(a, "yunikorn.apache.org/task-groups")) m.taskGroups = readTaskGroups(pod, *v, warnings);
-    if (auto v = find(a, "internal.yunikorn.apache.org/placeholder")) m.placeholder = parseGoBool(*v).value_or(false);
+    if (auto v = find(a, "internal.yunikorn.apache.org/placeholder"))
+        m.placeholder = parseGoBool(*v).value_or(false);
     if (auto v = find(a, "yunikorn.apache.org/allow-preemption")) {
         if (*v == "true") m.allowPreemption = true;
         if (*v == "false") m.allowPreemption = false;
@@ -109,7 +114,8 @@ PodMeta readPodMeta(const Pod& pod, Diagnostics* warnings) {
         size_t start = 0;
         while (start <= text.size()) {
             size_t space = text.find(' ', start);
-            std::string param = text.substr(start, space == std::string::npos ? std::string::npos : space - start);
+            std::string param =
+                text.substr(start, space == std::string::npos ? std::string::npos : space - start);
             size_t eq = param.find('=');
             if (eq != std::string::npos && param.find('=', eq + 1) == std::string::npos) {
                 std::string key = param.substr(0, eq), value = param.substr(eq + 1);

@@ -14,7 +14,9 @@ uint32_t ShimState::resOfShape(const ClusterState& state, uint32_t shape) {
     const PodShape& sh = state.shapes[shape];
     Res r = Res::empty();
     for (int d = 0; d < state.D(); ++d) {
-        const bool present = d == kCpu ? sh.cpuRequested : d == kMemory ? sh.memRequested : ((sh.presentMask >> d) & 1u);
+        const bool present = d == kCpu      ? sh.cpuRequested
+                             : d == kMemory ? sh.memRequested
+                                            : ((sh.presentMask >> d) & 1u);
         if (present) r.set(d, sh.request[size_t(d)]);
     }
     auto& p = *partition_;
@@ -110,7 +112,8 @@ uint32_t ShimState::appFor(ClusterState& state, uint32_t t, double now, bool* re
     a.submissionTime = now;
     a.forced = state.tasks[t].node >= 0;
     a.hardGang = meta.hardGang;
-    a.execTimeout = meta.placeholderTimeout > 0 ? double(meta.placeholderTimeout) : p.timings.defaultPlaceholderTimeout;
+    a.execTimeout =
+        meta.placeholderTimeout > 0 ? double(meta.placeholderTimeout) : p.timings.defaultPlaceholderTimeout;
     for (const auto& tg : meta.taskGroups) {
         TaskGroup g;
         g.name = tg.name;
@@ -119,7 +122,8 @@ uint32_t ShimState::appFor(ClusterState& state, uint32_t t, double now, bool* re
         const int pods = p.dims.intern("pods");
         g.minResource.set(pods, 1);
         for (int d = 0; d < kMaxResDims; ++d)
-            if (g.minResource.has(d)) a.placeholderAsk.set(d, a.placeholderAsk.get(d) + g.minResource.get(d) * tg.minMember);
+            if (g.minResource.has(d))
+                a.placeholderAsk.set(d, a.placeholderAsk.get(d) + g.minResource.get(d) * tg.minMember);
         a.taskGroups.push_back(std::move(g));
     }
     a.placeholderData.resize(a.taskGroups.size());
@@ -312,7 +316,8 @@ void ShimState::afterDecision(ClusterState& state, const CycleDecision& d, bool 
             k8sAdded.emplace_back(t, uint32_t(p.nodes[node].stateNode));
         }
     };
-    if (d.type == ResultType::Allocated || d.type == ResultType::AllocatedReserved || d.type == ResultType::Replaced)
+    if (d.type == ResultType::Allocated || d.type == ResultType::AllocatedReserved ||
+        d.type == ResultType::Replaced)
         onNode(d.ask, d.node);
     if (!simulated) return;
     // The shim deletes replaced and released placeholders, and those of its own that were preempted.

@@ -5,7 +5,7 @@
 // simulated gangs it plays the shim's part too: placeholders first, the real pods once they all
 // run (Hard style: the application fails when they time out, Soft: it runs without them).
 #include "model/cluster.h"
-#include "profiles/yunikorn/mapping.h"
+#include "profiles/yunikorn/config.h"
 #include "profiles/yunikorn/partition.h"
 #include "profiles/yunikorn/shim.h"
 #include "state/cluster_state.h"
@@ -28,7 +28,8 @@ struct InputPod {
 
 class ShimState {
   public:
-    ShimState(PartitionConfig config, std::vector<InputPod> pods, std::vector<std::pair<std::string, std::string>> queuePaths);
+    ShimState(PartitionConfig config, std::vector<InputPod> pods,
+              std::vector<std::pair<std::string, std::string>> queuePaths);
 
     // First cycle: every node and pod of the state.
     void attach(ClusterState& state, double now);
@@ -74,10 +75,10 @@ class ShimState {
     std::unique_ptr<Partition> partition_;
     std::vector<int32_t> shapeRes_; // state shape -> askRes index
     std::map<std::string, uint32_t> appIds_;
-    std::vector<std::string> originatorUid_; // app -> uid of its originator pod
+    std::vector<std::string> originatorUid_;     // app -> uid of its originator pod
     std::vector<std::vector<uint32_t>> appAsks_; // app -> its asks (for removal)
     std::vector<int32_t> jobApp_;                // state job -> app
-    std::vector<uint32_t> watched_;             // jobless tasks the simulator may take off their node
+    std::vector<uint32_t> watched_;              // jobless tasks the simulator may take off their node
 };
 
 } // namespace gantry::engine::yunikorn

@@ -22,8 +22,8 @@ std::vector<uint32_t> Partition::sortQueues(uint32_t q) const {
     auto fairness = [&](int i, int j) {
         const Queue& l = queues[out[size_t(i)]];
         const Queue& r = queues[out[size_t(j)]];
-        return compUsageRatioSeparately(l.allocated, l.guaranteed, fairMax[size_t(i)], r.allocated, r.guaranteed,
-                                        fairMax[size_t(j)]);
+        return compUsageRatioSeparately(l.allocated, l.guaranteed, fairMax[size_t(i)], r.allocated,
+                                        r.guaranteed, fairMax[size_t(j)]);
     };
     auto morePending = [&](int i, int j) {
         return strictlyGreaterThan(sub(queues[out[size_t(i)]].pending, queues[out[size_t(j)]].pending),
@@ -63,18 +63,21 @@ std::vector<uint32_t> Partition::sortApplications(uint32_t q, bool withPlacehold
     if (queue.sortType == SortPolicy::Fair) {
         if (queue.prioritySortEnabled)
             goStableSort(out, [&](int i, int j) {
-                if (app(i).askMaxPriority != app(j).askMaxPriority) return app(i).askMaxPriority > app(j).askMaxPriority;
+                if (app(i).askMaxPriority != app(j).askMaxPriority)
+                    return app(i).askMaxPriority > app(j).askMaxPriority;
                 return compUsageRatio(app(i).allocated, app(j).allocated, total) < 0;
             });
         else
             goStableSort(out, [&](int i, int j) {
-                if (int comp = compUsageRatio(app(i).allocated, app(j).allocated, total); comp != 0) return comp < 0;
+                if (int comp = compUsageRatio(app(i).allocated, app(j).allocated, total); comp != 0)
+                    return comp < 0;
                 return app(i).askMaxPriority > app(j).askMaxPriority;
             });
     } else {
         if (queue.prioritySortEnabled)
             goStableSort(out, [&](int i, int j) {
-                if (app(i).askMaxPriority != app(j).askMaxPriority) return app(i).askMaxPriority > app(j).askMaxPriority;
+                if (app(i).askMaxPriority != app(j).askMaxPriority)
+                    return app(i).askMaxPriority > app(j).askMaxPriority;
                 return app(i).submissionTime < app(j).submissionTime;
             });
         else

@@ -9,10 +9,12 @@ namespace gantry::engine::yunikorn {
 
 // Placeholders not replaced in time: a running application releases the rest; one still waiting
 // for its gang resumes without it (Soft) or fails (Hard), releasing every placeholder and ask.
-void Partition::timeoutPlaceholders(uint32_t app, std::vector<uint32_t>* released, std::vector<uint32_t>* failed) {
+void Partition::timeoutPlaceholders(uint32_t app, std::vector<uint32_t>* released,
+                                    std::vector<uint32_t>* failed) {
     Application& a = apps[app];
     a.placeholderTimer = kNever;
-    if ((a.state == AppState::Running || a.state == AppState::Completing) && !isZero(a.allocatedPlaceholder)) {
+    if ((a.state == AppState::Running || a.state == AppState::Completing) &&
+        !isZero(a.allocatedPlaceholder)) {
         for (uint32_t ask : a.allocations) {
             Ask& k = asks[ask];
             if (!k.placeholder || k.released || k.preempted) continue;
@@ -38,7 +40,8 @@ void Partition::timeoutPlaceholders(uint32_t app, std::vector<uint32_t>* release
         if (!asks[r].allocated) pending.push_back(r);
     for (uint32_t r : pending) {
         Ask& k = asks[r];
-        if (k.taskGroup >= 0 && size_t(k.taskGroup) < a.placeholderData.size()) ++apps[app].placeholderData[size_t(k.taskGroup)].timedOut;
+        if (k.taskGroup >= 0 && size_t(k.taskGroup) < a.placeholderData.size())
+            ++apps[app].placeholderData[size_t(k.taskGroup)].timedOut;
         removeAsk(r);
     }
 }
@@ -63,14 +66,17 @@ double Partition::nextClockChange(double from) const {
             const Ask& k = asks[r];
             if (k.allocated || k.removed) continue;
             // askAge > reservationDelay: the first instant strictly after.
-            consider(std::nextafter(k.createTime + timings.reservationDelay, std::numeric_limits<double>::infinity()));
+            consider(std::nextafter(k.createTime + timings.reservationDelay,
+                                    std::numeric_limits<double>::infinity()));
             if (k.allowPreemptOther && !k.triggeredPreemption) {
                 consider(k.createTime + q.preemptionDelay);
-                if (k.preemptCheckTime != kNever) consider(k.preemptCheckTime + timings.preemptAttemptFrequency);
+                if (k.preemptCheckTime != kNever)
+                    consider(k.preemptCheckTime + timings.preemptAttemptFrequency);
             }
         }
         for (const Reservation& r : a.reservations)
-            consider(std::nextafter(r.createTime + 2 * timings.reservationWaitTimeout, std::numeric_limits<double>::infinity()));
+            consider(std::nextafter(r.createTime + 2 * timings.reservationWaitTimeout,
+                                    std::numeric_limits<double>::infinity()));
     }
     return next;
 }

@@ -47,7 +47,8 @@ const LimitConfig* UserGroupManager::groupLimit(const std::string& group, const 
 
 // ensureGroupInternal: leaf to root, the first configured group the user belongs to, else the
 // wildcard group of that level.
-const std::string& UserGroupManager::groupOf(const std::string& queuePath, uint32_t app, const UserGroup& user) {
+const std::string& UserGroupManager::groupOf(const std::string& queuePath, uint32_t app,
+                                             const UserGroup& user) {
     auto it = appGroup_.find(app);
     if (it != appGroup_.end()) return it->second;
     std::string found;
@@ -116,7 +117,8 @@ bool UserGroupManager::canRunApp(const std::string& queuePath, uint32_t app, con
     return ok && fits(groups_[group], [&](const std::string& l) { return groupLimit(group, l); });
 }
 
-void UserGroupManager::increase(const std::string& queuePath, uint32_t app, const Res& usage, const UserGroup& user) {
+void UserGroupManager::increase(const std::string& queuePath, uint32_t app, const Res& usage,
+                                const UserGroup& user) {
     const auto levels = hierarchy(queuePath);
     auto add = [&](Tracker& t) {
         for (const auto& l : levels) {

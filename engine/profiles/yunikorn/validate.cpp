@@ -99,8 +99,9 @@ struct Validator {
                     error(q.source, "should not set no wildcard group " + g + " after wildcard group limit");
             }
             if (groups.count("*") && groups.size() == 1)
-                error(q.source, "should not specify only one group limit that is using the wildcard. There must be "
-                                "at least one limit with a group name defined");
+                error(q.source,
+                      "should not specify only one group limit that is using the wildcard. There must be "
+                      "at least one limit with a group name defined");
             const Amounts res = amounts(l.maxResources);
             if (!res.empty()) {
                 bool positive = false, negative = false;
@@ -109,10 +110,12 @@ struct Validator {
                     negative |= v < 0;
                 }
                 if (!positive || negative)
-                    error(q.source, "MaxResources should be greater than zero in '" + l.description + "' limit");
+                    error(q.source,
+                          "MaxResources should be greater than zero in '" + l.description + "' limit");
             }
             if (l.maxApplications == 0 && res.empty())
-                error(q.source, "invalid resource combination for limit " + l.description + " all resource limits are null");
+                error(q.source, "invalid resource combination for limit " + l.description +
+                                    " all resource limits are null");
             if (q.maxApplications != 0 && q.maxApplications < l.maxApplications)
                 error(q.source, "invalid MaxApplications settings for limit " + l.description +
                                     " exceed current the queue MaxApplications");
@@ -131,7 +134,8 @@ struct Validator {
         for (const auto& c : q.queues) {
             if (!std::regex_match(c.name, nameRe)) error(c.source, "invalid queue name " + c.name);
             if (!seen.insert(lower(c.name)).second)
-                error(c.source, "duplicate child name found with name '" + c.name + "' under queue " + q.name);
+                error(c.source,
+                      "duplicate child name found with name '" + c.name + "' under queue " + q.name);
         }
         for (const auto& c : q.queues) queues(c, false);
     }
@@ -143,28 +147,33 @@ struct Validator {
             error(q.source, "guaranteed resource " + show(g) + " is larger than maximum resource " + show(m) +
                                 " for queue " + q.name);
         if (parentMax && !fits(*parentMax, m))
-            error(q.source, "max resource of parent " + show(*parentMax) + " is smaller than maximum resource " +
-                                show(m) + " for queue " + q.name);
+            error(q.source, "max resource of parent " + show(*parentMax) +
+                                " is smaller than maximum resource " + show(m) + " for queue " + q.name);
         Amounts effective = parentMax ? componentMin(m, *parentMax) : m;
         Amounts sum;
         for (const auto& c : q.queues)
             for (const auto& [k, v] : resources(c, &effective)) sum[k] += v;
         if (!fits(g, sum))
-            error(q.source, "guaranteed resource of parent " + show(g) + " is smaller than sum of guaranteed resources " +
-                                show(sum) + " of the children for queue " + q.name);
+            error(q.source, "guaranteed resource of parent " + show(g) +
+                                " is smaller than sum of guaranteed resources " + show(sum) +
+                                " of the children for queue " + q.name);
         if (!fits(effective, sum))
-            error(q.source, "max resource " + show(effective) + " is smaller than sum of guaranteed resources " +
-                                show(sum) + " of the children for queue " + q.name);
+            error(q.source, "max resource " + show(effective) +
+                                " is smaller than sum of guaranteed resources " + show(sum) +
+                                " of the children for queue " + q.name);
         return zero(g) ? sum : g;
     }
 
     void maxApplications(const QueueConfig& q) {
         for (const auto& c : q.queues) {
             if (q.maxApplications != 0 && q.maxApplications < c.maxApplications)
-                error(c.source, "parent maxApplications must be larger than child maxApplications (queue " + c.name + ")");
+                error(c.source, "parent maxApplications must be larger than child maxApplications (queue " +
+                                    c.name + ")");
             if (q.maxApplications != 0 && c.maxApplications == 0)
-                error(c.source, "maxApplications is either undefined or zero, which is not allowed when parent queue's "
-                                "maxApplications is defined (queue " + c.name + ")");
+                error(c.source,
+                      "maxApplications is either undefined or zero, which is not allowed when parent queue's "
+                      "maxApplications is defined (queue " +
+                          c.name + ")");
             maxApplications(c);
         }
     }
@@ -177,22 +186,27 @@ struct Validator {
         for (const auto& l : q.limits) {
             const Amounts res = amounts(l.maxResources);
             auto apply = [&](const std::vector<std::string>& names, const char* what,
-                             const std::map<std::string, Amounts>& parentRes, std::map<std::string, Amounts>& curRes,
-                             const std::map<std::string, uint64_t>& parentApps, std::map<std::string, uint64_t>& curApps) {
+                             const std::map<std::string, Amounts>& parentRes,
+                             std::map<std::string, Amounts>& curRes,
+                             const std::map<std::string, uint64_t>& parentApps,
+                             std::map<std::string, uint64_t>& curApps) {
                 for (const auto& who : names) {
                     auto exact = parentRes.find(who);
                     auto wild = who != "*" ? parentRes.find("*") : parentRes.end();
                     if (exact != parentRes.end()) {
                         if (!fits(exact->second, res))
-                            error(q.source, std::string(what) + " " + who + " max resource " + show(res) + " of queue " +
-                                                q.name + " is greater than immediate or ancestor parent maximum resource " +
-                                                show(exact->second));
+                            error(q.source,
+                                  std::string(what) + " " + who + " max resource " + show(res) +
+                                      " of queue " + q.name +
+                                      " is greater than immediate or ancestor parent maximum resource " +
+                                      show(exact->second));
                         curRes[who] = componentMin(res, exact->second);
                     } else if (wild != parentRes.end()) {
                         if (!fits(wild->second, res))
-                            error(q.source, std::string(what) + " " + who + " max resource " + show(res) + " of queue " +
-                                                q.name + " is greater than wildcard maximum resource " +
-                                                show(wild->second) + " of immediate or ancestor parent queue");
+                            error(q.source,
+                                  std::string(what) + " " + who + " max resource " + show(res) +
+                                      " of queue " + q.name + " is greater than wildcard maximum resource " +
+                                      show(wild->second) + " of immediate or ancestor parent queue");
                         curRes[who] = res;
                     } else {
                         curRes[who] = res;
@@ -203,14 +217,17 @@ struct Validator {
                     auto wildApps = who != "*" ? parentApps.find("*") : parentApps.end();
                     if (exactApps != parentApps.end()) {
                         if (over(exactApps->second))
-                            error(q.source, std::string(what) + " " + who + " max applications " + std::to_string(apps) +
-                                                " of queue " + q.name +
-                                                " is greater than immediate or ancestor parent max applications " +
-                                                std::to_string(exactApps->second));
+                            error(q.source,
+                                  std::string(what) + " " + who + " max applications " +
+                                      std::to_string(apps) + " of queue " + q.name +
+                                      " is greater than immediate or ancestor parent max applications " +
+                                      std::to_string(exactApps->second));
                     } else if (wildApps != parentApps.end() && over(wildApps->second)) {
-                        error(q.source, std::string(what) + " " + who + " max applications " + std::to_string(apps) +
-                                            " of queue " + q.name + " is greater than wildcard max applications " +
-                                            std::to_string(wildApps->second) + " of immediate or ancestor parent queue");
+                        error(q.source, std::string(what) + " " + who + " max applications " +
+                                            std::to_string(apps) + " of queue " + q.name +
+                                            " is greater than wildcard max applications " +
+                                            std::to_string(wildApps->second) +
+                                            " of immediate or ancestor parent queue");
                     }
                     curApps[who] = apps;
                 }
@@ -272,7 +289,8 @@ struct Validator {
                 }
                 if (r->value.rfind("root", 0) == 0) {
                     if (!path.empty()) {
-                        error(config.root.source, "illegal fully qualified 'fixed' rule with value " + r->value);
+                        error(config.root.source,
+                              "illegal fully qualified 'fixed' rule with value " + r->value);
                         bad = true;
                         break;
                     }
@@ -317,9 +335,11 @@ struct Validator {
                 }
                 if (k + 1 == parts.size()) {
                     if (dynamic && !conf->parent)
-                        error(config.root.source, prefix + "references a queue (" + path + ") which is not a leaf");
+                        error(config.root.source,
+                              prefix + "references a queue (" + path + ") which is not a leaf");
                     if (!dynamic && conf->parent)
-                        error(config.root.source, prefix + "references a queue (" + path + ") which is not a leaf");
+                        error(config.root.source,
+                              prefix + "references a queue (" + path + ") which is not a leaf");
                     break;
                 }
                 parentConf = conf;

@@ -2,7 +2,6 @@
 
 #include "k8s/k8s.h"
 #include "profiles/yunikorn/config.h"
-#include "profiles/yunikorn/mapping.h"
 #include "profiles/yunikorn/shim_state.h"
 #include "profiles/yunikorn/validate.h"
 
@@ -22,16 +21,17 @@ constexpr double kFarFuture = 1e9;
 // One `gantry cycle` (or one simulator tick) in YuniKorn's terms.
 struct Report {
     std::vector<std::pair<uint32_t, uint32_t>> order; // (ask, node) allocations in order
-    std::vector<uint32_t> preempted;                   // victims in order
-    std::map<uint32_t, uint32_t> nominated;            // preemptor ask -> node
-    std::vector<uint32_t> released;                    // placeholders given up
+    std::vector<uint32_t> preempted;                  // victims in order
+    std::map<uint32_t, uint32_t> nominated;           // preemptor ask -> node
+    std::vector<uint32_t> released;                   // placeholders given up
     std::vector<uint32_t> failedApps;
 };
 
 class YuniKornProfile : public SchedulerProfile {
   public:
     YuniKornProfile(PartitionConfig config, std::vector<InputPod> pods,
-                    std::vector<std::pair<std::string, std::string>> queuePaths, std::vector<std::string> notes)
+                    std::vector<std::pair<std::string, std::string>> queuePaths,
+                    std::vector<std::string> notes)
         : shim_(std::move(config), std::move(pods), std::move(queuePaths)), notes_(std::move(notes)) {}
 
     BuildOptions buildOptions() const override {
@@ -55,7 +55,8 @@ class YuniKornProfile : public SchedulerProfile {
 
   private:
     void attach(ClusterState& state, double now);
-    bool predicate(const ClusterState& state, const Ask& ask, uint32_t node, bool allocate, std::string* why) const;
+    bool predicate(const ClusterState& state, const Ask& ask, uint32_t node, bool allocate,
+                   std::string* why) const;
     std::string pendingReason(const ClusterState& state, uint32_t task) const;
     std::string podKey(const ClusterState& state, uint32_t ask) const;
 
@@ -74,9 +75,9 @@ std::string YuniKornProfile::podKey(const ClusterState& state, uint32_t ask) con
     const Ask& k = shim_.partition().asks[ask];
     if (k.task >= 0) return state.taskKey(uint32_t(k.task));
     const Application& a = shim_.partition().apps[k.app];
-    return a.tags.count("namespace") ? a.tags.at("namespace") + "/tg-" + a.id.substr(0, 28) + "-" +
-                                           std::to_string(ask)
-                                     : "tg-" + std::to_string(ask);
+    return a.tags.count("namespace")
+               ? a.tags.at("namespace") + "/tg-" + a.id.substr(0, 28) + "-" + std::to_string(ask)
+               : "tg-" + std::to_string(ask);
 }
 
 bool YuniKornProfile::predicate(const ClusterState& state, const Ask& ask, uint32_t node, bool allocate,
@@ -120,7 +121,8 @@ bool YuniKornProfile::predicate(const ClusterState& state, const Ask& ask, uint3
 
 void YuniKornProfile::attach(ClusterState& state, double now) {
     shim_.attach(state, now);
-    shim_.partition().predicate = [this, &state](const Ask& ask, uint32_t node, bool allocate, std::string* why) {
+    shim_.partition().predicate = [this, &state](const Ask& ask, uint32_t node, bool allocate,
+                                                 std::string* why) {
         return predicate(state, ask, node, allocate, why);
     };
 }
@@ -174,7 +176,8 @@ CycleResult YuniKornProfile::cycle(ClusterState& state, const CycleOptions& opti
         }
     }
     // The cycle leaves the state as it found it: the caller applies the decisions.
-    for (auto it = shim_.k8sAdded.rbegin(); it != shim_.k8sAdded.rend(); ++it) state.k8sRemove(it->first, it->second);
+    for (auto it = shim_.k8sAdded.rbegin(); it != shim_.k8sAdded.rend(); ++it)
+        state.k8sRemove(it->first, it->second);
     shim_.k8sAdded.clear();
 
     // Decisions by pod and by index.
@@ -194,12 +197,15 @@ CycleResult YuniKornProfile::cycle(ClusterState& state, const CycleOptions& opti
     if (simulated)
         for (uint32_t r : last_.released) {
             const Ask& k = p.asks[r];
-            if (k.task >= 0 && state.tasks[uint32_t(k.task)].job == UINT32_MAX) result.evictedTasks.push_back(uint32_t(k.task));
+            if (k.task >= 0 && state.tasks[uint32_t(k.task)].job == UINT32_MAX)
+                result.evictedTasks.push_back(uint32_t(k.task));
         }
     for (uint32_t app : last_.failedApps)
         if (app < shim_.appJob.size() && shim_.appJob[app] >= 0)
-            result.failedJobs.emplace_back(uint32_t(shim_.appJob[app]), "YuniKorn: the gang's placeholders timed out (Hard style)");
-    for (const auto& [job, why] : shim_.rejectedJobs) result.failedJobs.emplace_back(job, "YuniKorn rejected the application: " + why);
+            result.failedJobs.emplace_back(uint32_t(shim_.appJob[app]),
+                                           "YuniKorn: the gang's placeholders timed out (Hard style)");
+    for (const auto& [job, why] : shim_.rejectedJobs)
+        result.failedJobs.emplace_back(job, "YuniKorn rejected the application: " + why);
     shim_.rejectedJobs.clear();
     // Why the rest waits.
     std::set<uint32_t> bound;
@@ -237,21 +243,23 @@ std::string YuniKornProfile::pendingReason(const ClusterState& state, uint32_t t
         }
         const TaskRec& t = state.tasks[task];
         if (t.job != UINT32_MAX && state.jobAlive(t.job))
-            if (auto it = shim_.rejected.find(state.jobs[t.job].key); it != shim_.rejected.end()) return it->second;
+            if (auto it = shim_.rejected.find(state.jobs[t.job].key); it != shim_.rejected.end())
+                return it->second;
         return "waiting for the placeholders of its gang";
     }
     const Ask& k = p.asks[uint32_t(askIndex)];
     const Application& a = p.apps[k.app];
     if (a.state == AppState::Accepted && (!a.runnableInQueue || !a.runnableByUserLimit))
-        return !a.runnableInQueue ? "application waits: the queue runs its maximum number of applications"
-                                  : "application waits: the user or group runs its maximum number of applications";
+        return !a.runnableInQueue
+                   ? "application waits: the queue runs its maximum number of applications"
+                   : "application waits: the user or group runs its maximum number of applications";
     for (const auto& r : a.reservations)
         if (r.ask == uint32_t(askIndex)) {
             const std::string node = p.nodes[r.node].id;
-            return k.triggeredPreemption ? "waiting for preempted pods to leave node " + node
-                                         : "node " + node + " is reserved for it: " +
-                                               (k.lastFailure.empty() ? std::string("it does not fit yet")
-                                                                      : k.lastFailure);
+            return k.triggeredPreemption
+                       ? "waiting for preempted pods to leave node " + node
+                       : "node " + node + " is reserved for it: " +
+                             (k.lastFailure.empty() ? std::string("it does not fit yet") : k.lastFailure);
         }
     if (!k.lastFailure.empty()) return k.lastFailure;
     return "not tried yet";
@@ -297,7 +305,8 @@ void YuniKornProfile::printCycle(std::ostream& out, const CycleResult& result, c
     section("Released placeholders", last_.released.size());
     for (uint32_t r : last_.released) out << "  " << key(r) << '\n';
     section("Pending", result.pending.size());
-    for (const auto& [pod, why] : result.pending) out << "  " << std::left << std::setw(40) << pod << why << '\n';
+    for (const auto& [pod, why] : result.pending)
+        out << "  " << std::left << std::setw(40) << pod << why << '\n';
     for (const auto& w : result.warnings) out << "note: " << w << '\n';
 }
 
@@ -376,10 +385,11 @@ std::unique_ptr<SchedulerProfile> make(const ProfileSetup& setup, Diagnostics* d
         if (errors) return nullptr;
     } else {
         Mapping m = mapToYuniKorn(cluster, setup.policies.volcano, namespaceQueues(cluster, {}));
-        for (size_t k = 0; k < m.tree.nodes.size(); ++k) paths.emplace_back(m.tree.nodes[k].queue->name, m.paths[k]);
+        for (size_t k = 0; k < m.tree.nodes.size(); ++k)
+            paths.emplace_back(m.tree.nodes[k].queue->name, m.paths[k]);
         for (const auto& l : m.log.losses)
-            notes.push_back("as exported to YuniKorn: " + l.what + " " + l.name + (l.field.empty() ? "" : ", " + l.field) +
-                            ": " + l.message);
+            notes.push_back("as exported to YuniKorn: " + l.what + " " + l.name +
+                            (l.field.empty() ? "" : ", " + l.field) + ": " + l.message);
         config = std::move(m.config);
     }
     // The shim's view of the input pods (the cluster state numbers its first tasks in this order).
@@ -397,7 +407,8 @@ std::unique_ptr<SchedulerProfile> make(const ProfileSetup& setup, Diagnostics* d
         ip.createTime = pod.creationTimestamp ? double(*pod.creationTimestamp - newest) : -1e6;
         pods.push_back(std::move(ip));
     }
-    return std::make_unique<YuniKornProfile>(std::move(*config), std::move(pods), std::move(paths), std::move(notes));
+    return std::make_unique<YuniKornProfile>(std::move(*config), std::move(pods), std::move(paths),
+                                             std::move(notes));
 }
 
 } // namespace

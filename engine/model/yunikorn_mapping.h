@@ -14,13 +14,13 @@
 #include "model/queue_tree.h"
 #include "model/scheduler_conf.h"
 #include "model/workload.h"
-#include "profiles/yunikorn/config.h"
+#include "model/yunikorn_partition.h"
 
 #include <map>
 #include <string>
 #include <vector>
 
-namespace gantry::engine::yunikorn {
+namespace gantry::yunikorn {
 
 struct Mapping {
     PartitionConfig config;
@@ -39,10 +39,10 @@ Mapping mapToYuniKorn(const Cluster& cluster, const SchedulerConf& volcano,
 
 // The (namespace, queue) pairs the exporter derives placement rules from: the cluster's Kueue
 // LocalQueues, then the workloads' namespaces.
-std::vector<std::pair<std::string, std::string>> namespaceQueues(const Cluster& cluster,
-                                                                 const std::vector<WorkloadTemplate>& workloads);
+std::vector<std::pair<std::string, std::string>>
+namespaceQueues(const Cluster& cluster, const std::vector<WorkloadTemplate>& workloads);
 
 // A YuniKorn queue name made of the characters YuniKorn allows ("_" for the others, 64 at most).
 std::string yunikornQueueName(const std::string& name);
 
-} // namespace gantry::engine::yunikorn
+} // namespace gantry::yunikorn

@@ -1,6 +1,6 @@
-#include "profiles/yunikorn/config.h"
+#include "model/yunikorn_partition.h"
 
-namespace gantry::engine::yunikorn {
+namespace gantry::yunikorn {
 
 namespace {
 
@@ -58,4 +58,4 @@ std::optional<PartitionConfig> yunikornConfigOf(const Cluster& cluster) {
     return partitionConfigOf(cluster.yunikorn.value_or(YuniKornPartition{}), cluster.queues);
 }
 
-} // namespace gantry::engine::yunikorn
+} // namespace gantry::yunikorn

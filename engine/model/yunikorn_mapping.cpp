@@ -1,11 +1,11 @@
-#include "profiles/yunikorn/mapping.h"
+#include "model/yunikorn_mapping.h"
 
 #include <algorithm>
 #include <cctype>
 #include <cstdlib>
 #include <set>
 
-namespace gantry::engine::yunikorn {
+namespace gantry::yunikorn {
 
 std::string yunikornQueueName(const std::string& name) {
     std::string out;
@@ -24,8 +24,8 @@ std::string Mapping::pathOf(const std::string& queueName) const {
     return {};
 }
 
-std::vector<std::pair<std::string, std::string>> namespaceQueues(const Cluster& cluster,
-                                                                 const std::vector<WorkloadTemplate>& workloads) {
+std::vector<std::pair<std::string, std::string>>
+namespaceQueues(const Cluster& cluster, const std::vector<WorkloadTemplate>& workloads) {
     std::vector<std::pair<std::string, std::string>> out;
     for (const auto& lq : cluster.localQueues) out.emplace_back(lq.ns, lq.clusterQueue);
     for (const auto& w : workloads)
@@ -108,7 +108,8 @@ void foreignQueueLosses(const Queue& q, const NeutralQuota& nq, LossLog& losses)
         if (q.fairSharingWeight && *q.fairSharingWeight != 1)
             losses.queue(q, "spec.fairSharing.weight", "YuniKorn queues have no weight; dropped");
         if (q.stopPolicy == "Hold" || q.stopPolicy == "HoldAndDrain")
-            losses.queue(q, "spec.stopPolicy", "YuniKorn queues cannot be held in queues.yaml; exported open");
+            losses.queue(q, "spec.stopPolicy",
+                         "YuniKorn queues cannot be held in queues.yaml; exported open");
     }
 }
 
@@ -120,7 +121,8 @@ struct Mapper {
 
     std::string path(int k) const {
         std::string p;
-        for (int i = k; i >= 0; i = m.tree.nodes[size_t(i)].parent) p = "." + m.tree.nodes[size_t(i)].name + p;
+        for (int i = k; i >= 0; i = m.tree.nodes[size_t(i)].parent)
+            p = "." + m.tree.nodes[size_t(i)].name + p;
         return "root" + p;
     }
 
@@ -171,7 +173,8 @@ struct Mapper {
     }
 
     // Placement: the queue named on the pod first, then namespaces to the queue of the same name.
-    std::vector<PlacementRule> placementRules(const std::vector<std::pair<std::string, std::string>>& nsQueues) {
+    std::vector<PlacementRule>
+    placementRules(const std::vector<std::pair<std::string, std::string>>& nsQueues) {
         const auto& yk = cluster.yunikorn;
         if (yk && !yk->placementRules.empty()) return yk->placementRules;
         m.config.placementGenerated = true;
@@ -190,11 +193,12 @@ struct Mapper {
             if (m.tree.nodes[size_t(k)].name == ns && m.tree.nodes[size_t(k)].leaf()) {
                 tagParents.insert(m.tree.nodes[size_t(k)].parent);
             } else {
-                m.log.add("namespace", ns, "placement",
-                          "maps to queue " + path(k) +
-                              ", but YuniKorn's placement rules match a namespace only to a queue of the same "
-                              "name; its pods must carry the label yunikorn.apache.org/queue=" +
-                              path(k) + " (the exported job templates do)");
+                m.log.add(
+                    "namespace", ns, "placement",
+                    "maps to queue " + path(k) +
+                        ", but YuniKorn's placement rules match a namespace only to a queue of the same "
+                        "name; its pods must carry the label yunikorn.apache.org/queue=" +
+                        path(k) + " (the exported job templates do)");
             }
         }
         for (int parent : tagParents) {
@@ -267,9 +271,10 @@ struct Mapper {
         bool preempts = std::find(actions.begin(), actions.end(), "preempt") != actions.end() ||
                         std::find(actions.begin(), actions.end(), "reclaim") != actions.end();
         c.preemptionEnabled = preempts;
-        m.log.note(std::string("preemption: ") + (preempts ? "enabled (the chosen policy preempts or reclaims)"
-                                                           : "disabled (the chosen policy has neither preempt "
-                                                             "nor reclaim)"));
+        m.log.note(std::string("preemption: ") + (preempts
+                                                      ? "enabled (the chosen policy preempts or reclaims)"
+                                                      : "disabled (the chosen policy has neither preempt "
+                                                        "nor reclaim)"));
     }
 };
 
@@ -299,7 +304,8 @@ Mapping mapToYuniKorn(const Cluster& cluster, const SchedulerConf& volcano,
         m.log.note("root queue: submitacl '*' (everyone may submit), as YuniKorn's built-in configuration");
     }
     if (r && (!r->capability.empty() || !r->deserved.empty()))
-        m.log.queue(*r, "quotas", "YuniKorn's root must not set resources (its size is the cluster's); dropped");
+        m.log.queue(*r, "quotas",
+                    "YuniKorn's root must not set resources (its size is the cluster's); dropped");
     for (int k : m.tree.topLevel) root.queues.push_back(mapper.queue(k));
     if (r && r->kind == Queue::Kind::YuniKornQueue)
         for (const auto& l : r->limits) root.limits.push_back(wholeLimit(l, "root", m.log));
@@ -314,4 +320,4 @@ Mapping mapToYuniKorn(const Cluster& cluster, const SchedulerConf& volcano,
     return m;
 }
 
-} // namespace gantry::engine::yunikorn
+} // namespace gantry::yunikorn
