@@ -89,6 +89,17 @@ void ShimState::attach(ClusterState& state, double now) {
     }
 }
 
+const std::string* ShimState::rejectionOf(const ClusterState& state, uint32_t t) const {
+    const TaskRec& task = state.tasks[t];
+    std::string id;
+    if (t < pods_.size() && pods_[t].key == state.taskKey(t))
+        id = pods_[t].meta.appId;
+    else if (task.job != UINT32_MAX && state.jobAlive(task.job))
+        id = state.jobs[task.job].key;
+    auto it = rejected.find(id);
+    return it == rejected.end() ? nullptr : &it->second;
+}
+
 uint32_t ShimState::appFor(ClusterState& state, uint32_t t, double now, bool* rejectedApp) {
     *rejectedApp = false;
     const bool input = t < pods_.size() && pods_[t].key == state.taskKey(t);

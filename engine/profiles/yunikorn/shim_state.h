@@ -50,6 +50,8 @@ class ShimState {
 
     // Applications the core refused (placement), by id, with why; jobs of a simulation refused so.
     std::map<std::string, std::string> rejected;
+    // Why the application of a task was refused; nullptr when it was not.
+    const std::string* rejectionOf(const ClusterState& state, uint32_t task) const;
     std::vector<std::pair<uint32_t, std::string>> rejectedJobs;
     std::vector<int32_t> askOfTask;         // task -> ask (-1)
     std::vector<std::vector<int32_t>> held; // app -> tasks the shim holds back (gangs reserving)

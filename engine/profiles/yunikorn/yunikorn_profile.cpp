@@ -150,7 +150,6 @@ CycleResult YuniKornProfile::cycle(ClusterState& state, const CycleOptions& opti
         }
         last_.failedApps = failed;
     }
-    for (const auto& [app, why] : std::vector<std::pair<uint32_t, std::string>>{}) (void)app, (void)why;
     const int limit = options.passes > 0 ? options.passes : std::numeric_limits<int>::max();
     int guard = 4 * int(p.asks.size()) + 64;
     for (int pass = 0; pass < limit; ++pass) {
@@ -237,14 +236,8 @@ std::string YuniKornProfile::pendingReason(const ClusterState& state, uint32_t t
     const int32_t askIndex = task < shim_.askOfTask.size() ? shim_.askOfTask[task] : -1;
     if (askIndex < 0) {
         // Rejected, or held back while the gang's placeholders are placed.
-        for (const auto& [id, why] : shim_.rejected) {
-            (void)id;
-            (void)why;
-        }
-        const TaskRec& t = state.tasks[task];
-        if (t.job != UINT32_MAX && state.jobAlive(t.job))
-            if (auto it = shim_.rejected.find(state.jobs[t.job].key); it != shim_.rejected.end())
-                return it->second;
+        if (const std::string* why = shim_.rejectionOf(state, task))
+            return "YuniKorn rejected the application: " + *why;
         return "waiting for the placeholders of its gang";
     }
     const Ask& k = p.asks[uint32_t(askIndex)];
