@@ -44,7 +44,7 @@ for policy in random dotprod gpuclustering gpupacking bestfit fgd; do
         --pods "$traces/openb_pod_list_default.csv" --policy "$policy" --seed 42 --json
 done
 
-for profile in volcano kube-default; do
+for profile in volcano kube-default yunikorn; do
     record "simulate/sample-$profile" "$gantry" simulate "$sample" --profile "$profile" --json
 done
 scale="$out/simulate/scale-inventory.yaml"

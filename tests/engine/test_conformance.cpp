@@ -364,6 +364,56 @@ class ConformanceTest : public QObject {
             whole(R"({"one_of": [{"alloc_count_by_node": {"n1": 2}}, {"alloc_count_by_node": {"n2": 0}}]})"));
         QVERIFY(whole(R"({"alloc_count": 1, "one_of": [{"alloc_count": 2}]})"));
     }
+    // Configurations YuniKorn's validator refuses: exit 2, the validator's reason at the queue's
+    // line, nothing on stdout.
+    void yunikornRefusesConfiguration_data() {
+        QTest::addColumn<QString>("queues");
+        QTest::addColumn<QString>("error");
+        QTest::newRow("children guaranteed above the parent's max")
+            << "partitions:\n- name: default\n  queues:\n  - name: root\n    queues:\n    - name: a\n"
+               "      resources: {max: {vcore: 10}}\n      queues:\n      - name: b\n"
+               "        resources: {guaranteed: {vcore: 20}}\n"
+            << ":6:13: error: YuniKorn refuses this configuration: max resource map[vcore:10] is smaller "
+               "than sum of "
+               "guaranteed resources map[vcore:20] of the children for queue a";
+        QTest::newRow("child max above the parent's max")
+            << "partitions:\n- name: default\n  queues:\n  - name: root\n    queues:\n    - name: a\n"
+               "      resources: {max: {memory: 10}}\n      queues:\n      - name: b\n"
+               "        resources: {max: {memory: 20}}\n"
+            << "error: YuniKorn refuses this configuration: max resource of parent map[memory:10] is smaller "
+               "than "
+               "maximum resource map[memory:20] for queue b";
+        QTest::newRow("partition limits that contradict the root's")
+            << "partitions:\n- name: default\n  limits:\n  - limit: p\n    users: [alice]\n    "
+               "maxapplications: 5\n"
+               "  queues:\n  - name: root\n    limits:\n    - limit: r\n      users: [alice]\n"
+               "      maxapplications: 6\n"
+            << "error: YuniKorn refuses this configuration: partition limits and root queue limits are not "
+               "equivalent";
+        QTest::newRow("resources on the root")
+            << "partitions:\n- name: default\n  queues:\n  - name: root\n    resources: {max: {vcore: 10}}\n"
+            << ":5:16: error: partitions[0].queues[0].resources: the root queue must not set guaranteed or "
+               "max resources";
+    }
+    void yunikornRefusesConfiguration() {
+        QFETCH(QString, queues);
+        QFETCH(QString, error);
+        QTemporaryDir dir;
+        QFile conf(dir.filePath("queues.yaml"));
+        QVERIFY(conf.open(QIODevice::WriteOnly));
+        conf.write(queues.toUtf8());
+        conf.close();
+        QProcess p;
+        p.start(GANTRY_CLI, {"cycle", "--profile", "yunikorn", "--snapshot",
+                             QString(GANTRY_TEST_DATA) +
+                                 "/conformance/yunikorn/64-smoke-reject-app-unknown-queue/snapshot.yaml",
+                             "--scheduler-conf", conf.fileName(), "--json"});
+        QVERIFY(p.waitForFinished(60000));
+        const QString err = QString::fromUtf8(p.readAllStandardError());
+        QVERIFY2(p.exitCode() == 2, qPrintable(err));
+        QVERIFY2(err.contains("queues.yaml:") && err.contains(error), qPrintable(err));
+        QVERIFY(p.readAllStandardOutput().isEmpty());
+    }
     // A configuration the engine refuses: exit 2 and a located error, nothing on stdout.
     void badConfigurationIsLocated() {
         QTemporaryDir dir;
