@@ -124,6 +124,10 @@ struct Application {
     bool forced = false;
     int32_t job = -1; // the cluster state's job (simulator), -1 when none
     std::string rejectedMessage;
+    // Gone for good: nothing of it is scheduled, and no timer of it fires.
+    bool finished() const {
+        return state == AppState::Completed || state == AppState::Failed || state == AppState::Rejected;
+    }
 };
 
 struct Queue {

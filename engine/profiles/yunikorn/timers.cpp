@@ -48,7 +48,8 @@ void Partition::timeoutPlaceholders(uint32_t app, std::vector<uint32_t>* release
 
 void Partition::fireTimers(double now, std::vector<uint32_t>* released, std::vector<uint32_t>* failedApps) {
     for (uint32_t app = 0; app < apps.size(); ++app)
-        if (apps[app].placeholderTimer != kNever && now >= apps[app].placeholderTimer)
+        if (!apps[app].finished() && apps[app].placeholderTimer != kNever &&
+            now >= apps[app].placeholderTimer)
             timeoutPlaceholders(app, released, failedApps);
 }
 
@@ -58,6 +59,7 @@ double Partition::nextClockChange(double from) const {
         if (t > from && t < next) next = t;
     };
     for (const Application& a : apps) {
+        if (a.finished()) continue;
         if (a.placeholderTimer != kNever) consider(a.placeholderTimer);
         if (a.backoffDeadline != kNever) consider(a.backoffDeadline);
         if (isZero(a.pending)) continue;

@@ -226,8 +226,12 @@ CycleResult YuniKornProfile::cycle(ClusterState& state, const CycleOptions& opti
                 }
         }
     }
-    lastKeys_.assign(p.asks.size(), std::string());
-    for (uint32_t a = 0; a < p.asks.size(); ++a) lastKeys_[a] = podKey(state, a);
+    // Pod names for `gantry cycle`'s output only: a simulation asks for none.
+    lastKeys_.clear();
+    if (!options.compact) {
+        lastKeys_.resize(p.asks.size());
+        for (uint32_t a = 0; a < p.asks.size(); ++a) lastKeys_[a] = podKey(state, a);
+    }
     return result;
 }
 
