@@ -2,6 +2,7 @@
 
 #include "kube_scheduler_config_reader.h"
 #include "volcano/scheduler_conf_reader.h"
+#include "yunikorn_config.h"
 
 namespace gantry {
 
@@ -13,6 +14,9 @@ void readPolicyFile(const std::string& path, ConfigFormat format, SchedulerPolic
         return;
     case ConfigFormat::KubeSchedulerConfiguration:
         policies.kube = readKubeSchedulerConfigFile(path, warnings);
+        return;
+    case ConfigFormat::YuniKornQueues:
+        policies.yunikorn = readYuniKornConfigFile(path, warnings);
         return;
     }
 }

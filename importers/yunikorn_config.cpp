@@ -1,5 +1,8 @@
 #include "yunikorn_config.h"
 
+#include "input_error.h"
+#include "yaml/yaml_source.h"
+
 #include <algorithm>
 #include <cctype>
 #include <set>
@@ -175,6 +178,32 @@ YuniKornConfig readYuniKornQueues(const Y& root) {
         (queues.size() == 1 ? queues[0]["resources"] : p)
             .fail("the root queue must not set guaranteed or max resources");
     return cfg;
+}
+
+YuniKornConfig readYuniKornConfigFile(const std::string& path, Diagnostics* warnings) {
+    const std::string text = readTextFile(path);
+    auto docs = loadDocuments(text, path);
+    if (docs.empty()) throw InputError(SourceRef{path, 0, 0, 0}, "the file is empty");
+    for (const auto& doc : docs) {
+        auto root = readerFor(doc, warnings, nullptr);
+        if (!root.isMap() || root["kind"].str() != "ConfigMap") continue;
+        auto value = root["data"]["queues.yaml"];
+        if (!value.present()) continue;
+        if (!value.isScalar()) value.fail("expected queues.yaml as a string");
+        auto inner = loadDocuments(value.str(), embeddedOrigin(value.node(), text, doc.origin, doc.index));
+        if (inner.empty()) value.fail("queues.yaml is empty");
+        return readYuniKornQueues(readerFor(inner[0], warnings, nullptr));
+    }
+    if (docs.size() > 1)
+        throw InputError(SourceRef{path, 0, 0, 0},
+                         "no ConfigMap with key 'queues.yaml' in this multi-document file");
+    auto root = readerFor(docs[0], warnings, nullptr);
+    if (root.isMap() && root["kind"].present())
+        root["kind"].fail(
+            "a " + root["kind"].str() +
+            " is not a YuniKorn configuration (expected queues.yaml itself or a ConfigMap with key "
+            "'queues.yaml')");
+    return readYuniKornQueues(root);
 }
 
 } // namespace gantry

@@ -10,13 +10,12 @@
 
 namespace gantry {
 
-struct YuniKornConfig {
-    YuniKornPartition partition;
-    std::vector<Queue> queues; // root first, parents before children
-};
-
 // `root` is the parsed queues.yaml (a reader without field notes: strict). Partitions other than the
 // first are reported as warnings through the reader's context (Gantry models one partition).
 YuniKornConfig readYuniKornQueues(const Y& root);
+
+// `--scheduler-conf FILE` for the YuniKorn profile: queues.yaml itself, or a ConfigMap holding it
+// (key queues.yaml, as yunikorn-configs does). Throws InputError, located, for bad input.
+YuniKornConfig readYuniKornConfigFile(const std::string& path, Diagnostics* warnings);
 
 } // namespace gantry

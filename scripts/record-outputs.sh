@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Records the outputs a change of structure must not alter, into DIR, so two builds can be compared
-# with `diff -r`: every conformance case (gantry cycle --json), `gantry trace` for each FGD policy on
+# with `diff -r`: every conformance case (gantry cycle --json, with the suite's profile), `gantry trace` for each FGD policy on
 # the default Alibaba trace (seed 42), `gantry simulate` on the bundled sample under each profile,
 # on the scale benchmark's inventory (8 simulated hours) and under a preempt/reclaim policy, and
 # `gantry export` of the sample for each target.
@@ -31,6 +31,11 @@ for dir in "$root"/tests/data/conformance/*/*/; do
     args=(cycle --snapshot "$dir/snapshot.yaml" --json)
     [ -f "$dir/scheduler.yaml" ] && args+=(--scheduler-conf "$dir/scheduler.yaml")
     [ "$suite" = kube-default ] && args+=(--profile kube-default)
+    if [ "${suite%%-*}" = yunikorn ]; then
+        args+=(--profile yunikorn)
+        passes="$(grep -o '"passes": *[0-9]*' "$dir/expected.json" | grep -o '[0-9]*$' || true)"
+        [ -n "$passes" ] && args+=(--passes "$passes")
+    fi
     record "conformance/$suite-$case" "$gantry" "${args[@]}"
 done
 
@@ -39,7 +44,7 @@ for policy in random dotprod gpuclustering gpupacking bestfit fgd; do
         --pods "$traces/openb_pod_list_default.csv" --policy "$policy" --seed 42 --json
 done
 
-for profile in volcano kube-default; do
+for profile in volcano kube-default yunikorn; do
     record "simulate/sample-$profile" "$gantry" simulate "$sample" --profile "$profile" --json
 done
 scale="$out/simulate/scale-inventory.yaml"

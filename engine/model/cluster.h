@@ -49,6 +49,14 @@ struct YuniKornPartition {
     bool operator==(const YuniKornPartition&) const = default;
 };
 
+// A YuniKorn queues.yaml read on its own: the partition and its queues (root first, parents before
+// children), as they would join a cluster.
+struct YuniKornConfig {
+    YuniKornPartition partition;
+    std::vector<Queue> queues;
+    bool operator==(const YuniKornConfig&) const = default;
+};
+
 struct Cluster {
     std::string name;
     std::vector<Node> nodes;

@@ -50,6 +50,8 @@ struct Pod {
     std::optional<bool> preemptable; // volcano.sh/preemptable
     std::string ownerKind; // workload kind that created it (Job, PyTorchJob, ...)
     std::string ownerName;
+    std::string ownerUid;                      // of that owner
+    std::optional<int64_t> creationTimestamp; // metadata.creationTimestamp, Unix seconds
     SourceRef source;
 
     std::string key() const { return ns + '/' + name; }
@@ -62,7 +64,8 @@ struct Pod {
                priorityClassName == o.priorityClassName && preemptionPolicy == o.preemptionPolicy &&
                schedulerName == o.schedulerName && phase == o.phase && nodeName == o.nodeName &&
                gpuIndices == o.gpuIndices && group == o.group && role == o.role && preemptable == o.preemptable &&
-               ownerKind == o.ownerKind && ownerName == o.ownerName;
+               ownerKind == o.ownerKind && ownerName == o.ownerName && ownerUid == o.ownerUid &&
+               creationTimestamp == o.creationTimestamp;
     }
 };
 

@@ -110,6 +110,8 @@ const char* toString(ConfigFormat format) {
         return "volcano-scheduler.conf (or its ConfigMap)";
     case ConfigFormat::KubeSchedulerConfiguration:
         return "KubeSchedulerConfiguration (kubescheduler.config.k8s.io/v1)";
+    case ConfigFormat::YuniKornQueues:
+        return "YuniKorn queues.yaml (or the yunikorn-configs ConfigMap)";
     }
     return "";
 }

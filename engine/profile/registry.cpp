@@ -4,11 +4,13 @@
 
 #include "profiles/kube_default/kube_default_profile.h"
 #include "profiles/volcano/volcano_profile.h"
+#include "profiles/yunikorn/yunikorn_profile.h"
 
 namespace gantry::engine {
 
 const std::vector<ProfileInfo>& profiles() {
-    static const std::vector<ProfileInfo> all = {volcano::profileInfo(), kube_default::profileInfo()};
+    static const std::vector<ProfileInfo> all = {volcano::profileInfo(), kube_default::profileInfo(),
+                                                 yunikorn::profileInfo()};
     return all;
 }
 

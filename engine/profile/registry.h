@@ -31,6 +31,7 @@ struct ProfileInfo {
     std::string title;         // for people: "Volcano", "kube-scheduler"
     std::string summary;       // one line: what the emulation decides
     ConfigFormat configFormat; // what --scheduler-conf FILE holds for it
+    bool takesPasses = false;  // its cycle is a number of smaller ones (CycleOptions::passes)
     // The profile with its policy in a few words, for legends: "Volcano policy",
     // "kube-scheduler LeastAllocated".
     std::function<std::string(const SchedulerPolicies&)> describe;

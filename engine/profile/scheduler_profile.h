@@ -33,6 +33,10 @@ struct CycleOptions {
     // The simulator's form: decisions by index only (boundTasks, evictedTasks, phaseChanges,
     // jobReasons); the maps keyed by name stay empty.
     bool compact = false;
+    // For a scheduler whose cycle is many small ones (YuniKorn: one decision each): run exactly
+    // this many, 0 = until one changes nothing. Profiles without such cycles ignore it
+    // (ProfileInfo::takesPasses says which do).
+    int passes = 0;
 };
 
 // Measures of a scheduler's own objects over a simulation, in its own words (Kueue: each

@@ -95,6 +95,7 @@ struct JobRec {
     uint32_t name = 0, ns = 0;
     std::string key; // "ns/name"
     int32_t queue = -1;
+    uint32_t queueName = 0; // the queue the PodGroup names (string id), known or not
     int32_t minAvailable = 0;
     int32_t priority = 0;
     std::vector<std::pair<uint16_t, int32_t>> minTaskMember; // role -> min
@@ -176,6 +177,9 @@ struct BuildOptions {
     // what-if workloads Gantry expanded (batch Jobs, JobSets, Kubeflow jobs) are taken too.
     std::vector<std::string> schedulerNames{"volcano"};
     bool allSchedulers = false; // take every pending pod (the kube-default contrast)
+    // Count every resource a node or pod names, not only those Volcano counts (YuniKorn keeps
+    // custom names such as "first" as resource types of their own).
+    bool everyResource = false;
 };
 
 class ClusterState {
@@ -309,6 +313,8 @@ class ClusterState {
     friend struct StateBuilder; // state_builder.cpp fills what follows
     uint32_t internShape(PodShape&& shape);
     void nodeAccount(uint32_t task, uint32_t node, TaskStatus status, int sign);
+    bool countsResource(const std::string& name) const;
+    bool everyResource = false; // BuildOptions::everyResource
     std::unordered_map<std::string, uint32_t> shapeIndex;
     std::unordered_map<std::string, uint32_t> nodeIndex, queueIndex, jobIndex;
     std::unordered_multimap<uint64_t, uint32_t> bucketIndex; // hash of the dynamic key -> bucket

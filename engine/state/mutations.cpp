@@ -16,6 +16,10 @@ bool volcanoCountsResource(const std::string& name) {
     return name.rfind("requests.", 0) != 0;                            // extended
 }
 
+bool ClusterState::countsResource(const std::string& name) const {
+    return everyResource || volcanoCountsResource(name);
+}
+
 int ClusterState::findNode(const std::string& name) const {
     auto it = nodeIndex.find(name);
     return it == nodeIndex.end() ? -1 : int(it->second);
@@ -145,6 +149,7 @@ void ClusterState::removeJob(uint32_t job) {
     }
     strings.release(j.name);
     strings.release(j.ns);
+    strings.release(j.queueName);
     jobIndex.erase(j.key);
     const bool listed = j.changed;
     j = JobRec{};

@@ -144,19 +144,20 @@ struct StateBuilder {
     }
 
     void internDims(const Cluster& c) {
+        s.everyResource = options.everyResource;
         for (const auto& n : c.nodes)
             for (const auto& [name, amount] : n.allocatable)
-                if (volcanoCountsResource(name)) s.dims.intern(name);
+                if (s.countsResource(name)) s.dims.intern(name);
         for (const auto& p : c.pods)
             for (const auto& [name, amount] : p.requests)
-                if (volcanoCountsResource(name)) s.dims.intern(name);
+                if (s.countsResource(name)) s.dims.intern(name);
         for (const auto& q : c.queues)
             for (const auto* list : {&q.guarantee, &q.deserved, &q.capability})
                 for (const auto& [name, amount] : *list)
-                    if (volcanoCountsResource(name)) s.dims.intern(name);
+                    if (s.countsResource(name)) s.dims.intern(name);
         for (const auto& g : c.podGroups)
             for (const auto& [name, amount] : g.minResources)
-                if (volcanoCountsResource(name)) s.dims.intern(name);
+                if (s.countsResource(name)) s.dims.intern(name);
     }
 
     void addNodes(const Cluster& c) {
@@ -346,6 +347,7 @@ struct StateBuilder {
         j.ns = s.strings.intern(g.ns);
         j.key = g.key();
         j.queue = s.findQueue(queue);
+        j.queueName = s.strings.intern(queue);
         j.minAvailable = g.minMember;
         j.priority = s.defaultPriority;
         auto pc = s.priorityClasses.find(g.priorityClassName);
@@ -575,7 +577,7 @@ uint32_t ClusterState::addJob(const PodGroup& group, const std::vector<Pod>& pod
     StateBuilder b{*this, nullptr, options, {}};
     for (const auto& p : pods)
         for (const auto& [name, amount] : p.requests)
-            if (volcanoCountsResource(name) && dims.find(name) < 0)
+            if (countsResource(name) && dims.find(name) < 0)
                 throw std::invalid_argument("addJob: resource '" + name + "' is unknown to this cluster");
     std::string queue = group.queue.empty() ? "default" : group.queue;
     uint32_t job = b.addJobRecord(group, queue);

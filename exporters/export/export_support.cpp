@@ -6,6 +6,11 @@
 
 namespace gantry::exporting {
 
+void Losses::replay(const LossLog& log) {
+    for (const auto& l : log.losses) add(l.what, l.name, l.field, l.message, l.where);
+    for (const auto& n : log.notes) note(n);
+}
+
 void Losses::add(const std::string& what, const std::string& name, const std::string& field,
                  const std::string& message, const SourceRef& where) {
     Diagnostic d;
@@ -22,180 +27,7 @@ std::string lower(std::string s) {
     return s;
 }
 
-bool isRootQueue(const Queue& q) {
-    if (!q.parent.empty() || lower(q.name) != "root") return false;
-    // Kueue's cohort named root is the implicit top only when it holds no quota of its own.
-    return q.kind != Queue::Kind::KueueCohort || q.resourceGroups.empty();
-}
-
 } // namespace
-
-int QueueTree::find(const std::string& name) const {
-    for (size_t i = 0; i < nodes.size(); ++i)
-        if (nodes[i].name == name) return int(i);
-    return -1;
-}
-
-QueueTree buildQueueTree(const Cluster& cluster) {
-    QueueTree tree;
-    std::string rootName;
-    for (const auto& q : cluster.queues)
-        if (isRootQueue(q)) {
-            tree.root = &q;
-            rootName = q.name;
-            break;
-        }
-    std::map<std::string, std::vector<const Queue*>> childrenOf;
-    std::vector<const Queue*> top;
-    std::set<std::string> names;
-    for (const auto& q : cluster.queues) names.insert(q.name);
-    for (const auto& q : cluster.queues) {
-        if (&q == tree.root) continue;
-        bool topLevel =
-            q.parent.empty() || q.parent == rootName || q.parent == "root" || !names.count(q.parent);
-        if (topLevel)
-            top.push_back(&q);
-        else
-            childrenOf[q.parent].push_back(&q);
-    }
-    std::set<const Queue*> seen;
-    std::function<void(const Queue*, int)> add = [&](const Queue* q, int parent) {
-        if (!seen.insert(q).second) return; // a cycle: the importer's checks reject it
-        QueueNode n;
-        n.queue = q;
-        n.name = q->name;
-        n.parent = parent;
-        int index = int(tree.nodes.size());
-        tree.nodes.push_back(n);
-        if (parent >= 0)
-            tree.nodes[size_t(parent)].children.push_back(index);
-        else
-            tree.topLevel.push_back(index);
-        for (const Queue* c : childrenOf[q->name]) add(c, index);
-    };
-    for (const Queue* q : top) add(q, -1);
-    return tree;
-}
-
-std::string fromYuniKornResource(const std::string& name) {
-    return name == "vcore" ? "cpu" : name;
-}
-std::string toYuniKornResource(const std::string& name) {
-    return name == "cpu" ? "vcore" : name;
-}
-
-namespace {
-
-ResourceList renamed(const ResourceList& r, std::string (*f)(const std::string&)) {
-    ResourceList out;
-    for (const auto& [name, amount] : r) out.set(f(name), amount);
-    return out;
-}
-
-// One Kueue queue's own quota (its resource groups), summed over flavors.
-NeutralQuota kueueOwnQuota(const Queue& q, bool inCohort, const Cluster& cluster, const char* target,
-                           Losses& losses) {
-    NeutralQuota out;
-    for (const auto& g : q.resourceGroups) {
-        if (g.flavors.size() != 1) continue; // several flavors are reported below, per resource
-        auto f = std::find_if(cluster.resourceFlavors.begin(), cluster.resourceFlavors.end(),
-                              [&](const ResourceFlavor& rf) { return rf.name == g.flavors[0].flavor; });
-        if (f != cluster.resourceFlavors.end() && !f->nodeLabels.empty()) {
-            std::string labels;
-            for (const auto& [k, v] : f->nodeLabels) labels += (labels.empty() ? "" : ",") + k + "=" + v;
-            losses.queue(q, "spec.resourceGroups[" + g.flavors[0].flavor + "]",
-                         "the quota is for nodes labelled " + labels + " only; " + target +
-                             " queue quotas hold on any node");
-        }
-    }
-    std::map<std::string, std::vector<std::string>> flavorsOf;
-    std::map<std::string, int> limited, total;
-    ResourceList borrowing;
-    for (const auto& g : q.resourceGroups)
-        for (const auto& f : g.flavors)
-            for (const auto& r : f.resources) {
-                flavorsOf[r.resource].push_back(f.flavor);
-                // A zero quota is what Kueue's structure needs for a resource the queue may only
-                // borrow; in the other schedulers it is "not set".
-                if (r.nominal != 0) out.entitled.add(r.resource, r.nominal);
-                ++total[r.resource];
-                if (r.lendingLimit && r.nominal > *r.lendingLimit)
-                    out.reserved.add(r.resource, r.nominal - *r.lendingLimit);
-                if (r.borrowingLimit) {
-                    ++limited[r.resource];
-                    borrowing.add(r.resource, *r.borrowingLimit);
-                }
-            }
-    for (const auto& [res, flavors] : flavorsOf) {
-        if (flavors.size() > 1) {
-            std::string list;
-            for (const auto& f : flavors) list += (list.empty() ? "" : ", ") + f;
-            losses.queue(q, "spec.resourceGroups[" + res + "]",
-                         "the quotas of flavors " + list + " are summed into one " + res + " quota: " +
-                             target + " queues have no flavors, so which node class a quota is for is lost");
-        }
-        if (!inCohort) {
-            out.cap.set(res, out.entitled.get(res)); // no cohort: nothing to borrow
-        } else if (limited[res] == total[res]) {
-            out.cap.set(res, out.entitled.get(res) + borrowing.get(res));
-        } else if (limited[res] > 0) {
-            losses.queue(q, "spec.resourceGroups[" + res + "].borrowingLimit",
-                         "set on some flavors only; the unlimited flavors leave " + std::string(target) +
-                             " with no cap for " + res);
-        }
-    }
-    return out;
-}
-
-} // namespace
-
-std::vector<NeutralQuota> neutralQuotas(const QueueTree& tree, const Cluster& cluster, const char* target,
-                                        Losses& losses) {
-    std::vector<NeutralQuota> out(tree.nodes.size());
-    // Children come after their parent, so a reverse walk sees every subtree complete.
-    for (size_t k = tree.nodes.size(); k-- > 0;) {
-        const QueueNode& n = tree.nodes[k];
-        const Queue& q = *n.queue;
-        NeutralQuota& nq = out[k];
-        switch (q.kind) {
-        case Queue::Kind::Queue:
-            nq.reserved = q.guarantee;
-            nq.entitled = q.deserved;
-            nq.cap = q.capability;
-            break;
-        case Queue::Kind::YuniKornQueue:
-            nq.entitled = renamed(q.guaranteed, fromYuniKornResource);
-            nq.cap = renamed(q.max, fromYuniKornResource);
-            break;
-        case Queue::Kind::KueueClusterQueue:
-            nq = kueueOwnQuota(q, !q.parent.empty(), cluster, target, losses);
-            break;
-        case Queue::Kind::KueueCohort: {
-            // A cohort's quota adds to its members': the subtree holds own + children. Its limits
-            // apply to the subtree: borrowingLimit is what the subtree may borrow from the parent,
-            // lendingLimit what of the subtree's quota the parent may use.
-            NeutralQuota own = kueueOwnQuota(q, true, cluster, target, losses);
-            nq.entitled = own.entitled;
-            ResourceList childReserved;
-            for (int c : n.children) {
-                nq.entitled += out[size_t(c)].entitled;
-                childReserved += out[size_t(c)].reserved;
-            }
-            nq.reserved = childReserved;
-            for (const auto& g : q.resourceGroups)
-                for (const auto& f : g.flavors)
-                    for (const auto& r : f.resources)
-                        if (r.lendingLimit && g.flavors.size() == 1)
-                            nq.reserved.set(r.resource, std::max<int64_t>(0, nq.entitled.get(r.resource) -
-                                                                                 *r.lendingLimit));
-            for (const auto& [res, amount] : own.cap) // own.cap = own nominal + borrowingLimit
-                nq.cap.set(res, nq.entitled.get(res) + (amount - own.entitled.get(res)));
-            break;
-        }
-        }
-    }
-    return out;
-}
 
 std::string dnsSubdomain(const std::string& name) {
     std::string s;
@@ -348,14 +180,19 @@ Json workloadJob(const char* apiVersion, const WorkloadTemplate& w, Json spec, c
                 {"spec", std::move(spec)}};
 }
 
+std::vector<NeutralQuota> neutralQuotas(const QueueTree& tree, const Cluster& cluster, const char* target,
+                                        Losses& losses) {
+    LossLog log;
+    auto out = gantry::neutralQuotas(tree, cluster, target, log);
+    losses.replay(log);
+    return out;
+}
+
 void nameQueues(QueueTree& tree, std::string (*valid)(const std::string&), const std::string& rule,
                 Losses& losses) {
-    for (auto& n : tree.nodes) {
-        std::string name = valid(n.queue->name);
-        if (name != n.queue->name)
-            losses.queue(*n.queue, "name", "not a valid " + rule + "; exported as " + name);
-        n.name = name;
-    }
+    LossLog log;
+    gantry::nameQueues(tree, valid, rule, log);
+    losses.replay(log);
 }
 
 Json tolerationJson(const Toleration& t) {

@@ -3,6 +3,8 @@
 // lossy-step warnings, node classes and the pod template of a what-if workload.
 #include "export/export.h"
 #include "model/cluster.h"
+#include "model/loss_log.h"
+#include "model/queue_tree.h"
 
 #include <map>
 #include <optional>
@@ -23,47 +25,21 @@ class Losses {
         add("queue", q.name, field, message, q.source);
     }
     void note(const std::string& text) { bundle_.notes.push_back(text); }
+    // The losses and notes of a translation done in the engine, in their order.
+    void replay(const LossLog& log);
 
   private:
     ExportBundle& bundle_;
 };
 
-// The queue tree of a cluster, whichever scheduler it came from. The root (a queue named "root" at
-// the top, or Kueue's cohort "root") is implicit; top-level queues have no parent here.
-struct QueueNode {
-    const Queue* queue = nullptr;
-    std::string name; // name in the target (made unique and valid by the exporter)
-    int parent = -1;  // index into QueueTree::nodes; -1 = top level
-    std::vector<int> children;
-    bool leaf() const { return children.empty(); }
-};
-
-struct QueueTree {
-    std::vector<QueueNode> nodes; // parents before children (depth-first, source order)
-    const Queue* root = nullptr;  // the explicit root queue, if the source had one
-    std::vector<int> topLevel;
-    int find(const std::string& name) const; // by target name; -1 if none
-};
-
-QueueTree buildQueueTree(const Cluster& cluster);
-
-// Quotas in neutral terms (docs/quota-mapping.md), resource names as Kubernetes spells them (cpu):
-//   reserved: never lent          Volcano guarantee | Kueue nominal - lendingLimit | (YuniKorn: none)
-//   entitled: the queue's share   Volcano deserved  | Kueue nominal                | YuniKorn guaranteed
-//   cap:      hard upper limit    Volcano capability| Kueue nominal + borrowingLimit | YuniKorn max
-// For an inner queue the amounts are its subtree's.
-struct NeutralQuota {
-    ResourceList reserved, entitled, cap;
-};
-
-// The neutral quota of every node of the tree; lossy steps (flavors summed, limits that do not
-// carry over) go to `losses`, naming the target.
-std::vector<NeutralQuota> neutralQuotas(const QueueTree& tree, const Cluster& cluster, const char* target,
-                                        Losses& losses);
-
-// YuniKorn spells CPU "vcore"; everything else keeps its name.
-std::string fromYuniKornResource(const std::string& name);
-std::string toYuniKornResource(const std::string& name);
+// The queue tree and its neutral quotas live in the engine (model/queue_tree.h): the YuniKorn
+// profile runs a project's queues through the same translation the YuniKorn exporter writes.
+using gantry::buildQueueTree;
+using gantry::fromYuniKornResource;
+using gantry::NeutralQuota;
+using gantry::QueueNode;
+using gantry::QueueTree;
+using gantry::toYuniKornResource;
 
 // Names.
 std::string dnsSubdomain(const std::string& name); // lowercase, invalid characters -> '-'
@@ -110,7 +86,9 @@ Json workloadJob(const char* apiVersion, const WorkloadTemplate& w, Json spec, c
                  Labels annotations = {});
 Json tolerationJson(const Toleration& t);
 
-// Gives every queue of the tree its name in the target; a name that had to change is a loss.
+// The engine's translations, their lossy steps reported to `losses` as they happen.
+std::vector<NeutralQuota> neutralQuotas(const QueueTree& tree, const Cluster& cluster, const char* target,
+                                        Losses& losses);
 void nameQueues(QueueTree& tree, std::string (*valid)(const std::string&), const std::string& rule,
                 Losses& losses);
 

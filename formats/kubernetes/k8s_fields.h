@@ -21,5 +21,8 @@ std::vector<Taint> readTaints(const Y& node);
 std::vector<Toleration> readTolerations(const Y& node);
 std::vector<TopologySpreadConstraint> readTopologySpread(const Y& node);
 TaintEffect readTaintEffect(const Y& node);
+// metadata.creationTimestamp (RFC 3339, "2024-01-01T00:00:00Z") in Unix seconds; nullopt when
+// absent. A malformed time is a located error.
+std::optional<int64_t> readTimestamp(const Y& node);
 
 } // namespace gantry

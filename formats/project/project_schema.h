@@ -88,7 +88,8 @@ GANTRY_SCHEMA(Pod, field("name", &Pod::name, true), field("namespace", &Pod::ns)
               field("phase", &Pod::phase), field("nodeName", &Pod::nodeName),
               field("gpuIndices", &Pod::gpuIndices), field("group", &Pod::group), field("role", &Pod::role),
               field("preemptable", &Pod::preemptable), field("ownerKind", &Pod::ownerKind),
-              field("ownerName", &Pod::ownerName));
+              field("ownerName", &Pod::ownerName), field("ownerUid", &Pod::ownerUid),
+              field("creationTimestamp", &Pod::creationTimestamp));
 GANTRY_SCHEMA(NetworkTopologyConstraint, field("mode", &NetworkTopologyConstraint::mode),
               field("highestTierAllowed", &NetworkTopologyConstraint::highestTierAllowed),
               field("highestTierName", &NetworkTopologyConstraint::highestTierName));

@@ -272,6 +272,7 @@ void readPod(State& s, const Object& o) {
     p.source = o.source;
     auto meta = r["metadata"];
     p.uid = meta["uid"].str();
+    p.creationTimestamp = readTimestamp(meta["creationTimestamp"]);
     const Y* owner = nullptr;
     auto owners = meta["ownerReferences"].items();
     for (const auto& ref : owners)
@@ -283,6 +284,7 @@ void readPod(State& s, const Object& o) {
             apiVersion.find('/') == std::string::npos ? "" : apiVersion.substr(0, apiVersion.find('/'));
         p.ownerKind = (*owner)["kind"].str();
         p.ownerName = (*owner)["name"].str();
+        p.ownerUid = (*owner)["uid"].str();
         s.podOwners.emplace(group + "/" + p.ownerKind, p.ns, p.ownerName);
     }
     readPodSpec(s, r["spec"], p, "Pod");

@@ -9,7 +9,9 @@
 #include "profile/registry.h"
 #include "profile_help.h"
 
+#include <algorithm>
 #include <iostream>
+#include <optional>
 
 namespace gantry::cli {
 
@@ -19,6 +21,7 @@ int runCycle(const Args& args) {
     std::vector<std::string> snapshots;
     std::string confPath, profile = engine::defaultProfileName();
     bool json = false, scores = false;
+    std::optional<uint64_t> passes;
     const OptionTable table{
         .command = "cycle",
         .about = "Runs one scheduling cycle of a scheduler on the snapshot (for Volcano, one session: each\n"
@@ -38,16 +41,29 @@ int runCycle(const Args& args) {
                                          "scheduler ConfigMap)")},
             {.names = {"--json"},
              .value = Switch{&json},
-             .help = "print {bindings, evicted, pipelined, podgroup_phase, pending[, scores]}"},
+             .help = "print the decisions as JSON (Volcano and kube-scheduler: {bindings, evicted,\n"
+                     "pipelined, podgroup_phase, pending[, scores]}; YuniKorn: {allocations, order,\n"
+                     "pending, preempted, nominated, released, pending_reasons})"},
             {.names = {"--scores"},
              .value = Switch{&scores},
              .help = "add the node-order score of every pending pod on every node (initial state)"},
             {.names = {"--profile"}, .metavar = "NAME", .value = Text{&profile}, .help = profileOptionHelp()},
+            {.names = {"--passes"},
+             .metavar = "N",
+             .value = Uint{&passes},
+             .help = "for a scheduler whose cycle is many small ones (one decision each): run exactly N\n"
+                     "of them instead of running until one changes nothing",
+             .sign = Sign::Positive},
         }};
     if (auto exit = parseCommandLine(table, args)) return *exit;
     const engine::ProfileInfo* info = engine::findProfile(profile);
     if (!info)
         return usageError("cycle", "unknown profile '" + profile + "' (" + engine::profileNames() + ")");
+    if (passes && !info->takesPasses)
+        return usageError("cycle",
+                          "--passes: a " + info->title +
+                              " cycle is a single one; --passes is for schedulers whose cycle is many "
+                              "small ones");
 
     Diagnostics warnings;
     LoadedInput input;
@@ -77,6 +93,7 @@ int runCycle(const Args& args) {
     engine::ClusterState state = engine::buildClusterState(cluster, &warnings, scheduler->buildOptions());
     engine::CycleOptions options;
     options.computeScores = scores;
+    options.passes = passes ? int(std::min<uint64_t>(*passes, 1u << 30)) : 0;
     const engine::CycleResult result = scheduler->cycle(state, options);
     printDiagnostics(warnings);
     if (json)
@@ -86,7 +103,8 @@ int runCycle(const Args& args) {
     return Ok;
 }
 
-const CommandRegistration reg{{"cycle", "--snapshot FILE [--scheduler-conf FILE] [--json] [--scores]",
+const CommandRegistration reg{{"cycle",
+                               "--snapshot FILE [--scheduler-conf FILE] [--json] [--scores] [--passes N]",
                                "run one scheduling cycle of a scheduler profile on a snapshot", runCycle}};
 
 } // namespace

@@ -2,8 +2,8 @@
 // run through the real `gantry cycle` binary and compared as the suite's README prescribes:
 // bindings exact, bind_count, binds_per_hypernode_sorted, evicted as a multiset, pipelined (every
 // pipelined task of the job on one of the listed nodes), podgroup_phase, scores within tolerance.
-#include "state/cluster_state.h"
 #include "snapshot/snapshot_importer.h"
+#include "state/cluster_state.h"
 #include "test_registry.h"
 
 #include <QDir>
@@ -13,6 +13,7 @@
 #include <cmath>
 #include <map>
 #include <nlohmann/json.hpp>
+#include <set>
 
 using nlohmann::json;
 
@@ -30,12 +31,13 @@ struct Run {
     QString err;
 };
 
-Run runCycle(const QString& dir, bool scores, const QString& profile = {}) {
+Run runCycle(const QString& dir, bool scores, const QString& profile = {}, int passes = 0) {
     QProcess p;
-    QStringList args{
-        "cycle", "--snapshot", dir + "/snapshot.yaml", "--scheduler-conf", dir + "/scheduler.yaml", "--json"};
+    QStringList args{"cycle", "--snapshot", dir + "/snapshot.yaml", "--json"};
+    if (QFile::exists(dir + "/scheduler.yaml")) args << "--scheduler-conf" << dir + "/scheduler.yaml";
     if (scores) args << "--scores";
     if (!profile.isEmpty()) args << "--profile" << profile;
+    if (passes > 0) args << "--passes" << QString::number(passes);
     p.start(GANTRY_CLI, args);
     p.waitForFinished(60000);
     Run r;
@@ -147,6 +149,129 @@ QString compare(const QString& dir, const json& expected, const json& got) {
     return problems.join("\n");
 }
 
+// The YuniKorn suite's rules (tests/data/conformance/yunikorn/README.md, "expected.json keys"):
+// the first difference of one partial expectation, or an empty string when it holds.
+std::string checkYuniKorn(const json& e, const json& got, const std::map<std::string, std::string>& appOf) {
+    const json ga =
+        got.contains("allocations") && got["allocations"].is_object() ? got["allocations"] : json::object();
+    auto list = [&](const char* key) {
+        std::vector<std::string> out;
+        if (got.contains(key) && got[key].is_array())
+            for (const auto& v : got[key]) out.push_back(v.get<std::string>());
+        return out;
+    };
+    if (e.contains("allocations")) {
+        if (e["allocations"].empty() && !ga.empty()) return "nothing should be allocated, got " + ga.dump();
+        for (const auto& [pod, node] : e["allocations"].items()) {
+            if (!ga.contains(pod)) return pod + " not allocated";
+            if (!node.is_null() && ga[pod] != node)
+                return pod + " on " + ga[pod].get<std::string>() + ", expected " + node.get<std::string>();
+        }
+    }
+    if (e.contains("pending"))
+        for (const auto& pod : e["pending"])
+            if (ga.contains(pod.get<std::string>()))
+                return pod.get<std::string>() + " allocated on " +
+                       ga[pod.get<std::string>()].get<std::string>() + ", expected pending";
+    if (e.contains("order")) {
+        std::vector<std::string> want = e["order"].get<std::vector<std::string>>(), have;
+        for (const auto& pod : list("order"))
+            if (std::find(want.begin(), want.end(), pod) != want.end()) have.push_back(pod);
+        if (have != want) return "allocation order " + json(have).dump() + ", expected " + json(want).dump();
+    }
+    if (e.contains("alloc_count") && ga.size() != e["alloc_count"].get<size_t>())
+        return std::to_string(ga.size()) + " allocations, expected " + e["alloc_count"].dump();
+    if (e.contains("pending_count") && list("pending").size() != e["pending_count"].get<size_t>())
+        return std::to_string(list("pending").size()) + " pending, expected " + e["pending_count"].dump();
+    if (e.contains("alloc_count_by_app")) {
+        std::map<std::string, int> count;
+        for (const auto& [pod, node] : ga.items()) {
+            auto it = appOf.find(pod);
+            count[it == appOf.end() ? std::string() : it->second]++;
+        }
+        for (const auto& [app, n] : e["alloc_count_by_app"].items())
+            if (count[app] != n.get<int>())
+                return "app " + app + ": " + std::to_string(count[app]) + " allocations, expected " +
+                       n.dump();
+    }
+    if (e.contains("alloc_count_by_node")) {
+        std::map<std::string, int> count;
+        for (const auto& [pod, node] : ga.items()) count[node.get<std::string>()]++;
+        for (const auto& [node, n] : e["alloc_count_by_node"].items())
+            if (count[node] != n.get<int>())
+                return "node " + node + ": " + std::to_string(count[node]) + " allocations, expected " +
+                       n.dump();
+    }
+    const auto preempted = list("preempted");
+    std::set<std::string> gp(preempted.begin(), preempted.end());
+    if (e.contains("preempted")) {
+        for (const auto& pod : e["preempted"])
+            if (!gp.count(pod.get<std::string>()))
+                return "preempted " + json(std::vector<std::string>(gp.begin(), gp.end())).dump() +
+                       ", expected " + e["preempted"].dump();
+    }
+    if (e.contains("not_preempted"))
+        for (const auto& pod : e["not_preempted"])
+            if (gp.count(pod.get<std::string>()))
+                return pod.get<std::string>() + " preempted, expected spared";
+    if (e.contains("nominated") && e["nominated"].is_object())
+        for (const auto& [pod, node] : e["nominated"].items()) {
+            json g =
+                got.contains("nominated") && got["nominated"].contains(pod) ? got["nominated"][pod] : json();
+            if (g != node)
+                return pod + " nominated on " + (g.is_null() ? "None" : g.get<std::string>()) +
+                       ", expected " + node.get<std::string>();
+        }
+    if (e.contains("released")) {
+        const auto released = list("released");
+        std::set<std::string> have(released.begin(), released.end());
+        std::set<std::string> want;
+        for (const auto& pod : e["released"]) want.insert(pod.get<std::string>());
+        if (have != want)
+            return "released " + json(std::vector<std::string>(have.begin(), have.end())).dump() +
+                   ", expected " + json(std::vector<std::string>(want.begin(), want.end())).dump();
+    }
+    return {};
+}
+
+// The whole expectation: its own keys, then at least one of its alternatives (one_of).
+std::string compareYuniKorn(const json& expected, const json& got,
+                            const std::map<std::string, std::string>& appOf) {
+    std::string err = checkYuniKorn(expected, got, appOf);
+    if (err.empty() && expected.contains("one_of")) {
+        std::string all;
+        for (const auto& alt : expected["one_of"]) {
+            std::string e = checkYuniKorn(alt, got, appOf);
+            if (e.empty()) return {};
+            all += (all.empty() ? "" : "; ") + e;
+        }
+        return all;
+    }
+    return err;
+}
+
+std::map<std::string, std::string> appIds(const QString& dir) {
+    gantry::Diagnostics d;
+    auto cluster = gantry::readSnapshotFiles({(dir + "/snapshot.yaml").toStdString()}, &d);
+    std::map<std::string, std::string> appOf;
+    for (const auto& pod : cluster.pods) {
+        auto it = pod.labels.find("yunikorn.apache.org/app-id");
+        appOf[pod.key()] = it == pod.labels.end() ? std::string() : it->second;
+    }
+    return appOf;
+}
+
+void runYuniKornCase(const QString& path) {
+    const json expected = readJson(path + "/expected.json");
+    QVERIFY2(!expected.is_null(), qPrintable("cannot read " + path + "/expected.json"));
+    const Run r = runCycle(path, false, "yunikorn", expected.value("passes", 0));
+    QVERIFY2(r.exitCode == 0, qPrintable(QString("gantry cycle exited %1:\n%2").arg(r.exitCode).arg(r.err)));
+    QVERIFY2(!r.out.is_null(), qPrintable(r.err));
+    const std::string problem = compareYuniKorn(expected, r.out, appIds(path));
+    QVERIFY2(problem.empty(), qPrintable(QString::fromStdString(problem + "\n" + expected.value("notes", "") +
+                                                                "\ngot: " + r.out.dump())));
+}
+
 void addRows(const QString& suite) {
     QDir dir(QString(GANTRY_TEST_DATA) + "/conformance/" + suite);
     const auto cases = dir.entryList(QDir::Dirs | QDir::NoDotAndDotDot, QDir::Name);
@@ -193,6 +318,101 @@ class ConformanceTest : public QObject {
     void kubeDefault() {
         QFETCH(QString, path);
         runCase(path, "kube-default");
+    }
+    void yunikorn_data() {
+        QTest::addColumn<QString>("path");
+        addRows("yunikorn");
+    }
+    void yunikorn() {
+        QFETCH(QString, path);
+        runYuniKornCase(path);
+    }
+    // The YuniKorn comparison finds every kind of difference its rules name.
+    void yunikornComparisonRules() {
+        const json got =
+            json::parse(R"({"allocations": {"ns/a": "n1", "ns/b": "n2"}, "order": ["ns/b", "ns/a"],
+            "pending": ["ns/c"], "preempted": ["ns/v"], "nominated": {"ns/c": "n1"}, "released": ["ns/ph"]})");
+        const std::map<std::string, std::string> appOf{
+            {"ns/a", "app-1"}, {"ns/b", "app-2"}, {"ns/c", "app-1"}};
+        auto fails = [&](const char* expected) {
+            return !checkYuniKorn(json::parse(expected), got, appOf).empty();
+        };
+        QVERIFY(!fails(
+            R"({"allocations": {"ns/a": "n1", "ns/b": null}, "order": ["ns/b", "ns/a"], "pending": ["ns/c"],
+            "alloc_count": 2, "pending_count": 1, "alloc_count_by_app": {"app-1": 1, "app-2": 1},
+            "alloc_count_by_node": {"n1": 1, "n2": 1, "n3": 0}, "preempted": ["ns/v"], "not_preempted": ["ns/a"],
+            "nominated": {"ns/c": "n1"}, "released": ["ns/ph"]})"));
+        QVERIFY(fails(R"({"allocations": {}})"));
+        QVERIFY(fails(R"({"allocations": {"ns/c": null}})"));
+        QVERIFY(fails(R"({"allocations": {"ns/a": "n2"}})"));
+        QVERIFY(fails(R"({"pending": ["ns/a"]})"));
+        QVERIFY(fails(R"({"order": ["ns/a", "ns/b"]})"));
+        QVERIFY(fails(R"({"alloc_count": 3})"));
+        QVERIFY(fails(R"({"pending_count": 0})"));
+        QVERIFY(fails(R"({"alloc_count_by_app": {"app-1": 2}})"));
+        QVERIFY(fails(R"({"alloc_count_by_node": {"n1": 2}})"));
+        QVERIFY(fails(R"({"preempted": ["ns/a"]})"));
+        QVERIFY(fails(R"({"not_preempted": ["ns/v"]})"));
+        QVERIFY(fails(R"({"nominated": {"ns/c": "n2"}})"));
+        QVERIFY(fails(R"({"released": []})"));
+        auto whole = [&](const char* expected) {
+            return !compareYuniKorn(json::parse(expected), got, appOf).empty();
+        };
+        QVERIFY(!whole(
+            R"({"one_of": [{"alloc_count_by_node": {"n1": 2}}, {"alloc_count_by_node": {"n1": 1}}]})"));
+        QVERIFY(
+            whole(R"({"one_of": [{"alloc_count_by_node": {"n1": 2}}, {"alloc_count_by_node": {"n2": 0}}]})"));
+        QVERIFY(whole(R"({"alloc_count": 1, "one_of": [{"alloc_count": 2}]})"));
+    }
+    // Configurations YuniKorn's validator refuses: exit 2, the validator's reason at the queue's
+    // line, nothing on stdout.
+    void yunikornRefusesConfiguration_data() {
+        QTest::addColumn<QString>("queues");
+        QTest::addColumn<QString>("error");
+        QTest::newRow("children guaranteed above the parent's max")
+            << "partitions:\n- name: default\n  queues:\n  - name: root\n    queues:\n    - name: a\n"
+               "      resources: {max: {vcore: 10}}\n      queues:\n      - name: b\n"
+               "        resources: {guaranteed: {vcore: 20}}\n"
+            << ":6:13: error: YuniKorn refuses this configuration: max resource map[vcore:10] is smaller "
+               "than sum of "
+               "guaranteed resources map[vcore:20] of the children for queue a";
+        QTest::newRow("child max above the parent's max")
+            << "partitions:\n- name: default\n  queues:\n  - name: root\n    queues:\n    - name: a\n"
+               "      resources: {max: {memory: 10}}\n      queues:\n      - name: b\n"
+               "        resources: {max: {memory: 20}}\n"
+            << "error: YuniKorn refuses this configuration: max resource of parent map[memory:10] is smaller "
+               "than "
+               "maximum resource map[memory:20] for queue b";
+        QTest::newRow("partition limits that contradict the root's")
+            << "partitions:\n- name: default\n  limits:\n  - limit: p\n    users: [alice]\n    "
+               "maxapplications: 5\n"
+               "  queues:\n  - name: root\n    limits:\n    - limit: r\n      users: [alice]\n"
+               "      maxapplications: 6\n"
+            << "error: YuniKorn refuses this configuration: partition limits and root queue limits are not "
+               "equivalent";
+        QTest::newRow("resources on the root")
+            << "partitions:\n- name: default\n  queues:\n  - name: root\n    resources: {max: {vcore: 10}}\n"
+            << ":5:16: error: partitions[0].queues[0].resources: the root queue must not set guaranteed or "
+               "max resources";
+    }
+    void yunikornRefusesConfiguration() {
+        QFETCH(QString, queues);
+        QFETCH(QString, error);
+        QTemporaryDir dir;
+        QFile conf(dir.filePath("queues.yaml"));
+        QVERIFY(conf.open(QIODevice::WriteOnly));
+        conf.write(queues.toUtf8());
+        conf.close();
+        QProcess p;
+        p.start(GANTRY_CLI, {"cycle", "--profile", "yunikorn", "--snapshot",
+                             QString(GANTRY_TEST_DATA) +
+                                 "/conformance/yunikorn/64-smoke-reject-app-unknown-queue/snapshot.yaml",
+                             "--scheduler-conf", conf.fileName(), "--json"});
+        QVERIFY(p.waitForFinished(60000));
+        const QString err = QString::fromUtf8(p.readAllStandardError());
+        QVERIFY2(p.exitCode() == 2, qPrintable(err));
+        QVERIFY2(err.contains("queues.yaml:") && err.contains(error), qPrintable(err));
+        QVERIFY(p.readAllStandardOutput().isEmpty());
     }
     // A configuration the engine refuses: exit 2 and a located error, nothing on stdout.
     void badConfigurationIsLocated() {

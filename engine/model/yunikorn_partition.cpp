@@ -1,0 +1,61 @@
+#include "model/yunikorn_partition.h"
+
+namespace gantry::yunikorn {
+
+namespace {
+
+QueueConfig queueConfigOf(const Queue& q) {
+    QueueConfig c;
+    c.name = q.name;
+    c.parent = q.parentFlag;
+    c.guaranteed = q.guaranteed;
+    c.max = q.max;
+    c.maxApplications = q.maxApplications;
+    c.properties = q.properties;
+    c.submitAcl = q.submitAcl;
+    c.adminAcl = q.adminAcl;
+    c.limits = q.limits;
+    c.source = q.source;
+    return c;
+}
+
+} // namespace
+
+PartitionConfig partitionConfigOf(const YuniKornPartition& partition, const std::vector<Queue>& queues) {
+    PartitionConfig p;
+    p.name = partition.name;
+    p.placementRules = partition.placementRules;
+    p.limits = partition.limits;
+    p.preemptionEnabled = partition.preemptionEnabled;
+    p.quotaPreemptionEnabled = partition.quotaPreemptionEnabled;
+    p.nodeSortPolicy = partition.nodeSortPolicy;
+    p.nodeSortWeights.assign(partition.nodeSortWeights.begin(), partition.nodeSortWeights.end());
+    p.settings = partition.settings;
+    p.root.name = "root";
+    // Depth-first order: a queue's parent is on the path from the root to the previous queue.
+    std::vector<QueueConfig*> path;
+    for (const auto& q : queues) {
+        if (q.kind != Queue::Kind::YuniKornQueue) continue;
+        if (q.parent.empty()) {
+            p.root = queueConfigOf(q);
+            p.root.queues.clear();
+            path.assign(1, &p.root);
+            continue;
+        }
+        while (!path.empty() && path.back()->name != q.parent) path.pop_back();
+        QueueConfig* parent = path.empty() ? &p.root : path.back();
+        if (path.empty()) path.push_back(&p.root);
+        parent->queues.push_back(queueConfigOf(q));
+        path.push_back(&parent->queues.back());
+    }
+    return p;
+}
+
+std::optional<PartitionConfig> yunikornConfigOf(const Cluster& cluster) {
+    bool any = false;
+    for (const auto& q : cluster.queues) any |= q.kind == Queue::Kind::YuniKornQueue;
+    if (!any) return std::nullopt;
+    return partitionConfigOf(cluster.yunikorn.value_or(YuniKornPartition{}), cluster.queues);
+}
+
+} // namespace gantry::yunikorn

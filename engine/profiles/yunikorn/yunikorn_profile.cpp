@@ -1,0 +1,427 @@
+#include "profiles/yunikorn/yunikorn_profile.h"
+
+#include "k8s/k8s.h"
+#include "profiles/yunikorn/config.h"
+#include "profiles/yunikorn/shim_state.h"
+#include "profiles/yunikorn/validate.h"
+
+#include <algorithm>
+#include <cmath>
+#include <iomanip>
+#include <memory>
+
+namespace gantry::engine::yunikorn {
+
+namespace {
+
+// `gantry cycle` runs with the clock far in the future (every wait has elapsed); the core's
+// arithmetic then needs a time where adding seconds still counts.
+constexpr double kFarFuture = 1e9;
+
+// One `gantry cycle` (or one simulator tick) in YuniKorn's terms.
+struct Report {
+    std::vector<std::pair<uint32_t, uint32_t>> order; // (ask, node) allocations in order
+    std::vector<uint32_t> preempted;                  // victims in order
+    std::map<uint32_t, uint32_t> nominated;           // preemptor ask -> node
+    std::vector<uint32_t> released;                   // placeholders given up
+    std::vector<uint32_t> failedApps;
+};
+
+class YuniKornProfile : public SchedulerProfile {
+  public:
+    YuniKornProfile(PartitionConfig config, std::vector<InputPod> pods,
+                    std::vector<std::pair<std::string, std::string>> queuePaths,
+                    std::vector<std::string> notes)
+        : shim_(std::move(config), std::move(pods), std::move(queuePaths)), notes_(std::move(notes)) {}
+
+    BuildOptions buildOptions() const override {
+        BuildOptions o;
+        o.schedulerNames = {"yunikorn"};
+        o.everyResource = true;
+        return o;
+    }
+
+    bool decisionsDependOnClock() const override { return true; }
+    double nextClockChange(const ClusterState&, double from, const std::vector<uint32_t>&) const override {
+        if (!shim_.attached()) return from;
+        return shim_.partition().nextClockChange(from);
+    }
+
+    CycleResult cycle(ClusterState& state, const CycleOptions& options) override;
+    nlohmann::ordered_json cycleJson(const CycleResult& result, const CycleOptions& options) const override;
+    void printCycle(std::ostream& out, const CycleResult& result, const CycleOptions& options) const override;
+    void sample(const ClusterState& state, double t) override;
+    std::vector<ObjectSeries> objectSeries() const override;
+
+  private:
+    void attach(ClusterState& state, double now);
+    bool predicate(const ClusterState& state, const Ask& ask, uint32_t node, bool allocate,
+                   std::string* why) const;
+    std::string pendingReason(const ClusterState& state, uint32_t task) const;
+    std::string podKey(const ClusterState& state, uint32_t ask) const;
+
+    ShimState shim_;
+    std::vector<std::string> notes_;
+    const ClusterState* state_ = nullptr;
+    Report last_;
+    std::vector<std::string> lastKeys_; // ask -> pod key, filled for the JSON of the last cycle
+    // Over a simulation: per queue, per sample.
+    std::vector<double> sampleTimes_;
+    std::map<std::string, std::vector<std::array<double, 5>>> queueSamples_;
+    int gpuDim_ = -2;
+};
+
+std::string YuniKornProfile::podKey(const ClusterState& state, uint32_t ask) const {
+    const Ask& k = shim_.partition().asks[ask];
+    if (k.task >= 0) return state.taskKey(uint32_t(k.task));
+    const Application& a = shim_.partition().apps[k.app];
+    return a.tags.count("namespace")
+               ? a.tags.at("namespace") + "/tg-" + a.id.substr(0, 28) + "-" + std::to_string(ask)
+               : "tg-" + std::to_string(ask);
+}
+
+bool YuniKornProfile::predicate(const ClusterState& state, const Ask& ask, uint32_t node, bool allocate,
+                                std::string* why) const {
+    (void)allocate;
+    if (ask.shapeTask < 0) return true;
+    const uint32_t task = uint32_t(ask.shapeTask);
+    const PodShape& shape = state.shapeOf(task);
+    const uint32_t n = uint32_t(shim_.partition().nodes[node].stateNode);
+    const NodeRec& rec = state.nodes[n];
+    if (!k8s::passesUnschedulable(shape, rec)) {
+        *why = k8s::kUnschedulable;
+        return false;
+    }
+    if (const Taint* t = k8s::firstUntolerated(shape, rec)) {
+        *why = k8s::untoleratedTaintReason(*t);
+        return false;
+    }
+    if (!k8s::passesNodeAffinity(shape, rec, state.nodeName(n))) {
+        *why = k8s::kNodeAffinity;
+        return false;
+    }
+    if (!shape.podAffinity.empty() || !shape.podAntiAffinity.empty() || state.podsWithAffinity > 0) {
+        k8s::AffinityState st = k8s::affinityPreFilter(state, task);
+        Code code;
+        if (const char* r = k8s::affinityFilter(state, st, task, n, &code)) {
+            *why = r;
+            return false;
+        }
+    }
+    if (!shape.topologySpread.empty()) {
+        k8s::SpreadState st = k8s::spreadPreFilter(state, task);
+        Code code;
+        if (const char* r = k8s::spreadFilter(state, st, n, &code)) {
+            *why = r;
+            return false;
+        }
+    }
+    return true;
+}
+
+void YuniKornProfile::attach(ClusterState& state, double now) {
+    shim_.attach(state, now);
+    shim_.partition().predicate = [this, &state](const Ask& ask, uint32_t node, bool allocate,
+                                                 std::string* why) {
+        return predicate(state, ask, node, allocate, why);
+    };
+}
+
+CycleResult YuniKornProfile::cycle(ClusterState& state, const CycleOptions& options) {
+    const bool simulated = options.nowSeconds < kFarFuture;
+    const double now = simulated ? options.nowSeconds : kFarFuture;
+    state_ = &state;
+    CycleResult result;
+    if (!shim_.attached()) {
+        attach(state, now);
+        result.warnings = notes_;
+    } else {
+        shim_.sync(state, now);
+    }
+    Partition& p = shim_.partition();
+    last_ = Report{};
+    // Timers first (the core's run asynchronously; a simulation's clock makes them due).
+    if (simulated) {
+        std::vector<uint32_t> released, failed;
+        p.fireTimers(now, &released, &failed);
+        for (uint32_t ph : released) {
+            last_.released.push_back(ph);
+            shim_.releasePlaceholder(ph);
+        }
+        last_.failedApps = failed;
+    }
+    const int limit = options.passes > 0 ? options.passes : std::numeric_limits<int>::max();
+    int guard = 4 * int(p.asks.size()) + 64;
+    for (int pass = 0; pass < limit; ++pass) {
+        CycleDecision d = p.schedule(now);
+        if (!d.activity()) {
+            if (options.passes > 0) continue;
+            break;
+        }
+        if (d.type == ResultType::Allocated || d.type == ResultType::AllocatedReserved ||
+            d.type == ResultType::Replaced) {
+            last_.order.emplace_back(d.ask, d.node);
+            last_.nominated.erase(d.ask);
+        }
+        if (d.type == ResultType::Reserved && d.byPreemption) last_.nominated[d.ask] = d.node;
+        for (uint32_t v : d.preempted) last_.preempted.push_back(v);
+        for (uint32_t r : d.released) last_.released.push_back(r);
+        if (d.type == ResultType::Replaced) last_.released.push_back(d.replaced);
+        shim_.afterDecision(state, d, simulated);
+        if (options.passes == 0 && --guard <= 0) {
+            result.warnings.push_back("YuniKorn cycles stopped after " + std::to_string(pass + 1) +
+                                      " decisions without settling");
+            break;
+        }
+    }
+    // The cycle leaves the state as it found it: the caller applies the decisions.
+    for (auto it = shim_.k8sAdded.rbegin(); it != shim_.k8sAdded.rend(); ++it)
+        state.k8sRemove(it->first, it->second);
+    shim_.k8sAdded.clear();
+
+    // Decisions by pod and by index.
+    for (const auto& [ask, node] : last_.order) {
+        const Ask& k = p.asks[ask];
+        if (k.task < 0) continue;
+        const uint32_t n = uint32_t(p.nodes[node].stateNode);
+        result.boundTasks.emplace_back(uint32_t(k.task), n);
+        if (!options.compact) result.bindings[state.taskKey(uint32_t(k.task))] = state.nodeName(n);
+    }
+    for (uint32_t v : last_.preempted) {
+        const Ask& k = p.asks[v];
+        if (k.task < 0) continue;
+        result.evictedTasks.push_back(uint32_t(k.task));
+        if (!options.compact) result.evicted.push_back(state.taskKey(uint32_t(k.task)));
+    }
+    if (simulated)
+        for (uint32_t r : last_.released) {
+            const Ask& k = p.asks[r];
+            if (k.task >= 0 && state.tasks[uint32_t(k.task)].job == UINT32_MAX)
+                result.evictedTasks.push_back(uint32_t(k.task));
+        }
+    for (uint32_t app : last_.failedApps)
+        if (app < shim_.appJob.size() && shim_.appJob[app] >= 0)
+            result.failedJobs.emplace_back(uint32_t(shim_.appJob[app]),
+                                           "YuniKorn: the gang's placeholders timed out (Hard style)");
+    for (const auto& [job, why] : shim_.rejectedJobs)
+        result.failedJobs.emplace_back(job, "YuniKorn rejected the application: " + why);
+    shim_.rejectedJobs.clear();
+    // Why the rest waits.
+    std::set<uint32_t> bound;
+    for (const auto& [t, n] : result.boundTasks) bound.insert(t);
+    for (uint32_t t = 0; t < state.tasks.size(); ++t) {
+        const TaskRec& task = state.tasks[t];
+        if (!task.volcano || task.status != TaskStatus::Pending || bound.count(t)) continue;
+        if (options.compact && task.job == UINT32_MAX) continue;
+        const std::string why = pendingReason(state, t);
+        if (!options.compact) result.pending[state.taskKey(t)] = why;
+    }
+    if (options.compact) {
+        for (uint32_t j = 0; j < state.jobs.size(); ++j) {
+            if (!state.jobAlive(j)) continue;
+            for (uint32_t t : state.jobs[j].tasks)
+                if (state.tasks[t].status == TaskStatus::Pending && !bound.count(t)) {
+                    result.jobReasons.emplace_back(j, pendingReason(state, t));
+                    break;
+                }
+        }
+    }
+    // Pod names for `gantry cycle`'s output only: a simulation asks for none.
+    lastKeys_.clear();
+    if (!options.compact) {
+        lastKeys_.resize(p.asks.size());
+        for (uint32_t a = 0; a < p.asks.size(); ++a) lastKeys_[a] = podKey(state, a);
+    }
+    return result;
+}
+
+std::string YuniKornProfile::pendingReason(const ClusterState& state, uint32_t task) const {
+    const Partition& p = shim_.partition();
+    const int32_t askIndex = task < shim_.askOfTask.size() ? shim_.askOfTask[task] : -1;
+    if (askIndex < 0) {
+        // Rejected, or held back while the gang's placeholders are placed.
+        if (const std::string* why = shim_.rejectionOf(state, task))
+            return "YuniKorn rejected the application: " + *why;
+        return "waiting for the placeholders of its gang";
+    }
+    const Ask& k = p.asks[uint32_t(askIndex)];
+    const Application& a = p.apps[k.app];
+    if (a.state == AppState::Accepted && (!a.runnableInQueue || !a.runnableByUserLimit))
+        return !a.runnableInQueue
+                   ? "application waits: the queue runs its maximum number of applications"
+                   : "application waits: the user or group runs its maximum number of applications";
+    for (const auto& r : a.reservations)
+        if (r.ask == uint32_t(askIndex)) {
+            const std::string node = p.nodes[r.node].id;
+            return k.triggeredPreemption
+                       ? "waiting for preempted pods to leave node " + node
+                       : "node " + node + " is reserved for it: " +
+                             (k.lastFailure.empty() ? std::string("it does not fit yet") : k.lastFailure);
+        }
+    if (!k.lastFailure.empty()) return k.lastFailure;
+    return "not tried yet";
+}
+
+// ---------------------------------------------------------------- output
+
+nlohmann::ordered_json YuniKornProfile::cycleJson(const CycleResult& result, const CycleOptions&) const {
+    nlohmann::ordered_json out;
+    const Partition& p = shim_.partition();
+    auto key = [&](uint32_t ask) { return ask < lastKeys_.size() ? lastKeys_[ask] : std::string(); };
+    out["allocations"] = nlohmann::ordered_json::object();
+    out["order"] = nlohmann::ordered_json::array();
+    for (const auto& [ask, node] : last_.order) {
+        out["allocations"][key(ask)] = p.nodes[node].id;
+        out["order"].push_back(key(ask));
+    }
+    out["pending"] = nlohmann::ordered_json::array();
+    for (const auto& [pod, why] : result.pending) out["pending"].push_back(pod);
+    out["preempted"] = nlohmann::ordered_json::array();
+    for (uint32_t v : last_.preempted) out["preempted"].push_back(key(v));
+    out["nominated"] = nlohmann::ordered_json::object();
+    for (const auto& [ask, node] : last_.nominated) out["nominated"][key(ask)] = p.nodes[node].id;
+    out["released"] = nlohmann::ordered_json::array();
+    for (uint32_t r : last_.released) out["released"].push_back(key(r));
+    out["pending_reasons"] = nlohmann::ordered_json::object();
+    for (const auto& [pod, why] : result.pending) out["pending_reasons"][pod] = why;
+    return out;
+}
+
+void YuniKornProfile::printCycle(std::ostream& out, const CycleResult& result, const CycleOptions&) const {
+    const Partition& p = shim_.partition();
+    auto key = [&](uint32_t ask) { return ask < lastKeys_.size() ? lastKeys_[ask] : std::string(); };
+    auto section = [&](const std::string& title, size_t n) { out << title << " (" << n << ")\n"; };
+    section("Allocations, in order", last_.order.size());
+    for (const auto& [ask, node] : last_.order)
+        out << "  " << std::left << std::setw(40) << key(ask) << p.nodes[node].id << '\n';
+    section("Preempted", last_.preempted.size());
+    for (uint32_t v : last_.preempted) out << "  " << key(v) << '\n';
+    section("Nominated", last_.nominated.size());
+    for (const auto& [ask, node] : last_.nominated)
+        out << "  " << std::left << std::setw(40) << key(ask) << p.nodes[node].id << '\n';
+    section("Released placeholders", last_.released.size());
+    for (uint32_t r : last_.released) out << "  " << key(r) << '\n';
+    section("Pending", result.pending.size());
+    for (const auto& [pod, why] : result.pending)
+        out << "  " << std::left << std::setw(40) << pod << why << '\n';
+    for (const auto& w : result.warnings) out << "note: " << w << '\n';
+}
+
+// ---------------------------------------------------------------- over a simulation
+
+void YuniKornProfile::sample(const ClusterState&, double t) {
+    if (!shim_.attached()) return;
+    const Partition& p = shim_.partition();
+    if (gpuDim_ == -2) {
+        gpuDim_ = -1;
+        for (const char* name : {"nvidia.com/gpu", "amd.com/gpu", "vcore"})
+            if (int d = p.dims.find(name); d >= 0) {
+                gpuDim_ = d;
+                break;
+            }
+    }
+    sampleTimes_.push_back(t);
+    for (uint32_t q = 0; q < p.queues.size(); ++q) {
+        const Queue& queue = p.queues[q];
+        auto& rows = queueSamples_[queue.path];
+        rows.resize(sampleTimes_.size() - 1, {0, 0, 0, 0, 0});
+        const double unit = gpuDim_ >= 0 ? 1000.0 : 1.0;
+        auto amount = [&](const Res& r) {
+            return gpuDim_ >= 0 && r.has(gpuDim_) ? double(r.get(gpuDim_)) / unit : std::nan("");
+        };
+        const double usage = gpuDim_ >= 0 ? double(queue.allocated.get(gpuDim_)) / unit : 0;
+        rows.push_back({usage, amount(queue.guaranteed), amount(p.maxResourceOf(q)),
+                        fairShare(queue.allocated, queue.guaranteed, p.fairMaxOf(q)),
+                        gpuDim_ >= 0 ? double(queue.pending.get(gpuDim_)) / unit : 0});
+    }
+}
+
+std::vector<ObjectSeries> YuniKornProfile::objectSeries() const {
+    std::vector<ObjectSeries> out;
+    if (!shim_.attached()) return out;
+    const Partition& p = shim_.partition();
+    const std::string unit = gpuDim_ >= 0 && p.dims.names[size_t(gpuDim_)] == "vcore" ? "vcores" : "gpus";
+    for (const auto& queue : p.queues) {
+        auto it = queueSamples_.find(queue.path);
+        if (it == queueSamples_.end()) continue;
+        ObjectSeries s;
+        s.kind = "queue";
+        s.name = queue.path;
+        const char* names[5] = {"usage_", "guaranteed_", "max_", "fair_share", "pending_"};
+        for (int m = 0; m < 5; ++m) {
+            std::vector<double> values;
+            values.reserve(sampleTimes_.size());
+            for (size_t i = 0; i < sampleTimes_.size(); ++i)
+                values.push_back(i < it->second.size() ? it->second[i][size_t(m)] : 0.0);
+            std::string name = names[m];
+            if (name.back() == '_') name += unit;
+            s.series.emplace_back(name, std::move(values));
+        }
+        out.push_back(std::move(s));
+    }
+    return out;
+}
+
+// ---------------------------------------------------------------- the profile
+
+std::unique_ptr<SchedulerProfile> make(const ProfileSetup& setup, Diagnostics* diagnostics) {
+    const Cluster& cluster = setup.cluster;
+    std::optional<PartitionConfig> config;
+    std::vector<std::pair<std::string, std::string>> paths;
+    std::vector<std::string> notes;
+    if (setup.policies.yunikorn) {
+        config = partitionConfigOf(setup.policies.yunikorn->partition, setup.policies.yunikorn->queues);
+    } else if (auto own = yunikornConfigOf(cluster)) {
+        config = std::move(own);
+    }
+    if (config) {
+        Diagnostics problems = validateConfig(*config);
+        bool errors = false;
+        for (const auto& d : problems) errors |= d.severity == Severity::Error;
+        if (diagnostics) diagnostics->insert(diagnostics->end(), problems.begin(), problems.end());
+        if (errors) return nullptr;
+    } else {
+        Mapping m = mapToYuniKorn(cluster, setup.policies.volcano, namespaceQueues(cluster, {}));
+        for (size_t k = 0; k < m.tree.nodes.size(); ++k)
+            paths.emplace_back(m.tree.nodes[k].queue->name, m.paths[k]);
+        for (const auto& l : m.log.losses)
+            notes.push_back("as exported to YuniKorn: " + l.what + " " + l.name +
+                            (l.field.empty() ? "" : ", " + l.field) + ": " + l.message);
+        config = std::move(m.config);
+    }
+    // The shim's view of the input pods (the cluster state numbers its first tasks in this order).
+    std::vector<InputPod> pods;
+    pods.reserve(cluster.pods.size());
+    int64_t newest = INT64_MIN;
+    for (const auto& pod : cluster.pods)
+        if (pod.creationTimestamp) newest = std::max(newest, *pod.creationTimestamp);
+    for (const auto& pod : cluster.pods) {
+        InputPod ip;
+        ip.key = pod.key();
+        ip.uid = pod.uid.empty() ? pod.ns + "-" + pod.name : pod.uid;
+        ip.ownerUid = pod.ownerUid;
+        ip.meta = readPodMeta(pod, diagnostics);
+        ip.createTime = pod.creationTimestamp ? double(*pod.creationTimestamp - newest) : -1e6;
+        pods.push_back(std::move(ip));
+    }
+    return std::make_unique<YuniKornProfile>(std::move(*config), std::move(pods), std::move(paths),
+                                             std::move(notes));
+}
+
+} // namespace
+
+ProfileInfo profileInfo() {
+    ProfileInfo info;
+    info.name = "yunikorn";
+    info.title = "YuniKorn";
+    info.summary = "hierarchical queues with fair sorting, user limits, placeholders and preemption laws";
+    info.configFormat = ConfigFormat::YuniKornQueues;
+    info.takesPasses = true;
+    info.make = make;
+    info.describe = [](const SchedulerPolicies& policies) {
+        return std::string("YuniKorn") + (policies.yunikorn ? " (queues.yaml)" : "");
+    };
+    return info;
+}
+
+} // namespace gantry::engine::yunikorn
