@@ -1,6 +1,7 @@
 #include "policy_reader.h"
 
 #include "kube_scheduler_config_reader.h"
+#include "kueue_config_reader.h"
 #include "scheduler_conf_reader.h"
 
 namespace gantry {
@@ -13,6 +14,9 @@ void readPolicyFile(const std::string& path, ConfigFormat format, SchedulerPolic
         return;
     case ConfigFormat::KubeSchedulerConfiguration:
         policies.kube = readKubeSchedulerConfigFile(path, warnings);
+        return;
+    case ConfigFormat::KueueConfiguration:
+        policies.kueue = readKueueConfigFile(path, warnings);
         return;
     }
 }

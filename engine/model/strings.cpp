@@ -110,6 +110,8 @@ const char* toString(ConfigFormat format) {
         return "volcano-scheduler.conf (or its ConfigMap)";
     case ConfigFormat::KubeSchedulerConfiguration:
         return "KubeSchedulerConfiguration (kubescheduler.config.k8s.io/v1)";
+    case ConfigFormat::KueueConfiguration:
+        return "Kueue Configuration (config.kueue.x-k8s.io), or the ConfigMap that holds it";
     }
     return "";
 }

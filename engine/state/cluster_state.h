@@ -12,6 +12,7 @@
 #include <cstdint>
 #include <deque>
 #include <map>
+#include <memory>
 #include <optional>
 #include <set>
 #include <string>
@@ -111,6 +112,8 @@ struct JobRec {
     uint32_t name = 0, ns = 0;
     std::string key; // "ns/name"
     int32_t queue = -1;
+    std::string queueName; // as the PodGroup names it (a profile with queues of its own resolves it)
+    std::shared_ptr<const KueueWorkload> kueue; // the Kueue Workload the job was made from, if any
     int32_t minAvailable = 0;
     int32_t priority = 0;
     std::vector<std::pair<uint16_t, int32_t>> minTaskMember; // role -> min
@@ -192,6 +195,9 @@ struct BuildOptions {
     // what-if workloads Gantry expanded (batch Jobs, JobSets, Kubeflow jobs) are taken too.
     std::vector<std::string> schedulerNames{"volcano"};
     bool allSchedulers = false; // take every pending pod (the kube-default contrast)
+    // Keep the jobs of every queue, also those naming no Volcano queue (a profile that resolves
+    // queues of its own kinds reads JobRec::queueName).
+    bool anyQueue = false;
 };
 
 class ClusterState {

@@ -67,6 +67,7 @@ struct State {
     std::map<std::string, std::string> texts;                          // file -> text (for embedded configs)
     std::vector<std::pair<bool, Y>> yunikornMaps; // (is yunikorn-defaults, data) read in finish()
     bool finished = false;
+    bool requestsAboveLimitsAllowed = false; // while reading a Kueue Workload's pod templates
 
     void skip(const std::string& what, const SourceRef& where);
 };
@@ -109,6 +110,9 @@ void readCohort(State& s, const Object& o);
 void readLocalQueue(State& s, const Object& o);
 void readKueueTopology(State& s, const Object& o);
 void readWorkloadPriorityClass(State& s, const Object& o);
+void readKueueWorkload(State& s, const Object& o);
+void readAdmissionCheck(State& s, const Object& o);
+void readLimitRange(State& s, const Object& o);
 
 void readCoschedulingPodGroup(State& s, const Object& o);
 void readBatchJob(State& s, const Object& o);
