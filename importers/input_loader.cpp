@@ -5,7 +5,7 @@
 #include "project/project_reader.h"
 #include "project/project_schema.h"
 #include "snapshot/snapshot_importer.h"
-#include "yaml_source.h"
+#include "yaml/yaml_source.h"
 
 #include <algorithm>
 #include <cerrno>

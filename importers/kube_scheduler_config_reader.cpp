@@ -1,9 +1,9 @@
 #include "kube_scheduler_config_reader.h"
 
+#include "yaml/yaml_source.h"
+
 #include <algorithm>
 #include <set>
-
-#include "yaml_source.h"
 
 namespace gantry {
 
@@ -19,8 +19,9 @@ void readScoringStrategy(const Y& strategy, KubeSchedulerProfile& p) {
     if (strategy["type"].present()) {
         auto s = strategyFromString(strategy["type"].str());
         if (!s)
-            strategy["type"].fail("expected LeastAllocated, MostAllocated or RequestedToCapacityRatio, got '" +
-                                  strategy["type"].str() + "'");
+            strategy["type"].fail(
+                "expected LeastAllocated, MostAllocated or RequestedToCapacityRatio, got '" +
+                strategy["type"].str() + "'");
         p.strategy = *s;
     }
     if (strategy["resources"].present()) {
@@ -103,8 +104,8 @@ KubeSchedulerProfile readRoot(const Y& root, const std::string& schedulerName) {
 
 } // namespace
 
-KubeSchedulerProfile parseKubeSchedulerConfig(const std::string& text, const std::string& name, Diagnostics* warnings,
-                                              const std::string& schedulerName) {
+KubeSchedulerProfile parseKubeSchedulerConfig(const std::string& text, const std::string& name,
+                                              Diagnostics* warnings, const std::string& schedulerName) {
     auto docs = loadYamlString(text, name);
     if (docs.empty()) throw InputError(SourceRef{name, 0, 0, 0}, "the KubeSchedulerConfiguration is empty");
     FieldNotes notes;

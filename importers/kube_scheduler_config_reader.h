@@ -5,7 +5,7 @@
 // values kube-scheduler's validation rejects; warnings for parts Gantry does not model.
 #include "model/diagnostic.h"
 #include "model/scheduler_conf.h"
-#include "yaml_reader.h"
+#include "yaml/yaml_reader.h"
 
 #include <string>
 

@@ -1,7 +1,7 @@
 #include "kueue_config_reader.h"
 
-#include "yaml_reader.h"
-#include "yaml_source.h"
+#include "yaml/yaml_reader.h"
+#include "yaml/yaml_source.h"
 
 namespace gantry {
 

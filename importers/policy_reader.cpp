@@ -2,7 +2,7 @@
 
 #include "kube_scheduler_config_reader.h"
 #include "kueue_config_reader.h"
-#include "scheduler_conf_reader.h"
+#include "volcano/scheduler_conf_reader.h"
 
 namespace gantry {
 

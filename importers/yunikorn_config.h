@@ -3,7 +3,7 @@
 // YuniKornPartition plus YuniKornQueue entries of the queue tree. YuniKorn's own parser is strict, so
 // unknown keys are errors here too. Resource names stay YuniKorn's (`vcore` is CPU in millicores).
 #include "model/cluster.h"
-#include "yaml_reader.h"
+#include "yaml/yaml_reader.h"
 
 #include <string>
 #include <vector>

@@ -1,32 +1,66 @@
 #include "sim/frag_tracker.h"
 
+#include <algorithm>
 #include <cstdio>
+#include <map>
 
 namespace gantry::sim {
 
-FragTracker::FragTracker(const engine::ClusterState& state, const SimWorkload& workload) : view_(state) {
+FragTracker::FragTracker(const engine::ClusterState& state, const SimWorkload& workload,
+                         const std::vector<TopologyLevel>& levels)
+    : view_(state) {
     // Target workload: one counted shape per pod of each kind, times the kind's jobs.
     std::vector<int64_t> jobsOfKind(workload.kinds.size(), 0);
     for (const auto& j : workload.jobs) ++jobsOfKind[j.kind];
     std::vector<frag::WeightedShape> counted;
+    bool floorSeen = false;
     for (size_t k = 0; k < workload.kinds.size(); ++k) {
         if (jobsOfKind[k] == 0) continue;
         for (const auto& p : workload.kinds[k].pods) {
             frag::WeightedShape w;
             w.shape = frag::taskShape(p.requests.get(res::Cpu), p.gpu, view_.models());
             w.count = jobsOfKind[k];
+            if (w.shape.gpuCount > 0) {
+                const int64_t mem = p.requests.get(res::Memory) >> 20;
+                floor_.cpuMilli = floorSeen ? std::min(floor_.cpuMilli, w.shape.cpuMilli) : w.shape.cpuMilli;
+                floor_.memoryMiB = floorSeen ? std::min(floor_.memoryMiB, mem) : mem;
+                floorSeen = true;
+            }
             counted.push_back(std::move(w));
         }
     }
     target_ = frag::targetWorkload(std::span<const frag::WeightedShape>(counted));
     cached_.assign(state.nodes.size(), frag::FragBuckets{});
+    idle_.assign(state.nodes.size(), frag::IdleBreakdown{});
+    // Topology levels: the node itself, then each labelled level from the lowest up.
+    levelNames_.push_back("node");
+    levelDomain_.emplace_back(state.nodes.size());
+    for (uint32_t n = 0; n < state.nodes.size(); ++n) {
+        levelDomain_[0][n] = state.gpuCount(n) > 0 ? int32_t(n) : -1;
+    }
+    for (auto level = levels.rbegin(); level != levels.rend(); ++level) {
+        std::map<std::string, int32_t> ids;
+        std::vector<int32_t> domain(state.nodes.size(), -1);
+        for (uint32_t n = 0; n < state.nodes.size(); ++n) {
+            auto it = state.nodes[n].labels.find(level->nodeLabel);
+            if (it == state.nodes[n].labels.end() || state.gpuCount(n) == 0) continue;
+            domain[n] = ids.emplace(it->second, int32_t(ids.size())).first->second;
+        }
+        if (ids.empty()) continue;
+        levelNames_.push_back(level->name);
+        levelDomain_.push_back(std::move(domain));
+    }
     dirty_.assign(state.nodes.size(), 0);
     for (uint32_t n = 0; n < state.nodes.size(); ++n) touch(n);
 }
 
 frag::ClusterFragmentation FragTracker::measure() {
     for (uint32_t n : dirtyList_) {
-        cached_[n] = frag::nodeFragBuckets(view_.node(n), target_);
+        const frag::NodeState node = view_.node(n);
+        cached_[n] = frag::nodeFragBuckets(node, target_);
+        idleSum_ -= idle_[n];
+        idle_[n] = frag::idleBreakdown(node, target_, floor_);
+        idleSum_ += idle_[n];
         dirty_[n] = 0;
     }
     dirtyList_.clear();
@@ -38,6 +72,18 @@ frag::ClusterFragmentation FragTracker::measure() {
     c.fragMilli = sum.fragmented();
     c.idleMilli = sum.idle();
     return c;
+}
+
+std::vector<frag::LevelSlots> FragTracker::topologySlots() {
+    std::vector<int32_t> nodeGpus(idle_.size()), freeWhole(idle_.size());
+    std::vector<uint8_t> usable(idle_.size());
+    for (uint32_t n = 0; n < idle_.size(); ++n) {
+        const frag::NodeState node = view_.node(n);
+        nodeGpus[n] = node.gpuCount;
+        freeWhole[n] = node.fullyFreeGpus();
+        usable[n] = !frag::strandsGpus(node, floor_);
+    }
+    return frag::topologySlots(levelNames_, levelDomain_, nodeGpus, freeWhole, usable);
 }
 
 std::vector<std::string> FragTracker::describeTarget() const {

@@ -1,8 +1,13 @@
 #pragma once
-// The FGD paper's fragmentation measure (fragmentation/fragmentation.h) kept up to date on a
-// simulated cluster: each node's share is recomputed only when the simulator changed that node.
+// The FGD paper's fragmentation measure (fragmentation/fragmentation.h) and why idle GPUs are idle
+// (fragmentation/idle_breakdown.h), kept up to date on a simulated cluster: each node's share is
+// recomputed only when the simulator changed that node. Room for large jobs per topology level
+// (fragmentation/topology_slots.h) on demand.
 #include "fragmentation/fragmentation.h"
+#include "fragmentation/idle_breakdown.h"
 #include "fragmentation/state_view.h"
+#include "fragmentation/topology_slots.h"
+#include "model/topology.h"
 #include "sim/workload.h"
 #include "state/cluster_state.h"
 
@@ -14,8 +19,10 @@ namespace gantry::sim {
 
 class FragTracker {
   public:
-    // The target workload is the distribution of the workload's pod shapes (count-weighted).
-    FragTracker(const engine::ClusterState& state, const SimWorkload& workload);
+    // The target workload is the distribution of the workload's pod shapes (count-weighted);
+    // levels are the cluster's topology levels, top first (as the model lists them).
+    FragTracker(const engine::ClusterState& state, const SimWorkload& workload,
+                const std::vector<TopologyLevel>& levels);
 
     bool measured() const { return !target_.shapes.empty() && view_.totalGpuMilli() > 0; }
     void touch(uint32_t node) {
@@ -24,13 +31,20 @@ class FragTracker {
             dirtyList_.push_back(node);
         }
     }
-    frag::ClusterFragmentation measure();
+    frag::ClusterFragmentation measure();                        // brings every touched node up to date
+    const frag::IdleBreakdown& idle() const { return idleSum_; } // as of the last measure()
+    std::vector<frag::LevelSlots> topologySlots();
     std::vector<std::string> describeTarget() const;
 
   private:
     frag::StateView view_;
     frag::TargetWorkload target_;
     std::vector<frag::FragBuckets> cached_;
+    frag::GpuPodFloor floor_;
+    std::vector<frag::IdleBreakdown> idle_;
+    frag::IdleBreakdown idleSum_;
+    std::vector<std::string> levelNames_;           // "node", then the labelled levels, lowest first
+    std::vector<std::vector<int32_t>> levelDomain_; // per level, per node: its domain, -1 = unlabelled
     std::vector<uint8_t> dirty_;
     std::vector<uint32_t> dirtyList_;
 };

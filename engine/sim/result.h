@@ -11,6 +11,7 @@
 //   restart     a running job loses a pod to preemption or reclaim: all its pods are stopped, it goes
 //               back to its queue and keeps only the work up to its last checkpoint
 //   lost GPU-hours   work thrown away by restarts: (progress since the last checkpoint) x GPUs held
+#include "fragmentation/topology_slots.h"
 #include "model/pod.h"
 #include "profile/scheduler_profile.h"
 
@@ -87,6 +88,10 @@ struct SimResult {
     std::vector<double> gpuAllocationPct; // GPU milli held by pods / all GPU milli
     std::vector<double> fragmentationPct; // FGD fragmentation F(M) / all GPU milli (empty: not measured)
     std::vector<double> fragOverIdlePct;  // F(M) / idle GPU milli
+    // Why idle GPUs are idle (fragmentation/idle_breakdown.h), in GPUs, when fragmentation is measured.
+    struct IdleSeries {
+        std::vector<double> stranded, fractional, scattered, usable;
+    } idle;
     std::vector<int32_t> pendingJobs, runningJobs, pendingPods, partialJobs;
     std::vector<QueueSeries> queues;
 
@@ -108,6 +113,8 @@ struct SimResult {
     bool fragmentationMeasured = false;
     std::vector<std::string>
         targetWorkload; // shapes of the fragmentation's target workload, "cpu/gpu-milli x n"
+    // Room for jobs of 8, 16, 32, 64 GPUs at each topology level at the end (topology_slots.h).
+    std::vector<frag::LevelSlots> topologySlots;
 
     int64_t sessions = 0, cyclesSkipped = 0;
     // Waiting jobs left untried by a session because too few of their pods fit (summed over the

@@ -3,6 +3,7 @@
 #include "profile/registry.h"
 #include "sim/frag_tracker.h"
 #include "sim/reasons.h"
+#include "sim/summary.h"
 
 #include <algorithm>
 #include <cmath>
@@ -23,16 +24,6 @@ namespace {
 
 constexpr uint32_t kNone = UINT32_MAX;
 constexpr double kInf = std::numeric_limits<double>::infinity();
-
-// What the run keeps of every job, arrived or not.
-struct Outcome {
-    double firstStart = -1, end = -1, gangWait = -1;
-    double lostGpuSeconds = 0;
-    uint32_t active = kNone; // slot while the job is in the cluster
-    int32_t queue = -1;
-    int32_t priority = 0;
-    uint32_t restarts = 0;
-};
 
 // A job in the cluster.
 struct Active {
@@ -72,17 +63,6 @@ struct Event {
     }
 };
 
-double gpusOf(const ResourceList& list) {
-    int64_t milli = 0;
-    bool any = false;
-    for (const auto& [name, amount] : list)
-        if (isGpuResource(name)) {
-            milli += amount;
-            any = true;
-        }
-    return any ? double(milli) / 1000.0 : -1.0;
-}
-
 class Simulator {
   public:
     Simulator(const Cluster& cluster, const SimWorkload& workload, const SimOptions& options,
@@ -117,7 +97,7 @@ class Simulator {
         c.nodes.push_back(probe);
         st_ = engine::buildClusterState(c, warnings, build_);
 
-        outcome_.assign(w_.jobs.size(), Outcome{});
+        outcome_.assign(w_.jobs.size(), JobOutcome{});
         order_.resize(w_.jobs.size());
         for (uint32_t i = 0; i < order_.size(); ++i) order_[i] = i;
         std::stable_sort(order_.begin(), order_.end(),
@@ -130,7 +110,7 @@ class Simulator {
             if (task.node >= 0 && engine::occupiesNode(task.status) && task.status != TaskStatus::Pipelined)
                 account(t, +1);
         }
-        if (o_.measureFragmentation) frag_ = std::make_unique<FragTracker>(st_, w_);
+        if (o_.measureFragmentation) frag_ = std::make_unique<FragTracker>(st_, w_, cluster.topologyLevels);
         result_.profile = info->name;
         result_.cycleSeconds = o_.cycleSeconds;
         result_.horizonSeconds = o_.horizonSeconds;
@@ -535,6 +515,11 @@ class Simulator {
             auto f = frag_->measure();
             result_.fragmentationPct.push_back(f.fragOverTotalPct());
             result_.fragOverIdlePct.push_back(f.fragOverIdlePct());
+            const frag::IdleBreakdown& idle = frag_->idle();
+            result_.idle.stranded.push_back(double(idle.stranded) / 1000.0);
+            result_.idle.fractional.push_back(double(idle.fractional) / 1000.0);
+            result_.idle.scattered.push_back(double(idle.scattered) / 1000.0);
+            result_.idle.usable.push_back(double(idle.usable) / 1000.0);
         }
         int32_t pending = 0, running = 0, partial = 0, pendingPods = 0;
         for (const auto& a : active_) {
@@ -575,76 +560,13 @@ class Simulator {
         result_.cyclesSkipped = int64_t(std::floor(end / o_.cycleSeconds)) + 1 - result_.sessions;
         if (result_.cyclesSkipped < 0) result_.cyclesSkipped = 0;
 
-        // Queues.
-        std::vector<GroupSummary> byQueue(st_.queues.size());
-        std::map<int32_t, GroupSummary, std::greater<int32_t>> byPriority;
-        std::vector<std::vector<double>> waitsQ(st_.queues.size()), jctQ(st_.queues.size());
-        std::map<int32_t, std::vector<double>, std::greater<int32_t>> waitsP, jctP;
-        std::vector<double> waits, jcts, gangWaits;
-        for (size_t j = 0; j < w_.jobs.size(); ++j) {
-            const auto& out = outcome_[j];
-            if (out.queue < 0) continue; // not arrived (or its queue does not exist)
-            auto& gq = byQueue[size_t(out.queue)];
-            auto& gp = byPriority[out.priority];
-            for (GroupSummary* g : {&gq, &gp}) {
-                ++g->jobs;
-                g->restarts += out.restarts;
-                g->lostGpuHours += out.lostGpuSeconds / 3600.0;
-            }
-            result_.lostGpuHours += out.lostGpuSeconds / 3600.0;
-            const double arrival = w_.jobs[j].arrival;
-            if (out.firstStart >= 0) {
-                ++gq.started;
-                ++gp.started;
-                waits.push_back(out.firstStart - arrival);
-                waitsQ[size_t(out.queue)].push_back(out.firstStart - arrival);
-                waitsP[out.priority].push_back(out.firstStart - arrival);
-            }
-            if (out.end >= 0) {
-                ++gq.completed;
-                ++gp.completed;
-                jcts.push_back(out.end - arrival);
-                jctQ[size_t(out.queue)].push_back(out.end - arrival);
-                jctP[out.priority].push_back(out.end - arrival);
-            }
-            if (out.gangWait >= 0) gangWaits.push_back(out.gangWait);
-            if (out.active != kNone && active_[out.active].runStart < 0) {
-                ++gq.pendingAtEnd;
-                ++gp.pendingAtEnd;
-            }
-            const auto& kind = w_.kinds[w_.jobs[j].kind];
-            if (kind.group.minMember > 1) ++result_.gangJobs;
+        for (size_t j = 0; j < outcome_.size(); ++j) {
+            auto& out = outcome_[j];
+            out.waitingAtEnd = out.active != kNone && active_[out.active].runStart < 0;
         }
-        result_.wait = distributionOf(std::move(waits));
-        result_.completion = distributionOf(std::move(jcts));
-        result_.gangWait = distributionOf(std::move(gangWaits));
-        for (size_t q = 0; q < st_.queues.size(); ++q) {
-            const auto& rec = st_.queues[q];
-            QueueSeries s;
-            s.name = rec.name;
-            if (rec.parent >= 0) s.parent = st_.queues[size_t(rec.parent)].name;
-            if (double g = gpusOf(rec.guarantee); g >= 0) s.guaranteeGpus = g;
-            if (double g = gpusOf(rec.deserved); g >= 0) s.deservedGpus = g;
-            if (double g = gpusOf(rec.capability); g >= 0) s.capabilityGpus = g;
-            s.usedGpus.reserve(queueUsed_.size());
-            for (const auto& row : queueUsed_) s.usedGpus.push_back(double(row[q]) / 1000.0);
-            auto it = queueWaits_.find(int32_t(q));
-            if (it != queueWaits_.end()) s.waitSeconds = it->second;
-            s.summary = byQueue[q];
-            s.summary.key = rec.name;
-            s.summary.wait = distributionOf(std::move(waitsQ[q]));
-            s.summary.completion = distributionOf(std::move(jctQ[q]));
-            result_.queues.push_back(std::move(s));
-        }
-        for (auto& [prio, g] : byPriority) {
-            g.key = std::to_string(prio);
-            g.wait = distributionOf(std::move(waitsP[prio]));
-            g.completion = distributionOf(std::move(jctP[prio]));
-            result_.byPriority.push_back(std::move(g));
-        }
+        summarizeJobs(outcome_, w_, st_, queueUsed_, queueWaits_, result_);
 
-        // Jobs at the end, and the placements of the end state.
-        std::map<uint32_t, int32_t> jobNameIndex;
+        // Jobs at the end, and why those still waiting wait.
         for (const auto& a : active_) {
             if (a.job == kNone) continue;
             if (a.runStart >= 0) {
@@ -687,33 +609,14 @@ class Simulator {
             if (p.reason.empty() && a.placed > 0) p.reason = "its pods are starting";
             result_.pendingAtEnd.push_back(std::move(p));
         }
-        for (uint32_t t = 0; t < st_.tasks.size(); ++t) {
-            const auto& task = st_.tasks[t];
-            if (task.node < 0 || !engine::occupiesNode(task.status) || task.status == TaskStatus::Pipelined)
-                continue;
-            ++result_.podsPlacedAtEnd;
-            Placement p;
-            p.node = uint32_t(task.node);
-            p.gpu = st_.shapeOf(t).gpu;
-            p.gpu.models.clear();
-            p.devices = task.gpuMask;
-            p.queue = queueOfTask(t);
-            p.cpuMilli = st_.shapeOf(t).request[engine::kCpu];
-            if (task.job != UINT32_MAX) {
-                auto [it, inserted] = jobNameIndex.emplace(task.job, int32_t(result_.jobNames.size()));
-                if (inserted) result_.jobNames.push_back(st_.jobs[task.job].key);
-                p.job = it->second;
-            }
-            result_.placements.push_back(std::move(p));
-        }
-        for (uint32_t n = 0; n < st_.nodes.size(); ++n) {
-            result_.nodeNames.push_back(st_.nodeName(n));
-            result_.nodeGpus.push_back(st_.gpuCount(n));
-        }
+        recordEndState(st_, result_);
         result_.pendingReasons = reasons_.table();
         result_.objects = profile_->objectSeries();
         result_.fragmentationMeasured = frag_ && frag_->measured();
-        if (frag_ && frag_->measured()) result_.targetWorkload = frag_->describeTarget();
+        if (frag_ && frag_->measured()) {
+            result_.targetWorkload = frag_->describeTarget();
+            result_.topologySlots = frag_->topologySlots();
+        }
     }
 
     bool anyWaiting() const { return !waiting_.empty(); }
@@ -731,7 +634,7 @@ class Simulator {
     ClusterState st_;
     // After the state: a profile may keep state bound to it, so it goes first.
     std::unique_ptr<engine::SchedulerProfile> profile_;
-    std::vector<Outcome> outcome_;
+    std::vector<JobOutcome> outcome_;
     std::vector<uint32_t> order_;
     size_t next_ = 0;
     std::vector<Active> active_;

@@ -8,6 +8,7 @@
 // vectors indexed by ResourceDims.
 #include "model/cluster.h"
 #include "state/resources.h"
+#include "state/string_pool.h"
 
 #include <cstdint>
 #include <deque>
@@ -45,23 +46,6 @@ bool scheduledStatus(TaskStatus s);   // Running, Bound, Failed, Succeeded
 bool completedStatus(TaskStatus s);   // Failed, Succeeded
 bool preemptableStatus(TaskStatus s); // Bound, Running
 bool occupiesNode(TaskStatus s);      // placed on a node and not terminated
-
-// Interned strings with reference counts: intern() takes a reference, release() gives one back and
-// frees the id for reuse when none is left (the simulator releases the names of finished jobs).
-class StringPool {
-  public:
-    uint32_t intern(const std::string& s);
-    void release(uint32_t id);
-    const std::string& str(uint32_t id) const { return strings_[id]; }
-    std::optional<uint32_t> find(const std::string& s) const;
-    size_t size() const { return strings_.size() - free_.size(); }
-
-  private:
-    std::deque<std::string> strings_; // stable addresses: the index keys are views of these
-    std::vector<uint32_t> refs_;
-    std::vector<uint32_t> free_;
-    std::unordered_map<std::string_view, uint32_t> index_;
-};
 
 // What a pod asks for and how it constrains placement; pods of one job usually share one shape.
 struct PodShape {
@@ -233,10 +217,6 @@ class ClusterState {
     std::map<std::string, Labels> namespaceLabels;
     int32_t podsWithAffinity = 0; // placed pods carrying pod (anti-)affinity terms
 
-    // The same devices under the engine branch's names (its tests use them).
-    int32_t gpuDevices(uint32_t node) const { return int32_t(gpuCount(node)); }
-    const int32_t* gpuFreeRow(uint32_t node) const { return gpuRow(node); }
-
     // PodGroups the scheduler does not see (e.g. their queue does not exist), with the reason.
     std::map<std::string, std::string> skippedGroups;
 
@@ -331,10 +311,10 @@ class ClusterState {
     bool dynamicKeyEquals(uint32_t node, const std::vector<int64_t>& key) const;
     int sortedGpuFree(uint32_t node, int32_t* out) const; // out: kMaxNodeGpus values
 
-    // Internals shared with the builder.
+  private:
+    friend struct StateBuilder; // state_builder.cpp fills what follows
     uint32_t internShape(PodShape&& shape);
     void nodeAccount(uint32_t task, uint32_t node, TaskStatus status, int sign);
-    bool countsResource(const std::string& name) const;
     std::unordered_map<std::string, uint32_t> shapeIndex;
     std::unordered_map<std::string, uint32_t> nodeIndex, queueIndex, jobIndex;
     std::unordered_multimap<uint64_t, uint32_t> bucketIndex; // hash of the dynamic key -> bucket

@@ -51,7 +51,7 @@ VResource VResource::fromList(const ResourceList& list, const ResourceDims& dims
     VResource r(dims.size());
     for (const auto& [name, amount] : list) {
         int dim = dims.find(name);
-        if (dim < 0) continue; // a name Volcano does not count (see ClusterState::countsResource)
+        if (dim < 0) continue; // a name Volcano does not count (volcanoCountsResource)
         if (dim == kCpu)
             r.cpu += double(amount);
         else if (dim == kMemory)
@@ -126,24 +126,6 @@ VResource& VResource::multi(double ratio) {
     return *this;
 }
 
-void VResource::setMaxResource(const VResource& rr) {
-    cpu = std::max(cpu, rr.cpu);
-    mem = std::max(mem, rr.mem);
-    if (!rr.mapSet_) return;
-    if (!mapSet_) {
-        for (uint64_t m = rr.mask_; m; m &= m - 1) {
-            int d = __builtin_ctzll(m);
-            set(d, rr.scalar_[size_t(d)]);
-        }
-        mapSet_ = true;
-        return;
-    }
-    for (uint64_t m = rr.mask_; m; m &= m - 1) {
-        int d = __builtin_ctzll(m);
-        if (!present(d) || rr.scalar_[size_t(d)] > get(d)) set(d, rr.scalar_[size_t(d)]);
-    }
-}
-
 VResource& VResource::minDimensionResource(const VResource& rr, Missing missing) {
     cpu = std::min(cpu, rr.cpu);
     mem = std::min(mem, rr.mem);
@@ -197,45 +179,6 @@ bool VResource::lessEqual(const VResource& rr, Missing missing) const {
         if (!leq(scalar_[size_t(d)], rr.get(d))) return false;
     }
     return true;
-}
-
-bool VResource::less(const VResource& rr, Missing missing) const {
-    if (!(cpu < rr.cpu) || !(mem < rr.mem)) return false;
-    if (missing == Missing::Infinity && (rr.mask_ & ~mask_)) return false;
-    for (uint64_t m = mask_; m; m &= m - 1) {
-        int d = __builtin_ctzll(m);
-        if (!rr.present(d) && missing == Missing::Infinity) continue;
-        if (!(scalar_[size_t(d)] < rr.get(d))) return false;
-    }
-    return true;
-}
-
-bool VResource::lessPartly(const VResource& rr, Missing missing) const {
-    if (cpu < rr.cpu || mem < rr.mem) return true;
-    if (missing == Missing::Zero && (rr.mask_ & ~mask_)) return true;
-    for (uint64_t m = mask_; m; m &= m - 1) {
-        int d = __builtin_ctzll(m);
-        if (!rr.present(d) && missing == Missing::Infinity) return true;
-        if (scalar_[size_t(d)] < rr.get(d)) return true;
-    }
-    return false;
-}
-
-bool VResource::lessEqualWithResourcesName(const VResource& rr, Missing missing,
-                                           std::vector<int>* failed) const {
-    bool ok = true;
-    auto fail = [&](int d) {
-        ok = false;
-        if (failed) failed->push_back(d);
-    };
-    if (!leq(cpu, rr.cpu)) fail(kCpu);
-    if (!leq(mem, rr.mem)) fail(kMemory);
-    for (uint64_t m = mask_; m; m &= m - 1) {
-        int d = __builtin_ctzll(m);
-        if (!rr.present(d) && missing == Missing::Infinity) continue;
-        if (!leq(scalar_[size_t(d)], rr.get(d))) fail(d);
-    }
-    return ok;
 }
 
 bool VResource::lessEqualWithDimensionAndResourcesName(const VResource& rr, const VResource& req,

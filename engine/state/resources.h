@@ -71,7 +71,6 @@ class VResource {
     VResource& add(const VResource& rr);
     VResource& sub(const VResource& rr); // upstream sub(): no check
     VResource& multi(double ratio);
-    void setMaxResource(const VResource& rr);
     VResource& minDimensionResource(const VResource& rr, Missing missing);
 
     bool isEmpty() const; // all below 0.1, "pods" ignored
@@ -81,10 +80,7 @@ class VResource {
     int resourceNames(int* out) const; // the same into out[kMaxDims], returns how many
 
     bool lessEqual(const VResource& rr, Missing missing) const;
-    bool less(const VResource& rr, Missing missing) const;
-    bool lessPartly(const VResource& rr, Missing missing) const;
     // Returns false and the failing dimensions (cpu, memory, then scalars).
-    bool lessEqualWithResourcesName(const VResource& rr, Missing missing, std::vector<int>* failed) const;
     bool lessEqualWithDimensionAndResourcesName(const VResource& rr, const VResource& req,
                                                 std::vector<int>* failed) const;
     bool lessEqualPartlyWithDimension(const VResource& rr, const VResource& req) const;

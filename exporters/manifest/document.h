@@ -1,10 +1,10 @@
 #pragma once
 // Manifests as typed JSON values, read from YAML or JSON with every value's location kept.
-// YAML scalars are resolved as kubectl resolves them (sigs.k8s.io/yaml on go-yaml v2, YAML 1.1:
-// `yes`/`on` are booleans, `0x1f` is an integer, quoted text is always a string), so a check on
-// the JSON value sees exactly what the API server would see.
+// YAML scalars are resolved as kubectl resolves them (yaml/plain_scalar.h; quoted text is always a
+// string), so a check on the JSON value sees exactly what the API server would see.
 #include "manifest/field_path.h"
 #include "model/diagnostic.h"
+#include "yaml/plain_scalar.h"
 
 #include <map>
 #include <memory>
@@ -31,10 +31,6 @@ struct ManifestDocument {
     SourceRef where(const FieldPath& path) const;
 };
 
-// How plain scalars resolve: as kubectl reads manifests (go-yaml v2, YAML 1.1: `yes`, `on`, `y` are
-// booleans) or as YuniKorn reads queues.yaml (yaml.v3, YAML 1.2 core: only true/false are).
-enum class YamlRules { Kubectl, Yaml12 };
-
 // Reads every non-empty document of a YAML/JSON file. Throws InputError (file:line:column) on a
 // syntax error or an unreadable file.
 std::vector<ManifestDocument> readManifestFile(const std::string& path);
@@ -59,9 +55,6 @@ EmbeddedText embeddedText(const ManifestDocument& outer, const FieldPath& field,
 std::vector<ManifestDocument> parseEmbeddedYaml(const ManifestDocument& outer, const FieldPath& field,
                                                 const std::string& outerText,
                                                 YamlRules rules = YamlRules::Kubectl);
-
-// Resolves a plain (unquoted) YAML scalar.
-Json resolvePlainScalar(const std::string& text, YamlRules rules = YamlRules::Kubectl);
 
 // YAML text of a value: block style, two-space indent, keys in the value's order, strings quoted
 // whenever a YAML 1.1 or 1.2 reader could take them for something else.

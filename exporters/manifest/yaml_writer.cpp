@@ -1,41 +1,14 @@
 // Json -> YAML text, in the layout kubectl prints (block style, lists at their key's indentation).
 #include "manifest/document.h"
-#include "yaml_quote.h"
+#include "yaml/yaml_scalar.h"
 
 #include <cmath>
-#include <regex>
 
 namespace gantry {
 
 namespace {
 
-bool needsQuotes(const std::string& s) {
-    if (s.empty()) return true;
-    if (!resolvePlainScalar(s).is_string()) return true; // the YAML 1.1 forms include the 1.2 ones
-    static const std::string indicators = "-?:,[]{}#&*!|>'\"%@`";
-    if (indicators.find(s.front()) != std::string::npos) return true;
-    if (s.front() == ' ' || s.back() == ' ' || s.back() == ':') return true;
-    if (s.find(": ") != std::string::npos || s.find(" #") != std::string::npos) return true;
-    for (unsigned char c : s)
-        if (c < 0x20 || c == 0x7f) return true;
-    // A date or time could become a timestamp in some readers.
-    static const std::regex dateLike(R"(^[0-9]{4}-[0-9]{1,2}-[0-9]{1,2}.*)");
-    return std::regex_match(s, dateLike);
-}
-
-std::string quoted(const std::string& s) {
-    std::string out;
-    appendYamlDoubleQuoted(s, out);
-    return out;
-}
-
-// A multi-line string that a literal block can carry unchanged.
-bool literalBlockFits(const std::string& s) {
-    if (s.find('\n') == std::string::npos || s.front() == ' ' || s.front() == '\n') return false;
-    for (unsigned char c : s)
-        if ((c < 0x20 && c != '\n' && c != '\t') || c == 0x7f) return false;
-    return true;
-}
+constexpr PlainStrings kManifestStrings = PlainStrings::WhenUnambiguous;
 
 std::string scalarText(const Json& v) {
     switch (v.type()) {
@@ -54,27 +27,12 @@ std::string scalarText(const Json& v) {
         return v.dump();
     }
     case Json::value_t::string: {
-        const auto& s = v.get_ref<const std::string&>();
-        return needsQuotes(s) ? quoted(s) : s;
+        std::string out;
+        appendYamlScalar(v.get_ref<const std::string&>(), kManifestStrings, out);
+        return out;
     }
     default:
         return v.dump();
-    }
-}
-
-void appendLiteral(std::string& out, const std::string& s, int indent) {
-    size_t trailing = 0;
-    while (trailing < s.size() && s[s.size() - 1 - trailing] == '\n') ++trailing;
-    out += trailing == 0 ? "|-\n" : trailing == 1 ? "|\n" : "|+\n";
-    std::string pad(size_t(indent), ' ');
-    size_t start = 0;
-    std::string body = s.substr(0, s.size() - (trailing > 0 ? 1 : 0));
-    while (start <= body.size()) {
-        size_t end = body.find('\n', start);
-        std::string line = body.substr(start, end == std::string::npos ? std::string::npos : end - start);
-        out += line.empty() ? "\n" : pad + line + "\n";
-        if (end == std::string::npos) break;
-        start = end + 1;
     }
 }
 
@@ -122,11 +80,13 @@ void emitValue(std::string& out, const Json& v, int indent) {
         }
         out += "\n";
         emitSeq(out, v, indent);
-    } else if (v.is_string() && literalBlockFits(v.get_ref<const std::string&>())) {
+    } else if (v.is_string()) {
         out += " ";
-        appendLiteral(out, v.get_ref<const std::string&>(), indent + 2);
+        appendYamlStringValue(v.get_ref<const std::string&>(), kManifestStrings, indent + 2, out);
     } else {
-        out += " " + scalarText(v) + "\n";
+        out += ' ';
+        out += scalarText(v);
+        out += '\n';
     }
 }
 

@@ -3,7 +3,7 @@
 #include "input_error.h"
 #include "validation/manifest_set.h"
 #include "validation/schema_catalog.h"
-#include "yaml_source.h"
+#include "yaml/yaml_source.h"
 
 #include <algorithm>
 #include <fstream>

@@ -1,9 +1,9 @@
 #include "inventory_reader.h"
 
-#include "k8s_fields.h"
+#include "gantry/workload_reader.h"
+#include "kubernetes/k8s_fields.h"
 #include "model/cluster_check.h"
-#include "workload_reader.h"
-#include "yaml_reader.h"
+#include "yaml/yaml_reader.h"
 
 #include <algorithm>
 #include <map>

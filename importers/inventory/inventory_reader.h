@@ -2,6 +2,7 @@
 // Gantry's YAML inventory: a short description of a cluster that does not exist yet (node pools laid
 // out over zones, blocks, racks and NVLink domains), its queue tree with quotas, priority classes and
 // what-if workload templates. The format is documented in docs/inventory.md; unknown keys are errors.
+#include "gantry/api_version.h"
 #include "model/cluster.h"
 #include "model/workload.h"
 
@@ -21,8 +22,7 @@ struct Inventory {
 Inventory readInventoryFile(const std::string& path, Diagnostics* warnings = nullptr);
 Inventory readInventory(const std::string& text, const std::string& name, Diagnostics* warnings = nullptr);
 
-// The apiVersion and kind that mark a file as an inventory.
-inline constexpr const char* kGantryApiVersion = "gantry.io/v1alpha1";
+// The kind that marks a file as an inventory (with kGantryApiVersion).
 inline constexpr const char* kInventoryKind = "Inventory";
 
 } // namespace gantry

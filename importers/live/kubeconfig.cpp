@@ -2,8 +2,8 @@
 
 #include "input_error.h"
 #include "live/base64.h"
-#include "yaml_reader.h"
-#include "yaml_source.h"
+#include "yaml/yaml_reader.h"
+#include "yaml/yaml_source.h"
 
 #include <cerrno>
 #include <cstdlib>

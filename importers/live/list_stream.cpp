@@ -1,7 +1,7 @@
 #include "live/list_stream.h"
 
 #include "live/snapshot_sanitize.h"
-#include "live/snapshot_yaml.h"
+#include "yaml/yaml_scalar.h"
 
 #include <nlohmann/json.hpp>
 #include <vector>
@@ -11,6 +11,9 @@ namespace gantry::live {
 namespace {
 
 using json = nlohmann::json;
+
+// The snapshot's strings: plain only when identifier-like, literal blocks for config files.
+constexpr PlainStrings kSnapshotStrings = PlainStrings::IdentifiersOnly;
 
 // Writes one item as block YAML while JSON events arrive. A container's line ("key:" or "- ") is held
 // back until its first child, so an empty one can still be written as "key: {}".
@@ -69,7 +72,7 @@ class ItemWriter {
         if (skipValue()) return;
         noteFacts(s);
         openLine();
-        appendYamlString(s, frames_.back().indent, out_);
+        appendYamlStringValue(s, kSnapshotStrings, frames_.back().indent + 2, out_);
     }
 
     void startContainer(bool array) {
@@ -95,7 +98,7 @@ class ItemWriter {
             f.inlineFirst = true;
             path_.push_back("[]");
         } else {
-            appendYamlKey(pendingKey_, prefix);
+            appendYamlScalar(pendingKey_, kSnapshotStrings, prefix);
             prefix += ':';
             f.underKey = true;
             f.indent = array ? parent.indent : parent.indent + 2; // kubectl: "- " at the key's column
@@ -159,7 +162,7 @@ class ItemWriter {
         if (f.array) {
             out_ += "- ";
         } else {
-            appendYamlKey(pendingKey_, out_);
+            appendYamlScalar(pendingKey_, kSnapshotStrings, out_);
             out_ += ": ";
         }
     }

@@ -1,7 +1,7 @@
 // ConfigMaps that configure a scheduler: Volcano's volcano-scheduler.conf and YuniKorn's
 // yunikorn-configs / yunikorn-defaults. Other ConfigMaps are skipped like unknown kinds.
 #include "import_state.h"
-#include "scheduler_conf_reader.h"
+#include "volcano/scheduler_conf_reader.h"
 #include "yunikorn_config.h"
 
 namespace gantry::snapshot {

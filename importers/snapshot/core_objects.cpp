@@ -1,6 +1,6 @@
 // v1 Node, Namespace, scheduling.k8s.io PriorityClass, and the metadata every object shares.
 #include "import_state.h"
-#include "k8s_fields.h"
+#include "kubernetes/k8s_fields.h"
 
 namespace gantry::snapshot {
 

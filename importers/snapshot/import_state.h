@@ -1,7 +1,7 @@
 #pragma once
 // Internal to the snapshot importer: what is being assembled, and the per-kind readers.
 #include "model/cluster.h"
-#include "yaml_reader.h"
+#include "yaml/yaml_reader.h"
 
 #include <functional>
 #include <map>

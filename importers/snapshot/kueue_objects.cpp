@@ -1,7 +1,7 @@
 // Kueue (kueue.x-k8s.io v1beta1 and v1beta2): ResourceFlavor, ClusterQueue, Cohort, LocalQueue,
 // Topology. WorkloadPriorityClass is read with the other priority classes (core_objects.cpp).
 #include "import_state.h"
-#include "k8s_fields.h"
+#include "kubernetes/k8s_fields.h"
 
 #include <algorithm>
 #include <set>

@@ -3,7 +3,7 @@
 // sets' replicas; its own fields (pod sets with their containers, priority, admission) ride along
 // as the group's KueueWorkload.
 #include "import_state.h"
-#include "k8s_fields.h"
+#include "kubernetes/k8s_fields.h"
 
 #include <cctype>
 #include <ctime>

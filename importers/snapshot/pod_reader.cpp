@@ -1,7 +1,7 @@
 // v1 Pod and pod templates: effective requests as kube-scheduler and Volcano compute them, placement
 // constraints, priority, and the gang / role / GPU conventions carried by labels and annotations.
 #include "import_state.h"
-#include "k8s_fields.h"
+#include "kubernetes/k8s_fields.h"
 
 #include <charconv>
 

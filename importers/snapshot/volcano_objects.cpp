@@ -1,7 +1,7 @@
 // Volcano: scheduling.volcano.sh Queue and PodGroup, topology.volcano.sh HyperNode, batch.volcano.sh Job.
+#include "gantry/workload_reader.h"
 #include "import_state.h"
-#include "k8s_fields.h"
-#include "workload_reader.h"
+#include "kubernetes/k8s_fields.h"
 
 #include <algorithm>
 

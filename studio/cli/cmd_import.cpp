@@ -4,7 +4,7 @@
 #include "input_error.h"
 #include "live/live_error.h"
 #include "live/live_import.h"
-#include "live_snapshot_file.h"
+#include "live/live_snapshot_file.h"
 #include "options.h"
 
 #include <atomic>

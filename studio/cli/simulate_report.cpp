@@ -133,6 +133,19 @@ std::string simulationJson(const sim::SimResult& r, const ReportContext& ctx) {
     ordered_json fragmentation;
     fragmentation["measured"] = r.fragmentationMeasured;
     fragmentation["target_workload"] = r.targetWorkload;
+    if (!r.idle.stranded.empty())
+        fragmentation["idle_at_end_gpus"] = {{"stranded", r.idle.stranded.back()},
+                                             {"fractional", r.idle.fractional.back()},
+                                             {"scattered", r.idle.scattered.back()},
+                                             {"usable", r.idle.usable.back()}};
+    auto slots = ordered_json::array();
+    for (const auto& level : r.topologySlots) {
+        ordered_json bySize = ordered_json::object();
+        for (size_t i = 0; i < frag::kSlotSizes.size(); ++i)
+            bySize[std::to_string(frag::kSlotSizes[i])] = level.jobs[i];
+        slots.push_back({{"level", level.level}, {"domains", level.domains}, {"slots", std::move(bySize)}});
+    }
+    fragmentation["topology_slots_at_end"] = std::move(slots);
     o["fragmentation"] = fragmentation;
     auto queues = ordered_json::array();
     for (const auto& q : r.queues) {
@@ -183,6 +196,10 @@ std::string simulationJson(const sim::SimResult& r, const ReportContext& ctx) {
     ts["running_jobs"] = r.runningJobs;
     ts["pending_pods"] = r.pendingPods;
     ts["partial_jobs"] = r.partialJobs;
+    ts["idle_stranded_gpus"] = r.idle.stranded;
+    ts["idle_fractional_gpus"] = r.idle.fractional;
+    ts["idle_scattered_gpus"] = r.idle.scattered;
+    ts["idle_usable_gpus"] = r.idle.usable;
     ordered_json used = ordered_json::object();
     for (const auto& q : r.queues) used[q.name] = q.usedGpus;
     ts["queue_used_gpus"] = std::move(used);
@@ -224,6 +241,7 @@ std::map<std::string, std::string> simulationCsv(const sim::SimResult& r) {
              "pods,"
              "partial_jobs";
         for (const auto& q : r.queues) s << "," << csvField("used_gpus:" + q.name);
+        s << ",idle_stranded_gpus,idle_fractional_gpus,idle_scattered_gpus,idle_usable_gpus";
         s << '\n';
         for (size_t i = 0; i < r.time.size(); ++i) {
             s << num(r.time[i]) << ',' << num(r.gpuAllocationPct[i]) << ','
@@ -231,6 +249,8 @@ std::map<std::string, std::string> simulationCsv(const sim::SimResult& r) {
               << (i < r.fragOverIdlePct.size() ? num(r.fragOverIdlePct[i]) : "") << ',' << r.pendingJobs[i]
               << ',' << r.runningJobs[i] << ',' << r.pendingPods[i] << ',' << r.partialJobs[i];
             for (const auto& q : r.queues) s << ',' << num(q.usedGpus[i]);
+            for (const auto* idle : {&r.idle.stranded, &r.idle.fractional, &r.idle.scattered, &r.idle.usable})
+                s << ',' << (i < idle->size() ? num((*idle)[i]) : "");
             s << '\n';
         }
         files["timeseries.csv"] = s.str();
@@ -246,6 +266,18 @@ std::map<std::string, std::string> simulationCsv(const sim::SimResult& r) {
               << num(peak(q.usedGpus)) << ',' << groupCsv(q.summary) << '\n';
         }
         files["queues.csv"] = s.str();
+    }
+    if (!r.topologySlots.empty()) {
+        std::ostringstream s;
+        s << "level,domains";
+        for (int32_t size : frag::kSlotSizes) s << ",slots_" << size << "_gpus";
+        s << '\n';
+        for (const auto& level : r.topologySlots) {
+            s << csvField(level.level) << ',' << level.domains;
+            for (int64_t n : level.jobs) s << ',' << n;
+            s << '\n';
+        }
+        files["topology_slots.csv"] = s.str();
     }
     if (!r.objects.empty()) { // one row per object, measure and sample time
         std::ostringstream s;

@@ -1,7 +1,7 @@
 // `gantry inspect` through the real binary: what it prints, its exit codes, its located errors.
 #include "cli_run.h"
 #include "input_loader.h"
-#include "project_writer.h"
+#include "project/project_writer.h"
 #include "test_registry.h"
 
 #include <QProcess>

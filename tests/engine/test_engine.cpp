@@ -499,16 +499,16 @@ class SessionTest : public QObject {
         whole.nodeName = "g1";
         c.pods.push_back(whole);
         ClusterState st = buildClusterState(c);
-        QCOMPARE(st.gpuDevices(0), 4);
+        QCOMPARE(st.gpuCount(0), 4);
         // Best fit: the second half pod shares device 0 with the first, the third opens device 1;
         // the whole pod takes the lowest device still entirely free (2).
         const std::vector<int32_t> expected{0, 500, 0, 1000};
-        QCOMPARE(std::vector<int32_t>(st.gpuFreeRow(0), st.gpuFreeRow(0) + 4), expected);
+        QCOMPARE(std::vector<int32_t>(st.gpuRow(0), st.gpuRow(0) + 4), expected);
         {
             Session ssn(st, defaultConf({"allocate"}));
             ssn.run();
         }
-        QCOMPARE(std::vector<int32_t>(st.gpuFreeRow(0), st.gpuFreeRow(0) + 4), expected);
+        QCOMPARE(std::vector<int32_t>(st.gpuRow(0), st.gpuRow(0) + 4), expected);
     }
     void queueCapabilityLimits() {
         Cluster c;

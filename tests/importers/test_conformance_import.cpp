@@ -1,9 +1,9 @@
 // Every Volcano conformance case imports: the snapshot into a Cluster (no errors, every object kept,
 // quantities verbatim) and scheduler.yaml into a SchedulerConf.
-#include "scheduler_conf_reader.h"
 #include "snapshot/snapshot_importer.h"
 #include "test_registry.h"
 #include "test_support.h"
+#include "volcano/scheduler_conf_reader.h"
 
 #include <QDir>
 #include <QRegularExpression>

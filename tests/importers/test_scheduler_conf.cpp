@@ -1,8 +1,8 @@
 // volcano-scheduler.conf: Volcano's own helm configurations, every shape the parser accepts, and the
 // located errors for the shapes it rejects.
-#include "scheduler_conf_reader.h"
 #include "test_registry.h"
 #include "test_support.h"
+#include "volcano/scheduler_conf_reader.h"
 
 #include <QTemporaryDir>
 #include <QtTest>

@@ -2,8 +2,8 @@
 // and JSON inputs; and the yaml-cpp node API other importers walk themselves.
 #include "test_registry.h"
 #include "test_support.h"
-#include "yaml_reader.h"
-#include "yaml_source.h"
+#include "yaml/yaml_reader.h"
+#include "yaml/yaml_source.h"
 
 #include <QtTest>
 

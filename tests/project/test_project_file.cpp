@@ -3,7 +3,7 @@
 #include "input_error.h"
 #include "input_loader.h"
 #include "project/project_reader.h"
-#include "project_writer.h"
+#include "project/project_writer.h"
 #include "test_registry.h"
 
 #include <QDir>

@@ -3,11 +3,11 @@
 // kube-scheduler, and skipped idle cycles giving exactly what running every cycle gives.
 #include "input_loader.h"
 #include "profiles/volcano/framework/session.h"
-#include "scheduler_conf_reader.h"
 #include "sim/reasons.h"
 #include "sim/simulator.h"
 #include "sim/sources.h"
 #include "test_registry.h"
+#include "volcano/scheduler_conf_reader.h"
 
 #include <QtTest>
 #include <cmath>

@@ -2,10 +2,10 @@
 
 #include "input_error.h"
 #include "input_loader.h"
-#include "project_writer.h"
-#include "scheduler_conf_reader.h"
+#include "project/project_writer.h"
 #include "sim/sources.h"
 #include "trace/alibaba_trace.h"
+#include "volcano/scheduler_conf_reader.h"
 
 #include <QFile>
 #include <QFileInfo>

@@ -47,15 +47,6 @@ struct Pixels {
 
 } // namespace
 
-QRgb gpuColor(const GpuMapScene& s, int node, int gpu) {
-    if (s.matches && !(*s.matches)[size_t(node)]) return s.colors.dimmed;
-    int g = s.occupancy->gpuIndex(node, gpu);
-    if (s.nodeStates && (*s.nodeStates)[size_t(node)] != NodeState::Ready &&
-        s.occupancy->usedMilli[size_t(g)] == 0)
-        return s.colors.cordoned;
-    return cellColor(s, g);
-}
-
 void renderGpuMap(QImage& target, QPoint origin, const GpuMapScene& s) {
     const auto& geo = *s.geometry;
     const auto& c = s.colors;

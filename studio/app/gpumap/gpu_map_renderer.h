@@ -29,7 +29,4 @@ struct GpuMapScene {
 // `target` (in device-independent pixels; target's devicePixelRatio is honoured).
 void renderGpuMap(QImage& target, QPoint origin, const GpuMapScene& scene);
 
-// The colour of one GPU in the scene's mode.
-QRgb gpuColor(const GpuMapScene& scene, int node, int gpu);
-
 } // namespace gantry::studio

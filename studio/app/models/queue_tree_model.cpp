@@ -128,11 +128,6 @@ QuotaField QueueTreeModel::quotaField(int column) const {
     return doc_->project().target == TargetScheduler::Volcano ? volcano[k] : other[k];
 }
 
-bool QueueTreeModel::columnUsed(int column) const {
-    (void)column;
-    return true;
-}
-
 const Queue* QueueTreeModel::queue(const QModelIndex& index) const {
     int item = itemOf(index);
     if (item <= 0) return nullptr;

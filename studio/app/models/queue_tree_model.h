@@ -47,7 +47,6 @@ class QueueTreeModel : public QAbstractItemModel {
     std::string queueName(const QModelIndex& index) const;
     const Queue* queue(const QModelIndex& index) const;
     QuotaField quotaField(int column) const; // for QuotaA..QuotaC in the target's order
-    bool columnUsed(int column) const;       // YuniKorn has no third quota column
     const std::string& resource() const { return resource_; }
 
   signals:

@@ -199,10 +199,6 @@ bool Session::hierarchyEnabled(const std::string& plugin) const {
     return false;
 }
 
-const PluginOption* Session::pluginOption(const std::string& plugin) const {
-    return conf.plugin(plugin);
-}
-
 std::optional<std::string> Session::actionArgument(const std::string& action, const std::string& key) const {
     for (const auto& c : conf.configurations)
         if (c.name == action) {
@@ -669,18 +665,6 @@ bool Session::checkTaskPipelined(uint32_t j) const {
     for (const auto& [role, min] : job.minTaskMember)
         if (occupied[role] < min) return false;
     return true;
-}
-
-bool Session::checkTaskStarving(uint32_t j) const {
-    const auto& job = state.jobs[j];
-    if (job.minAvailable < job.taskMinAvailableTotal) return true;
-    auto occupied = roleCounts(state, j, [](const TaskRec& t) {
-        return allocatedStatus(t.status) || t.status == TaskStatus::Succeeded ||
-               t.status == TaskStatus::Pipelined;
-    });
-    for (const auto& [role, min] : job.minTaskMember)
-        if (occupied[role] < min) return true;
-    return false;
 }
 
 bool Session::taskHasFitErrors(uint32_t j, uint32_t task) const {

@@ -84,7 +84,6 @@ class Session {
     PluginSlot& self() { return pluginSlots[size_t(current_)]; }
     void addEventHandler(TaskEventFn onAllocate, TaskEventFn onDeallocate);
     bool hierarchyEnabled(const std::string& plugin) const;
-    const PluginOption* pluginOption(const std::string& plugin) const;
     std::optional<std::string> actionArgument(const std::string& action, const std::string& key) const;
 
     // --- dispatchers with Volcano's tier rules ---
@@ -149,7 +148,6 @@ class Session {
     bool checkTaskValid(uint32_t job) const;
     bool checkTaskReady(uint32_t job) const;
     bool checkTaskPipelined(uint32_t job) const;
-    bool checkTaskStarving(uint32_t job) const;
     bool needContinueAllocating(uint32_t job) const;
     bool taskHasFitErrors(uint32_t job, uint32_t task) const;
     VResource jobAllocated(uint32_t job) const;

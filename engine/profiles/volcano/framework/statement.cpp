@@ -66,12 +66,6 @@ void Statement::merge(Statement& other) {
     other.ops_.clear();
 }
 
-bool Statement::hasEvictions() const {
-    for (const auto& op : ops_)
-        if (op.op == Op::Evict) return true;
-    return false;
-}
-
 void Statement::recover(const std::vector<Operation>& saved) {
     for (const auto& op : saved) {
         switch (op.op) {

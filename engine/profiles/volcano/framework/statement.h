@@ -29,7 +29,6 @@ class Statement {
     void unpipeline(uint32_t task); // backfill's UnPipeline: not recorded
     // Moves the other statement's operations into this one (their effects are already applied).
     void merge(Statement& other);
-    bool hasEvictions() const;
     bool empty() const { return ops_.empty(); }
     const std::vector<Operation>& operations() const { return ops_; }
     // Re-applies saved operations (RecoverOperations): the same tasks onto the same nodes.

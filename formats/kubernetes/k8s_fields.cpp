@@ -1,4 +1,4 @@
-#include "k8s_fields.h"
+#include "kubernetes/k8s_fields.h"
 
 namespace gantry {
 

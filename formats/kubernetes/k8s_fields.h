@@ -3,7 +3,7 @@
 // (anti-)affinity, taints, tolerations, topology spread. Each validates enums and types as the API
 // server does and fails at the offending field.
 #include "model/selectors.h"
-#include "yaml_reader.h"
+#include "yaml/yaml_reader.h"
 
 #include <optional>
 #include <vector>

@@ -1,6 +1,6 @@
-#include "workload_reader.h"
+#include "gantry/workload_reader.h"
 
-#include "k8s_fields.h"
+#include "kubernetes/k8s_fields.h"
 
 #include <set>
 

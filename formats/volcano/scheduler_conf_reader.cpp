@@ -1,4 +1,4 @@
-#include "scheduler_conf_reader.h"
+#include "volcano/scheduler_conf_reader.h"
 
 #include <algorithm>
 #include <array>

@@ -9,7 +9,7 @@
 #include "model/diagnostic.h"
 #include "model/resources.h"
 #include "model/selectors.h"
-#include "yaml_source.h"
+#include "yaml/yaml_source.h"
 
 #include <cstdint>
 #include <map>

@@ -1,7 +1,7 @@
-#include "yaml_dom.h"
+#include "yaml/yaml_dom.h"
 
 #include "input_error.h"
-#include "yaml_source.h"
+#include "yaml/yaml_source.h"
 
 #include <map>
 #include <string_view>

@@ -4,7 +4,7 @@
 // such as capacity + proportion, are the engine's checks, which use the SourceRefs kept here.
 #include "model/diagnostic.h"
 #include "model/scheduler_conf.h"
-#include "yaml_reader.h"
+#include "yaml/yaml_reader.h"
 
 #include <string>
 

@@ -1,4 +1,4 @@
-#include "yaml_source.h"
+#include "yaml/yaml_source.h"
 
 #include <cerrno>
 #include <cstring>

@@ -4,7 +4,7 @@
 #include "model/cluster.h"
 #include "model/priority.h"
 #include "model/workload.h"
-#include "yaml_reader.h"
+#include "yaml/yaml_reader.h"
 
 #include <vector>
 

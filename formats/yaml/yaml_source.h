@@ -3,7 +3,7 @@
 // report file:line:column for anything they reject.
 #include "input_error.h"
 #include "model/diagnostic.h"
-#include "yaml_dom.h"
+#include "yaml/yaml_dom.h"
 
 #include <memory>
 #include <optional>

@@ -1,6 +1,6 @@
 #pragma once
-// The .gantry project file's schema, written once and used by both the reader (importers/project/)
-// and the writer (exporters/project_writer.cpp): each model struct lists its fields as
+// The .gantry project file's schema, written once and used by both the reader (project_reader.cpp)
+// and the writer (project_writer.cpp): each model struct lists its fields as
 // (key, member pointer). The writer emits every field that differs from a default-constructed struct;
 // the reader sets exactly those back, so load -> save -> load is lossless by construction.
 #include "model/cluster.h"

@@ -1,6 +1,6 @@
 #pragma once
 // Where `gantry import` and the studio's "Connect to cluster" write a live snapshot: an atomic file
-// (exporters/atomic_stream.h) behind the live importer's output interface. commit() once the import
+// (formats/atomic_stream.h) behind the live importer's output interface. commit() once the import
 // has succeeded; destroyed without it (an error, a cancel), it leaves no file and the old one intact.
 #include "atomic_stream.h"
 #include "live/live_import.h"

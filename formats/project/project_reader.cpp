@@ -1,11 +1,11 @@
-#include "project_reader.h"
+#include "project/project_reader.h"
 
-#include "inventory/inventory_reader.h"
+#include "gantry/api_version.h"
+#include "gantry/workload_reader.h"
 #include "model/cluster_check.h"
-#include "project_schema.h"
-#include "scheduler_conf_reader.h"
-#include "workload_reader.h"
-#include "yaml_reader.h"
+#include "project/project_schema.h"
+#include "volcano/scheduler_conf_reader.h"
+#include "yaml/yaml_reader.h"
 
 #include <algorithm>
 #include <type_traits>

@@ -1,7 +1,7 @@
-#include "project_writer.h"
+#include "project/project_writer.h"
 
 #include "atomic_file.h"
-#include "inventory/inventory_reader.h"
+#include "gantry/api_version.h"
 #include "project/project_schema.h"
 
 #include <charconv>

@@ -1,4 +1,4 @@
-#include "project_schema.h"
+#include "project/project_schema.h"
 
 namespace gantry::project {
 

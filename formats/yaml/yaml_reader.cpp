@@ -1,4 +1,4 @@
-#include "yaml_reader.h"
+#include "yaml/yaml_reader.h"
 
 #include <algorithm>
 #include <charconv>

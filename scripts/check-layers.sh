@@ -1,0 +1,142 @@
+#!/usr/bin/env bash
+# Keeps the layers pointing one way: the engine includes nothing of ours and no Qt, formats/ sits on
+# the engine, importers and exporters sit on formats/ and never on each other, the studio on top.
+# Each #include of a checked file is resolved the way the build resolves it (next to the including
+# file, then under each include root); it is a violation when every header it can name lies in a
+# folder the file's layer may not include. Run by CTest (test `layers`).
+#
+#   scripts/check-layers.sh [ROOT]      (ROOT defaults to the repository holding this script)
+set -euo pipefail
+root="${1:-$(cd "$(dirname "$0")/.." && pwd)}"
+cd "$root"
+
+# The include roots (target_include_directories of our libraries and executables).
+roots="engine formats importers exporters studio/app studio/cli"
+
+# folder: the folders its files may include from, besides the folder itself. A file is ruled by the
+# longest folder that contains it (so engine/model: ... would narrow engine/ for engine/model/);
+# files under no folder here (tests/, bench/) are not checked.
+rules='
+engine:
+formats: engine
+importers: engine formats
+exporters: engine formats
+studio: engine formats importers exporters
+'
+
+# folder, then the <headers> its files must not include (extended regex on the name), then what they are.
+forbidden='
+engine ^Q[A-Za-z]*$|^Qt[A-Za-z]*/ Qt headers
+formats ^Q[A-Za-z]*$|^Qt[A-Za-z]*/ Qt headers
+'
+
+folders=$(printf '%s\n' "$rules" | sed -n 's/^\([^:#]*\):.*/\1/p' | tr '\n' ' ')
+# The C++ files under the given folders that exist.
+cxx_files() {
+    local d
+    for d in "$@"; do
+        if [ -d "$d" ]; then find "$d" -type f \( -name '*.h' -o -name '*.hpp' -o -name '*.cpp' \); fi
+    done | sort -u
+}
+# shellcheck disable=SC2086 # word splitting of the folder lists is meant
+known=$(cxx_files $roots)
+# shellcheck disable=SC2086
+sources=$(cxx_files $folders)
+[ -n "$sources" ] || { echo "check-layers: no sources under $folders in $root" >&2; exit 1; }
+
+# shellcheck disable=SC2086
+grep -nE '^[[:space:]]*#[[:space:]]*include[[:space:]]*[<"]' $sources |
+    awk -v roots="$roots" -v rules="$rules" -v forbidden="$forbidden" -v known="$known" '
+    function norm(p,    n, parts, out, i, k, s) {
+        n = split(p, parts, "/")
+        k = 0
+        for (i = 1; i <= n; i++) {
+            if (parts[i] == "." || parts[i] == "") continue
+            if (parts[i] == "..") { if (k > 0) k--; continue }
+            out[++k] = parts[i]
+        }
+        s = ""
+        for (i = 1; i <= k; i++) s = s (i > 1 ? "/" : "") out[i]
+        return s
+    }
+    function under(path, folder) { return index(path, folder "/") == 1 }
+    function ruleOf(file,    f, best) {
+        best = ""
+        for (f in allow)
+            if (under(file, f) && length(f) > length(best)) best = f
+        return best
+    }
+    function allowed(target, rule,    n, a, i) {
+        if (under(target, rule)) return 1
+        n = split(allow[rule], a, " ")
+        for (i = 1; i <= n; i++)
+            if (under(target, a[i])) return 1
+        return 0
+    }
+    BEGIN {
+        nk = split(known, k, "\n")
+        for (i = 1; i <= nk; i++) exists[k[i]] = 1
+        nroots = split(roots, root, " ")
+        nr = split(rules, r, "\n")
+        for (i = 1; i <= nr; i++) {
+            if (r[i] !~ /:/ || r[i] ~ /^#/) continue
+            folder = r[i]; sub(/:.*/, "", folder)
+            rest = r[i]; sub(/^[^:]*:[ \t]*/, "", rest)
+            allow[folder] = rest
+        }
+        nf = split(forbidden, fl, "\n")
+        for (i = 1; i <= nf; i++) {
+            if (split(fl[i], parts, " ") < 3) continue
+            what = fl[i]; sub(/^[^ ]+ +[^ ]+ +/, "", what)
+            banFolder[++nbans] = parts[1]; banPattern[nbans] = parts[2]; banWhat[nbans] = what
+        }
+    }
+    {
+        # file:line:text
+        file = $0; sub(/:.*/, "", file)
+        rest = substr($0, length(file) + 2)
+        line = rest; sub(/:.*/, "", line)
+        text = substr(rest, length(line) + 2)
+        angle = text ~ /include[ \t]*</
+        header = text
+        sub(/^[^<"]*[<"]/, "", header)
+        sub(/[>"].*$/, "", header)
+        rule = ruleOf(file)
+        if (rule == "") next
+        shown = angle ? "<" header ">" : "\"" header "\""
+        if (angle)
+            for (b = 1; b <= nbans; b++)
+                if (under(file, banFolder[b]) && header ~ banPattern[b]) {
+                    printf "%s:%s: includes %s: %s must not include %s\n", file, line, shown, banFolder[b], banWhat[b]
+                    bad++
+                }
+        # Where the header can come from: next to the file (quoted includes only), else under each root.
+        ncand = 0
+        dir = file; sub(/\/[^\/]*$/, "", dir)
+        local = norm(dir "/" header)
+        if (!angle && (local in exists)) {
+            cand[++ncand] = local
+        } else {
+            for (i = 1; i <= nroots; i++) {
+                p = norm(root[i] "/" header)
+                if (p in exists) cand[++ncand] = p
+            }
+        }
+        if (ncand == 0) next # a system, third-party or generated header
+        ok = 0
+        for (i = 1; i <= ncand; i++) if (allowed(cand[i], rule)) ok = 1
+        if (!ok) {
+            may = "only " rule "/"
+            n = split(allow[rule], a, " ")
+            for (i = 1; i <= n; i++) may = may (i == n ? " and " : ", ") a[i] "/"
+            printf "%s:%s: includes %s, which is %s; %s/ may include %s\n", file, line, shown, cand[1], rule, may
+            bad++
+        }
+    }
+    END {
+        if (bad) {
+            printf "check-layers: %d include(s) against the layer rules (scripts/check-layers.sh)\n", bad
+            exit 1
+        }
+    }'
+echo "check-layers: the includes under ${folders% } follow the layer rules"
