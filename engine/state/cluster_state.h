@@ -270,6 +270,9 @@ class ClusterState {
     // Moves a task to a status, keeping job counts and node accounting as upstream's
     // JobInfo.UpdateTaskStatus + NodeInfo.AddTask/RemoveTask do. node = -1 keeps the task's node.
     void setTask(uint32_t task, TaskStatus status, int32_t node);
+    // A shape like `shape` with node selector entries and tolerations added (Kueue writes its
+    // flavor's node labels and tolerations into the pods of a workload it admits).
+    uint32_t shapeWithPlacement(uint32_t shape, const Labels& nodeSelector, const std::vector<Toleration>& tolerations);
     // k8s NodeInfo view: pods the filters and scorers see (evictions remove, pipelines add).
     void k8sAdd(uint32_t task, uint32_t node);
     void k8sRemove(uint32_t task, uint32_t node);

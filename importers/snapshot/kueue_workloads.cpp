@@ -169,6 +169,10 @@ void readKueueWorkload(State& s, const Object& o) {
     w->active = spec["active"].boolean(true);
 
     PodGroup g = podGroupOf(o, "kueue.x-k8s.io/Workload");
+    // A what-if Workload's timing for gantry simulate, as on PodGroups.
+    g.arrivalSeconds = r["metadata"]["annotations"][key::Arrival].durationSeconds(0);
+    g.durationSeconds = r["metadata"]["annotations"][key::Duration].durationSeconds(0);
+    g.checkpointSeconds = r["metadata"]["annotations"][key::Checkpoint].durationSeconds(0);
     g.priorityClassName = w->priorityClassName;
     std::set<std::string> names;
     auto podSets = spec["podSets"].items();

@@ -1,5 +1,7 @@
 #include "profiles/kueue/kueue_profile.h"
 
+#include "profiles/kueue/object_series.h"
+#include "profiles/kueue/placement.h"
 #include "profiles/kueue/scheduler.h"
 
 #include <algorithm>
@@ -45,7 +47,8 @@ void checkReferences(const Cluster& c, Diagnostics* out) {
 
 class KueueProfile : public SchedulerProfile {
   public:
-    KueueProfile(const Cluster& cluster, const SchedulerPolicies& policies) : s_(cluster, policies.kueue) {}
+    KueueProfile(const Cluster& cluster, const SchedulerPolicies& policies)
+        : s_(cluster, policies.kueue), placement_(cluster, policies) {}
 
     Diagnostics construction() { return s_.takeWarnings(); }
 
@@ -60,9 +63,39 @@ class KueueProfile : public SchedulerProfile {
         s_.attach(st);
         const double now = options.compact || options.nowSeconds < 1e17 ? options.nowSeconds : s_.inputClock();
         CycleResult r;
-        if (options.compact) s_.sync(st, now);
+        if (options.compact) {
+            for (uint32_t wi : s_.sync(st, now)) placement_.release(st, wi, s_.workloads()[wi]);
+            requeueEvicted(st, now);
+            admitAdopted(st);
+        }
         last_ = s_.cycle(st, now);
         for (const auto& d : s_.takeWarnings()) r.warnings.push_back(d.message);
+        if (!options.compact) return r;
+        // What Kueue decided reaches the pods: admitted workloads' pods may be placed, preempted
+        // workloads' pods are evicted; kube-scheduler places what may be placed.
+        admitAdopted(st);
+        for (const auto& [wi, reason] : last_.preempted) {
+            evicting_.push_back(wi);
+            const Workload& wl = s_.workloads()[wi];
+            placement_.release(st, wi, wl); // its pods not yet placed stay so
+            if (wl.job == UINT32_MAX) continue;
+            for (uint32_t t : st.jobs[wl.job].tasks)
+                if (st.tasks[t].node >= 0 && occupiesNode(st.tasks[t].status)) r.evictedTasks.push_back(t);
+        }
+        CycleResult placed = placement_.place(st, options);
+        r.boundTasks = std::move(placed.boundTasks);
+        r.phaseChanges = std::move(placed.phaseChanges);
+        // Why a job waits: Kueue's pending reason while it has no quota, kube-scheduler's once admitted.
+        std::vector<uint8_t> reasoned(st.jobs.size(), 0);
+        for (const auto& [wi, reason] : last_.pending) {
+            const Workload& wl = s_.workloads()[wi];
+            if (wl.job >= st.jobs.size() || reasoned[wl.job]) continue;
+            reasoned[wl.job] = 1;
+            r.jobReasons.emplace_back(wl.job, (reason.empty() ? std::string("Pending") : reason) +
+                                                  (wl.pendingMessage.empty() ? "" : ": " + wl.pendingMessage));
+        }
+        for (auto& [j, why] : placed.jobReasons)
+            if (j < reasoned.size() && !reasoned[j]) r.jobReasons.emplace_back(j, std::move(why));
         return r;
     }
 
@@ -71,6 +104,9 @@ class KueueProfile : public SchedulerProfile {
         const double t = s_.queues().nextBackoff();
         return t >= from ? t : std::numeric_limits<double>::infinity();
     }
+
+    void sample(const ClusterState&, double) override { recorder_.sample(s_.world()); }
+    std::vector<ObjectSeries> objectSeries() const override { return recorder_.series(s_.world(), s_.workloads()); }
 
     Json cycleJson(const CycleResult&, const CycleOptions&) const override {
         const World& w = s_.world();
@@ -184,7 +220,44 @@ class KueueProfile : public SchedulerProfile {
 
   private:
     Scheduler s_;
+    Placement placement_;
+    ObjectRecorder recorder_;
     CycleReport last_;
+    std::vector<uint32_t> evicting_;  // preempted workloads whose pods may still hold nodes
+    std::vector<uint8_t> placeable_;  // per workload: its admission reached its pods
+
+    // Admitted workloads whose pods have not yet taken their flavors (admitted before the run, or
+    // in this cycle).
+    void admitAdopted(ClusterState& st) {
+        auto& wls = s_.workloads();
+        if (placeable_.size() < wls.size()) placeable_.resize(wls.size(), 0);
+        for (uint32_t wi = 0; wi < wls.size(); ++wi)
+            if (wls[wi].state == WlState::Admitted && !wls[wi].evicted && !placeable_[wi]) {
+                placement_.admit(st, s_.world(), wi, wls[wi]);
+                placeable_[wi] = 1;
+            }
+    }
+
+    // A preempted workload gives its quota back once none of its pods holds a node, and queues again.
+    void requeueEvicted(ClusterState& st, double now) {
+        auto& wls = s_.workloads();
+        size_t keep = 0;
+        for (uint32_t wi : evicting_) {
+            const Workload& wl = wls[wi];
+            bool holding = false;
+            if (wl.state == WlState::Admitted && wl.job < st.jobs.size() && st.jobAlive(wl.job))
+                for (uint32_t t : st.jobs[wl.job].tasks)
+                    if (st.tasks[t].node >= 0 && occupiesNode(st.tasks[t].status)) holding = true;
+            if (holding) {
+                evicting_[keep++] = wi;
+                continue;
+            }
+            if (wl.state == WlState::Admitted) s_.release(wi, now, false);
+            placement_.release(st, wi, wls[wi]);
+            if (wi < placeable_.size()) placeable_[wi] = 0;
+        }
+        evicting_.resize(keep);
+    }
 };
 
 } // namespace

@@ -73,9 +73,11 @@ void Scheduler::hold(uint32_t wi, int sign) {
                 tas_->addUsage(wl.admission[i].topologyFlavor, *wl.admission[i].topology, wl.podSets[i].shape, sign);
 }
 
-uint32_t Scheduler::adopt(const ClusterState& st, uint32_t job, double now) {
+uint32_t Scheduler::adopt(const ClusterState& st, uint32_t job, double now, bool arriving) {
     const uint32_t wi = uint32_t(wls_.size());
     wls_.push_back(makeWorkload(w_, st, job, nullptr));
+    // A workload created during a simulation was created when it arrived, on the simulation's clock.
+    if (arriving) wls_.back().created = wls_.back().orderTime = now;
     if (byJob_.size() <= job) byJob_.resize(job + 1, UINT32_MAX);
     byJob_[job] = wi;
     Workload& wl = wls_.back();
@@ -92,7 +94,6 @@ uint32_t Scheduler::adopt(const ClusterState& st, uint32_t job, double now) {
         hold(wi, +1);
         return wi;
     }
-    (void)now;
     if (!wl.inactive) toPush_.push_back(wi);
     return wi;
 }
@@ -102,7 +103,7 @@ void Scheduler::attach(ClusterState& st) {
     attached_ = true;
     tas_ = std::make_unique<TasIndex>(w_, st);
     for (uint32_t j = 0; j < st.jobs.size(); ++j)
-        if (st.jobAlive(j)) adopt(st, j, 0);
+        if (st.jobAlive(j)) adopt(st, j, 0, false);
     st.trackChanges = true;
     st.changedJobs.clear();
     for (auto& j : st.jobs) j.changed = false;
@@ -146,7 +147,7 @@ std::vector<uint32_t> Scheduler::sync(ClusterState& st, double now) {
             }
             byJob_[j] = UINT32_MAX;
         }
-        if (alive && workloadOf(j) == UINT32_MAX) adopt(st, j, now);
+        if (alive && workloadOf(j) == UINT32_MAX) adopt(st, j, now, true);
     }
     st.changedJobs.clear();
     return gone;

@@ -64,7 +64,7 @@ class Scheduler {
     bool attached_ = false;
     Diagnostics warnings_;
 
-    uint32_t adopt(const ClusterState& st, uint32_t job, double now);
+    uint32_t adopt(const ClusterState& st, uint32_t job, double now, bool arriving);
     void hold(uint32_t wl, int sign); // add (+1) or remove (-1) an admitted workload's usage
 };
 
