@@ -70,6 +70,13 @@ struct State {
     bool requestsAboveLimitsAllowed = false; // while reading a Kueue Workload's pod templates
 
     void skip(const std::string& what, const SourceRef& where);
+    // Whether the cluster has a gang of that name in the namespace (readers only append gangs, so
+    // the index catches up with the new ones at each call).
+    bool hasPodGroup(const std::string& ns, const std::string& name);
+
+  private:
+    std::set<std::pair<std::string, std::string>> groupNames_;
+    size_t groupsIndexed_ = 0;
 };
 
 // One Kubernetes object: its reader, apiVersion split into group and version, kind, metadata.

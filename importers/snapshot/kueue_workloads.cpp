@@ -259,7 +259,7 @@ void readKueueWorkload(State& s, const Object& o) {
     if (!w->admission || !w->quotaReserved)
         if (!w->queueName.empty()) s.kueueGroupQueues.emplace_back(g.key(), w->queueName);
     g.kueue = std::move(w);
-    if (s.cluster.findPodGroup(g.ns, g.name))
+    if (s.hasPodGroup(g.ns, g.name))
         o.root.fail("Workload '" + g.key() + "' has the name of another gang in its namespace");
     s.cluster.podGroups.push_back(std::move(g));
     for (auto& p : pods) s.cluster.pods.push_back(std::move(p));

@@ -25,9 +25,10 @@ struct Context {
     bool fairSharing = false;
     std::vector<int> strategies; // 0 LessThanOrEqualToFinalShare, 1 LessThanInitialShare
     std::vector<int64_t> generation; // per ClusterQueue: bumped when a workload leaves it
-    // Workloads taken out of the snapshot while a preemption is simulated.
-    std::vector<uint8_t> removed;
-    std::vector<uint8_t> admittedThisCycle; // not preemption candidates until the next cycle
+    // Workloads taken out of the snapshot while a preemption is simulated (kept by the scheduler
+    // from cycle to cycle: every removal is undone before the cycle ends).
+    std::vector<uint8_t>& removed;
+    std::vector<uint8_t>& admittedThisCycle; // not preemption candidates until the next cycle
 
     bool gate(const char* name) const { return w.config.gate(name); }
     // The snapshot without the workload (its usage and candidacy), and back.

@@ -160,11 +160,11 @@ CycleReport Scheduler::cycle(ClusterState& st, double now) {
     for (uint32_t wi : toPush_)
         if (wls_[wi].state == WlState::Pending) queues_->push(wi, now);
     toPush_.clear();
-    Context ctx{w_, wls_, st, tas_.get(), cycle_, now, w_.config.fairSharing, {}, generation_, {}, {}};
+    removed_.resize(wls_.size(), 0);
+    admittedThisCycle_.resize(wls_.size(), 0);
+    Context ctx{w_, wls_, st, tas_.get(), cycle_, now, w_.config.fairSharing, {}, generation_, removed_, admittedThisCycle_};
     for (const auto& s : w_.config.preemptionStrategies) ctx.strategies.push_back(s == "LessThanInitialShare" ? 1 : 0);
     if (ctx.strategies.empty()) ctx.strategies = {0, 1};
-    ctx.removed.assign(wls_.size(), 0);
-    ctx.admittedThisCycle.assign(wls_.size(), 0);
     queues_->expireBackoff(now);
     for (uint32_t i = 0; i < wls_.size(); ++i)
         if (wls_[i].state == WlState::Pending && !wls_[i].inactive) report.wereWaiting.push_back(i);
@@ -592,6 +592,7 @@ CycleReport Scheduler::cycle(ClusterState& st, double now) {
     for (auto& e : entries)
         if (e.status != Status::Assumed) requeue(e, true);
     for (auto& e : inadmissible) requeue(e, false);
+    for (uint32_t wi : report.admitted) admittedThisCycle_[wi] = 0;
     return report;
 }
 

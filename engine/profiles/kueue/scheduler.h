@@ -58,6 +58,7 @@ class Scheduler {
     std::unique_ptr<TasIndex> tas_;
     std::vector<int64_t> generation_;
     std::vector<uint32_t> byJob_;
+    std::vector<uint8_t> removed_, admittedThisCycle_; // per workload, for the cycle's Context
     std::vector<uint32_t> toPush_; // adopted pending workloads, queued at the next cycle's clock
     int64_t cycle_ = 0;
     double inputClock_ = 0;
