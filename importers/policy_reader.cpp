@@ -1,6 +1,7 @@
 #include "policy_reader.h"
 
 #include "kube_scheduler_config_reader.h"
+#include "kueue_config_reader.h"
 #include "volcano/scheduler_conf_reader.h"
 #include "yunikorn_config.h"
 
@@ -17,6 +18,8 @@ void readPolicyFile(const std::string& path, ConfigFormat format, SchedulerPolic
         return;
     case ConfigFormat::YuniKornQueues:
         policies.yunikorn = readYuniKornConfigFile(path, warnings);
+    case ConfigFormat::KueueConfiguration:
+        policies.kueue = readKueueConfigFile(path, warnings);
         return;
     }
 }

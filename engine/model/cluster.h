@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "model/diagnostic.h"
+#include "model/limit_range.h"
 #include "model/node.h"
 #include "model/pod.h"
 #include "model/pod_group.h"
@@ -70,6 +71,8 @@ struct Cluster {
     std::vector<TopologyLevel> topologyLevels; // label-defined tree, top level first
     std::vector<HyperNode> hyperNodes;
     std::vector<KueueTopology> kueueTopologies;
+    std::vector<LimitRange> limitRanges;
+    std::vector<std::string> admissionChecks; // Kueue AdmissionCheck objects, by name
     std::optional<YuniKornPartition> yunikorn;
     std::optional<SchedulerConf> volcanoConf; // from Volcano's scheduler ConfigMap, when imported
 

@@ -24,6 +24,10 @@ void checkUnique(Diagnostics& out, const std::vector<T>& items, const char* what
     }
 }
 
+bool kueueKind(const Queue& q) {
+    return q.kind == Queue::Kind::KueueCohort || q.kind == Queue::Kind::KueueClusterQueue;
+}
+
 } // namespace
 
 Diagnostics checkCluster(const Cluster& c) {
@@ -44,7 +48,11 @@ Diagnostics checkCluster(const Cluster& c) {
     for (const auto& q : c.queues) {
         if (q.parent.empty() || q.parent == "root") continue;
         if (q.parent == q.name) {
-            add(out, Severity::Error, q.source, "queue '" + q.name + "' is its own parent");
+            if (kueueKind(q))
+                add(out, Severity::Warning, q.source,
+                    "Cohort '" + q.name + "' is its own parent; Kueue keeps the ClusterQueues below it inactive");
+            else
+                add(out, Severity::Error, q.source, "queue '" + q.name + "' is its own parent");
             continue;
         }
         if (!queues.count(q.parent))
@@ -69,7 +77,12 @@ Diagnostics checkCluster(const Cluster& c) {
                         if (n == cur->name) in = true;
                         if (in) cycle += n + " -> ", reported.insert(n);
                     }
-                    add(out, Severity::Error, cur->source, "cycle in the queue tree: " + cycle + cur->name);
+                    if (kueueKind(*cur))
+                        add(out, Severity::Warning, cur->source,
+                            "cycle in the cohort tree: " + cycle + cur->name +
+                                "; Kueue keeps the ClusterQueues below it inactive");
+                    else
+                        add(out, Severity::Error, cur->source, "cycle in the queue tree: " + cycle + cur->name);
                 }
                 break;
             }
@@ -80,9 +93,9 @@ Diagnostics checkCluster(const Cluster& c) {
     for (const auto& lq : c.localQueues) {
         auto it = queues.find(lq.clusterQueue);
         if (it == queues.end())
-            add(out, Severity::Error, lq.source,
+            add(out, Severity::Warning, lq.source,
                 "LocalQueue '" + lq.ns + '/' + lq.name + "' names ClusterQueue '" + lq.clusterQueue +
-                    "', which does not exist");
+                    "', which does not exist; Kueue admits nothing from it");
     }
 
     std::set<std::pair<std::string, std::string>> groups;

@@ -1,10 +1,12 @@
 #pragma once
 #include "model/diagnostic.h"
+#include "model/kueue_workload.h"
 #include "model/resources.h"
 #include "model/selectors.h"
 
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 
@@ -46,6 +48,8 @@ struct PodGroup {
     double arrivalSeconds = 0;
     double durationSeconds = 0;
     double checkpointSeconds = 0; // 0 = no checkpoints: an evicted job restarts from zero
+    // A Kueue Workload object's own fields (pod sets, priority, its status), when the group is one.
+    std::shared_ptr<const KueueWorkload> kueue;
     SourceRef source;
 
     std::string key() const { return ns + '/' + name; }
@@ -55,7 +59,8 @@ struct PodGroup {
                priorityClassName == o.priorityClassName && phase == o.phase &&
                networkTopology == o.networkTopology && origin == o.origin && labels == o.labels &&
                annotations == o.annotations && arrivalSeconds == o.arrivalSeconds &&
-               durationSeconds == o.durationSeconds && checkpointSeconds == o.checkpointSeconds;
+               durationSeconds == o.durationSeconds && checkpointSeconds == o.checkpointSeconds &&
+               (kueue == o.kueue || (kueue && o.kueue && *kueue == *o.kueue));
     }
 };
 

@@ -88,6 +88,9 @@ struct Queue {
     std::optional<LabelSelector> namespaceSelector; // absent = no namespace (Kueue's null)
     std::string stopPolicy;                         // None | Hold | HoldAndDrain | ""
     std::string whenCanBorrow, whenCanPreempt;      // flavorFungibility
+    std::string fungibilityPreference;              // BorrowingOverPreemption | PreemptionOverBorrowing | ""
+    // admissionChecks, and admissionChecksStrategy's checks with the flavors they apply to (empty = all)
+    std::vector<std::pair<std::string, std::vector<std::string>>> admissionChecks;
 
     // YuniKorn
     ResourceList guaranteed; // resources.guaranteed
@@ -110,6 +113,7 @@ struct Queue {
                fairSharingWeight == o.fairSharingWeight && queueingStrategy == o.queueingStrategy &&
                namespaceSelector == o.namespaceSelector && stopPolicy == o.stopPolicy &&
                whenCanBorrow == o.whenCanBorrow && whenCanPreempt == o.whenCanPreempt &&
+               fungibilityPreference == o.fungibilityPreference && admissionChecks == o.admissionChecks &&
                guaranteed == o.guaranteed && max == o.max && maxApplications == o.maxApplications &&
                properties == o.properties && submitAcl == o.submitAcl && adminAcl == o.adminAcl &&
                parentFlag == o.parentFlag && limits == o.limits && labels == o.labels && annotations == o.annotations;

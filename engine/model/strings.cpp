@@ -112,6 +112,8 @@ const char* toString(ConfigFormat format) {
         return "KubeSchedulerConfiguration (kubescheduler.config.k8s.io/v1)";
     case ConfigFormat::YuniKornQueues:
         return "YuniKorn queues.yaml (or the yunikorn-configs ConfigMap)";
+    case ConfigFormat::KueueConfiguration:
+        return "Kueue Configuration (config.kueue.x-k8s.io), or the ConfigMap that holds it";
     }
     return "";
 }

@@ -3,14 +3,15 @@
 #include "profile/registry.h"
 
 #include "profiles/kube_default/kube_default_profile.h"
+#include "profiles/kueue/kueue_profile.h"
 #include "profiles/volcano/volcano_profile.h"
 #include "profiles/yunikorn/yunikorn_profile.h"
 
 namespace gantry::engine {
 
 const std::vector<ProfileInfo>& profiles() {
-    static const std::vector<ProfileInfo> all = {volcano::profileInfo(), kube_default::profileInfo(),
-                                                 yunikorn::profileInfo()};
+    static const std::vector<ProfileInfo> all = {volcano::profileInfo(), kueue::profileInfo(),
+                                                 yunikorn::profileInfo(), kube_default::profileInfo()};
     return all;
 }
 

@@ -13,6 +13,7 @@
 #include <cstdint>
 #include <deque>
 #include <map>
+#include <memory>
 #include <optional>
 #include <set>
 #include <string>
@@ -96,6 +97,7 @@ struct JobRec {
     std::string key; // "ns/name"
     int32_t queue = -1;
     uint32_t queueName = 0; // the queue the PodGroup names (string id), known or not
+    std::shared_ptr<const KueueWorkload> kueue; // the Kueue Workload the job was made from, if any
     int32_t minAvailable = 0;
     int32_t priority = 0;
     std::vector<std::pair<uint16_t, int32_t>> minTaskMember; // role -> min
@@ -180,6 +182,9 @@ struct BuildOptions {
     // Count every resource a node or pod names, not only those Volcano counts (YuniKorn keeps
     // custom names such as "first" as resource types of their own).
     bool everyResource = false;
+    // Keep the jobs of every queue, also those naming no Volcano queue (a profile that resolves
+    // queues of its own kinds reads JobRec::queueName).
+    bool anyQueue = false;
 };
 
 class ClusterState {
@@ -268,6 +273,9 @@ class ClusterState {
     // Moves a task to a status, keeping job counts and node accounting as upstream's
     // JobInfo.UpdateTaskStatus + NodeInfo.AddTask/RemoveTask do. node = -1 keeps the task's node.
     void setTask(uint32_t task, TaskStatus status, int32_t node);
+    // A shape like `shape` with node selector entries and tolerations added (Kueue writes its
+    // flavor's node labels and tolerations into the pods of a workload it admits).
+    uint32_t shapeWithPlacement(uint32_t shape, const Labels& nodeSelector, const std::vector<Toleration>& tolerations);
     // k8s NodeInfo view: pods the filters and scorers see (evictions remove, pipelines add).
     void k8sAdd(uint32_t task, uint32_t node);
     void k8sRemove(uint32_t task, uint32_t node);

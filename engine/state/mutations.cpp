@@ -132,6 +132,15 @@ void ClusterState::setTask(uint32_t task, TaskStatus status, int32_t node) {
     if (newNode >= 0 && newNode != oldNode) reindexNode(uint32_t(newNode));
 }
 
+uint32_t ClusterState::shapeWithPlacement(uint32_t shape, const Labels& nodeSelector,
+                                          const std::vector<Toleration>& tolerations) {
+    if (nodeSelector.empty() && tolerations.empty()) return shape;
+    PodShape s = shapes[shape];
+    for (const auto& [k, v] : nodeSelector) s.nodeSelector[k] = v;
+    s.tolerations.insert(s.tolerations.end(), tolerations.begin(), tolerations.end());
+    return internShape(std::move(s));
+}
+
 void ClusterState::removeJob(uint32_t job) {
     auto& j = jobs[job];
     for (uint32_t t : j.tasks) {

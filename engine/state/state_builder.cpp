@@ -329,7 +329,7 @@ struct StateBuilder {
     void addJobs(const Cluster& c) {
         for (const auto& g : c.podGroups) {
             std::string queue = g.queue.empty() ? "default" : g.queue;
-            if (s.findQueue(queue) < 0) {
+            if (s.findQueue(queue) < 0 && !options.anyQueue) {
                 std::string why = "PodGroup " + g.key() + " names queue '" + queue +
                                   "', which does not exist; Volcano does not schedule it";
                 warn(g.source, why);
@@ -348,6 +348,7 @@ struct StateBuilder {
         j.key = g.key();
         j.queue = s.findQueue(queue);
         j.queueName = s.strings.intern(queue);
+        j.kueue = g.kueue;
         j.minAvailable = g.minMember;
         j.priority = s.defaultPriority;
         auto pc = s.priorityClasses.find(g.priorityClassName);

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <limits>
 #include <cmath>
 #include <set>
 
@@ -247,12 +248,12 @@ Labels Y::stringMap() const {
     return out;
 }
 
-std::optional<int64_t> Y::optQuantity(std::string_view resource) const {
+std::optional<int64_t> Y::optQuantity(std::string_view resource, bool clampToMax) const {
     if (!present()) return std::nullopt;
-    return quantity(resource);
+    return quantity(resource, false, clampToMax);
 }
 
-int64_t Y::quantity(std::string_view resource, bool allowNegative) const {
+int64_t Y::quantity(std::string_view resource, bool allowNegative, bool clampToMax) const {
     if (!present()) fail("missing quantity");
     if (!node_->isScalar()) fail("expected a quantity, got " + describe());
     const std::string& text = node_->text;
@@ -261,15 +262,16 @@ int64_t Y::quantity(std::string_view resource, bool allowNegative) const {
     if (!q) fail("'" + text + "' is not a valid quantity: " + error);
     if (q->negative() && !q->isZero() && !allowNegative) fail("quantity '" + text + "' must not be negative");
     auto amount = toAmount(resource, *q);
+    if (!amount && clampToMax && !q->negative()) return std::numeric_limits<int64_t>::max();
     if (!amount) fail("quantity '" + text + "' is out of range");
     return *amount;
 }
 
-ResourceList Y::resources() const {
+ResourceList Y::resources(bool clampToMax) const {
     ResourceList out;
     for (const auto& [name, value] : entries()) {
         if (name.empty()) value.fail("empty resource name");
-        out.set(name, value.quantity(name));
+        out.set(name, value.quantity(name, false, clampToMax));
     }
     return out;
 }

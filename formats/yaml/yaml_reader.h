@@ -103,10 +103,12 @@ class Y {
     Labels stringMap() const;
     // A quantity of the named resource in canonical units (model/resources.h). Negative is an error
     // unless allowNegative.
-    int64_t quantity(std::string_view resource, bool allowNegative = false) const;
-    std::optional<int64_t> optQuantity(std::string_view resource) const;
+    // A quantity too large for int64 is an error, or the largest int64 with clampToMax (Kueue reads
+    // such requests and quotas as "unlimited").
+    int64_t quantity(std::string_view resource, bool allowNegative = false, bool clampToMax = false) const;
+    std::optional<int64_t> optQuantity(std::string_view resource, bool clampToMax = false) const;
     // A quantity map (requests, capacity, quotas). Negative or unparsable amounts are errors.
-    ResourceList resources() const;
+    ResourceList resources(bool clampToMax = false) const;
     // A Go duration ("90s", "1h30m", "250ms") or a plain number of seconds.
     double durationSeconds(double def = 0) const;
 

@@ -4,6 +4,12 @@
 
 namespace gantry::snapshot {
 
+bool State::hasPodGroup(const std::string& ns, const std::string& name) {
+    for (; groupsIndexed_ < cluster.podGroups.size(); ++groupsIndexed_)
+        groupNames_.emplace(cluster.podGroups[groupsIndexed_].ns, cluster.podGroups[groupsIndexed_].name);
+    return groupNames_.count({ns, name}) > 0;
+}
+
 void State::skip(const std::string& what, const SourceRef& where) {
     auto [it, inserted] = skipped.try_emplace(what);
     if (inserted) {

@@ -67,8 +67,16 @@ struct State {
     std::map<std::string, std::string> texts;                          // file -> text (for embedded configs)
     std::vector<std::pair<bool, Y>> yunikornMaps; // (is yunikorn-defaults, data) read in finish()
     bool finished = false;
+    bool requestsAboveLimitsAllowed = false; // while reading a Kueue Workload's pod templates
 
     void skip(const std::string& what, const SourceRef& where);
+    // Whether the cluster has a gang of that name in the namespace (readers only append gangs, so
+    // the index catches up with the new ones at each call).
+    bool hasPodGroup(const std::string& ns, const std::string& name);
+
+  private:
+    std::set<std::pair<std::string, std::string>> groupNames_;
+    size_t groupsIndexed_ = 0;
 };
 
 // One Kubernetes object: its reader, apiVersion split into group and version, kind, metadata.
@@ -109,6 +117,9 @@ void readCohort(State& s, const Object& o);
 void readLocalQueue(State& s, const Object& o);
 void readKueueTopology(State& s, const Object& o);
 void readWorkloadPriorityClass(State& s, const Object& o);
+void readKueueWorkload(State& s, const Object& o);
+void readAdmissionCheck(State& s, const Object& o);
+void readLimitRange(State& s, const Object& o);
 
 void readCoschedulingPodGroup(State& s, const Object& o);
 void readBatchJob(State& s, const Object& o);

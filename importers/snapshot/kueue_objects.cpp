@@ -69,9 +69,10 @@ std::vector<ResourceGroup> readResourceGroups(const Y& node, bool hasCohort) {
                     r["name"].fail("expected covered resource '" + rg.coveredResources[i] +
                                    "' at this position, got '" + q.resource + "'");
                 if (!r["nominalQuota"].present()) r.fail("nominalQuota is required");
-                q.nominal = r["nominalQuota"].quantity(q.resource);
-                q.borrowingLimit = r["borrowingLimit"].optQuantity(q.resource);
-                q.lendingLimit = r["lendingLimit"].optQuantity(q.resource);
+                // Kueue reads a quota too large for int64 as unlimited.
+                q.nominal = r["nominalQuota"].quantity(q.resource, false, true);
+                q.borrowingLimit = r["borrowingLimit"].optQuantity(q.resource, true);
+                q.lendingLimit = r["lendingLimit"].optQuantity(q.resource, true);
                 if (!hasCohort && (q.borrowingLimit || q.lendingLimit))
                     r.fail("borrowingLimit and lendingLimit need a cohort");
                 fq.resources.push_back(std::move(q));
@@ -106,7 +107,9 @@ void readClusterQueue(State& s, const Object& o) {
     auto spec = r["spec"];
     spec.checkKeys("ClusterQueue",
                    {"cohort", "cohortName", "resourceGroups", "queueingStrategy", "namespaceSelector",
-                    "flavorFungibility", "preemption", "fairSharing", "stopPolicy"});
+                    "flavorFungibility", "preemption", "fairSharing", "stopPolicy", "admissionChecks",
+                    "admissionChecksStrategy"},
+                   {"admissionScope", "concurrentAdmissionPolicy"});
     Queue q;
     q.name = o.name;
     q.kind = Queue::Kind::KueueClusterQueue;
@@ -118,9 +121,18 @@ void readClusterQueue(State& s, const Object& o) {
     q.queueingStrategy = spec["queueingStrategy"].choice("", {"StrictFIFO", "BestEffortFIFO"});
     q.namespaceSelector = readOptionalLabelSelector(spec["namespaceSelector"]);
     auto fung = spec["flavorFungibility"];
-    fung.checkKeys("ClusterQueue", {"whenCanBorrow", "whenCanPreempt"});
+    fung.checkKeys("ClusterQueue", {"whenCanBorrow", "whenCanPreempt", "preference"});
     q.whenCanBorrow = fung["whenCanBorrow"].choice("", {"MayStopSearch", "TryNextFlavor", "Borrow"});
     q.whenCanPreempt = fung["whenCanPreempt"].choice("", {"MayStopSearch", "TryNextFlavor", "Preempt"});
+    q.fungibilityPreference =
+        fung["preference"].choice("", {"BorrowingOverPreemption", "PreemptionOverBorrowing"});
+    for (const auto& ac : spec["admissionChecks"].items()) q.admissionChecks.push_back({ac.str(), {}});
+    auto strategy = spec["admissionChecksStrategy"];
+    strategy.checkKeys("admissionChecksStrategy", {"admissionChecks"});
+    for (const auto& rule : strategy["admissionChecks"].items()) {
+        rule.checkKeys("admission check rule", {"name", "onFlavors"});
+        q.admissionChecks.push_back({rule["name"].str(), rule["onFlavors"].strings()});
+    }
     auto pre = spec["preemption"];
     pre.checkKeys("ClusterQueue", {"withinClusterQueue", "reclaimWithinCohort", "borrowWithinCohort"});
     q.preemption.withinClusterQueue =

@@ -10,8 +10,9 @@ namespace gantry::snapshot {
 namespace {
 
 // A container's requests after API-server defaulting: a resource with a limit and no request
-// requests its limit.
-ResourceList containerRequests(const Y& container, const std::string& kind) {
+// requests its limit. A request above its limit is an error, except where the API server does not
+// check it (a Kueue Workload's pod template: Kueue itself refuses such a workload later).
+ResourceList containerRequests(const Y& container, const std::string& kind, bool aboveLimitAllowed) {
     container.checkKeys(kind + " container", {"name", "resources", "restartPolicy"},
                         {"image",
                          "command",
@@ -36,12 +37,12 @@ ResourceList containerRequests(const Y& container, const std::string& kind) {
                          "resizePolicy"});
     auto res = container["resources"];
     res.checkKeys(kind, {"requests", "limits"});
-    ResourceList requests = res["requests"].resources();
-    ResourceList limits = res["limits"].resources();
+    ResourceList requests = res["requests"].resources(aboveLimitAllowed);
+    ResourceList limits = res["limits"].resources(aboveLimitAllowed);
     for (const auto& [name, amount] : limits) {
         if (!requests.has(name))
             requests.set(name, amount);
-        else if (requests.get(name) > amount)
+        else if (requests.get(name) > amount && !aboveLimitAllowed)
             res["requests"][name].fail("request " + formatAmount(name, requests.get(name)) +
                                        " exceeds the limit " + formatAmount(name, amount));
     }
@@ -69,7 +70,6 @@ std::optional<int64_t> toInt(const std::string& s) {
 } // namespace
 
 void readPodSpec(State& s, const Y& spec, Pod& pod, const std::string& kind) {
-    (void)s;
     if (!spec.present()) spec.fail("missing pod spec");
     spec.checkKeys(kind,
                    {"containers", "initContainers", "overhead", "nodeSelector", "affinity", "tolerations",
@@ -106,10 +106,10 @@ void readPodSpec(State& s, const Y& spec, Pod& pod, const std::string& kind) {
     auto containers = spec["containers"].items();
     if (containers.empty() && spec["containers"].present())
         spec["containers"].fail("a pod needs at least one container");
-    for (const auto& c : containers) sum += containerRequests(c, kind);
+    for (const auto& c : containers) sum += containerRequests(c, kind, s.requestsAboveLimitsAllowed);
     ResourceList sidecars, initPeak;
     for (const auto& c : spec["initContainers"].items()) {
-        ResourceList req = containerRequests(c, kind);
+        ResourceList req = containerRequests(c, kind, s.requestsAboveLimitsAllowed);
         std::string restart = c["restartPolicy"].str();
         if (!restart.empty() && restart != "Always")
             c["restartPolicy"].fail("only Always is allowed for init containers");

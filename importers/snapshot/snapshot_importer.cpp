@@ -5,7 +5,9 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <map>
 #include <stdexcept>
+#include <unordered_map>
 
 namespace gantry {
 
@@ -40,6 +42,9 @@ constexpr KindInfo kKinds[] = {
     {"kueue.x-k8s.io", "LocalQueue", true, readLocalQueue},
     {"kueue.x-k8s.io", "Topology", false, readKueueTopology},
     {"kueue.x-k8s.io", "WorkloadPriorityClass", false, readWorkloadPriorityClass},
+    {"kueue.x-k8s.io", "Workload", true, readKueueWorkload},
+    {"kueue.x-k8s.io", "AdmissionCheck", false, readAdmissionCheck},
+    {"", "LimitRange", true, readLimitRange},
     {"scheduling.sigs.k8s.io", "PodGroup", true, readCoschedulingPodGroup},
     {"scheduling.x-k8s.io", "PodGroup", true, readCoschedulingPodGroup},
     {"batch", "Job", true, readBatchJob},
@@ -139,18 +144,22 @@ void addKueuePodGroups(snapshot::State& s) {
 
 void resolveLocalQueues(snapshot::State& s) {
     auto& c = s.cluster;
+    if (s.kueueGroupQueues.empty()) return;
+    std::unordered_map<std::string, size_t> groupAt;
+    for (size_t i = 0; i < c.podGroups.size(); ++i) groupAt.emplace(c.podGroups[i].key(), i);
+    std::map<std::pair<std::string, std::string>, const LocalQueue*> localQueue;
+    for (const auto& l : c.localQueues) localQueue.emplace(std::make_pair(l.ns, l.name), &l);
     for (const auto& [groupKey, lqName] : s.kueueGroupQueues) {
-        auto g = std::find_if(c.podGroups.begin(), c.podGroups.end(),
-                              [&](const PodGroup& x) { return x.key() == groupKey; });
-        if (g == c.podGroups.end()) continue;
-        auto lq = std::find_if(c.localQueues.begin(), c.localQueues.end(),
-                               [&](const LocalQueue& l) { return l.ns == g->ns && l.name == lqName; });
-        if (lq != c.localQueues.end())
-            g->queue = lq->clusterQueue;
+        auto at = groupAt.find(groupKey);
+        if (at == groupAt.end()) continue;
+        PodGroup& g = c.podGroups[at->second];
+        auto lq = localQueue.find({g.ns, lqName});
+        if (lq != localQueue.end())
+            g.queue = lq->second->clusterQueue;
         else if (!c.localQueues.empty() || !c.queues.empty())
-            s.warnings.push_back(Diagnostic{Severity::Warning, g->source,
-                                            "PodGroup '" + g->key() + "' names Kueue LocalQueue '" + lqName +
-                                                "', which does not exist in namespace '" + g->ns + "'"});
+            s.warnings.push_back(Diagnostic{Severity::Warning, g.source,
+                                            "PodGroup '" + g.key() + "' names Kueue LocalQueue '" + lqName +
+                                                "', which does not exist in namespace '" + g.ns + "'"});
     }
 }
 

@@ -55,7 +55,7 @@ class KubeScheduler {
         balancedDims_ = {kCpu, kMemory};
     }
 
-    CycleResult run(bool scores) {
+    CycleResult run(bool scores, bool compact) {
         CycleResult r;
         std::vector<uint32_t> queue;
         for (uint32_t t = 0; t < st_.tasks.size(); ++t)
@@ -119,18 +119,22 @@ class KubeScheduler {
         for (uint32_t j = 0; j < st_.jobs.size(); ++j) {
             const auto& job = st_.jobs[j];
             if (!st_.jobAlive(j)) continue;
+            // The simulator's form keeps no maps by name: only a job with a pod left pending
+            // can have its reason extended.
+            if (compact && job.statusCount[int(TaskStatus::Pending)] == 0) continue;
             GangStatus g;
             g.minMember = job.minAvailable;
             g.tasks = int32_t(job.tasks.size());
             for (uint32_t t : job.tasks)
                 if (occupiesNode(st_.tasks[t].status) || completedStatus(st_.tasks[t].status)) ++g.placeable;
             g.ready = g.placeable >= job.minAvailable;
-            r.podGroupPhase[job.key] =
-                g.ready && g.placeable > 0 ? PodGroupPhase::Running : PodGroupPhase::Pending;
-            if (!g.ready)
+            if (!compact)
+                r.podGroupPhase[job.key] =
+                    g.ready && g.placeable > 0 ? PodGroupPhase::Running : PodGroupPhase::Pending;
+            if (!g.ready && (!compact || g.placeable > 0))
                 g.reason = "minMember " + std::to_string(g.minMember) + ", " + std::to_string(g.placeable) +
                            " placed";
-            r.gangs[job.key] = g;
+            if (!compact) r.gangs[job.key] = g;
             if (g.ready || g.placeable == 0) continue;
             for (uint32_t t : job.tasks)
                 if (auto it = r.pending.find(st_.taskKey(t)); it != r.pending.end())
@@ -256,8 +260,8 @@ class KubeScheduler {
 
 } // namespace
 
-CycleResult runKubeDefault(ClusterState& state, const KubeSchedulerProfile& profile, bool scores) {
-    return KubeScheduler(state, profile).run(scores);
+CycleResult runKubeDefault(ClusterState& state, const KubeSchedulerProfile& profile, bool scores, bool compact) {
+    return KubeScheduler(state, profile).run(scores, compact);
 }
 
 } // namespace gantry::engine

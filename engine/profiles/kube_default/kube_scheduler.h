@@ -14,7 +14,9 @@ namespace gantry::engine {
 // Pods of every scheduler name are taken: the contrast asks what kube-scheduler would do with them.
 BuildOptions kubeBuildOptions();
 
-// Schedules every pending pod of the state (the state is restored before returning).
-CycleResult runKubeDefault(ClusterState& state, const KubeSchedulerProfile& profile, bool scores = false);
+// Schedules every pending pod of the state (the state is restored before returning). `compact`: the
+// simulator's form (CycleOptions::compact), without the PodGroup phases and gangs by name.
+CycleResult runKubeDefault(ClusterState& state, const KubeSchedulerProfile& profile, bool scores = false,
+                           bool compact = false);
 
 } // namespace gantry::engine

@@ -1,0 +1,287 @@
+#include "profiles/kueue/kueue_profile.h"
+
+#include "profiles/kueue/object_series.h"
+#include "profiles/kueue/placement.h"
+#include "profiles/kueue/scheduler.h"
+
+#include <algorithm>
+#include <iomanip>
+#include <memory>
+
+namespace gantry::engine::kueue {
+
+namespace {
+
+using Json = nlohmann::ordered_json;
+
+// Located warnings for workloads Kueue would leave untouched: naming a missing LocalQueue, or
+// admitted to a missing ClusterQueue (the importer's checks warn about LocalQueues themselves).
+void checkReferences(const Cluster& c, Diagnostics* out) {
+    if (!out) return;
+    std::set<std::string> cqs;
+    for (const auto& q : c.queues)
+        if (q.kind == Queue::Kind::KueueClusterQueue) cqs.insert(q.name);
+    for (const auto& g : c.podGroups) {
+        if (!g.kueue) continue;
+        const KueueWorkload& k = *g.kueue;
+        if (k.quotaReserved && k.admission) {
+            if (!cqs.count(k.admission->clusterQueue))
+                out->push_back(Diagnostic{Severity::Warning, g.source,
+                                          "Workload " + g.key() + " is admitted to ClusterQueue '" +
+                                              k.admission->clusterQueue +
+                                              "', which does not exist; its quota is not counted"});
+            continue;
+        }
+        auto lq = std::find_if(c.localQueues.begin(), c.localQueues.end(),
+                               [&](const gantry::LocalQueue& l) { return l.ns == g.ns && l.name == k.queueName; });
+        if (k.queueName.empty())
+            out->push_back(Diagnostic{Severity::Warning, g.source,
+                                      "Workload " + g.key() + " names no LocalQueue (spec.queueName); Kueue leaves it pending"});
+        else if (lq == c.localQueues.end())
+            out->push_back(Diagnostic{Severity::Warning, g.source,
+                                      "Workload " + g.key() + " names LocalQueue '" + k.queueName +
+                                          "', which does not exist in namespace '" + g.ns +
+                                          "'; Kueue leaves it pending"});
+    }
+}
+
+class KueueProfile : public SchedulerProfile {
+  public:
+    KueueProfile(const Cluster& cluster, const SchedulerPolicies& policies)
+        : s_(cluster, policies.kueue), placement_(cluster, policies) {}
+
+    Diagnostics construction() { return s_.takeWarnings(); }
+
+    BuildOptions buildOptions() const override {
+        BuildOptions o;
+        o.allSchedulers = true;
+        o.anyQueue = true;
+        return o;
+    }
+
+    CycleResult cycle(ClusterState& st, const CycleOptions& options) override {
+        s_.attach(st);
+        const double now = options.compact || options.nowSeconds < 1e17 ? options.nowSeconds : s_.inputClock();
+        CycleResult r;
+        if (options.compact) {
+            for (uint32_t wi : s_.sync(st, now)) placement_.release(st, wi, s_.workloads()[wi]);
+            requeueEvicted(st, now);
+            admitAdopted(st);
+        }
+        last_ = s_.cycle(st, now);
+        for (const auto& d : s_.takeWarnings()) r.warnings.push_back(d.message);
+        if (!options.compact) return r;
+        // What Kueue decided reaches the pods: admitted workloads' pods may be placed, preempted
+        // workloads' pods are evicted; kube-scheduler places what may be placed.
+        admitAdopted(st);
+        for (const auto& [wi, reason] : last_.preempted) {
+            evicting_.push_back(wi);
+            const Workload& wl = s_.workloads()[wi];
+            placement_.release(st, wi, wl); // its pods not yet placed stay so
+            if (wl.job == UINT32_MAX) continue;
+            for (uint32_t t : st.jobs[wl.job].tasks)
+                if (st.tasks[t].node >= 0 && occupiesNode(st.tasks[t].status)) r.evictedTasks.push_back(t);
+        }
+        CycleResult placed = placement_.place(st, options);
+        r.boundTasks = std::move(placed.boundTasks);
+        r.phaseChanges = std::move(placed.phaseChanges);
+        // Why a job waits: Kueue's pending reason while it has no quota, kube-scheduler's once admitted.
+        std::vector<uint8_t> reasoned(st.jobs.size(), 0);
+        for (const auto& [wi, reason] : last_.pending) {
+            const Workload& wl = s_.workloads()[wi];
+            if (wl.job >= st.jobs.size() || reasoned[wl.job]) continue;
+            reasoned[wl.job] = 1;
+            r.jobReasons.emplace_back(wl.job, (reason.empty() ? std::string("Pending") : reason) +
+                                                  (wl.pendingMessage.empty() ? "" : ": " + wl.pendingMessage));
+        }
+        for (auto& [j, why] : placed.jobReasons)
+            if (j < reasoned.size() && !reasoned[j]) r.jobReasons.emplace_back(j, std::move(why));
+        return r;
+    }
+
+    bool decisionsDependOnClock() const override { return true; }
+    double nextClockChange(const ClusterState&, double from, const std::vector<uint32_t>&) const override {
+        const double t = s_.queues().nextBackoff();
+        return t >= from ? t : std::numeric_limits<double>::infinity();
+    }
+
+    void sample(const ClusterState&, double) override { recorder_.sample(s_.world()); }
+    std::vector<ObjectSeries> objectSeries() const override { return recorder_.series(s_.world(), s_.workloads()); }
+
+    Json cycleJson(const CycleResult&, const CycleOptions&) const override {
+        const World& w = s_.world();
+        const auto& wls = s_.workloads();
+        Json out;
+        Json admitted = Json::object();
+        for (uint32_t wi : last_.admitted) {
+            const Workload& wl = wls[wi];
+            Json a;
+            a["clusterQueue"] = w.cqs[size_t(wl.cq)].name;
+            Json flavors = Json::object(), counts = Json::object(), topo = Json::object();
+            for (size_t i = 0; i < wl.admission.size() && i < wl.podSets.size(); ++i) {
+                const auto& adm = wl.admission[i];
+                Json f = Json::object();
+                for (int r = 0; r < w.R(); ++r)
+                    if (adm.flavorOf[size_t(r)] >= 0)
+                        f[w.resources[size_t(r)]] = w.flavors[size_t(adm.flavorOf[size_t(r)])].name;
+                flavors[wl.podSets[i].name] = f;
+                counts[wl.podSets[i].name] = adm.count;
+                if (adm.topology) {
+                    Json domains = Json::array();
+                    for (const auto& d : adm.topology->domains)
+                        domains.push_back(Json{{"values", d.values}, {"count", d.count}});
+                    topo[wl.podSets[i].name] = Json{{"levels", adm.topology->levels}, {"domains", domains}};
+                }
+            }
+            a["flavors"] = flavors;
+            a["counts"] = counts;
+            a["admittedCondition"] = wl.admittedCondition;
+            if (!topo.empty()) a["topologyAssignment"] = topo;
+            admitted[wl.key] = a;
+        }
+        out["admitted"] = admitted;
+        std::vector<std::pair<std::string, std::string>> preempted;
+        for (const auto& [wi, reason] : last_.preempted) preempted.emplace_back(wls[wi].key, reason);
+        std::sort(preempted.begin(), preempted.end());
+        out["preempted"] = Json::array();
+        out["preemption_reasons"] = Json::object();
+        for (const auto& [key, reason] : preempted) {
+            out["preempted"].push_back(key);
+            out["preemption_reasons"][key] = reason;
+        }
+        std::vector<std::string> pending;
+        for (uint32_t wi : last_.wereWaiting)
+            if (wls[wi].state != WlState::Admitted) pending.push_back(wls[wi].key);
+        std::sort(pending.begin(), pending.end());
+        out["pending"] = pending;
+        Json reasons = Json::object();
+        std::vector<std::pair<std::string, std::string>> pr;
+        for (const auto& [wi, reason] : last_.pending)
+            if (!reason.empty()) pr.emplace_back(wls[wi].key, reason);
+        std::sort(pr.begin(), pr.end());
+        for (const auto& [k, r] : pr) reasons[k] = r;
+        out["pending_reasons"] = reasons;
+        Json active = Json::object(), inadmissible = Json::object();
+        for (size_t c = 0; c < w.cqs.size(); ++c) {
+            auto keys = [&](const std::vector<uint32_t>& list) {
+                std::vector<std::string> k;
+                for (uint32_t wi : list) k.push_back(wls[wi].key);
+                std::sort(k.begin(), k.end());
+                return k;
+            };
+            auto a = keys(s_.queues().active(int(c))), i = keys(s_.queues().inadmissible(int(c)));
+            if (!a.empty()) active[w.cqs[c].name] = a;
+            if (!i.empty()) inadmissible[w.cqs[c].name] = i;
+        }
+        out["queue_after"] = Json{{"active", active}, {"inadmissible", inadmissible}};
+        return out;
+    }
+
+    void printCycle(std::ostream& out, const CycleResult& r, const CycleOptions& o) const override {
+        const Json j = cycleJson(r, o);
+        const World& w = s_.world();
+        const auto& wls = s_.workloads();
+        out << "Admitted (" << j["admitted"].size() << ")\n";
+        for (uint32_t wi : last_.admitted) {
+            const Workload& wl = wls[wi];
+            out << "  " << std::left << std::setw(36) << wl.key << "ClusterQueue " << w.cqs[size_t(wl.cq)].name;
+            for (size_t i = 0; i < wl.admission.size() && i < wl.podSets.size(); ++i) {
+                out << "; " << wl.podSets[i].name << " x" << wl.admission[i].count << ":";
+                for (int res = 0; res < w.R(); ++res)
+                    if (wl.admission[i].flavorOf[size_t(res)] >= 0)
+                        out << ' ' << w.resources[size_t(res)] << '=' << w.flavors[size_t(wl.admission[i].flavorOf[size_t(res)])].name;
+            }
+            if (!wl.admittedCondition) out << " (quota reserved; admission checks pending)";
+            out << '\n';
+        }
+        out << "Preempted (" << last_.preempted.size() << ")\n";
+        for (const auto& [wi, reason] : last_.preempted)
+            out << "  " << std::left << std::setw(36) << wls[wi].key << reason << '\n';
+        out << "Pending (" << j["pending"].size() << ")\n";
+        std::map<std::string, std::pair<std::string, std::string>> why;
+        for (const auto& [wi, reason] : last_.pending) why[wls[wi].key] = {reason, wls[wi].pendingMessage};
+        for (const auto& key : j["pending"]) {
+            const std::string k = key.get<std::string>();
+            out << "  " << std::left << std::setw(36) << k;
+            if (auto it = why.find(k); it != why.end())
+                out << (it->second.first.empty() ? "Pending" : it->second.first)
+                    << (it->second.second.empty() ? "" : ": " + it->second.second);
+            else
+                out << "not considered this cycle";
+            out << '\n';
+        }
+        out << "Queues after the cycle\n";
+        for (size_t c = 0; c < w.cqs.size(); ++c) {
+            const size_t a = s_.queues().active(int(c)).size(), i = s_.queues().inadmissible(int(c)).size();
+            if (a + i == 0) continue;
+            out << "  " << std::left << std::setw(36) << w.cqs[c].name << a << " active, " << i << " inadmissible\n";
+        }
+    }
+
+  private:
+    Scheduler s_;
+    Placement placement_;
+    ObjectRecorder recorder_;
+    CycleReport last_;
+    std::vector<uint32_t> evicting_;  // preempted workloads whose pods may still hold nodes
+    std::vector<uint8_t> placeable_;  // per workload: its admission reached its pods
+
+    // Admitted workloads whose pods have not yet taken their flavors (admitted before the run, or
+    // in this cycle).
+    void admitAdopted(ClusterState& st) {
+        auto& wls = s_.workloads();
+        if (placeable_.size() < wls.size()) placeable_.resize(wls.size(), 0);
+        for (uint32_t wi = 0; wi < wls.size(); ++wi)
+            if (wls[wi].state == WlState::Admitted && !wls[wi].evicted && !placeable_[wi]) {
+                placement_.admit(st, s_.world(), wi, wls[wi]);
+                placeable_[wi] = 1;
+            }
+    }
+
+    // A preempted workload gives its quota back once none of its pods holds a node, and queues again.
+    void requeueEvicted(ClusterState& st, double now) {
+        auto& wls = s_.workloads();
+        size_t keep = 0;
+        for (uint32_t wi : evicting_) {
+            const Workload& wl = wls[wi];
+            bool holding = false;
+            if (wl.state == WlState::Admitted && wl.job < st.jobs.size() && st.jobAlive(wl.job))
+                for (uint32_t t : st.jobs[wl.job].tasks)
+                    if (st.tasks[t].node >= 0 && occupiesNode(st.tasks[t].status)) holding = true;
+            if (holding) {
+                evicting_[keep++] = wi;
+                continue;
+            }
+            if (wl.state == WlState::Admitted) s_.release(wi, now, false);
+            placement_.release(st, wi, wls[wi]);
+            if (wi < placeable_.size()) placeable_[wi] = 0;
+        }
+        evicting_.resize(keep);
+    }
+};
+
+} // namespace
+
+ProfileInfo profileInfo() {
+    ProfileInfo info;
+    info.name = "kueue";
+    info.title = "Kueue";
+    info.summary = "admits whole workloads to ClusterQueues by flavor quota, cohorts, preemption, fair sharing, "
+                   "topology; kube-scheduler places their pods";
+    info.configFormat = ConfigFormat::KueueConfiguration;
+    info.make = [](const ProfileSetup& setup, Diagnostics* diagnostics) -> std::unique_ptr<SchedulerProfile> {
+        auto p = std::make_unique<KueueProfile>(setup.cluster, setup.policies);
+        if (diagnostics) {
+            auto d = p->construction();
+            diagnostics->insert(diagnostics->end(), d.begin(), d.end());
+        }
+        checkReferences(setup.cluster, diagnostics);
+        return p;
+    };
+    info.describe = [](const SchedulerPolicies& policies) {
+        return std::string("Kueue") + (policies.kueue.fairSharing ? " fair sharing" : "");
+    };
+    return info;
+}
+
+} // namespace gantry::engine::kueue

@@ -1,0 +1,28 @@
+#pragma once
+// Kueue's own objects over a simulation: each ClusterQueue's usage against its nominal quota, what
+// it borrows from its cohort and what of its quota others use (lent), per resource summed over
+// flavors; and per workload class the time from creation to the first quota reservation.
+#include "profile/scheduler_profile.h"
+#include "profiles/kueue/workloads.h"
+
+#include <string>
+#include <vector>
+
+namespace gantry::engine::kueue {
+
+class ObjectRecorder {
+  public:
+    void sample(const World& w);
+    std::vector<ObjectSeries> series(const World& w, const std::vector<Workload>& wls) const;
+
+  private:
+    // per ClusterQueue, per resource: usage, nominal, borrowed, lent at each sample
+    std::vector<std::vector<std::vector<double>>> usage_, nominal_, borrowed_, lent_;
+    size_t samples_ = 0;
+};
+
+// The class of a workload: its name without the numbers generated names end with ("train-12",
+// "small-0-31-0" -> "train", "small").
+std::string workloadClass(const std::string& name);
+
+} // namespace gantry::engine::kueue

@@ -1,0 +1,80 @@
+#include "profiles/kueue/placement.h"
+
+#include "profile/registry.h"
+
+#include <algorithm>
+#include <map>
+#include <stdexcept>
+
+namespace gantry::engine::kueue {
+
+Placement::Placement(const Cluster& cluster, const SchedulerPolicies& policies) {
+    const ProfileInfo* kube = findProfile("kube-default");
+    if (!kube) throw std::logic_error("the kube-default profile is not registered");
+    kube_ = kube->make(ProfileSetup{cluster, policies, {}}, nullptr);
+}
+
+void Placement::admit(ClusterState& st, const World& w, uint32_t wi, const Workload& wl) {
+    if (wl.job == UINT32_MAX) return;
+    if (tasksOf_.size() <= wi) tasksOf_.resize(wi + 1);
+    if (ownShape_.size() < st.tasks.size()) {
+        ownShape_.resize(st.tasks.size(), UINT32_MAX);
+        placeable_.resize(st.tasks.size(), 0);
+    }
+    std::map<std::string, size_t> podSetOf;
+    for (size_t i = 0; i < wl.podSets.size(); ++i) podSetOf.emplace(wl.podSets[i].name, i);
+    std::vector<int32_t> placed(wl.podSets.size(), 0);
+    for (uint32_t t : st.jobs[wl.job].tasks) {
+        const std::string& role = st.roles[st.tasks[t].role];
+        auto it = podSetOf.find(role.empty() ? "main" : role);
+        if (it == podSetOf.end() || it->second >= wl.admission.size()) continue;
+        const PodSetAdmission& a = wl.admission[it->second];
+        if (placed[it->second] >= a.count) continue;
+        ++placed[it->second];
+        placeable_[t] = 1;
+        tasksOf_[wi].push_back(t);
+        Labels selector;
+        std::vector<Toleration> tolerations;
+        std::vector<int> seen;
+        for (int f : a.flavorOf) {
+            if (f < 0 || std::find(seen.begin(), seen.end(), f) != seen.end()) continue;
+            seen.push_back(f);
+            const Flavor& flavor = w.flavors[size_t(f)];
+            for (const auto& [k, v] : flavor.nodeLabels) selector[k] = v;
+            tolerations.insert(tolerations.end(), flavor.tolerations.begin(), flavor.tolerations.end());
+        }
+        if (ownShape_[t] == UINT32_MAX) ownShape_[t] = st.tasks[t].shape;
+        // Only a pending pod changes shape: a placed one keeps what it was placed with.
+        if (st.tasks[t].status == TaskStatus::Pending)
+            st.tasks[t].shape = st.shapeWithPlacement(ownShape_[t], selector, tolerations);
+    }
+}
+
+void Placement::release(ClusterState& st, uint32_t wi, const Workload& wl) {
+    if (wi >= tasksOf_.size()) return;
+    const bool same = wl.job < st.jobs.size() && st.jobAlive(wl.job) && st.jobs[wl.job].order == wl.jobOrder;
+    for (uint32_t t : tasksOf_[wi]) {
+        placeable_[t] = 0;
+        if (same && st.tasks[t].job == wl.job && st.tasks[t].status == TaskStatus::Pending)
+            st.tasks[t].shape = ownShape_[t];
+        ownShape_[t] = UINT32_MAX;
+    }
+    tasksOf_[wi].clear();
+}
+
+CycleResult Placement::place(ClusterState& st, const CycleOptions& options) {
+    hidden_.clear();
+    for (uint32_t t = 0; t < st.tasks.size(); ++t) {
+        const TaskRec& task = st.tasks[t];
+        if (task.status != TaskStatus::Pending || task.job == UINT32_MAX) continue;
+        if (t < placeable_.size() && placeable_[t]) continue;
+        hidden_.push_back(t);
+    }
+    // A suspended job has no pods: kube-scheduler must not see these.
+    for (uint32_t t : hidden_) st.setTask(t, TaskStatus::Unknown, -1);
+    CycleResult r = kube_->cycle(st, options);
+    for (uint32_t t : hidden_) st.setTask(t, TaskStatus::Pending, -1);
+    return r;
+}
+
+} // namespace gantry::engine::kueue

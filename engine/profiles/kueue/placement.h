@@ -1,0 +1,37 @@
+#pragma once
+// Pods after admission. Kueue admits a workload and unsuspends its job with each pod set's flavor
+// node labels added to the pods' node selector and the flavor's tolerations added to theirs;
+// kube-scheduler then places the pods. Here the kube-default profile (taken from the registry)
+// places them; the pods of workloads Kueue has not admitted (a suspended job has none yet) are kept
+// out of its sight, and so are the pods above the count a partial admission granted.
+#include "profile/scheduler_profile.h"
+#include "profiles/kueue/workloads.h"
+
+#include <memory>
+#include <vector>
+
+namespace gantry::engine::kueue {
+
+class Placement {
+  public:
+    Placement(const Cluster& cluster, const SchedulerPolicies& policies);
+
+    // The workload's pods take their flavors' node labels and tolerations; the first `count` pods
+    // of each pod set may be placed.
+    void admit(ClusterState& st, const World& w, uint32_t wi, const Workload& wl);
+    // Its pods lose them again (evicted, or finished) and may not be placed. The job may be gone
+    // from the state already (finished), its task slots taken by others.
+    void release(ClusterState& st, uint32_t wi, const Workload& wl);
+
+    // kube-scheduler's cycle over the pending pods that may be placed (bindings by index).
+    CycleResult place(ClusterState& st, const CycleOptions& options);
+
+  private:
+    std::unique_ptr<SchedulerProfile> kube_;
+    std::vector<uint32_t> ownShape_; // per task: its shape before admission (UINT32_MAX: unchanged)
+    std::vector<uint8_t> placeable_; // per task: admitted
+    std::vector<std::vector<uint32_t>> tasksOf_; // per workload: its tasks made placeable
+    std::vector<uint32_t> hidden_;   // scratch
+};
+
+} // namespace gantry::engine::kueue
