@@ -5,6 +5,8 @@
 #include "profiles/kube_default/kube_default_profile.h"
 #include "profiles/volcano/volcano_profile.h"
 
+#include <algorithm>
+
 namespace gantry::engine {
 
 const std::vector<ProfileInfo>& profiles() {
@@ -29,7 +31,12 @@ std::string profileNames() {
 }
 
 std::vector<std::string> whatIfProfiles(const Project& project) {
-    std::vector<std::string> names{defaultProfileName()};
+    std::vector<std::string> names;
+    for (const auto& name : project.simulation.profiles)
+        if (findProfile(name) && std::find(names.begin(), names.end(), name) == names.end())
+            names.push_back(name);
+    if (!names.empty()) return names;
+    names.push_back(defaultProfileName());
     if (project.contrast) names.push_back("kube-default");
     return names;
 }
