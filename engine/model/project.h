@@ -20,6 +20,9 @@ struct SimulationSettings {
     double cycleSeconds = 1.0; // scheduling period, Volcano's default
     double horizonSeconds = 0; // 0 = until every job has finished
     uint64_t seed = 42;
+    // The scheduler profiles the what-if runs under and compares, by registry name, the first shown
+    // first; empty: the default profile, and kube-default when the project has a contrast profile.
+    std::vector<std::string> profiles;
     bool operator==(const SimulationSettings&) const = default;
 };
 

@@ -7,6 +7,8 @@
 #include "profiles/volcano/volcano_profile.h"
 #include "profiles/yunikorn/yunikorn_profile.h"
 
+#include <algorithm>
+
 namespace gantry::engine {
 
 const std::vector<ProfileInfo>& profiles() {
@@ -32,7 +34,12 @@ std::string profileNames() {
 }
 
 std::vector<std::string> whatIfProfiles(const Project& project) {
-    std::vector<std::string> names{defaultProfileName()};
+    std::vector<std::string> names;
+    for (const auto& name : project.simulation.profiles)
+        if (findProfile(name) && std::find(names.begin(), names.end(), name) == names.end())
+            names.push_back(name);
+    if (!names.empty()) return names;
+    names.push_back(defaultProfileName());
     if (project.contrast) names.push_back("kube-default");
     return names;
 }

@@ -53,8 +53,8 @@ const ProfileInfo* findProfile(std::string_view name);
 // "volcano, kube-default": for messages and help texts.
 std::string profileNames();
 
-// The profiles a project's what-if runs: first the project's own (Volcano's, whatever the export
-// target, until the target's scheduler has a profile), then the comparison profile when it has one.
+// The profiles a project's what-if runs and compares: those its simulation settings name (unknown
+// names skipped), else the default profile and kube-default when the project has a contrast profile.
 std::vector<std::string> whatIfProfiles(const Project& project);
 
 } // namespace gantry::engine

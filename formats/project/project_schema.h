@@ -184,7 +184,7 @@ GANTRY_SCHEMA(KubeSchedulerProfile, field("schedulerName", &KubeSchedulerProfile
               field("disabledPlugins", &KubeSchedulerProfile::disabledPlugins));
 GANTRY_SCHEMA(SimulationSettings, field("cycleSeconds", &SimulationSettings::cycleSeconds),
               field("horizonSeconds", &SimulationSettings::horizonSeconds),
-              field("seed", &SimulationSettings::seed));
+              field("seed", &SimulationSettings::seed), field("profiles", &SimulationSettings::profiles));
 GANTRY_SCHEMA(Project, field("name", &Project::name), field("description", &Project::description),
               field("target", &Project::target), field("simulation", &Project::simulation),
               field("volcano", &Project::volcano), field("contrast", &Project::contrast),

@@ -141,9 +141,9 @@ MainWindow::MainWindow(std::unique_ptr<WhatIfEngine> engine, const QString& auto
     });
     connect(runner, &WhatIfRunner::finished, this, [this](const WhatIfRun& run) {
         showStatus(tr("What-if finished: %1 of %2 jobs started under %3")
-                       .arg(run.primary->jobsStarted)
-                       .arg(run.primary->jobsTotal)
-                       .arg(qs(run.primary->profile)),
+                       .arg(run.primary()->jobsStarted)
+                       .arg(run.primary()->jobsTotal)
+                       .arg(qs(run.primary()->profile)),
                    8000);
     });
     connect(runner, &WhatIfRunner::cancelled, this, [this] { showStatus(tr("What-if cancelled.")); });

@@ -7,8 +7,7 @@ Workspace::Workspace(std::unique_ptr<WhatIfEngine> engine, QObject* parent)
     recomputeClusterOccupancy();
     connect(&doc_, &ProjectDocument::projectReplaced, this, [this] {
         runner_.clear();
-        resultOccupancy_.reset();
-        contrastOccupancy_.reset();
+        resultOccupancy_.clear();
         recomputeClusterOccupancy();
         emit resultsChanged();
     });
@@ -20,17 +19,17 @@ Workspace::Workspace(std::unique_ptr<WhatIfEngine> engine, QObject* parent)
     connect(&doc_, &ProjectDocument::jobsChanged, this, &Workspace::recomputeClusterOccupancy);
     connect(&doc_, &ProjectDocument::nodesChanged, this, [this] { emit resultsChanged(); });
     connect(&runner_, &WhatIfRunner::finished, this, [this](const WhatIfRun& run) {
-        resultOccupancy_ = run.primary ? occupancyOf(*run.primary) : nullptr;
-        contrastOccupancy_ = run.contrast ? occupancyOf(*run.contrast) : nullptr;
+        resultOccupancy_.clear();
+        for (const auto& r : run.results) resultOccupancy_.push_back(occupancyOf(*r));
         emit resultsChanged();
     });
     connect(&doc_, &ProjectDocument::changed, this, [this] {
-        if (runner_.last().primary) emit resultsChanged(); // staleness changed
+        if (runner_.last().primary()) emit resultsChanged(); // staleness changed
     });
 }
 
 bool Workspace::resultsStale() const {
-    return runner_.last().primary && runner_.last().primary->projectRevision != doc_.revision();
+    return runner_.last().primary() && runner_.last().primary()->projectRevision != doc_.revision();
 }
 
 bool Workspace::runWhatIf() {

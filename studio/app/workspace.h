@@ -8,6 +8,7 @@
 
 #include <QObject>
 #include <memory>
+#include <vector>
 
 namespace gantry::studio {
 
@@ -23,9 +24,9 @@ class Workspace : public QObject {
     // The cluster as loaded: pods bound in the snapshot, fragmentation against the job mix.
     std::shared_ptr<const GpuOccupancy> clusterOccupancy() const { return clusterOccupancy_; }
     const FragmentationSummary& clusterFragmentation() const { return clusterFragmentation_; }
-    // The cluster as the last what-if left it (primary or contrast profile); null without results.
-    std::shared_ptr<const GpuOccupancy> resultOccupancy(bool contrast = false) const {
-        return contrast ? contrastOccupancy_ : resultOccupancy_;
+    // The cluster as the last what-if's result `index` (in WhatIfRun::results) left it; null without.
+    std::shared_ptr<const GpuOccupancy> resultOccupancy(size_t index) const {
+        return index < resultOccupancy_.size() ? resultOccupancy_[index] : nullptr;
     }
     const WhatIfRun& results() const { return runner_.last(); }
     // Results exist but the project changed since they were computed.
@@ -44,7 +45,8 @@ class Workspace : public QObject {
 
     ProjectDocument doc_;
     WhatIfRunner runner_;
-    std::shared_ptr<const GpuOccupancy> clusterOccupancy_, resultOccupancy_, contrastOccupancy_;
+    std::shared_ptr<const GpuOccupancy> clusterOccupancy_;
+    std::vector<std::shared_ptr<const GpuOccupancy>> resultOccupancy_;
     FragmentationSummary clusterFragmentation_;
 };
 

@@ -10,6 +10,7 @@
 #include "workspace.h"
 
 #include <QAbstractItemModelTester>
+#include <QElapsedTimer>
 #include <QSignalSpy>
 #include <QThread>
 #include <QtTest>
@@ -25,11 +26,19 @@ class SteppingEngine : public WhatIfEngine {
     int stepMs = 10;
     bool endless = false;
     bool fail = false;
-    std::atomic<int> runs{0};
+    std::atomic<int> runs{0}, concurrent{0}, maxConcurrent{0};
     std::string unavailableReason() const override { return {}; }
     std::unique_ptr<WhatIfResult> run(const Project& project, const std::string& profile,
                                       const WhatIfControl& control) override {
         ++runs;
+        const int now = ++concurrent;
+        for (int seen = maxConcurrent.load();
+             now > seen && !maxConcurrent.compare_exchange_weak(seen, now);) {
+        }
+        struct Leave {
+            std::atomic<int>& n;
+            ~Leave() { --n; }
+        } leave{concurrent};
         if (fail) throw InputError(SourceRef{"lab.yaml", 3, 7, 1}, "workload 'x' names no queue");
         for (int i = 0; endless || i < steps; ++i) {
             if (control.cancelled()) return nullptr;
@@ -74,12 +83,12 @@ class WhatIfTest : public QObject {
         }
         QCOMPARE(last, 1.0);
         const auto& run = ws.results();
-        QVERIFY(run.primary);
+        QVERIFY(run.primary());
         // A snapshot opens with the default kube-scheduler as the comparison profile.
-        QVERIFY(run.contrast);
-        QCOMPARE(run.contrast->profile, std::string("contrast"));
-        QCOMPARE(run.primary->projectRevision, ws.document()->revision());
-        QCOMPARE(run.primary->jobsTotal, int(ws.document()->project().cluster.podGroups.size()));
+        QCOMPARE(run.results.size(), size_t(2));
+        QCOMPARE(run.results[1]->profile, std::string("contrast"));
+        QCOMPARE(run.primary()->projectRevision, ws.document()->revision());
+        QCOMPARE(run.primary()->jobsTotal, int(ws.document()->project().cluster.podGroups.size()));
         QVERIFY(results.count() >= 1);
         QVERIFY(!ws.resultsStale());
         // An edit makes the results stale; they stay shown until the next run.
@@ -87,11 +96,11 @@ class WhatIfTest : public QObject {
         q.weight += 1;
         ws.document()->undoStack()->push(new EditQueueCommand(ws.document(), q, "w"));
         QVERIFY(ws.resultsStale());
-        QVERIFY(ws.results().primary == run.primary);
+        QVERIFY(ws.results().primary() == run.primary());
 
         PendingJobsModel model;
         QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
-        model.setResult(run.primary);
+        model.setResult(run.primary());
         QCOMPARE(model.rowCount(), 2);
         QCOMPARE(model.data(model.index(0, PendingJobsModel::Reason)).toString(),
                  QStringLiteral("0/96 nodes are available: 96 Insufficient nvidia.com/gpu"));
@@ -110,8 +119,34 @@ class WhatIfTest : public QObject {
         QVERIFY(ws.runWhatIf());
         QVERIFY(ws.runner()->waitForFinished(10000));
         QCOMPARE(raw->runs.load(), 2);
-        QCOMPARE(ws.results().contrast->profile, std::string("contrast"));
-        QVERIFY(ws.resultOccupancy(true));
+        QCOMPARE(ws.results().results[1]->profile, std::string("contrast"));
+        QVERIFY(ws.resultOccupancy(1));
+    }
+
+    // The simulation settings name the profiles: each runs once, the results come back in that
+    // order, and two run at once on a machine with two cores.
+    void theProfilesTheSettingsNameRunSideBySide() {
+        auto engine = std::make_unique<SteppingEngine>();
+        auto* raw = engine.get();
+        raw->steps = 10;
+        raw->stepMs = 30;
+        Workspace ws(std::move(engine));
+        Project p = fixtures::loadLab();
+        p.contrast.reset();
+        p.simulation.profiles = {"kube-default", "volcano", "no-such-profile"};
+        ws.document()->replace(p, {}, {});
+        QElapsedTimer timer;
+        timer.start();
+        QVERIFY(ws.runWhatIf());
+        QVERIFY(ws.runner()->waitForFinished(10000));
+        QCOMPARE(raw->runs.load(), 2);
+        const auto& run = ws.results();
+        QCOMPARE(run.results.size(), size_t(2));
+        QCOMPARE(run.results[0]->profile, std::string("contrast")); // kube-default first, as named
+        QCOMPARE(run.results[1]->profile, std::string("policy"));
+        QVERIFY(ws.resultOccupancy(0) && ws.resultOccupancy(1) && !ws.resultOccupancy(2));
+        if (QThread::idealThreadCount() >= 2)
+            QVERIFY2(raw->maxConcurrent.load() == 2, "ran one after the other");
     }
 
     void cancelStopsTheWorkerAndKeepsThePreviousResults() {
@@ -121,7 +156,7 @@ class WhatIfTest : public QObject {
         fixtures::openLab(*ws.document());
         QVERIFY(ws.runWhatIf());
         QVERIFY(ws.runner()->waitForFinished(10000));
-        auto previous = ws.results().primary;
+        auto previous = ws.results().primary();
         raw->endless = true;
         QSignalSpy cancelled(ws.runner(), &WhatIfRunner::cancelled);
         QSignalSpy finished(ws.runner(), &WhatIfRunner::finished);
@@ -132,7 +167,7 @@ class WhatIfTest : public QObject {
         QVERIFY(ws.runner()->waitForFinished(5000));
         QCOMPARE(cancelled.count(), 1);
         QCOMPARE(finished.count(), 0);
-        QVERIFY(ws.results().primary == previous);
+        QVERIFY(ws.results().primary() == previous);
     }
 
     void failuresArriveAsMessages() {
@@ -145,7 +180,7 @@ class WhatIfTest : public QObject {
         QCOMPARE(failed.count(), 1);
         QCOMPARE(failed.first().first().toString(),
                  QStringLiteral("lab.yaml:3:7: error: workload 'x' names no queue"));
-        QVERIFY(!ws.results().primary);
+        QVERIFY(!ws.results().primary());
     }
 
     void theBuiltInEngineSimulatesTheProject() {
@@ -160,8 +195,8 @@ class WhatIfTest : public QObject {
         QVERIFY(ws.runner()->waitForFinished(300000));
         QVERIFY(progress.count() > 0);
         const auto& run = ws.results();
-        QVERIFY(run.primary && run.contrast);
-        const WhatIfResult& a = *run.primary;
+        QCOMPARE(run.results.size(), size_t(2));
+        const WhatIfResult& a = *run.primary();
         QCOMPARE(a.method, WhatIfResult::Method::TimeSimulation);
         QVERIFY(a.time.size() > 10);
         QCOMPARE(a.gpuAllocationPct.size(), a.time.size());
@@ -187,14 +222,23 @@ class WhatIfTest : public QObject {
                      return q.queue == "research";
                  })->leaf);
         // The end state paints the GPU map: every placement is on a node of the project.
-        auto occ = ws.resultOccupancy(false);
+        auto occ = ws.resultOccupancy(0);
         QVERIFY(occ);
         QCOMPARE(occ->totalGpus, int64_t(704));
         QCOMPARE(occ->unplacedMilli, int64_t(0));
         QVERIFY(std::abs(double(occ->allocatedMilli) / 1000.0 - a.allocatedGpus) < 0.01);
         // The comparison ran kube-scheduler on the same jobs.
-        QVERIFY(QString::fromStdString(run.contrast->profile).startsWith("kube-scheduler"));
-        QCOMPARE(run.contrast->jobsTotal, a.jobsTotal);
+        QVERIFY(QString::fromStdString(run.results[1]->profile).startsWith("kube-scheduler"));
+        QCOMPARE(run.results[1]->jobsTotal, a.jobsTotal);
+        // Compared measure by measure from the simulator's own results.
+        QVERIFY(run.verdicts.size() >= 10);
+        for (const auto& v : run.verdicts) {
+            QCOMPARE(v.values.size(), size_t(2));
+            if (v.metric == "jobs.completed") {
+                QCOMPARE(*v.values[0], double(a.jobsCompleted));
+                QCOMPARE(*v.values[1], double(run.results[1]->jobsCompleted));
+            }
+        }
     }
 
     void aRunThatEmptiesTheClusterMapsThePeak() {

@@ -18,6 +18,7 @@
 #include <QToolButton>
 #include <QTreeView>
 #include <QVBoxLayout>
+#include <algorithm>
 
 namespace gantry::studio {
 
@@ -34,9 +35,10 @@ ClusterTab::ClusterTab(Workspace* workspace, QWidget* parent) : QWidget(parent),
     gpusCard_ = new StatCard(tr("GPUs"), this);
     allocCard_ = new StatCard(tr("GPU allocation"), this);
     fragCard_ = new StatCard(tr("GPU fragmentation"), this);
+    idleCard_ = new StatCard(tr("Idle GPUs, by why"), this);
     podsCard_ = new StatCard(tr("Pods"), this);
     queuesCard_ = new StatCard(tr("Queues"), this);
-    for (auto* c : {nodesCard_, gpusCard_, allocCard_, fragCard_, podsCard_, queuesCard_})
+    for (auto* c : {nodesCard_, gpusCard_, allocCard_, fragCard_, idleCard_, podsCard_, queuesCard_})
         cards->addWidget(c);
     outer->addLayout(cards);
 
@@ -176,11 +178,10 @@ ClusterTab::ClusterTab(Workspace* workspace, QWidget* parent) : QWidget(parent),
                        ? tr("What-if %1 at peak (%2)").arg(profile, formatSeconds(r.placementsSeconds))
                        : tr("After what-if: %1").arg(profile);
         };
-        if (run.primary) showBox_->addItem(label(*run.primary), 1);
-        if (run.contrast) showBox_->addItem(label(*run.contrast), 2);
+        for (size_t i = 0; i < run.results.size(); ++i) showBox_->addItem(label(*run.results[i]), int(i) + 1);
         // A new run on a cluster that holds no GPUs shows what the run did rather than an empty map.
-        const bool newRun = run.primary && run.primary.get() != lastRun_;
-        lastRun_ = run.primary.get();
+        const bool newRun = run.primary() && run.primary().get() != lastRun_;
+        lastRun_ = run.primary().get();
         auto loaded = ws_->clusterOccupancy();
         if (newRun && current == 0 && (!loaded || loaded->allocatedMilli == 0)) current = 1;
         int index = showBox_->findData(current);
@@ -219,15 +220,56 @@ void ClusterTab::rebuildMap() {
 }
 
 void ClusterTab::refreshOccupancy() {
-    int show = showBox_->currentData().toInt();
+    const int show = showBox_->currentData().toInt();
     std::shared_ptr<const GpuOccupancy> occ = ws_->clusterOccupancy();
-    if (show == 1 && ws_->resultOccupancy(false)) occ = ws_->resultOccupancy(false);
-    if (show == 2 && ws_->resultOccupancy(true)) occ = ws_->resultOccupancy(true);
+    if (show > 0 && ws_->resultOccupancy(size_t(show - 1))) occ = ws_->resultOccupancy(size_t(show - 1));
     map_->setOccupancy(occ);
     model_->setOccupancy(occ);
     legend_->setMode(GpuColorMode(colorBox_->currentData().toInt()),
                      occ ? occ->queues : std::vector<std::string>{});
     refreshSummary();
+}
+
+// Idle GPUs of the shown what-if state by why they are idle, and the room for large jobs in one
+// topology domain (known at the end of the run).
+void ClusterTab::refreshIdle() {
+    const int shown = showBox_->currentData().toInt();
+    const auto& run = ws_->results();
+    const WhatIfResult* result =
+        shown > 0 && size_t(shown) <= run.results.size() ? run.results[size_t(shown - 1)].get() : nullptr;
+    const sim::SimResult* r = result ? result->sim.get() : nullptr;
+    if (!r || r->idle.usable.empty() || r->time.empty()) {
+        idleCard_->setValue(tr("–"), result ? tr("fragmentation was not measured in this run")
+                                            : tr("run the what-if to see why GPUs sit idle"));
+        idleCard_->setToolTip(QString());
+        return;
+    }
+    // The sample at the moment the map shows.
+    size_t at = size_t(std::lower_bound(r->time.begin(), r->time.end(), result->placementsSeconds - 1e-6) -
+                       r->time.begin());
+    at = std::min(at, r->time.size() - 1);
+    const double stranded = r->idle.stranded[at], fractional = r->idle.fractional[at],
+                 scattered = r->idle.scattered[at], usable = r->idle.usable[at];
+    idleCard_->setValue(
+        formatGpus(stranded + fractional + scattered + usable),
+        tr("%1 stranded · %2 fractional · %3 scattered · %4 usable")
+            .arg(formatGpus(stranded), formatGpus(fractional), formatGpus(scattered), formatGpus(usable)));
+    QStringList tip{tr("Stranded: whole GPUs on nodes whose CPU or memory is used up."),
+                    tr("Fractional: what is left on partly shared GPUs."),
+                    tr("Scattered: free, yet no node has enough for the common job shapes."),
+                    tr("Usable: free where the common job shapes fit.")};
+    if (!result->placementsAtPeak && !r->topologySlots.empty()) {
+        tip << QString() << tr("Jobs that fit inside one domain right now (8 / 16 / 32 / 64 GPUs):");
+        for (const auto& level : r->topologySlots)
+            tip << tr("  %1 (%2 domains): %3 / %4 / %5 / %6")
+                       .arg(QString::fromStdString(level.level))
+                       .arg(level.domains)
+                       .arg(level.jobs[0])
+                       .arg(level.jobs[1])
+                       .arg(level.jobs[2])
+                       .arg(level.jobs[3]);
+    }
+    idleCard_->setToolTip(tip.join('\n'));
 }
 
 void ClusterTab::refreshSummary() {
@@ -276,6 +318,7 @@ void ClusterTab::refreshSummary() {
     } else
         fragCard_->setValue(tr("n/a"), tr("no GPU job mix to measure against"));
     fragCard_->setAccent(QColor(0xd3, 0x2f, 0x2f));
+    refreshIdle();
 
     int bound = 0, pending = 0;
     for (const auto& p : cluster.pods) {
@@ -284,7 +327,8 @@ void ClusterTab::refreshSummary() {
     }
     const int shown = showBox_->currentData().toInt();
     const auto& run = ws_->results();
-    const WhatIfResult* result = shown == 1 ? run.primary.get() : shown == 2 ? run.contrast.get() : nullptr;
+    const WhatIfResult* result =
+        shown > 0 && size_t(shown) <= run.results.size() ? run.results[size_t(shown - 1)].get() : nullptr;
     if (result)
         podsCard_->setValue(formatCount(qint64(result->placements.size())),
                             tr("GPU pods placed in this what-if state"));

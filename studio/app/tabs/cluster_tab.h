@@ -36,6 +36,7 @@ class ClusterTab : public QWidget {
     void rebuildMap();
     void refreshOccupancy();
     void refreshSummary();
+    void refreshIdle();
     void refreshGroupingChoices();
     void applyFilter();
 
@@ -55,6 +56,7 @@ class ClusterTab : public QWidget {
     StatCard* gpusCard_;
     StatCard* allocCard_;
     StatCard* fragCard_;
+    StatCard* idleCard_;
     StatCard* podsCard_;
     StatCard* queuesCard_;
 };

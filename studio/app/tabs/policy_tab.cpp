@@ -3,6 +3,7 @@
 #include "core/policy_edit.h"
 #include "core/project_commands.h"
 #include "core/quota_terms.h"
+#include "profile/registry.h"
 #include "workspace.h"
 
 #include <QButtonGroup>
@@ -19,6 +20,7 @@
 #include <QSpinBox>
 #include <QTreeWidget>
 #include <QVBoxLayout>
+#include <algorithm>
 
 namespace gantry::studio {
 namespace {
@@ -139,12 +141,29 @@ PolicyTab::PolicyTab(Workspace* workspace, QWidget* parent) : QWidget(parent), w
 
     // Column 2: comparison profile and simulation settings.
     auto* right = new QVBoxLayout;
-    contrastBox_ = new QGroupBox(tr("Compare against the default kube-scheduler"), this);
-    contrastBox_->setCheckable(true);
+    // The what-if runs under every profile ticked here, side by side on the same workload.
+    auto* compareBox = new QGroupBox(tr("Run the what-if under"), this);
+    auto* compareLayout = new QVBoxLayout(compareBox);
+    for (const auto& profile : engine::profiles()) {
+        auto* box = new QCheckBox(QString::fromStdString(profile.title), compareBox);
+        box->setToolTip(QString::fromStdString(profile.summary));
+        compareLayout->addWidget(box);
+        compare_.emplace_back(profile.name, box);
+    }
+    auto* compareNote = new QLabel(tr("Each runs with the policy the project would export for it; Results "
+                                      "compares them measure by measure."),
+                                   compareBox);
+    compareNote->setWordWrap(true);
+    compareNote->setForegroundRole(QPalette::PlaceholderText);
+    compareLayout->addWidget(compareNote);
+    right->addWidget(compareBox);
+
+    contrastBox_ = new QGroupBox(tr("The default kube-scheduler's scoring"), this);
     auto* cform = new QFormLayout(contrastBox_);
     auto* cnote = new QLabel(
         tr("kube-scheduler places pod by pod with no gangs. Run it on the same workload to see "
-           "distributed jobs half-started and GPUs fragmented across nodes, next to the policy on the left."),
+           "distributed jobs half-started and GPUs fragmented across nodes, next to the policy on the left."
+           " These settings are its policy when it runs."),
         contrastBox_);
     cnote->setWordWrap(true);
     cnote->setForegroundRole(QPalette::PlaceholderText);
@@ -196,7 +215,20 @@ PolicyTab::PolicyTab(Workspace* workspace, QWidget* parent) : QWidget(parent), w
     connect(placement_, &QComboBox::activated, this, [this] { commit(tr("Policy: placement")); });
     for (auto* s : {binpackWeight_, binpackGpu_, binpackCpu_, binpackMemory_})
         connect(s, &QSpinBox::editingFinished, this, [this] { commit(tr("Policy: binpack weights")); });
-    connect(contrastBox_, &QGroupBox::clicked, this, [this] { commit(tr("Comparison profile")); });
+    for (const auto& [name, box] : compare_)
+        connect(box, &QCheckBox::clicked, this, [this] {
+            if (loading_) return;
+            SimulationSettings s = ws_->document()->project().simulation;
+            s.profiles.clear();
+            for (const auto& [profile, b] : compare_)
+                if (b->isChecked()) s.profiles.push_back(profile);
+            if (s.profiles.empty()) { // at least one: the one just unticked stays
+                load();
+                return;
+            }
+            if (s != ws_->document()->project().simulation)
+                ws_->document()->undoStack()->push(new SetSimulationSettingsCommand(ws_->document(), s));
+        });
     connect(strategy_, &QComboBox::activated, this, [this] { commit(tr("Comparison profile")); });
     for (auto* s : {weightCpu_, weightMemory_, weightGpu_})
         connect(s, &QSpinBox::editingFinished, this, [this] { commit(tr("Comparison profile")); });
@@ -269,7 +301,9 @@ void PolicyTab::load() {
     tiers_->expandAll();
     tiers_->resizeColumnToContents(0);
 
-    contrastBox_->setChecked(project.contrast.has_value());
+    const auto running = engine::whatIfProfiles(project);
+    for (const auto& [name, box] : compare_)
+        box->setChecked(std::find(running.begin(), running.end(), name) != running.end());
     KubeSchedulerProfile profile = project.contrast.value_or(KubeSchedulerProfile{});
     strategy_->setCurrentIndex(strategy_->findData(int(profile.strategy)));
     auto weightOf = [&](const std::string& r, int fallback) {
@@ -308,15 +342,14 @@ Policy PolicyTab::fromForm() const {
     setAction(c, "backfill", backfill_->isChecked());
     setAction(c, "allocate", true);
     setPlugin(c, "network-topology-aware", topologyAware_->isChecked());
-    if (contrastBox_->isChecked()) {
-        KubeSchedulerProfile profile = project.contrast.value_or(KubeSchedulerProfile{});
-        profile.strategy = KubeSchedulerProfile::Strategy(strategy_->currentData().toInt());
-        profile.resourceWeights = {{"cpu", weightCpu_->value()}, {"memory", weightMemory_->value()}};
-        if (weightGpu_->value() > 0) profile.resourceWeights.emplace_back(gpu, weightGpu_->value());
-        p.contrast = profile;
-    } else {
-        p.contrast.reset();
-    }
+    // A project without its own kube-scheduler profile keeps none until its scoring is changed.
+    KubeSchedulerProfile profile = project.contrast.value_or(KubeSchedulerProfile{});
+    profile.strategy = KubeSchedulerProfile::Strategy(strategy_->currentData().toInt());
+    profile.resourceWeights = {{"cpu", weightCpu_->value()}, {"memory", weightMemory_->value()}};
+    if (weightGpu_->value() > 0) profile.resourceWeights.emplace_back(gpu, weightGpu_->value());
+    KubeSchedulerProfile stock;
+    stock.resourceWeights = {{"cpu", 1}, {"memory", 1}};
+    if (project.contrast || profile != stock) p.contrast = profile;
     return p;
 }
 

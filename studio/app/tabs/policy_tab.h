@@ -3,6 +3,9 @@
 // plugins: gang, fair sharing, placement, preemption, topology), a second profile to compare
 // against, and the simulation settings.
 #include <QWidget>
+#include <string>
+#include <utility>
+#include <vector>
 
 class QButtonGroup;
 class QCheckBox;
@@ -56,6 +59,7 @@ class PolicyTab : public QWidget {
     QDoubleSpinBox* cycle_;
     QDoubleSpinBox* horizon_;
     QSpinBox* seed_;
+    std::vector<std::pair<std::string, QCheckBox*>> compare_; // a box per scheduler profile
 };
 
 } // namespace gantry::studio

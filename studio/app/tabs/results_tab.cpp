@@ -1,7 +1,9 @@
 #include "tabs/results_tab.h"
 
 #include "core/quota_terms.h"
+#include "models/comparison_model.h"
 #include "models/pending_jobs_model.h"
+#include "profile/registry.h"
 #include "widgets/result_charts.h"
 #include "widgets/stat_card.h"
 #include "workspace.h"
@@ -21,6 +23,7 @@
 #include <QTableView>
 #include <QTableWidget>
 #include <QVBoxLayout>
+#include <algorithm>
 #include <cmath>
 
 namespace gantry::studio {
@@ -36,16 +39,6 @@ QString pct(double v) {
 
 double lastOr(const std::vector<double>& v, double fallback = std::nan("")) {
     return v.empty() ? fallback : v.back();
-}
-
-double waitPercentile(const WhatIfResult& r, double p) {
-    std::vector<double> all;
-    for (const auto& w : r.waits) all.insert(all.end(), w.waitSeconds.begin(), w.waitSeconds.end());
-    return WhatIfResult::percentile(all, p);
-}
-
-double medianWait(const WhatIfResult& r) {
-    return waitPercentile(r, 50);
 }
 
 QChartView* chartView(QWidget* parent) {
@@ -100,7 +93,7 @@ ResultsTab::ResultsTab(Workspace* workspace, QWidget* parent) : QWidget(parent),
     fragCard_ = new StatCard(tr("GPU fragmentation"), this);
     startedCard_ = new StatCard(tr("Jobs started"), this);
     pendingCard_ = new StatCard(tr("Jobs pending"), this);
-    partialCard_ = new StatCard(tr("Gangs half-started"), this);
+    partialCard_ = new StatCard(tr("Held by half-started gangs"), this);
     allocCard_->setAccent(primaryColor());
     fragCard_->setAccent(QColor(0xd3, 0x2f, 0x2f));
     for (auto* c : {allocCard_, fragCard_, startedCard_, pendingCard_, partialCard_}) cards->addWidget(c);
@@ -119,17 +112,15 @@ ResultsTab::ResultsTab(Workspace* workspace, QWidget* parent) : QWidget(parent),
     bottom_ = new QTabWidget(this);
     bottom_->setDocumentMode(true);
 
-    auto* pendingPage = new QWidget(bottom_);
-    auto* pendingLayout = new QVBoxLayout(pendingPage);
-    pendingLayout->setContentsMargins(0, 4, 0, 0);
-    pendingOf_ = new QComboBox(pendingPage);
-    pendingOf_->setVisible(false);
-    pendingLayout->addWidget(pendingOf_);
+    // Which profile's run the pending jobs, the reasons and the idle GPUs show.
+    profileOf_ = new QComboBox(bottom_);
+    profileOf_->setVisible(false);
+    bottom_->setCornerWidget(profileOf_, Qt::TopRightCorner);
     pending_ = new PendingJobsModel(this);
     auto* sorter = new QSortFilterProxyModel(this);
     sorter->setSourceModel(pending_);
     sorter->setSortRole(PendingJobsModel::SortRole);
-    pendingTable_ = new QTableView(pendingPage);
+    pendingTable_ = new QTableView(bottom_);
     pendingTable_->setModel(sorter);
     pendingTable_->setSortingEnabled(true);
     pendingTable_->setAlternatingRowColors(true);
@@ -137,16 +128,17 @@ ResultsTab::ResultsTab(Workspace* workspace, QWidget* parent) : QWidget(parent),
     pendingTable_->verticalHeader()->setVisible(false);
     pendingTable_->horizontalHeader()->setStretchLastSection(true);
     pendingTable_->setWordWrap(false);
-    pendingLayout->addWidget(pendingTable_);
-    bottom_->addTab(pendingPage, tr("Pending jobs"));
+    bottom_->addTab(pendingTable_, tr("Pending jobs"));
 
-    compare_ = new QTableWidget(0, 4, bottom_);
-    compare_->setHorizontalHeaderLabels({tr("Measure"), tr("Policy"), tr("Comparison"), tr("Difference")});
-    compare_->verticalHeader()->setVisible(false);
-    compare_->horizontalHeader()->setSectionResizeMode(0, QHeaderView::Stretch);
-    compare_->setEditTriggers(QAbstractItemView::NoEditTriggers);
-    compare_->setAlternatingRowColors(true);
-    bottom_->addTab(compare_, tr("Side by side"));
+    compare_ = new ComparisonModel(this);
+    compareTable_ = new QTableView(bottom_);
+    compareTable_->setModel(compare_);
+    compareTable_->verticalHeader()->setVisible(false);
+    compareTable_->horizontalHeader()->setStretchLastSection(true);
+    compareTable_->setAlternatingRowColors(true);
+    compareTable_->setWordWrap(false);
+    compareTable_->setSelectionBehavior(QAbstractItemView::SelectRows);
+    bottom_->addTab(compareTable_, tr("Compare"));
 
     reasons_ = new QTableWidget(0, 3, bottom_);
     reasons_->setHorizontalHeaderLabels({tr("Why jobs waited"), tr("Job-hours"), tr("Jobs")});
@@ -156,6 +148,9 @@ ResultsTab::ResultsTab(Workspace* workspace, QWidget* parent) : QWidget(parent),
     reasons_->setAlternatingRowColors(true);
     reasons_->setWordWrap(false);
     bottom_->addTab(reasons_, tr("Why jobs waited"));
+
+    idleChart_ = chartView(bottom_);
+    bottom_->addTab(idleChart_, tr("Idle GPUs"));
 
     grid->addWidget(allocChart_, 0, 0);
     grid->addWidget(queueChart_, 0, 1);
@@ -196,15 +191,15 @@ ResultsTab::ResultsTab(Workspace* workspace, QWidget* parent) : QWidget(parent),
         emit statusMessage(tr("What-if not run: %1").arg(message), 8000);
     });
     connect(runner, &WhatIfRunner::finished, this, [this](const WhatIfRun& run) {
+        // The profiles ran side by side: the run took as long as the longest.
+        double ms = 0;
+        for (const auto& r : run.results) ms = std::max(ms, r->elapsedMs);
         stage_->setText(
-            tr("Finished in %1 s.")
-                .arg((run.primary->elapsedMs + (run.contrast ? run.contrast->elapsedMs : 0)) / 1000.0, 0, 'f',
-                     2));
+            run.results.size() > 1
+                ? tr("%1 profiles finished in %2 s.").arg(run.results.size()).arg(ms / 1000.0, 0, 'f', 2)
+                : tr("Finished in %1 s.").arg(ms / 1000.0, 0, 'f', 2));
     });
-    connect(pendingOf_, &QComboBox::currentIndexChanged, this, [this] {
-        const auto& run = ws_->results();
-        pending_->setResult(pendingOf_->currentIndex() == 1 ? run.contrast : run.primary);
-    });
+    connect(profileOf_, &QComboBox::currentIndexChanged, this, &ResultsTab::showProfile);
     connect(ws_, &Workspace::resultsChanged, this, &ResultsTab::refresh);
     connect(ws_->document(), &ProjectDocument::policyChanged, this, &ResultsTab::refreshBanner);
     refresh();
@@ -218,15 +213,21 @@ void ResultsTab::refreshBanner() {
     if (!why.isEmpty()) {
         parts << tr("<b>What-if runs are not available in this build.</b> %1").arg(why.toHtmlEscaped());
         background = QColor(0xfd, 0xec, 0xc8);
-    } else if (!run.primary) {
-        parts << tr("Press <b>Run what-if</b> (F5) to schedule the project's workloads with its policy%1.")
-                     .arg(ws_->document()->project().contrast ? tr(" and with the comparison profile")
-                                                              : QString());
+    } else if (!run.primary()) {
+        QStringList names;
+        for (const auto& name : engine::whatIfProfiles(ws_->document()->project())) names << qs(name);
+        parts << (names.size() > 1 ? tr("Press <b>Run what-if</b> (F5) to schedule the project's workloads "
+                                        "under %1, side by "
+                                        "side, each with the policy the project would export for it.")
+                                         .arg(names.join(QStringLiteral(", ")))
+                                   : tr("Press <b>Run what-if</b> (F5) to schedule the project's workloads "
+                                        "with its policy."));
     } else {
-        if (!run.primary->note.empty()) parts << qs(run.primary->note).toHtmlEscaped();
-        if (!run.primary->warnings.empty()) {
+        for (const auto& r : run.results)
+            if (!r->note.empty()) parts << qs(r->note).toHtmlEscaped();
+        if (!run.primary()->warnings.empty()) {
             QStringList w;
-            for (const auto& x : run.primary->warnings) w << qs(x);
+            for (const auto& x : run.primary()->warnings) w << qs(x);
             parts << tr("<span title='%1'>%n note(s) from the engine about what it does not model (hover to "
                         "read).</span>",
                         "", int(w.size()))
@@ -251,52 +252,82 @@ void ResultsTab::refreshBanner() {
 
 void ResultsTab::refresh() {
     const auto& run = ws_->results();
-    const WhatIfResult* a = run.primary.get();
-    const WhatIfResult* b = run.contrast.get();
+    std::vector<const WhatIfResult*> runs;
+    for (const auto& r : run.results) runs.push_back(r.get());
+    const WhatIfResult* a = runs.empty() ? nullptr : runs.front();
     refreshBanner();
     QString share = quotaTerms(ws_->document()->project().target).share;
-    setChart(allocChart_, makeAllocationChart(a, b, palette()));
-    setChart(queueChart_, makeQueueChart(a, b, share, palette()));
-    setChart(waitChart_, makeWaitChart(a, b, palette()));
+    setChart(allocChart_, makeAllocationChart(runs, palette()));
+    setChart(queueChart_, makeQueueChart(runs, share, palette()));
+    setChart(waitChart_, makeWaitChart(runs, palette()));
 
-    auto secondLine = [&](auto f) { return b ? tr("%1: %2").arg(qs(b->profile), f(*b)) : QString(); };
+    // A card shows the first profile's figure; the others' follow in its detail line.
+    auto others = [&](auto f) {
+        QStringList parts;
+        for (size_t i = 1; i < runs.size(); ++i)
+            parts << tr("%1 %2").arg(qs(runs[i]->profileName), f(*runs[i]));
+        return parts.join(QStringLiteral(" · "));
+    };
     if (a) {
-        // Over time: the time-weighted mean, with the peak and the end in the detail line.
-        auto allocDetail = [&](const WhatIfResult& r) {
-            return tr("mean · peak %1, end %2")
-                .arg(pct(r.peak(r.gpuAllocationPct)), pct(lastOr(r.gpuAllocationPct)));
-        };
-        allocCard_->setValue(pct(a->timeMean(a->gpuAllocationPct)),
-                             b ? tr("%1: %2 mean").arg(qs(b->profile), pct(b->timeMean(b->gpuAllocationPct)))
-                               : allocDetail(*a));
+        auto mean = [](const std::vector<double>& v, const WhatIfResult& r) { return pct(r.timeMean(v)); };
+        allocCard_->setValue(
+            pct(a->timeMean(a->gpuAllocationPct)),
+            runs.size() > 1 ? others([&](const WhatIfResult& r) { return mean(r.gpuAllocationPct, r); })
+                            : tr("mean · peak %1, end %2")
+                                  .arg(pct(a->peak(a->gpuAllocationPct)), pct(lastOr(a->gpuAllocationPct))));
         fragCard_->setValue(pct(a->timeMean(a->fragmentationPct)),
-                            b ? tr("%1: %2 mean").arg(qs(b->profile), pct(b->timeMean(b->fragmentationPct)))
-                              : tr("mean, of all GPUs · end %1").arg(pct(lastOr(a->fragmentationPct))));
+                            runs.size() > 1
+                                ? others([&](const WhatIfResult& r) { return mean(r.fragmentationPct, r); })
+                                : tr("mean, of all GPUs · end %1").arg(pct(lastOr(a->fragmentationPct))));
         startedCard_->setValue(tr("%1 of %2").arg(a->jobsStarted).arg(a->jobsTotal),
-                               secondLine([](const WhatIfResult& r) {
-                                   return tr("%1 of %2").arg(r.jobsStarted).arg(r.jobsTotal);
-                               }));
-        pendingCard_->setValue(formatCount(qint64(a->pending.size())), secondLine([](const WhatIfResult& r) {
+                               others([](const WhatIfResult& r) { return QString::number(r.jobsStarted); }));
+        pendingCard_->setValue(formatCount(qint64(a->pending.size())), others([](const WhatIfResult& r) {
                                    return formatCount(qint64(r.pending.size()));
                                }));
-        partialCard_->setValue(formatCount(a->jobsPartial),
-                               secondLine([](const WhatIfResult& r) { return formatCount(r.jobsPartial); }));
+        const double held = a->sim ? a->sim->partialHoldGpuHours : 0;
+        partialCard_->setValue(
+            tr("%1 GPU-h").arg(held, 0, 'f', 0),
+            runs.size() > 1 ? others([](const WhatIfResult& r) {
+                return tr("%1 GPU-h").arg(r.sim ? r.sim->partialHoldGpuHours : 0, 0, 'f', 0);
+            })
+                            : tr("held by gangs not yet complete · %1 at the end").arg(a->jobsPartial));
+        allocCard_->setAccent(profileColor(0));
     } else {
         for (auto* c : {allocCard_, fragCard_, startedCard_, pendingCard_, partialCard_})
             c->setValue(QStringLiteral("–"));
     }
 
-    pendingOf_->blockSignals(true);
-    pendingOf_->clear();
-    if (a) pendingOf_->addItem(tr("Pending under %1").arg(qs(a->profile)));
-    if (b) pendingOf_->addItem(tr("Pending under %1").arg(qs(b->profile)));
-    pendingOf_->setVisible(b != nullptr);
-    pendingOf_->blockSignals(false);
-    pending_->setResult(run.primary);
+    const int shown = profileOf_->currentIndex();
+    profileOf_->blockSignals(true);
+    profileOf_->clear();
+    for (const auto* r : runs) profileOf_->addItem(tr("Under %1").arg(qs(r->profileName)));
+    profileOf_->setVisible(runs.size() > 1);
+    profileOf_->setCurrentIndex(shown >= 0 && size_t(shown) < runs.size() ? shown : 0);
+    profileOf_->blockSignals(false);
+    showProfile(profileOf_->currentIndex());
+
+    compare_->setRun(run);
+    compareTable_->resizeColumnsToContents();
+    bottom_->setTabText(1, run.verdicts.empty() ? tr("Compare") : tr("Compare (%1)").arg(run.results.size()));
+    bottom_->setTabEnabled(1, !run.verdicts.empty());
+    // With several profiles the comparison is the first thing to read; alone, the pending jobs or,
+    // with nothing pending, the reasons over the run.
+    if (!run.verdicts.empty())
+        bottom_->setCurrentIndex(1);
+    else if (a && a->pending.empty() && !a->pendingReasons.empty())
+        bottom_->setCurrentIndex(2);
+    else
+        bottom_->setCurrentIndex(0);
+}
+
+void ResultsTab::showProfile(int index) {
+    const auto& run = ws_->results();
+    const auto result =
+        index >= 0 && size_t(index) < run.results.size() ? run.results[size_t(index)] : nullptr;
+    const WhatIfResult* a = result.get();
+    pending_->setResult(result);
     pendingTable_->resizeColumnsToContents();
     bottom_->setTabText(0, a ? tr("Pending jobs (%1)").arg(a->pending.size()) : tr("Pending jobs"));
-
-    // Why jobs waited, over the whole run (the policy's run).
     reasons_->setRowCount(a ? int(a->pendingReasons.size()) : 0);
     for (size_t i = 0; a && i < a->pendingReasons.size(); ++i) {
         const auto& r = a->pendingReasons[i];
@@ -314,82 +345,7 @@ void ResultsTab::refresh() {
     reasons_->resizeColumnToContents(2);
     bottom_->setTabText(2,
                         a ? tr("Why jobs waited (%1)").arg(a->pendingReasons.size()) : tr("Why jobs waited"));
-    // With nothing pending at the end, the comparison (when one ran) or the reasons over the run
-    // are the more useful page.
-    if (a && a->pending.empty() && bottom_->currentIndex() == 0) {
-        if (b)
-            bottom_->setCurrentIndex(1);
-        else if (!a->pendingReasons.empty())
-            bottom_->setCurrentIndex(2);
-    }
-
-    // Side by side.
-    struct Row {
-        QString name;
-        std::function<double(const WhatIfResult&)> value;
-        bool percent;
-        bool lowerIsBetter;
-    };
-    std::vector<Row> rows = {
-        {tr("GPU allocation, mean over time"),
-         [](const WhatIfResult& r) { return r.timeMean(r.gpuAllocationPct); }, true, false},
-        {tr("GPU allocation, peak"), [](const WhatIfResult& r) { return r.peak(r.gpuAllocationPct); }, true,
-         false},
-        {tr("GPU fragmentation, mean over time"),
-         [](const WhatIfResult& r) { return r.timeMean(r.fragmentationPct); }, true, true},
-        {tr("Jobs started"), [](const WhatIfResult& r) { return double(r.jobsStarted); }, false, false},
-        {tr("Jobs completed"), [](const WhatIfResult& r) { return double(r.jobsCompleted); }, false, false},
-        {tr("Jobs pending"), [](const WhatIfResult& r) { return double(r.pending.size()); }, false, true},
-        {tr("Gangs half-started (holding GPUs, cannot run)"),
-         [](const WhatIfResult& r) { return double(r.jobsPartial); }, false, true},
-        {tr("Pods bound"), [](const WhatIfResult& r) { return double(r.podsBound); }, false, false},
-        {tr("Pod evictions"), [](const WhatIfResult& r) { return double(r.evictions); }, false, true},
-        {tr("Job restarts (preempted)"), [](const WhatIfResult& r) { return double(r.jobRestarts); }, false,
-         true},
-        {tr("GPU-hours of work lost to restarts"), [](const WhatIfResult& r) { return r.lostGpuHours; },
-         false, true},
-        {tr("Median wait (s)"), [](const WhatIfResult& r) { return medianWait(r); }, false, true},
-        {tr("95th percentile wait (s)"), [](const WhatIfResult& r) { return waitPercentile(r, 95); }, false,
-         true},
-    };
-    compare_->setRowCount(a ? int(rows.size()) : 0);
-    compare_->setHorizontalHeaderLabels({tr("Measure"), a ? qs(a->profile) : tr("Policy"),
-                                         b ? qs(b->profile) : tr("Comparison"), tr("Difference")});
-    for (size_t i = 0; a && i < rows.size(); ++i) {
-        const Row& r = rows[i];
-        auto text = [&](double v) {
-            if (std::isnan(v)) return tr("n/a");
-            return r.percent ? pct(v)
-                             : QLocale().toString(v, 'f', std::abs(v - std::round(v)) < 1e-9 ? 0 : 1);
-        };
-        double va = r.value(*a);
-        compare_->setItem(int(i), 0, new QTableWidgetItem(r.name));
-        compare_->setItem(int(i), 1, new QTableWidgetItem(text(va)));
-        if (b) {
-            double vb = r.value(*b);
-            compare_->setItem(int(i), 2, new QTableWidgetItem(text(vb)));
-            auto* diff = new QTableWidgetItem;
-            if (!std::isnan(va) && !std::isnan(vb)) {
-                double d = va - vb;
-                // Differences below what is shown (0.1 pp, or 0.1 of a count) read as none.
-                if (std::abs(d) < 0.05) d = 0;
-                diff->setText((d > 0 ? QStringLiteral("+") : QString()) +
-                              (r.percent ? QStringLiteral("%1 pp").arg(d, 0, 'f', 1) : text(d)));
-                bool better = r.lowerIsBetter ? d < 0 : d > 0;
-                if (std::abs(d) > 1e-9)
-                    diff->setForeground(better ? QColor(0x2e, 0x7d, 0x32) : QColor(0xc6, 0x28, 0x28));
-            }
-            compare_->setItem(int(i), 3, diff);
-        } else {
-            compare_->setItem(int(i), 2, new QTableWidgetItem(tr("—")));
-            compare_->setItem(int(i), 3, new QTableWidgetItem);
-        }
-        for (int c = 1; c <= 3; ++c)
-            if (compare_->item(int(i), c))
-                compare_->item(int(i), c)->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
-    }
-    compare_->resizeColumnsToContents();
-    compare_->horizontalHeader()->setSectionResizeMode(0, QHeaderView::Stretch);
+    setChart(idleChart_, makeIdleChart(a, palette()));
 }
 
 } // namespace gantry::studio

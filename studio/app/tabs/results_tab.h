@@ -1,6 +1,7 @@
 #pragma once
-// Results: run the what-if on a worker (progress, cancel), then the charts, the pending jobs with
-// their reasons and, when a comparison profile ran too, the two runs side by side.
+// Results: run the what-if on worker threads (progress, cancel), then the charts, the pending jobs
+// with their reasons, idle GPUs by why, and, when several profiles ran, the profiles compared measure
+// by measure with a verdict each.
 #include <QWidget>
 
 class QChartView;
@@ -15,6 +16,7 @@ class QTabWidget;
 namespace gantry::studio {
 
 class Workspace;
+class ComparisonModel;
 class PendingJobsModel;
 class StatCard;
 
@@ -23,7 +25,7 @@ class ResultsTab : public QWidget {
   public:
     explicit ResultsTab(Workspace* workspace, QWidget* parent = nullptr);
     PendingJobsModel* pendingModel() const { return pending_; }
-    QTableWidget* comparison() const { return compare_; }
+    ComparisonModel* comparison() const { return compare_; }
 
   signals:
     void statusMessage(const QString& text, int timeoutMs = 0);
@@ -31,6 +33,7 @@ class ResultsTab : public QWidget {
   private:
     void refresh();
     void refreshBanner();
+    void showProfile(int index); // the pending jobs, reasons and idle GPUs of one profile's run
 
     Workspace* ws_;
     QPushButton* run_;
@@ -47,11 +50,13 @@ class ResultsTab : public QWidget {
     QChartView* queueChart_;
     QChartView* waitChart_;
     QTabWidget* bottom_;
-    QComboBox* pendingOf_;
+    QComboBox* profileOf_;
     PendingJobsModel* pending_;
     QTableView* pendingTable_;
-    QTableWidget* compare_;
+    ComparisonModel* compare_;
+    QTableView* compareTable_;
     QTableWidget* reasons_;
+    QChartView* idleChart_;
 };
 
 } // namespace gantry::studio

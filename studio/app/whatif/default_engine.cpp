@@ -58,6 +58,7 @@ std::unique_ptr<WhatIfResult> convert(const sim::SimResult& r, const Project& pr
                                       const std::string& profile) {
     auto out = std::make_unique<WhatIfResult>();
     out->method = WhatIfResult::Method::TimeSimulation;
+    out->profileName = profile;
     out->profile = engine::findProfile(profile)->describe(policiesOf(project));
     out->time = r.time;
     out->gpuAllocationPct = r.gpuAllocationPct;
@@ -161,6 +162,7 @@ class SimulatorEngine : public WhatIfEngine {
         if (control.cancelled()) return nullptr;
         control.progress(0.97, "Collecting the results");
         auto out = convert(result, project, profile);
+        out->sim = std::make_shared<const sim::SimResult>(result);
         // A run that ends with every job done leaves an empty cluster: the map then shows the moment
         // of peak allocation, replayed up to that time (same seed, same decisions).
         const auto peak = std::max_element(result.gpuAllocationPct.begin(), result.gpuAllocationPct.end());

@@ -2,8 +2,10 @@
 // The immutable outcome of one what-if run, as the Results tab and the GPU map show it. Produced on
 // a worker thread and handed to the GUI as std::shared_ptr<const WhatIfResult>.
 #include "gpumap/gpu_occupancy.h"
+#include "sim/result.h"
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -15,8 +17,9 @@ struct WhatIfResult {
     // simulator exists: every job arrives at t=0 and one scheduling session places what it can.
     enum class Method { SingleSession, TimeSimulation };
     Method method = Method::SingleSession;
-    std::string profile; // "Volcano: gang, binpack, proportion" / "kube-scheduler: LeastAllocated"
-    std::string note;    // shown next to the charts: what this run is and is not
+    std::string profileName; // the registry's name: "volcano", "kube-default"
+    std::string profile;     // "Volcano: gang, binpack, proportion" / "kube-scheduler: LeastAllocated"
+    std::string note;        // shown next to the charts: what this run is and is not
 
     // Time series, one value per sample time (seconds). A single session has the samples before
     // and after the session.
@@ -82,6 +85,8 @@ struct WhatIfResult {
     double totalGpus = 0, allocatedGpus = 0;
     double elapsedMs = 0;
     uint64_t projectRevision = 0; // the document revision the run started from
+    // The simulator's whole result: comparisons, idle GPUs by cause, room per topology level.
+    std::shared_ptr<const sim::SimResult> sim;
 
     static double percentile(std::vector<double> values, double p); // p in [0, 100]
     // Time-weighted mean of a series sampled at `time` (the last sample counts for nothing).

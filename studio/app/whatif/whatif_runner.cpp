@@ -5,7 +5,10 @@
 #include <QEventLoop>
 #include <QTimer>
 #include <algorithm>
+#include <atomic>
 #include <exception>
+#include <mutex>
+#include <thread>
 
 namespace gantry::studio {
 
@@ -45,34 +48,61 @@ bool WhatIfRunner::start(const Project& project, uint64_t revision) {
     // destructor waits for the thread, so `this` outlives every queued call made from it.
     thread_ = QThread::create([this, project, revision, cancelFlag, engine] {
         const std::vector<std::string> profiles = engine::whatIfProfiles(project);
-        const bool twoRuns = profiles.size() > 1;
-        auto reporter = [this](double base, double span) {
-            return [this, base, span](double fraction, const std::string& stage) {
-                double f = fraction < 0 ? -1.0 : base + span * std::clamp(fraction, 0.0, 1.0);
-                QString text = QString::fromStdString(stage);
+        const size_t n = profiles.size();
+        // Each profile runs on its own thread, as many at once as there are cores; progress is the
+        // share of profiles done, plus the fraction each reports.
+        std::vector<double> fractions(n, 0.0);
+        std::mutex progressMutex;
+        auto reporter = [this, n, &fractions, &progressMutex, &profiles](size_t i) {
+            return [this, i, n, &fractions, &progressMutex, &profiles](double fraction,
+                                                                       const std::string& stage) {
+                // Under the lock, so that the reports reach the GUI in the order of their totals.
+                std::lock_guard lock(progressMutex);
+                fractions[i] = fraction < 0 ? std::max(fractions[i], 0.05) : std::clamp(fraction, 0.0, 1.0);
+                double total = 0;
+                for (double f : fractions) total += f;
+                const double f = total / double(n);
+                QString text = QString::fromStdString(n > 1 ? profiles[i] + ": " + stage : stage);
                 QMetaObject::invokeMethod(
                     this, [this, f, text] { emit progress(f, text); }, Qt::QueuedConnection);
             };
         };
-        WhatIfRun run;
-        QString error;
-        try {
-            WhatIfControl control{reporter(0, twoRuns ? 0.5 : 1.0), cancelFlag.get()};
-            if (auto r = engine->run(project, profiles[0], control)) {
-                r->projectRevision = revision;
-                run.primary = std::move(r);
-            }
-            if (run.primary && twoRuns && !cancelFlag->load()) {
-                WhatIfControl second{reporter(0.5, 0.5), cancelFlag.get()};
-                if (auto r = engine->run(project, profiles[1], second)) {
-                    r->projectRevision = revision;
-                    run.contrast = std::move(r);
+        std::vector<std::shared_ptr<const WhatIfResult>> results(n);
+        std::vector<std::string> errors(n);
+        std::atomic<size_t> next{0};
+        auto work = [&] {
+            for (size_t i; (i = next.fetch_add(1)) < n && !cancelFlag->load();) {
+                try {
+                    WhatIfControl control{reporter(i), cancelFlag.get()};
+                    if (auto r = engine->run(project, profiles[i], control)) {
+                        r->projectRevision = revision;
+                        results[i] = std::move(r);
+                    }
+                } catch (const std::exception& e) {
+                    errors[i] = e.what();
                 }
             }
-        } catch (const std::exception& e) {
-            error = QString::fromUtf8(e.what());
+        };
+        const size_t threads = std::min<size_t>(n, std::max(1, QThread::idealThreadCount()));
+        std::vector<std::thread> pool;
+        for (size_t t = 1; t < threads; ++t) pool.emplace_back(work);
+        work();
+        for (auto& t : pool) t.join();
+
+        WhatIfRun run;
+        QString error;
+        for (size_t i = 0; i < n && error.isEmpty(); ++i)
+            if (!errors[i].empty())
+                error = QString::fromStdString(n > 1 ? profiles[i] + ": " + errors[i] : errors[i]);
+        if (std::all_of(results.begin(), results.end(), [](const auto& r) { return r != nullptr; })) {
+            run.results = std::move(results);
+            std::vector<sim::ProfileRun> compared;
+            for (const auto& r : run.results) compared.push_back({r->profileName, r->sim.get()});
+            if (compared.size() > 1 && std::all_of(compared.begin(), compared.end(),
+                                                   [](const auto& c) { return c.result != nullptr; }))
+                run.verdicts = sim::compareRuns(compared);
         }
-        const bool wasCancelled = cancelFlag->load() || (!run.primary && error.isEmpty());
+        const bool wasCancelled = cancelFlag->load() || (run.results.empty() && error.isEmpty());
         QThread* self = QThread::currentThread();
         QMetaObject::invokeMethod(
             this,

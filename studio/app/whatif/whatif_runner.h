@@ -2,6 +2,7 @@
 // Runs what-ifs off the GUI thread: a copy of the project goes to a worker thread, progress comes
 // back as signals, cancel() stops it, and the results arrive as immutable values. The last
 // results stay available (with the project revision they were computed for) until the next run.
+#include "sim/compare.h"
 #include "whatif/whatif_engine.h"
 
 #include <QObject>
@@ -12,8 +13,13 @@
 namespace gantry::studio {
 
 struct WhatIfRun {
-    std::shared_ptr<const WhatIfResult> primary;
-    std::shared_ptr<const WhatIfResult> contrast; // null when the project has no second profile
+    // One result per profile the project runs (engine::whatIfProfiles), in that order.
+    std::vector<std::shared_ptr<const WhatIfResult>> results;
+    // With two results or more: one verdict per measure (sim/compare.h).
+    std::vector<sim::Verdict> verdicts;
+    std::shared_ptr<const WhatIfResult> primary() const {
+        return results.empty() ? nullptr : results.front();
+    }
 };
 
 class WhatIfRunner : public QObject {
@@ -27,7 +33,7 @@ class WhatIfRunner : public QObject {
     const WhatIfRun& last() const { return last_; }
     void clear();
 
-    // Starts a run of the primary profile and, when the project has one, the contrast profile.
+    // Starts runs of every profile the project compares, in parallel on the cores.
     // Returns false (and emits failed) when a run is already going or the engine is unavailable.
     bool start(const Project& project, uint64_t revision);
     // Stops the run: the engine is asked to stop, and the runner lets go of it at once (an engine

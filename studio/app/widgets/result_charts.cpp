@@ -76,11 +76,13 @@ bool isSingleSession(const WhatIfResult* r) {
 
 } // namespace
 
-QColor primaryColor() {
-    return QColor(0x2f, 0x6f, 0xb3);
+QColor profileColor(size_t index) {
+    static const QColor colors[] = {QColor(0x2f, 0x6f, 0xb3), QColor(0xe0, 0x7b, 0x1f),
+                                    QColor(0x3a, 0x8f, 0x4a), QColor(0x8e, 0x4f, 0xa8)};
+    return colors[index % 4];
 }
-QColor contrastColor() {
-    return QColor(0xe0, 0x7b, 0x1f);
+QColor primaryColor() {
+    return profileColor(0);
 }
 
 QChart* makeMessageChart(const QString& title, const QString& message, const QPalette& palette) {
@@ -97,8 +99,8 @@ QChart* makeMessageChart(const QString& title, const QString& message, const QPa
     return chart;
 }
 
-QChart* makeAllocationChart(const WhatIfResult* primary, const WhatIfResult* contrast,
-                            const QPalette& palette) {
+QChart* makeAllocationChart(const std::vector<const WhatIfResult*>& runs, const QPalette& palette) {
+    const WhatIfResult* primary = runs.empty() ? nullptr : runs.front();
     if (!primary)
         return makeMessageChart(QObject::tr("GPU allocation and fragmentation"),
                                 QObject::tr("Run the what-if to see results."), palette);
@@ -126,8 +128,8 @@ QChart* makeAllocationChart(const WhatIfResult* primary, const WhatIfResult* con
                 series->append(frag);
             }
         };
-        addSet(primary, profileName(primary, QObject::tr("policy")), primaryColor());
-        addSet(contrast, profileName(contrast, QObject::tr("comparison")), contrastColor());
+        for (size_t i = 0; i < runs.size(); ++i)
+            addSet(runs[i], profileName(runs[i], QObject::tr("policy")), profileColor(i));
         series->setLabelsVisible(true);
         series->setLabelsFormat(QStringLiteral("@value %"));
         series->setLabelsPrecision(3);
@@ -150,8 +152,9 @@ QChart* makeAllocationChart(const WhatIfResult* primary, const WhatIfResult* con
         return chart;
     }
     styleChart(chart, QObject::tr("GPU allocation and fragmentation over time (% of all GPUs)"), palette);
-    double tmax = primary->time.empty() ? 1 : primary->time.back();
-    if (contrast && !contrast->time.empty()) tmax = std::max(tmax, contrast->time.back());
+    double tmax = 1;
+    for (const auto* r : runs)
+        if (!r->time.empty()) tmax = std::max(tmax, r->time.back());
     auto [unit, unitName] = timeUnit(tmax);
     auto addLine = [&](const WhatIfResult* r, const std::vector<double>& ys, const QString& name,
                        QColor color, Qt::PenStyle style) {
@@ -164,22 +167,16 @@ QChart* makeAllocationChart(const WhatIfResult* primary, const WhatIfResult* con
         chart->addSeries(s);
         return s;
     };
-    QColor fragColor(0xd3, 0x2f, 0x2f);
-    addLine(primary, primary->gpuAllocationPct,
-            QObject::tr("Allocated · %1").arg(shortProfileName(primary, QObject::tr("policy"))),
-            primaryColor(), Qt::SolidLine);
-    if (hasFrag)
-        addLine(primary, primary->fragmentationPct,
-                QObject::tr("Fragmented · %1").arg(shortProfileName(primary, QObject::tr("policy"))),
-                fragColor, Qt::SolidLine);
-    if (contrast) {
-        addLine(contrast, contrast->gpuAllocationPct,
-                QObject::tr("Allocated · %1").arg(shortProfileName(contrast, QObject::tr("comparison"))),
-                contrastColor(), Qt::DashLine);
-        if (!contrast->fragmentationPct.empty())
-            addLine(contrast, contrast->fragmentationPct,
-                    QObject::tr("Fragmented · %1").arg(shortProfileName(contrast, QObject::tr("comparison"))),
-                    fragColor.darker(130), Qt::DashLine);
+    // Allocation solid, fragmentation dashed, one colour per profile (the first profile's
+    // fragmentation in red when it runs alone).
+    for (size_t i = 0; i < runs.size(); ++i) {
+        const WhatIfResult* r = runs[i];
+        const QString name = shortProfileName(r, QObject::tr("policy"));
+        addLine(r, r->gpuAllocationPct, QObject::tr("Allocated · %1").arg(name), profileColor(i),
+                Qt::SolidLine);
+        if (hasFrag && !r->fragmentationPct.empty())
+            addLine(r, r->fragmentationPct, QObject::tr("Fragmented · %1").arg(name),
+                    runs.size() == 1 ? QColor(0xd3, 0x2f, 0x2f) : profileColor(i), Qt::DashLine);
     }
     auto* x = new QValueAxis;
     x->setRange(0, tmax / unit);
@@ -200,8 +197,9 @@ QChart* makeAllocationChart(const WhatIfResult* primary, const WhatIfResult* con
     return chart;
 }
 
-QChart* makeQueueChart(const WhatIfResult* primary, const WhatIfResult* contrast, const QString& shareTerm,
+QChart* makeQueueChart(const std::vector<const WhatIfResult*>& runs, const QString& shareTerm,
                        const QPalette& palette) {
+    const WhatIfResult* primary = runs.empty() ? nullptr : runs.front();
     const QString title = QObject::tr("Queue usage against %1 and guarantee (GPUs)").arg(shareTerm.toLower());
     if (!primary) return makeMessageChart(title, QObject::tr("Run the what-if to see results."), palette);
     if (primary->queues.empty())
@@ -217,12 +215,13 @@ QChart* makeQueueChart(const WhatIfResult* primary, const WhatIfResult* contrast
         auto* used = new QBarSet(QObject::tr("used · %1").arg(profileName(primary, QObject::tr("policy"))));
         used->setColor(primaryColor());
         used->setBorderColor(primaryColor());
-        QBarSet* usedContrast = nullptr;
-        if (contrast) {
-            usedContrast =
-                new QBarSet(QObject::tr("used · %1").arg(profileName(contrast, QObject::tr("comparison"))));
-            usedContrast->setColor(contrastColor());
-            usedContrast->setBorderColor(contrastColor());
+        std::vector<QBarSet*> usedOthers;
+        for (size_t i = 1; i < runs.size(); ++i) {
+            auto* set =
+                new QBarSet(QObject::tr("used · %1").arg(profileName(runs[i], QObject::tr("comparison"))));
+            set->setColor(profileColor(i));
+            set->setBorderColor(profileColor(i));
+            usedOthers.push_back(set);
         }
         auto* share = new QBarSet(shareTerm.toLower());
         QColor shareColor = palette.color(QPalette::Mid);
@@ -242,16 +241,16 @@ QChart* makeQueueChart(const WhatIfResult* primary, const WhatIfResult* contrast
             *guarantee << g;
             anyGuarantee = anyGuarantee || g > 0;
             ymax = std::max({ymax, u, d, g});
-            if (usedContrast) {
+            for (size_t i = 1; i < runs.size(); ++i) {
                 double c = 0;
-                for (const auto& cq : contrast->queues)
+                for (const auto& cq : runs[i]->queues)
                     if (cq.queue == q.queue && !cq.usedGpus.empty()) c = cq.usedGpus.back();
-                *usedContrast << c;
+                *usedOthers[i - 1] << c;
                 ymax = std::max(ymax, c);
             }
         }
         series->append(used);
-        if (usedContrast) series->append(usedContrast);
+        for (auto* set : usedOthers) series->append(set);
         series->append(share);
         if (anyGuarantee)
             series->append(guarantee);
@@ -341,7 +340,8 @@ QChart* makeQueueChart(const WhatIfResult* primary, const WhatIfResult* contrast
     return chart;
 }
 
-QChart* makeWaitChart(const WhatIfResult* primary, const WhatIfResult* contrast, const QPalette& palette) {
+QChart* makeWaitChart(const std::vector<const WhatIfResult*>& runs, const QPalette& palette) {
+    const WhatIfResult* primary = runs.empty() ? nullptr : runs.front();
     const QString title = QObject::tr("Wait time per queue (box: p25–p75, whiskers: min–max)");
     if (!primary) return makeMessageChart(title, QObject::tr("Run the what-if to see results."), palette);
     if (isSingleSession(primary))
@@ -354,8 +354,9 @@ QChart* makeWaitChart(const WhatIfResult* primary, const WhatIfResult* contrast,
     styleChart(chart, title, palette);
     auto [unit, unitName] = timeUnit([&] {
         double m = 1;
-        for (const auto& w : primary->waits)
-            for (double v : w.waitSeconds) m = std::max(m, v);
+        for (const auto* r : runs)
+            for (const auto& w : r->waits)
+                for (double v : w.waitSeconds) m = std::max(m, v);
         return m;
     }());
     QStringList cats;
@@ -386,8 +387,8 @@ QChart* makeWaitChart(const WhatIfResult* primary, const WhatIfResult* contrast,
         }
         chart->addSeries(series);
     };
-    addSeries(primary, profileName(primary, QObject::tr("policy")), primaryColor());
-    addSeries(contrast, profileName(contrast, QObject::tr("comparison")), contrastColor());
+    for (size_t i = 0; i < runs.size(); ++i)
+        addSeries(runs[i], shortProfileName(runs[i], QObject::tr("policy")), profileColor(i));
     auto* x = new QBarCategoryAxis;
     x->append(cats);
     x->setLabelsAngle(cats.size() > 6 ? -45 : 0);
@@ -402,6 +403,65 @@ QChart* makeWaitChart(const WhatIfResult* primary, const WhatIfResult* contrast,
     for (auto* s : chart->series()) {
         s->attachAxis(x);
         s->attachAxis(y);
+    }
+    return chart;
+}
+
+QChart* makeIdleChart(const WhatIfResult* run, const QPalette& palette) {
+    const QString title = QObject::tr("Idle GPUs by why they are idle");
+    const sim::SimResult* r = run ? run->sim.get() : nullptr;
+    if (!r) return makeMessageChart(title, QObject::tr("Run the what-if to see results."), palette);
+    if (r->idle.usable.empty() || r->time.size() < 2)
+        return makeMessageChart(title, QObject::tr("Fragmentation was not measured in this run."), palette);
+    auto* chart = new QChart;
+    styleChart(chart, QObject::tr("Idle GPUs by why they are idle · %1").arg(shortProfileName(run, {})),
+               palette);
+    const auto& t = r->time;
+    auto [unit, unitName] = timeUnit(t.back());
+    struct Band {
+        const std::vector<double>* values;
+        QString name;
+        QColor color;
+    };
+    const Band bands[] = {
+        {&r->idle.stranded, QObject::tr("stranded (CPU or memory used up)"), QColor(0xc6, 0x28, 0x28)},
+        {&r->idle.fractional, QObject::tr("fractional (partly shared GPUs)"), QColor(0xef, 0x8a, 0x1f)},
+        {&r->idle.scattered, QObject::tr("scattered (no node fits the common jobs)"),
+         QColor(0xe5, 0xc1, 0x3a)},
+        {&r->idle.usable, QObject::tr("usable"), QColor(0x7c, 0xb3, 0x7c)}};
+    std::vector<double> below(t.size(), 0.0);
+    double ymax = 1;
+    for (const auto& band : bands) {
+        auto* lower = new QLineSeries;
+        auto* upper = new QLineSeries;
+        for (size_t i = 0; i < t.size(); ++i) {
+            const double v = i < band.values->size() ? (*band.values)[i] : 0;
+            lower->append(t[i] / unit, below[i]);
+            below[i] += v;
+            upper->append(t[i] / unit, below[i]);
+            ymax = std::max(ymax, below[i]);
+        }
+        auto* area = new QAreaSeries(upper, lower);
+        area->setName(band.name);
+        area->setBrush(band.color);
+        area->setPen(QPen(band.color.darker(120), 1));
+        chart->addSeries(area);
+    }
+    auto* x = new QValueAxis;
+    x->setRange(0, t.back() / unit);
+    x->applyNiceNumbers();
+    x->setLabelFormat(QStringLiteral("%.3g"));
+    auto* y = new QValueAxis;
+    y->setRange(0, ymax * 1.05);
+    y->applyNiceNumbers();
+    y->setLabelFormat(QStringLiteral("%.0f"));
+    styleAxis(x, palette, QObject::tr("simulated time (%1)").arg(unitName));
+    styleAxis(y, palette, QObject::tr("GPUs"));
+    chart->addAxis(x, Qt::AlignBottom);
+    chart->addAxis(y, Qt::AlignLeft);
+    for (auto* series : chart->series()) {
+        series->attachAxis(x);
+        series->attachAxis(y);
     }
     return chart;
 }
