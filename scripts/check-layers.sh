@@ -30,6 +30,7 @@ engine/workload: engine/model
 engine/trace: engine/model
 engine/report: engine/model
 engine/sim: engine/model engine/state engine/profile engine/fragmentation engine/workload engine/trace
+engine/plan: engine/model engine/sim
 formats: engine
 importers: engine formats
 exporters: engine formats
