@@ -43,7 +43,7 @@ Project everything() {
     p.name = "all fields";
     p.description = "multi\nline: description # not a comment";
     p.target = TargetScheduler::YuniKorn;
-    p.simulation = {0.5, 86400.25, 7};
+    p.simulation = {0.5, 86400.25, 7, {"kube-default", "volcano"}};
     KubeSchedulerProfile k;
     k.schedulerName = "gpu-binpack";
     k.strategy = KubeSchedulerProfile::Strategy::RequestedToCapacityRatio;
