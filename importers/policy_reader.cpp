@@ -18,6 +18,7 @@ void readPolicyFile(const std::string& path, ConfigFormat format, SchedulerPolic
         return;
     case ConfigFormat::YuniKornQueues:
         policies.yunikorn = readYuniKornConfigFile(path, warnings);
+        return;
     case ConfigFormat::KueueConfiguration:
         policies.kueue = readKueueConfigFile(path, warnings);
         return;
