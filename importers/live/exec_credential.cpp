@@ -37,6 +37,16 @@ std::string firstLine(const std::string& text) {
     return line;
 }
 
+// What to quote of a plugin's output that is not an ExecCredential: its first line when it reads
+// as prose (a device-login prompt), never a single word, which may well be a bare token.
+std::string shownOutput(const std::string& text) {
+    std::string line = firstLine(text);
+    if (line.empty()) return " (its output was empty)";
+    if (line.find(' ') == std::string::npos)
+        return " (" + std::to_string(text.size()) + " bytes, not shown: they may be a credential)";
+    return ": " + line;
+}
+
 struct Pipe {
     int fd[2] = {-1, -1};
     Pipe() {
@@ -213,15 +223,23 @@ ExecCredential ExecCredentialProvider::run() {
         fail(message);
     }
 
+    return parseExecCredential(stdoutText, config_.apiVersion, name);
+}
+
+ExecCredential parseExecCredential(const std::string& stdoutText, const std::string& apiVersion,
+                                   const std::string& name) {
     nlohmann::json doc = nlohmann::json::parse(stdoutText, nullptr, false);
     if (doc.is_discarded() || !doc.is_object())
-        fail(name + " did not print an ExecCredential as JSON" +
-             (stdoutText.empty() ? std::string(" (its output was empty)") : ": " + firstLine(stdoutText)));
-    if (doc.value("kind", "") != "ExecCredential")
-        fail(name + " printed kind '" + doc.value("kind", "") + "', expected ExecCredential");
-    if (doc.value("apiVersion", "") != config_.apiVersion)
-        fail(name + " answered with apiVersion '" + doc.value("apiVersion", "") +
-             "', the kubeconfig asked for " + config_.apiVersion);
+        fail(name + " did not print an ExecCredential as JSON" + shownOutput(stdoutText));
+    auto text = [](const nlohmann::json& o, const char* key) {
+        auto it = o.find(key);
+        return it != o.end() && it->is_string() ? it->get<std::string>() : std::string();
+    };
+    if (text(doc, "kind") != "ExecCredential")
+        fail(name + " printed kind '" + text(doc, "kind") + "', expected ExecCredential");
+    if (text(doc, "apiVersion") != apiVersion)
+        fail(name + " answered with apiVersion '" + text(doc, "apiVersion") + "', the kubeconfig asked for " +
+             apiVersion);
     const auto& st = doc["status"];
     if (!st.is_object()) fail(name + " printed an ExecCredential without status");
     ExecCredential cred;
