@@ -139,7 +139,9 @@ void addKueuePodGroups(snapshot::State& s) {
 
 void resolveLocalQueues(snapshot::State& s) {
     auto& c = s.cluster;
-    for (const auto& [groupKey, lqName] : s.kueueGroupQueues) {
+    for (const auto& entry : s.kueueGroupQueues) {
+        const auto& groupKey = entry.first; // named: clang before 16 cannot capture a structured binding
+        const auto& lqName = entry.second;
         auto g = std::find_if(c.podGroups.begin(), c.podGroups.end(),
                               [&](const PodGroup& x) { return x.key() == groupKey; });
         if (g == c.podGroups.end()) continue;
