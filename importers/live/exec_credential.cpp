@@ -70,6 +70,9 @@ std::optional<std::chrono::system_clock::time_point> parseRfc3339(const std::str
     if (std::sscanf(text.c_str(), "%4d-%2d-%2dT%2d:%2d:%2d%n", &tm.tm_year, &tm.tm_mon, &tm.tm_mday,
                     &tm.tm_hour, &tm.tm_min, &tm.tm_sec, &consumed) != 6)
         return std::nullopt;
+    // system_clock counts nanoseconds in 64 bits: years far from 1970 overflow it (found by fuzzing:
+    // tests/fuzz/corpus/exec_credential/expiry-year-1015). No credential expires outside these.
+    if (tm.tm_year < 1970 || tm.tm_year > 2200) return std::nullopt;
     tm.tm_year -= 1900;
     tm.tm_mon -= 1;
     size_t i = size_t(consumed);
