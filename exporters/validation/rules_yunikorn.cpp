@@ -228,7 +228,8 @@ struct Checker {
             // Named: clang before 16 cannot capture a structured binding in the lambda below.
             const std::string key = item.key();
             const Json& value = item.value();
-            std::string v = value.is_string() ? value.get<std::string>() : value.dump();
+            std::string v = value.is_string() ? value.get<std::string>()
+                                              : value.dump(-1, ' ', false, Json::error_handler_t::replace);
             std::string lv = lower(v);
             FieldPath p = at.field("properties").key(key);
             auto bad = [&](const std::string& allowed) {
