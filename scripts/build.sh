@@ -11,7 +11,10 @@ if [ ! -f "$build/CMakeCache.txt" ]; then
     command -v ninja >/dev/null 2>&1 && generator=(-G Ninja)
     echo "build: configuring $build (CMake${generator:+, Ninja})"
     mkdir -p "$build"
-    cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=Release "${generator[@]}" >"$build/configure.log" 2>&1 || {
+    # GANTRY_CMAKE_ARGS: extra options of a new build folder (run-tests.sh --sanitize sets it).
+    # shellcheck disable=SC2086
+    cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=Release "${generator[@]}" ${GANTRY_CMAKE_ARGS:-} \
+        >"$build/configure.log" 2>&1 || {
         cat "$build/configure.log"
         echo "build: CMake configure failed (above; kept in $build/configure.log)" >&2
         exit 1

@@ -16,6 +16,11 @@ packages=(
     # the live-import tests' loopback HTTPS API server
     libssl-dev zlib1g-dev openssl ca-certificates
 )
+# --dev adds what only developers need: clang for the fuzz targets (scripts/fuzz.sh). The two commands
+# of the README never need it.
+if [ "${1:-}" = "--dev" ]; then
+    packages+=(clang)
+fi
 missing=()
 for p in "${packages[@]}"; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

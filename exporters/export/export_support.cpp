@@ -92,7 +92,8 @@ std::vector<NodeClass> nodeClasses(const Cluster& cluster) {
         c.capacity += n.allocatable;
     }
     std::vector<NodeClass> out;
-    for (auto& [model, c] : byModel) {
+    for (auto& entry : byModel) {
+        NodeClass& c = entry.second; // named: clang before 16 cannot capture a structured binding
         // A label every node of the class has with one value, and no other node has with that value.
         for (const char* key :
              {"nvidia.com/gpu.product", "node.kubernetes.io/instance-type", kNodeClassLabel}) {

@@ -259,8 +259,14 @@ bool typeMatches(Schema::Type t, const Json& v) {
     return false;
 }
 
+// Values come from users' files: bytes that are not UTF-8 are shown replaced, not thrown on (found by
+// fuzzing: tests/fuzz/corpus/manifests/invalid-utf8-in-enum-value).
+std::string shown(const Json& v) {
+    return v.dump(-1, ' ', false, Json::error_handler_t::replace);
+}
+
 std::string shortValue(const Json& v) {
-    std::string s = v.dump();
+    std::string s = shown(v);
     return s.size() > 60 ? s.substr(0, 57) + "..." : s;
 }
 
@@ -427,7 +433,7 @@ struct Validator {
                 Json key = Json::object();
                 for (const auto& k : s.listMapKeys)
                     if (v[i].contains(k)) key[k] = v[i][k];
-                if (!seen.insert(key.dump()).second) error(path.index(i), "duplicate entry " + key.dump());
+                if (!seen.insert(shown(key)).second) error(path.index(i), "duplicate entry " + shown(key));
             }
         }
     }

@@ -224,8 +224,12 @@ struct Checker {
         const Json* props = child(q, "properties");
         if (!props || !props->is_object()) return;
         static const std::regex duration(R"(^([0-9]+(\.[0-9]+)?(ns|us|µs|ms|s|m|h))+$)");
-        for (const auto& [key, value] : props->items()) {
-            std::string v = value.is_string() ? value.get<std::string>() : value.dump();
+        for (const auto& item : props->items()) {
+            // Named: clang before 16 cannot capture a structured binding in the lambda below.
+            const std::string key = item.key();
+            const Json& value = item.value();
+            std::string v = value.is_string() ? value.get<std::string>()
+                                              : value.dump(-1, ' ', false, Json::error_handler_t::replace);
             std::string lv = lower(v);
             FieldPath p = at.field("properties").key(key);
             auto bad = [&](const std::string& allowed) {

@@ -23,7 +23,10 @@ void readStruct(const Y& y, T& obj, std::initializer_list<std::string_view> also
     if (!y.isMap()) y.fail("expected a mapping");
     constexpr auto fields = Schema<T>::fields();
     // Unknown keys are errors: a typo must not silently fall back to a default.
-    for (const auto& [key, value] : y.entries()) {
+    for (const auto& entry : y.entries()) {
+        // Named, not a structured binding: clang before 16 cannot capture those (scripts/fuzz.sh).
+        const auto& key = entry.first;
+        const auto& value = entry.second;
         bool known = std::find(alsoAllowed.begin(), alsoAllowed.end(), key) != alsoAllowed.end();
         std::apply([&](const auto&... f) { ((known = known || key == f.key), ...); }, fields);
         if (!known) {

@@ -37,6 +37,16 @@ std::string firstLine(const std::string& text) {
     return line;
 }
 
+// What to quote of a plugin's output that is not an ExecCredential: its first line when it reads
+// as prose (a device-login prompt), never a single word, which may well be a bare token.
+std::string shownOutput(const std::string& text) {
+    std::string line = firstLine(text);
+    if (line.empty()) return " (its output was empty)";
+    if (line.find(' ') == std::string::npos)
+        return " (" + std::to_string(text.size()) + " bytes, not shown: they may be a credential)";
+    return ": " + line;
+}
+
 struct Pipe {
     int fd[2] = {-1, -1};
     Pipe() {
@@ -60,6 +70,9 @@ std::optional<std::chrono::system_clock::time_point> parseRfc3339(const std::str
     if (std::sscanf(text.c_str(), "%4d-%2d-%2dT%2d:%2d:%2d%n", &tm.tm_year, &tm.tm_mon, &tm.tm_mday,
                     &tm.tm_hour, &tm.tm_min, &tm.tm_sec, &consumed) != 6)
         return std::nullopt;
+    // system_clock counts nanoseconds in 64 bits: years far from 1970 overflow it (found by fuzzing:
+    // tests/fuzz/corpus/exec_credential/expiry-year-1015). No credential expires outside these.
+    if (tm.tm_year < 1970 || tm.tm_year > 2200) return std::nullopt;
     tm.tm_year -= 1900;
     tm.tm_mon -= 1;
     size_t i = size_t(consumed);
@@ -213,15 +226,23 @@ ExecCredential ExecCredentialProvider::run() {
         fail(message);
     }
 
+    return parseExecCredential(stdoutText, config_.apiVersion, name);
+}
+
+ExecCredential parseExecCredential(const std::string& stdoutText, const std::string& apiVersion,
+                                   const std::string& name) {
     nlohmann::json doc = nlohmann::json::parse(stdoutText, nullptr, false);
     if (doc.is_discarded() || !doc.is_object())
-        fail(name + " did not print an ExecCredential as JSON" +
-             (stdoutText.empty() ? std::string(" (its output was empty)") : ": " + firstLine(stdoutText)));
-    if (doc.value("kind", "") != "ExecCredential")
-        fail(name + " printed kind '" + doc.value("kind", "") + "', expected ExecCredential");
-    if (doc.value("apiVersion", "") != config_.apiVersion)
-        fail(name + " answered with apiVersion '" + doc.value("apiVersion", "") +
-             "', the kubeconfig asked for " + config_.apiVersion);
+        fail(name + " did not print an ExecCredential as JSON" + shownOutput(stdoutText));
+    auto text = [](const nlohmann::json& o, const char* key) {
+        auto it = o.find(key);
+        return it != o.end() && it->is_string() ? it->get<std::string>() : std::string();
+    };
+    if (text(doc, "kind") != "ExecCredential")
+        fail(name + " printed kind '" + text(doc, "kind") + "', expected ExecCredential");
+    if (text(doc, "apiVersion") != apiVersion)
+        fail(name + " answered with apiVersion '" + text(doc, "apiVersion") + "', the kubeconfig asked for " +
+             apiVersion);
     const auto& st = doc["status"];
     if (!st.is_object()) fail(name + " printed an ExecCredential without status");
     ExecCredential cred;

@@ -21,6 +21,11 @@ struct ExecCredential {
 // Parses an RFC 3339 time ("2024-05-01T10:00:00Z", fractions and offsets allowed).
 std::optional<std::chrono::system_clock::time_point> parseRfc3339(const std::string& text);
 
+// A plugin's standard output read as an ExecCredential of `apiVersion`; `name` names the plugin in
+// errors. Throws LiveError(ExecPlugin) when it is not one, without quoting anything that may be secret.
+ExecCredential parseExecCredential(const std::string& stdoutText, const std::string& apiVersion,
+                                   const std::string& name);
+
 class ExecCredentialProvider {
   public:
     // `connection` gives the plugin its cluster (provideClusterInfo) and names the user in errors.

@@ -278,8 +278,8 @@ class SnapshotObjectsTest : public QObject {
         QCOMPARE(QString::fromStdString(w[0].str()),
                  QString::fromStdString(dataPath("importers/yunikorn-configs.yaml")) +
                      ":52:9: warning: partitions[1]: partition 'gpu' ignored: Gantry models one partition "
-                     "(the Kubernetes shim uses "
-                     "only 'default')");
+                     "(the Kubernetes shim uses only 'default'); its 1 queue (production) and limits are "
+                     "not carried over");
     }
 
     void trainingJobsSharingAndSkippedKinds() {

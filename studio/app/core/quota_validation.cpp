@@ -73,35 +73,34 @@ struct Checker {
     }
 
     // "children of X sum to S, more than X's V": checked from the queue's side and the parent's side.
-    // unsetIsZero: the scheduler reads a value the parent leaves unset as 0 (Volcano, volcano#5634).
+    // unsetIsZero: the scheduler reads a value the parent leaves unset as 0 (Volcano, volcano#5634);
+    // the export then sets it to the children's sum, so the parent gets a warning saying so.
     void childrenWithin(QuotaField f, const QString& fieldName, bool unsetIsZero = false) {
         for (const auto& r : resources()) {
-            auto mine = value(queue, f, r);
-            if (!mine && unsetIsZero && !childrenOf(queue.name).empty()) mine = 0;
-            if (mine) {
-                int64_t sum = 0;
-                auto kids = childrenOf(queue.name);
-                for (const auto* c : kids) sum += value(*c, f, r).value_or(0);
-                if (!kids.empty() && sum > *mine)
+            auto kids = childrenOf(queue.name);
+            int64_t kidsSum = 0;
+            for (const auto* c : kids) kidsSum += value(*c, f, r).value_or(0);
+            if (auto mine = value(queue, f, r)) {
+                if (!kids.empty() && kidsSum > *mine)
                     error(f, r,
                           QObject::tr("children's %1 add up to %2, more than this queue's %3")
-                              .arg(fieldName, amount(r, sum), amount(r, *mine)));
+                              .arg(fieldName, amount(r, kidsSum), amount(r, *mine)));
+            } else if (unsetIsZero && kidsSum > 0) {
+                warn(f, r,
+                     QObject::tr("no %1 set while the children's add up to %2: Volcano counts it as 0, so "
+                                 "the export sets it to %2")
+                         .arg(fieldName, amount(r, kidsSum)));
             }
             const Queue* p = parent();
             if (!p) continue;
             auto theirs = value(*p, f, r);
-            if (!theirs && unsetIsZero) theirs = 0;
             if (!theirs || !value(queue, f, r)) continue;
             int64_t sum = 0;
             for (const auto* c : childrenOf(p->name)) sum += value(*c, f, r).value_or(0);
             if (sum > *theirs)
-                error(
-                    f, r,
-                    value(*p, f, r)
-                        ? QObject::tr("with its siblings this comes to %1, more than parent %2's %3 of %4")
-                              .arg(amount(r, sum), q(p->name), fieldName, amount(r, *theirs))
-                        : QObject::tr("parent %1 sets no %2, which Volcano counts as 0: give it at least %3")
-                              .arg(q(p->name), fieldName, amount(r, sum)));
+                error(f, r,
+                      QObject::tr("with its siblings this comes to %1, more than parent %2's %3 of %4")
+                          .arg(amount(r, sum), q(p->name), fieldName, amount(r, *theirs)));
         }
     }
 
@@ -127,10 +126,10 @@ struct Checker {
             }
             int64_t total = clusterTotal(project.cluster, r);
             if (c && total > 0 && *c > total)
-                error(QuotaField::High, r,
-                      QObject::tr("capability %1 is more than the cluster has (%2); Volcano then stops "
-                                  "scheduling every queue")
-                          .arg(amount(r, *c), amount(r, total)));
+                warn(QuotaField::High, r,
+                     QObject::tr("capability %1 is more than the cluster has (%2): Volcano would stop "
+                                 "scheduling every queue, so the export lowers it to %2")
+                         .arg(amount(r, *c), amount(r, total)));
             if (d && total > 0 && *d > total && !parent())
                 warn(QuotaField::Share, r,
                      QObject::tr("deserved %1 is more than the cluster has (%2)")
@@ -192,16 +191,17 @@ struct Checker {
             // The ancestors' max bounds this queue's max and its guaranteed (YuniKorn refuses the
             // whole configuration otherwise).
             std::string p = queue.parent;
+            int64_t guaranteed = g.value_or(0);
             for (int guard = 0; !p.empty() && p != "root" && guard < 64; ++guard) {
                 int i = queueIndex(project, p);
                 if (i < 0) break;
                 const Queue& a = project.cluster.queues[size_t(i)];
                 auto am = value(a, QuotaField::High, r);
-                if (g && am && *g > *am) {
+                if (am && guaranteed > *am) {
                     error(QuotaField::Share, r,
                           QObject::tr("guaranteed %1 exceeds ancestor %2's max %3")
-                              .arg(amount(r, *g), q(a.name), amount(r, *am)));
-                    g.reset(); // once is enough
+                              .arg(amount(r, guaranteed), q(a.name), amount(r, *am)));
+                    guaranteed = 0; // once is enough
                 }
                 if (m && am && *m > *am) {
                     error(QuotaField::High, r,

@@ -1,0 +1,115 @@
+// Saves and autosaves interrupted for real: a child process that saves and autosaves a project over
+// and over (gantry-save-victim) is killed with SIGKILL at random moments, or runs into a file size
+// limit as it would into a full disk. Whatever the moment, the project file is a whole project (the
+// last one reported saved, or a later one) and the autosave copy can be recovered and read.
+#include "core/autosave.h"
+#include "project/project_reader.h"
+#include "test_registry.h"
+
+#include <QDir>
+#include <QProcess>
+#include <QTemporaryDir>
+#include <QThread>
+#include <QtTest>
+#include <csignal>
+#include <random>
+
+using namespace gantry;
+using namespace gantry::studio;
+
+namespace {
+
+// The generation a saved project holds, checking that it is whole: its padding has the length that
+// generation wrote.
+int wholeGeneration(const QString& path) {
+    Project p = readProjectFile(path.toStdString());
+    const std::string prefix = "generation ";
+    if (p.name.rfind(prefix, 0) != 0) return -1;
+    int generation = std::stoi(p.name.substr(prefix.size()));
+    return p.description == std::string(size_t(generation) * 4096, 'x') ? generation : -1;
+}
+
+// The last N of lines "WORD N" in the victim's output.
+int lastReported(const QString& output, const QString& word) {
+    int last = 0;
+    for (const QString& line : output.split('\n'))
+        if (line.startsWith(word + ' ')) last = line.mid(word.size() + 1).toInt();
+    return last;
+}
+
+} // namespace
+
+class SaveInterruptionTest : public QObject {
+    Q_OBJECT
+
+    // Every copy an interrupted session left is recoverable: it reads as a whole project.
+    static int checkRecoverable(const QString& dir, int atLeast) {
+        int best = 0;
+        for (const auto& s : Autosaver::findRecoverable(dir)) {
+            int generation = wholeGeneration(s.autosavePath);
+            if (generation < 0) return -1;
+            best = std::max(best, generation);
+            Autosaver::remove(s);
+        }
+        return atLeast > 0 && best < atLeast ? -1 : best;
+    }
+
+  private slots:
+    void killedAtRandomMoments() {
+        QTemporaryDir dir;
+        const QString target = dir.filePath("plan.gantry"), autosaves = dir.filePath("autosave");
+        std::mt19937 rng(17);
+        std::uniform_int_distribution<int> delay(30, 600);
+        int interruptedWithFile = 0;
+        for (int round = 0; round < 16; ++round) {
+            QProcess victim;
+            victim.start(GANTRY_SAVE_VICTIM, {target, autosaves});
+            QVERIFY(victim.waitForStarted());
+            QThread::msleep(unsigned(delay(rng)));
+            ::kill(pid_t(victim.processId()), SIGKILL);
+            QVERIFY(victim.waitForFinished());
+            QCOMPARE(victim.exitStatus(), QProcess::CrashExit);
+            QString output = QString::fromUtf8(victim.readAllStandardOutput());
+            int saved = lastReported(output, "saved"), autosaved = lastReported(output, "autosaved");
+            if (QFile::exists(target)) {
+                int onDisk = wholeGeneration(target);
+                QVERIFY2(onDisk > 0,
+                         qPrintable("round " + QString::number(round) + ": the project is not whole"));
+                QVERIFY2(
+                    onDisk >= saved,
+                    qPrintable(QString("generation %1 on disk, %2 reported saved").arg(onDisk).arg(saved)));
+                ++interruptedWithFile;
+            }
+            QVERIFY2(checkRecoverable(autosaves, autosaved) >= 0,
+                     qPrintable("round " + QString::number(round) + ": the autosave is not recoverable"));
+        }
+        QVERIFY(interruptedWithFile > 8);
+    }
+
+    void fullDiskKeepsThePreviousFile() {
+        QTemporaryDir dir;
+        const QString target = dir.filePath("plan.gantry"), autosaves = dir.filePath("autosave");
+        QProcess victim;
+        victim.start(GANTRY_SAVE_VICTIM, {target, autosaves, QString::number(256 * 1024)});
+        QVERIFY(victim.waitForStarted());
+        QString output;
+        while (!output.contains("autosave failed") && victim.state() == QProcess::Running) {
+            victim.waitForReadyRead(1000);
+            output += QString::fromUtf8(victim.readAllStandardOutput());
+        }
+        ::kill(pid_t(victim.processId()), SIGKILL);
+        victim.waitForFinished();
+        output += QString::fromUtf8(victim.readAllStandardOutput());
+        QVERIFY2(output.contains("save failed"), qPrintable(output.right(400)));
+        QVERIFY2(output.contains("File too large"), qPrintable(output.right(400)));
+        int saved = lastReported(output, "saved"), autosaved = lastReported(output, "autosaved");
+        QVERIFY(saved > 0 && autosaved > 0);
+        QCOMPARE(wholeGeneration(target), saved);
+        QCOMPARE(checkRecoverable(autosaves, autosaved), autosaved);
+        // The failed writes left no temporary files behind.
+        QCOMPARE(QDir(dir.path()).entryList({".plan.gantry.tmp-*"}, QDir::Hidden | QDir::Files).size(), 0);
+    }
+};
+
+GANTRY_TEST(SaveInterruptionTest)
+#include "test_save_interruption.moc"
