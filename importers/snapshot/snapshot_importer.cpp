@@ -89,18 +89,20 @@ void addObject(snapshot::State& s, const Y& root, const std::string& listApiVers
 
 // Kueue creates a cohort implicitly when a ClusterQueue or Cohort names one that has no object.
 void addImplicitCohorts(Cluster& c) {
-    std::map<std::string, const Queue*> referenced;
+    // Where each is first named, by value: adding the cohorts reallocates c.queues (a pointer into it
+    // was a use after free, found by fuzzing: tests/fuzz/corpus/snapshot/implicit-cohorts-realloc).
+    std::map<std::string, SourceRef> referenced;
     std::set<std::string> names;
     for (const auto& q : c.queues) names.insert(q.name);
     for (const auto& q : c.queues)
         if ((q.kind == Queue::Kind::KueueClusterQueue || q.kind == Queue::Kind::KueueCohort) &&
             !q.parent.empty() && !names.count(q.parent))
-            referenced.try_emplace(q.parent, &q);
-    for (const auto& [name, by] : referenced) {
+            referenced.try_emplace(q.parent, q.source);
+    for (const auto& [name, where] : referenced) {
         Queue cohort;
         cohort.name = name;
         cohort.kind = Queue::Kind::KueueCohort;
-        cohort.source = by->source;
+        cohort.source = where;
         c.queues.push_back(std::move(cohort));
     }
 }
