@@ -184,14 +184,17 @@ struct Checker {
 
     void yunikorn() {
         for (const auto& r : resources()) {
-            auto g = value(queue, QuotaField::Share, r), m = value(queue, QuotaField::High, r);
-            if (g && m && *g > *m)
+            const auto g = value(queue, QuotaField::Share, r);
+            const auto m = value(queue, QuotaField::High, r);
+            // Read once into a plain value (GCC 12 at -O3 wrongly thinks the optional may be unset).
+            const bool hasGuaranteed = g.has_value();
+            int64_t guaranteed = hasGuaranteed ? *g : 0;
+            if (hasGuaranteed && m && guaranteed > *m)
                 error(QuotaField::Share, r,
-                      QObject::tr("guaranteed %1 exceeds max %2").arg(amount(r, *g), amount(r, *m)));
+                      QObject::tr("guaranteed %1 exceeds max %2").arg(amount(r, guaranteed), amount(r, *m)));
             // The ancestors' max bounds this queue's max and its guaranteed (YuniKorn refuses the
             // whole configuration otherwise).
             std::string p = queue.parent;
-            int64_t guaranteed = g.value_or(0);
             for (int guard = 0; !p.empty() && p != "root" && guard < 64; ++guard) {
                 int i = queueIndex(project, p);
                 if (i < 0) break;
