@@ -31,6 +31,11 @@ for dir in "$root"/tests/data/conformance/*/*/; do
     args=(cycle --snapshot "$dir/snapshot.yaml" --json)
     [ -f "$dir/scheduler.yaml" ] && args+=(--scheduler-conf "$dir/scheduler.yaml")
     [ "$suite" = kube-default ] && args+=(--profile kube-default)
+    case "$suite" in kueue*)
+        args+=(--profile kueue)
+        [ -f "$dir/config.yaml" ] && args+=(--scheduler-conf "$dir/config.yaml")
+        ;;
+    esac
     record "conformance/$suite-$case" "$gantry" "${args[@]}"
 done
 
