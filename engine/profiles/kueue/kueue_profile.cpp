@@ -275,9 +275,7 @@ ProfileInfo profileInfo() {
     ProfileInfo info;
     info.name = "kueue";
     info.title = "Kueue";
-    info.summary =
-        "admits whole workloads to ClusterQueues by flavor quota, cohorts, preemption, fair sharing, "
-        "topology; kube-scheduler places their pods";
+    info.summary = "admits workloads by ClusterQueue quota; kube-scheduler places the pods";
     info.configFormat = ConfigFormat::KueueConfiguration;
     info.make = [](const ProfileSetup& setup, Diagnostics* diagnostics) -> std::unique_ptr<SchedulerProfile> {
         auto p = std::make_unique<KueueProfile>(setup.cluster, setup.policies);
