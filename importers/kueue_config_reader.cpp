@@ -32,8 +32,8 @@ KueueConfig readRoot(const Y& root) {
     c.source = root.where();
     const std::string api = root["apiVersion"].str();
     if (api != "config.kueue.x-k8s.io/v1beta2" && api != "config.kueue.x-k8s.io/v1beta1")
-        root["apiVersion"].fail("expected apiVersion config.kueue.x-k8s.io/v1beta2 (or v1beta1), got '" + api +
-                                "'");
+        root["apiVersion"].fail("expected apiVersion config.kueue.x-k8s.io/v1beta2 (or v1beta1), got '" +
+                                api + "'");
     if (root["kind"].str() != "Configuration")
         root["kind"].fail("expected kind Configuration, got '" + root["kind"].str() + "'");
     const bool beta1 = api.ends_with("v1beta1");
@@ -57,8 +57,8 @@ KueueConfig readRoot(const Y& root) {
         if (c.podsReadyTimeoutSeconds <= 0) w["timeout"].fail("timeout must be positive");
         c.blockAdmission = w["blockAdmission"].boolean(false);
         auto rs = w["requeuingStrategy"];
-        rs.checkKeys("requeuingStrategy", {"timestamp", "backoffLimitCount", "backoffBaseSeconds",
-                                           "backoffMaxSeconds"});
+        rs.checkKeys("requeuingStrategy",
+                     {"timestamp", "backoffLimitCount", "backoffBaseSeconds", "backoffMaxSeconds"});
         c.requeuingTimestamp = rs["timestamp"].choice("Eviction", {"Eviction", "Creation"});
         c.backoffLimitCount = rs["backoffLimitCount"].optI32();
         if (c.backoffLimitCount && *c.backoffLimitCount < 0)
@@ -95,8 +95,8 @@ KueueConfig parseKueueConfig(const std::string& text, const std::string& name, D
         return readRoot(readerFor(inner[0], warnings, &notes));
     }
     if (docs.size() > 1)
-        throw InputError(SourceRef{name, 0, 0, 0},
-                         std::string("no ConfigMap with key '") + kConfigKey + "' in this multi-document file");
+        throw InputError(SourceRef{name, 0, 0, 0}, std::string("no ConfigMap with key '") + kConfigKey +
+                                                       "' in this multi-document file");
     auto root = readerFor(docs[0], warnings, &notes);
     if (root.isMap() && root["kind"].str() == "ConfigMap")
         root.fail(std::string("the ConfigMap has no data key '") + kConfigKey + "'");

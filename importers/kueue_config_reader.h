@@ -11,6 +11,7 @@
 namespace gantry {
 
 KueueConfig readKueueConfigFile(const std::string& path, Diagnostics* warnings = nullptr);
-KueueConfig parseKueueConfig(const std::string& text, const std::string& name, Diagnostics* warnings = nullptr);
+KueueConfig parseKueueConfig(const std::string& text, const std::string& name,
+                             Diagnostics* warnings = nullptr);
 
 } // namespace gantry

@@ -36,6 +36,11 @@ for dir in "$root"/tests/data/conformance/*/*/; do
         passes="$(grep -o '"passes": *[0-9]*' "$dir/expected.json" | grep -o '[0-9]*$' || true)"
         [ -n "$passes" ] && args+=(--passes "$passes")
     fi
+    case "$suite" in kueue*)
+        args+=(--profile kueue)
+        [ -f "$dir/config.yaml" ] && args+=(--scheduler-conf "$dir/config.yaml")
+        ;;
+    esac
     record "conformance/$suite-$case" "$gantry" "${args[@]}"
 done
 

@@ -30,10 +30,11 @@ struct KueueConfig {
     bool gate(const std::string& name) const;
     bool operator==(const KueueConfig& o) const {
         return fairSharing == o.fairSharing && preemptionStrategies == o.preemptionStrategies &&
-               waitForPodsReady == o.waitForPodsReady && podsReadyTimeoutSeconds == o.podsReadyTimeoutSeconds &&
-               blockAdmission == o.blockAdmission && requeuingTimestamp == o.requeuingTimestamp &&
-               backoffLimitCount == o.backoffLimitCount && backoffBaseSeconds == o.backoffBaseSeconds &&
-               backoffMaxSeconds == o.backoffMaxSeconds && featureGates == o.featureGates;
+               waitForPodsReady == o.waitForPodsReady &&
+               podsReadyTimeoutSeconds == o.podsReadyTimeoutSeconds && blockAdmission == o.blockAdmission &&
+               requeuingTimestamp == o.requeuingTimestamp && backoffLimitCount == o.backoffLimitCount &&
+               backoffBaseSeconds == o.backoffBaseSeconds && backoffMaxSeconds == o.backoffMaxSeconds &&
+               featureGates == o.featureGates;
     }
 };
 

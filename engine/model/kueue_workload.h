@@ -76,9 +76,9 @@ struct KueueWorkload {
     // Seconds since the epoch; absent = the zero time (older than any set time), as an object that
     // never had a creationTimestamp.
     std::optional<double> creationSeconds;
-    std::optional<int32_t> priority;   // spec.priority
-    std::string priorityClassName;     // spec.priorityClassRef name, when priority is not set
-    bool active = true;                // spec.active
+    std::optional<int32_t> priority; // spec.priority
+    std::string priorityClassName;   // spec.priorityClassRef name, when priority is not set
+    bool active = true;              // spec.active
     std::vector<KueuePodSet> podSets;
     std::optional<KueueAdmission> admission; // status.admission
     bool quotaReserved = false;              // QuotaReserved=True

@@ -19,7 +19,8 @@ std::optional<double> parseTimestamp(const std::string& text) {
     int y, mo, d, h, mi;
     double sec;
     int n = 0;
-    if (std::sscanf(text.c_str(), "%4d-%2d-%2dT%2d:%2d:%lf%n", &y, &mo, &d, &h, &mi, &sec, &n) != 6) return std::nullopt;
+    if (std::sscanf(text.c_str(), "%4d-%2d-%2dT%2d:%2d:%lf%n", &y, &mo, &d, &h, &mi, &sec, &n) != 6)
+        return std::nullopt;
     std::string rest = text.substr(size_t(n));
     double offset = 0;
     if (rest == "Z" || rest == "z") {
@@ -29,7 +30,8 @@ std::optional<double> parseTimestamp(const std::string& text) {
     } else {
         return std::nullopt;
     }
-    if (mo < 1 || mo > 12 || d < 1 || d > 31 || h > 23 || mi > 59 || sec < 0 || sec >= 61) return std::nullopt;
+    if (mo < 1 || mo > 12 || d < 1 || d > 31 || h > 23 || mi > 59 || sec < 0 || sec >= 61)
+        return std::nullopt;
     // Days from the civil date (proleptic Gregorian), as in Howard Hinnant's algorithm.
     const int yy = mo <= 2 ? y - 1 : y;
     const int era = (yy >= 0 ? yy : yy - 399) / 400;
@@ -59,10 +61,11 @@ KueueContainer readContainer(const Y& c) {
 KueueTopologyRequest readTopologyRequest(const Y& t) {
     KueueTopologyRequest r;
     if (!t.present()) return r;
-    t.checkKeys("topologyRequest",
-                {"required", "preferred", "unconstrained", "podSetSliceRequiredTopology", "podSetSliceSize",
-                 "podSetGroupName"},
-                {"podIndexLabel", "subGroupIndexLabel", "subGroupCount", "podsetSliceRequiredTopologyConstraints"});
+    t.checkKeys(
+        "topologyRequest",
+        {"required", "preferred", "unconstrained", "podSetSliceRequiredTopology", "podSetSliceSize",
+         "podSetGroupName"},
+        {"podIndexLabel", "subGroupIndexLabel", "subGroupCount", "podsetSliceRequiredTopologyConstraints"});
     r.required = t["required"].str();
     r.preferred = t["preferred"].str();
     r.unconstrained = t["unconstrained"].boolean(false);
@@ -100,7 +103,8 @@ KueueTopologyAssignment readTopologyAssignment(const Y& t) {
         for (const auto& lv : levels) {
             lv.checkKeys("valuesPerLevel", {"universal", "individual"});
             if (lv["universal"].present()) {
-                for (int32_t i = 0; i < n; ++i) a.domains[first + size_t(i)].values.push_back(lv["universal"].str());
+                for (int32_t i = 0; i < n; ++i)
+                    a.domains[first + size_t(i)].values.push_back(lv["universal"].str());
                 continue;
             }
             auto ind = lv["individual"];
@@ -223,12 +227,14 @@ void readKueueWorkload(State& s, const Object& o) {
 
     auto status = r["status"];
     status.checkKeys("Workload", {"admission", "conditions", "admissionChecks", "requeueState"},
-                     {"reclaimablePods", "resourceRequests", "accumulatedPastExecutionTimeSeconds", "clusterName",
-                      "nominatedClusterNames", "preemptionGates", "schedulingStats", "unhealthyNodes"});
+                     {"reclaimablePods", "resourceRequests", "accumulatedPastExecutionTimeSeconds",
+                      "clusterName", "nominatedClusterNames", "preemptionGates", "schedulingStats",
+                      "unhealthyNodes"});
     if (status["admission"].present()) w->admission = readAdmission(status["admission"]);
     for (const auto& c : status["conditions"].items()) {
         std::string type = c["type"].str(), st = c["status"].str();
-        if (st != "True" && st != "False" && st != "Unknown") c["status"].fail("expected True, False or Unknown");
+        if (st != "True" && st != "False" && st != "Unknown")
+            c["status"].fail("expected True, False or Unknown");
         auto when = timestampOf(c["lastTransitionTime"]);
         if (type == "QuotaReserved" && st == "True") {
             w->quotaReserved = true;
@@ -244,15 +250,15 @@ void readKueueWorkload(State& s, const Object& o) {
     }
     for (const auto& ac : status["admissionChecks"].items()) {
         std::string name = ac["name"].str();
-        w->admissionChecks[name] =
-            ac["state"].choice("Pending", {"Pending", "Ready", "Retry", "Rejected"});
+        w->admissionChecks[name] = ac["state"].choice("Pending", {"Pending", "Ready", "Retry", "Rejected"});
     }
     if (status["requeueState"].present()) {
         w->requeueAtSeconds = timestampOf(status["requeueState"]["requeueAt"]);
         w->requeueCount = status["requeueState"]["count"].i32(0);
     }
     if (w->quotaReserved && !w->admission)
-        status.warn("QuotaReserved is True but the Workload has no status.admission; Kueue counts no quota for it");
+        status.warn(
+            "QuotaReserved is True but the Workload has no status.admission; Kueue counts no quota for it");
 
     g.queue = w->admission ? w->admission->clusterQueue : w->queueName;
     g.phase = w->admission && w->quotaReserved ? PodGroupPhase::Inqueue : PodGroupPhase::Pending;
@@ -278,7 +284,8 @@ void readLimitRange(State& s, const Object& o) {
     lr.ns = o.ns;
     lr.source = o.source;
     for (const auto& item : r["spec"]["limits"].items()) {
-        item.checkKeys("LimitRange item", {"type", "max", "min", "default", "defaultRequest", "maxLimitRequestRatio"});
+        item.checkKeys("LimitRange item",
+                       {"type", "max", "min", "default", "defaultRequest", "maxLimitRequestRatio"});
         LimitRangeItem it;
         it.type = item["type"].choice("", {"Container", "Pod", "PersistentVolumeClaim"});
         if (it.type.empty()) item.fail("a LimitRange item needs a type");

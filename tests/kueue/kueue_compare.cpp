@@ -20,9 +20,13 @@ const json& member(const json& j, const std::string& key) {
     return *it;
 }
 
-bool has(const json& j, const std::string& key) { return j.is_object() && j.contains(key); }
+bool has(const json& j, const std::string& key) {
+    return j.is_object() && j.contains(key);
+}
 
-std::string text(const json& j) { return j.is_null() ? "None" : j.dump(); }
+std::string text(const json& j) {
+    return j.is_null() ? "None" : j.dump();
+}
 
 std::set<std::string> keys(const json& j) {
     std::set<std::string> out;
@@ -89,25 +93,29 @@ std::string compareKueue(const json& exp, const json& got) {
             return wl + " not admitted (expected in " + e.value("clusterQueue", "") + ")";
         const json& g = ga[wl];
         if (g.value("clusterQueue", json()) != e["clusterQueue"])
-            return wl + " admitted to " + text(g.value("clusterQueue", json())) + ", expected " + e["clusterQueue"].dump();
+            return wl + " admitted to " + text(g.value("clusterQueue", json())) + ", expected " +
+                   e["clusterQueue"].dump();
         const json& ef = member(e, "flavors");
         for (auto ps = ef.begin(); ps != ef.end(); ++ps)
             for (auto r = ps->begin(); r != ps->end(); ++r) {
                 const json& gps = member(member(g, "flavors"), ps.key());
                 const json gf = gps.contains(r.key()) ? gps[r.key()] : json();
                 if (gf != *r)
-                    return wl + " podset " + ps.key() + " " + r.key() + ": flavor " + text(gf) + ", expected " + r->dump();
+                    return wl + " podset " + ps.key() + " " + r.key() + ": flavor " + text(gf) +
+                           ", expected " + r->dump();
             }
         const json& ec = member(e, "counts");
         for (auto ps = ec.begin(); ps != ec.end(); ++ps) {
             const json& gc = member(g, "counts");
             const json gn = gc.contains(ps.key()) ? gc[ps.key()] : json();
-            if (gn != *ps) return wl + " podset " + ps.key() + ": count " + text(gn) + ", expected " + ps->dump();
+            if (gn != *ps)
+                return wl + " podset " + ps.key() + ": count " + text(gn) + ", expected " + ps->dump();
         }
         if (has(e, "admittedCondition")) {
             const json gcnd = has(g, "admittedCondition") ? g["admittedCondition"] : json(true);
             if (gcnd != e["admittedCondition"])
-                return wl + ": Admitted condition " + gcnd.dump() + ", expected " + e["admittedCondition"].dump();
+                return wl + ": Admitted condition " + gcnd.dump() + ", expected " +
+                       e["admittedCondition"].dump();
         }
         const json& et = member(e, "topologyAssignment");
         for (auto ps = et.begin(); ps != et.end(); ++ps) {
@@ -117,10 +125,11 @@ std::string compareKueue(const json& exp, const json& got) {
                 return wl + " podset " + ps.key() + ": no topologyAssignment";
             const json gl = gt.value("levels", json());
             if (gl != (*ps)["levels"])
-                return wl + " podset " + ps.key() + ": topology levels " + text(gl) + ", expected " + (*ps)["levels"].dump();
+                return wl + " podset " + ps.key() + ": topology levels " + text(gl) + ", expected " +
+                       (*ps)["levels"].dump();
             if (domainSet(gt.value("domains", json::array())) != domainSet((*ps)["domains"]))
-                return wl + " podset " + ps.key() + ": topology domains " + text(gt.value("domains", json())) +
-                       ", expected " + (*ps)["domains"].dump();
+                return wl + " podset " + ps.key() + ": topology domains " +
+                       text(gt.value("domains", json())) + ", expected " + (*ps)["domains"].dump();
         }
     }
     if (exp.value("admitted_exact", false) && keys(ga) != keys(ea))
@@ -128,7 +137,8 @@ std::string compareKueue(const json& exp, const json& got) {
 
     const auto gp = names(got.value("preempted", json::array()));
     const auto ep = names(exp.value("preempted", json::array()));
-    if (exp.value("preempted_exact", false) && gp != ep) return "preempted " + list(gp) + ", expected " + list(ep);
+    if (exp.value("preempted_exact", false) && gp != ep)
+        return "preempted " + list(gp) + ", expected " + list(ep);
     if (!subset(ep, gp)) return "preempted " + list(gp) + ", expected at least " + list(ep);
     const json& er = member(exp, "preemption_reasons");
     for (auto it = er.begin(); it != er.end(); ++it) {
@@ -139,7 +149,8 @@ std::string compareKueue(const json& exp, const json& got) {
 
     const auto gq = names(got.value("pending", json::array()));
     const auto eq = names(exp.value("pending", json::array()));
-    if (exp.value("pending_exact", false) && gq != eq) return "pending " + list(gq) + ", expected " + list(eq);
+    if (exp.value("pending_exact", false) && gq != eq)
+        return "pending " + list(gq) + ", expected " + list(eq);
     if (!subset(eq, gq)) return "pending " + list(gq) + ", expected at least " + list(eq);
     const json& epr = member(exp, "pending_reasons");
     for (auto it = epr.begin(); it != epr.end(); ++it) {
@@ -153,7 +164,8 @@ std::string compareKueue(const json& exp, const json& got) {
         const json& gqa = member(got, "queue_after");
         for (const char* part : {"active", "inadmissible"}) {
             auto e = queuePart(eqa, part), g = queuePart(gqa, part);
-            if (e != g) return std::string("queue_after.") + part + " " + partText(g) + ", expected " + partText(e);
+            if (e != g)
+                return std::string("queue_after.") + part + " " + partText(g) + ", expected " + partText(e);
         }
     }
     return {};

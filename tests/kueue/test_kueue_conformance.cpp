@@ -36,7 +36,8 @@ void runCase(const QString& path) {
     p.start(GANTRY_CLI, args);
     QVERIFY(p.waitForFinished(60000));
     const QString err = QString::fromUtf8(p.readAllStandardError());
-    QVERIFY2(p.exitCode() == 0, qPrintable(QString("gantry cycle exited %1:\n%2").arg(p.exitCode()).arg(err)));
+    QVERIFY2(p.exitCode() == 0,
+             qPrintable(QString("gantry cycle exited %1:\n%2").arg(p.exitCode()).arg(err)));
     json got;
     const std::string out = p.readAllStandardOutput().toStdString();
     try {
@@ -46,7 +47,7 @@ void runCase(const QString& path) {
     }
     const std::string problem = gantry::test::compareKueue(expected, got);
     QVERIFY2(problem.empty(), qPrintable(QString::fromStdString(problem + "\n" + expected.value("notes", "") +
-                                                                 "\noutput: " + got.dump())));
+                                                                "\noutput: " + got.dump())));
 }
 
 } // namespace
@@ -75,6 +76,7 @@ class KueueConformanceTest : public QObject {
     void comparisonFindsDifferences() {
         const json expected = json::parse(R"({
             "admitted": {"ns/a": {"clusterQueue": "cq", "flavors": {"main": {"cpu": "f1"}}, "counts": {"main": 3},
+                                  "admittedCondition": true,
                                   "topologyAssignment": {"main": {"levels": ["h"], "domains": [{"values": ["x"], "count": 1},
                                                                                          {"values": ["y"], "count": 2}]}}}},
             "preempted": ["ns/v"], "preemption_reasons": {"ns/v": "InClusterQueue"},
@@ -94,7 +96,9 @@ class KueueConformanceTest : public QObject {
             json bad = good;
             bad[json::json_pointer(pointer)] = value;
             const std::string problem = gantry::test::compareKueue(expected, bad);
-            QVERIFY2(problem.find(expectedText) != std::string::npos, problem.c_str());
+            QVERIFY2(
+                problem.find(expectedText) != std::string::npos,
+                (std::string(pointer) + ": " + (problem.empty() ? "no difference found" : problem)).c_str());
         };
         differs("/admitted/ns~1a/clusterQueue", "other", "admitted to \"other\"");
         differs("/admitted/ns~1a/flavors/main/cpu", "f2", "flavor \"f2\"");

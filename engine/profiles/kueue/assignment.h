@@ -39,7 +39,7 @@ struct PodSetAssignment {
     int assigned = 0;                  // resources with a flavor
     std::vector<std::string> reasons;  // why not fit
     std::string error;
-    std::vector<FlavorAttempt> attempts; // sorted by flavor name
+    std::vector<FlavorAttempt> attempts;          // sorted by flavor name
     std::vector<std::pair<int, Amount>> requests; // whole pod set, by resource id
     std::optional<KueueTopologyAssignment> topology;
     int topologyFlavor = -1;

@@ -11,7 +11,8 @@ void Context::removeWorkload(uint32_t wl) {
     if (tas)
         for (size_t i = 0; i < x.admission.size() && i < x.podSets.size(); ++i)
             if (x.admission[i].topology && x.admission[i].topologyFlavor >= 0)
-                tas->addUsage(x.admission[i].topologyFlavor, *x.admission[i].topology, x.podSets[i].shape, -1);
+                tas->addUsage(x.admission[i].topologyFlavor, *x.admission[i].topology, x.podSets[i].shape,
+                              -1);
 }
 
 void Context::addWorkload(uint32_t wl) {
@@ -21,7 +22,8 @@ void Context::addWorkload(uint32_t wl) {
     if (tas)
         for (size_t i = 0; i < x.admission.size() && i < x.podSets.size(); ++i)
             if (x.admission[i].topology && x.admission[i].topologyFlavor >= 0)
-                tas->addUsage(x.admission[i].topologyFlavor, *x.admission[i].topology, x.podSets[i].shape, +1);
+                tas->addUsage(x.admission[i].topologyFlavor, *x.admission[i].topology, x.podSets[i].shape,
+                              +1);
 }
 
 } // namespace gantry::engine::kueue

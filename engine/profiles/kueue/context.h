@@ -23,7 +23,7 @@ struct Context {
     int64_t cycle = 0;
     double now = 0;
     bool fairSharing = false;
-    std::vector<int> strategies; // 0 LessThanOrEqualToFinalShare, 1 LessThanInitialShare
+    std::vector<int> strategies;     // 0 LessThanOrEqualToFinalShare, 1 LessThanInitialShare
     std::vector<int64_t> generation; // per ClusterQueue: bumped when a workload leaves it
     // Workloads taken out of the snapshot while a preemption is simulated (kept by the scheduler
     // from cycle to cycle: every removal is undone before the cycle ends).
@@ -38,6 +38,8 @@ struct Context {
 };
 
 // Kueue's effective priority and the timestamp it queues by.
-inline int64_t priorityOf(const Workload& wl) { return wl.priority; }
+inline int64_t priorityOf(const Workload& wl) {
+    return wl.priority;
+}
 
 } // namespace gantry::engine::kueue

@@ -16,7 +16,9 @@ struct GMode {
     int borrow = 0;
 };
 
-GMode worstMode() { return GMode{PMode::NoFit, INT_MAX}; }
+GMode worstMode() {
+    return GMode{PMode::NoFit, INT_MAX};
+}
 
 Mode toMode(PMode p) {
     switch (p) {
@@ -60,7 +62,9 @@ int severity(const std::string& r) {
     return 0;
 }
 
-std::string mostSevere(const std::string& a, const std::string& b) { return severity(a) >= severity(b) ? a : b; }
+std::string mostSevere(const std::string& a, const std::string& b) {
+    return severity(a) >= severity(b) ? a : b;
+}
 
 std::string quantity(const World& w, int r, Amount v) {
     if (v == kUnlimited) return "unlimited";
@@ -88,11 +92,14 @@ void sortForKueue(std::vector<RequestItem>& items) {
     });
 }
 
-bool explicitTas(const KueueTopologyRequest& t) { return t.any() || !t.sliceRequired.empty(); }
+bool explicitTas(const KueueTopologyRequest& t) {
+    return t.any() || !t.sliceRequired.empty();
+}
 
 class Assigner {
   public:
-    Assigner(Context& ctx, uint32_t wi) : ctx_(ctx), w_(ctx.w), wl_(ctx.wls[wi]), wi_(wi), cq_(w_.cqs[size_t(wl_.cq)]) {}
+    Assigner(Context& ctx, uint32_t wi)
+        : ctx_(ctx), w_(ctx.w), wl_(ctx.wls[wi]), wi_(wi), cq_(w_.cqs[size_t(wl_.cq)]) {}
 
     Assignment run(const std::vector<int32_t>& counts) {
         Assignment a;
@@ -106,11 +113,13 @@ class Assigner {
             const PodSet& ps = wl_.podSets[i];
             const int32_t count = counts.empty() ? ps.count : counts[i];
             psCount[i] = count;
-            for (const auto& [r, v] : ps.perPod) psReq[i].push_back({w_.resources[size_t(r)], r, mulAmount(v, count)});
+            for (const auto& [r, v] : ps.perPod)
+                psReq[i].push_back({w_.resources[size_t(r)], r, mulAmount(v, count)});
             for (size_t u = 0; u < ps.uncovered.size(); ++u)
                 psReq[i].push_back({ps.uncovered[u], -1, mulAmount(ps.uncoveredAmounts[u], count)});
             if (coversPods) {
-                auto it = std::find_if(psReq[i].begin(), psReq[i].end(), [&](const RequestItem& x) { return x.id == podsRes; });
+                auto it = std::find_if(psReq[i].begin(), psReq[i].end(),
+                                       [&](const RequestItem& x) { return x.id == podsRes; });
                 if (it != psReq[i].end())
                     it->amount = count;
                 else
@@ -121,8 +130,9 @@ class Assigner {
         std::vector<std::string> groupOrder;
         std::map<std::string, std::vector<int>> groups;
         for (size_t i = 0; i < n; ++i) {
-            std::string key = wl_.podSets[i].topology.podSetGroup.empty() ? "#" + std::to_string(i)
-                                                                          : wl_.podSets[i].topology.podSetGroup;
+            std::string key = wl_.podSets[i].topology.podSetGroup.empty()
+                                  ? "#" + std::to_string(i)
+                                  : wl_.podSets[i].topology.podSetGroup;
             auto [it, inserted] = groups.try_emplace(key);
             if (inserted) groupOrder.push_back(key);
             it->second.push_back(int(i));
@@ -262,8 +272,8 @@ class Assigner {
             if (sh) tolerations = sh->tolerations;
             tolerations.insert(tolerations.end(), flavor.tolerations.begin(), flavor.tolerations.end());
             if (const Taint* t = firstUntoleratedTaint(flavor.taints, tolerations))
-                return "untolerated taint {" + t->key + " " + t->value + " " + toString(t->effect) + "} in flavor " +
-                       flavor.name;
+                return "untolerated taint {" + t->key + " " + t->value + " " + toString(t->effect) +
+                       "} in flavor " + flavor.name;
             if (!sh) continue;
             // The pod's node selector and required affinity, restricted to the flavor's label keys.
             auto allowed = [&](const std::string& k) {
@@ -314,12 +324,14 @@ class Assigner {
                 if (!overlap) return {};
                 return "Flavor \"" + flavor.name + "\" does not support TopologyAwareScheduling";
             }
-            if (flavor.topology < 0 || !ctx_.tas) return "Flavor \"" + flavor.name + "\" information missing in TAS cache";
+            if (flavor.topology < 0 || !ctx_.tas)
+                return "Flavor \"" + flavor.name + "\" information missing in TAS cache";
             if (!ctx_.tas->hasLevel(f, ps.topology))
                 return "Flavor \"" + flavor.name + "\" does not contain the requested level";
             return {};
         }
-        if (!flavor.topologyName.empty()) return "Flavor \"" + flavor.name + "\" supports only TopologyAwareScheduling";
+        if (!flavor.topologyName.empty())
+            return "Flavor \"" + flavor.name + "\" supports only TopologyAwareScheduling";
         return {};
     }
 
@@ -336,10 +348,11 @@ class Assigner {
         const Amount val = addAmount(assumed, request);
         st->noFitReason = "WaitingForQuota";
         if (val > maxCapacity) {
-            st->reasons.push_back("insufficient quota for " + w_.resources[size_t(r)] + " in flavor " + flavorName +
-                                  ", previously considered podsets requests (" + quantity(w_, r, assumed) +
-                                  ") + current podset request (" + quantity(w_, r, request) +
-                                  ") > maximum capacity (" + quantity(w_, r, maxCapacity) + ")");
+            st->reasons.push_back("insufficient quota for " + w_.resources[size_t(r)] + " in flavor " +
+                                  flavorName + ", previously considered podsets requests (" +
+                                  quantity(w_, r, assumed) + ") + current podset request (" +
+                                  quantity(w_, r, request) + ") > maximum capacity (" +
+                                  quantity(w_, r, maxCapacity) + ")");
             st->noFitReason = "ExceedsMaxQuota";
             return GMode{PMode::NoFit, 0};
         }
@@ -348,8 +361,8 @@ class Assigner {
             st->noFitReason.clear();
             return GMode{PMode::Fit, borrow};
         }
-        st->reasons.push_back("insufficient unused quota for " + w_.resources[size_t(r)] + " in flavor " + flavorName +
-                              ", " + quantity(w_, r, subAmount(val, avail)) + " more needed");
+        st->reasons.push_back("insufficient unused quota for " + w_.resources[size_t(r)] + " in flavor " +
+                              flavorName + ", " + quantity(w_, r, subAmount(val, avail)) + " more needed");
         const QuotaNode& n = w_.nodes[size_t(node)];
         if (n.nominal[size_t(fr)] >= val || mayReclaim || canPreemptWhileBorrowing()) {
             auto [mode, after] = simulatePreemption(ctx_, wi_, fr, val);
@@ -360,12 +373,14 @@ class Assigner {
     }
 
     Status findFlavor(const std::vector<int>& ids, const std::vector<RequestItem>& groupItems, int res,
-                      const Usage& usageSoFar, std::map<int, FlavorChoice>* best, std::vector<FlavorAttempt>* attempts) {
+                      const Usage& usageSoFar, std::map<int, FlavorChoice>* best,
+                      std::vector<FlavorAttempt>* attempts) {
         Status status;
         const Group& group = cq_.groups[size_t(cq_.groupOf[size_t(res)])];
         std::vector<RequestItem> requests;
         for (const auto& it : groupItems)
-            if (it.id >= 0 && std::find(group.resources.begin(), group.resources.end(), it.id) != group.resources.end())
+            if (it.id >= 0 &&
+                std::find(group.resources.begin(), group.resources.end(), it.id) != group.resources.end())
                 requests.push_back(it);
         GMode bestMode = worstMode();
         int attempted = -1;
@@ -434,7 +449,8 @@ class Assigner {
                     const auto& fl = cq_.groups[g].flavors;
                     if (std::find(fl.begin(), fl.end(), at.flavor) == fl.end()) continue;
                     auto it = rgMin.find(int(g));
-                    if (it == rgMin.end() || severity(at.noFitReason) < severity(it->second)) rgMin[int(g)] = at.noFitReason;
+                    if (it == rgMin.end() || severity(at.noFitReason) < severity(it->second))
+                        rgMin[int(g)] = at.noFitReason;
                 }
             }
             std::string psReason;
@@ -455,7 +471,8 @@ class Assigner {
             if (!psa.error.empty() || psa.count == 0 || psa.topology) continue;
             int tasFlavor = -1, n = 0;
             for (const auto& c : psa.flavors)
-                if (c.flavor >= 0 && !w_.flavors[size_t(c.flavor)].topologyName.empty() && c.flavor != tasFlavor) {
+                if (c.flavor >= 0 && !w_.flavors[size_t(c.flavor)].topologyName.empty() &&
+                    c.flavor != tasFlavor) {
                     tasFlavor = c.flavor;
                     ++n;
                 }
@@ -527,7 +544,8 @@ uint64_t resourceHash(const std::string& name) {
 }
 
 void addTo(Usage& u, int fr, Amount v) {
-    auto it = std::lower_bound(u.begin(), u.end(), fr, [](const std::pair<int, Amount>& e, int k) { return e.first < k; });
+    auto it = std::lower_bound(u.begin(), u.end(), fr,
+                               [](const std::pair<int, Amount>& e, int k) { return e.first < k; });
     if (it != u.end() && it->first == fr)
         it->second = addAmount(it->second, v);
     else
@@ -535,7 +553,8 @@ void addTo(Usage& u, int fr, Amount v) {
 }
 
 Amount usageOf(const Usage& u, int fr) {
-    auto it = std::lower_bound(u.begin(), u.end(), fr, [](const std::pair<int, Amount>& e, int k) { return e.first < k; });
+    auto it = std::lower_bound(u.begin(), u.end(), fr,
+                               [](const std::pair<int, Amount>& e, int k) { return e.first < k; });
     return it != u.end() && it->first == fr ? it->second : 0;
 }
 
@@ -572,7 +591,8 @@ std::string Assignment::message() const {
         std::sort(reasons.begin(), reasons.end());
         std::string joined;
         for (size_t i = 0; i < reasons.size(); ++i) joined += (i ? ", " : "") + reasons[i];
-        out += (out.empty() ? "" : "; ") + std::string("couldn't assign flavors to pod set ") + ps.name + ": " + joined;
+        out += (out.empty() ? "" : "; ") + std::string("couldn't assign flavors to pod set ") + ps.name +
+               ": " + joined;
     }
     return out;
 }

@@ -32,11 +32,13 @@ void checkReferences(const Cluster& c, Diagnostics* out) {
                                               "', which does not exist; its quota is not counted"});
             continue;
         }
-        auto lq = std::find_if(c.localQueues.begin(), c.localQueues.end(),
-                               [&](const gantry::LocalQueue& l) { return l.ns == g.ns && l.name == k.queueName; });
+        auto lq = std::find_if(c.localQueues.begin(), c.localQueues.end(), [&](const gantry::LocalQueue& l) {
+            return l.ns == g.ns && l.name == k.queueName;
+        });
         if (k.queueName.empty())
             out->push_back(Diagnostic{Severity::Warning, g.source,
-                                      "Workload " + g.key() + " names no LocalQueue (spec.queueName); Kueue leaves it pending"});
+                                      "Workload " + g.key() +
+                                          " names no LocalQueue (spec.queueName); Kueue leaves it pending"});
         else if (lq == c.localQueues.end())
             out->push_back(Diagnostic{Severity::Warning, g.source,
                                       "Workload " + g.key() + " names LocalQueue '" + k.queueName +
@@ -60,8 +62,9 @@ class KueueProfile : public SchedulerProfile {
     }
 
     CycleResult cycle(ClusterState& st, const CycleOptions& options) override {
-        s_.attach(st);
-        const double now = options.compact || options.nowSeconds < 1e17 ? options.nowSeconds : s_.inputClock();
+        s_.attach(st, options.compact ? std::optional<double>(options.nowSeconds) : std::nullopt);
+        const double now =
+            options.compact || options.nowSeconds < 1e17 ? options.nowSeconds : s_.inputClock();
         CycleResult r;
         if (options.compact) {
             for (uint32_t wi : s_.sync(st, now)) placement_.release(st, wi, s_.workloads()[wi]);
@@ -91,8 +94,9 @@ class KueueProfile : public SchedulerProfile {
             const Workload& wl = s_.workloads()[wi];
             if (wl.job >= st.jobs.size() || reasoned[wl.job]) continue;
             reasoned[wl.job] = 1;
-            r.jobReasons.emplace_back(wl.job, (reason.empty() ? std::string("Pending") : reason) +
-                                                  (wl.pendingMessage.empty() ? "" : ": " + wl.pendingMessage));
+            r.jobReasons.emplace_back(wl.job,
+                                      (reason.empty() ? std::string("Pending") : reason) +
+                                          (wl.pendingMessage.empty() ? "" : ": " + wl.pendingMessage));
         }
         for (auto& [j, why] : placed.jobReasons)
             if (j < reasoned.size() && !reasoned[j]) r.jobReasons.emplace_back(j, std::move(why));
@@ -106,7 +110,9 @@ class KueueProfile : public SchedulerProfile {
     }
 
     void sample(const ClusterState&, double) override { recorder_.sample(s_.world()); }
-    std::vector<ObjectSeries> objectSeries() const override { return recorder_.series(s_.world(), s_.workloads()); }
+    std::vector<ObjectSeries> objectSeries() const override {
+        return recorder_.series(s_.world(), s_.workloads());
+    }
 
     Json cycleJson(const CycleResult&, const CycleOptions&) const override {
         const World& w = s_.world();
@@ -184,12 +190,14 @@ class KueueProfile : public SchedulerProfile {
         out << "Admitted (" << j["admitted"].size() << ")\n";
         for (uint32_t wi : last_.admitted) {
             const Workload& wl = wls[wi];
-            out << "  " << std::left << std::setw(36) << wl.key << "ClusterQueue " << w.cqs[size_t(wl.cq)].name;
+            out << "  " << std::left << std::setw(36) << wl.key << "ClusterQueue "
+                << w.cqs[size_t(wl.cq)].name;
             for (size_t i = 0; i < wl.admission.size() && i < wl.podSets.size(); ++i) {
                 out << "; " << wl.podSets[i].name << " x" << wl.admission[i].count << ":";
                 for (int res = 0; res < w.R(); ++res)
                     if (wl.admission[i].flavorOf[size_t(res)] >= 0)
-                        out << ' ' << w.resources[size_t(res)] << '=' << w.flavors[size_t(wl.admission[i].flavorOf[size_t(res)])].name;
+                        out << ' ' << w.resources[size_t(res)] << '='
+                            << w.flavors[size_t(wl.admission[i].flavorOf[size_t(res)])].name;
             }
             if (!wl.admittedCondition) out << " (quota reserved; admission checks pending)";
             out << '\n';
@@ -214,7 +222,8 @@ class KueueProfile : public SchedulerProfile {
         for (size_t c = 0; c < w.cqs.size(); ++c) {
             const size_t a = s_.queues().active(int(c)).size(), i = s_.queues().inadmissible(int(c)).size();
             if (a + i == 0) continue;
-            out << "  " << std::left << std::setw(36) << w.cqs[c].name << a << " active, " << i << " inadmissible\n";
+            out << "  " << std::left << std::setw(36) << w.cqs[c].name << a << " active, " << i
+                << " inadmissible\n";
         }
     }
 
@@ -223,8 +232,8 @@ class KueueProfile : public SchedulerProfile {
     Placement placement_;
     ObjectRecorder recorder_;
     CycleReport last_;
-    std::vector<uint32_t> evicting_;  // preempted workloads whose pods may still hold nodes
-    std::vector<uint8_t> placeable_;  // per workload: its admission reached its pods
+    std::vector<uint32_t> evicting_; // preempted workloads whose pods may still hold nodes
+    std::vector<uint8_t> placeable_; // per workload: its admission reached its pods
 
     // Admitted workloads whose pods have not yet taken their flavors (admitted before the run, or
     // in this cycle).
@@ -266,8 +275,7 @@ ProfileInfo profileInfo() {
     ProfileInfo info;
     info.name = "kueue";
     info.title = "Kueue";
-    info.summary = "admits whole workloads to ClusterQueues by flavor quota, cohorts, preemption, fair sharing, "
-                   "topology; kube-scheduler places their pods";
+    info.summary = "admits workloads by ClusterQueue quota; kube-scheduler places the pods";
     info.configFormat = ConfigFormat::KueueConfiguration;
     info.make = [](const ProfileSetup& setup, Diagnostics* diagnostics) -> std::unique_ptr<SchedulerProfile> {
         auto p = std::make_unique<KueueProfile>(setup.cluster, setup.policies);

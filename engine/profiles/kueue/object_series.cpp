@@ -34,7 +34,8 @@ std::string workloadClass(const std::string& name) {
     for (;;) {
         const size_t dash = out.rfind('-');
         if (dash == std::string::npos || dash + 1 == out.size()) break;
-        if (!std::all_of(out.begin() + long(dash) + 1, out.end(), [](char c) { return std::isdigit(uint8_t(c)); }))
+        if (!std::all_of(out.begin() + long(dash) + 1, out.end(),
+                         [](char c) { return std::isdigit(uint8_t(c)); }))
             break;
         out.erase(dash);
     }
@@ -44,7 +45,8 @@ std::string workloadClass(const std::string& name) {
 void ObjectRecorder::sample(const World& w) {
     const size_t C = w.cqs.size(), R = size_t(w.R());
     if (usage_.size() != C)
-        for (auto* v : {&usage_, &nominal_, &borrowed_, &lent_}) v->assign(C, std::vector<std::vector<double>>(R));
+        for (auto* v : {&usage_, &nominal_, &borrowed_, &lent_})
+            v->assign(C, std::vector<std::vector<double>>(R));
     // What the ClusterQueues of each cohort tree borrow, by flavor-resource: their usage above nominal.
     std::map<std::pair<int, int>, Amount> borrowedInTree, idleInTree; // (root, fr)
     for (size_t c = 0; c < C; ++c) {
@@ -66,7 +68,8 @@ void ObjectRecorder::sample(const World& w) {
             const size_t r = size_t(w.resourceOf(fr));
             u[r] = addAmount(u[r], n.usage[size_t(fr)]);
             nom[r] = addAmount(nom[r], n.nominal[size_t(fr)]);
-            b[r] = addAmount(b[r], std::max<Amount>(0, subAmount(n.usage[size_t(fr)], n.nominal[size_t(fr)])));
+            b[r] =
+                addAmount(b[r], std::max<Amount>(0, subAmount(n.usage[size_t(fr)], n.nominal[size_t(fr)])));
             // Lent: the tree's borrowing shared among its lenders by what each leaves idle.
             Amount idle = std::max<Amount>(0, subAmount(n.nominal[size_t(fr)], n.usage[size_t(fr)]));
             if (n.lendLimit[size_t(fr)] != kNoLimit) idle = std::min(idle, n.lendLimit[size_t(fr)]);

@@ -31,7 +31,7 @@ class Placement {
     std::vector<uint32_t> ownShape_; // per task: its shape before admission (UINT32_MAX: unchanged)
     std::vector<uint8_t> placeable_; // per task: admitted
     std::vector<std::vector<uint32_t>> tasksOf_; // per workload: its tasks made placeable
-    std::vector<uint32_t> hidden_;   // scratch
+    std::vector<uint32_t> hidden_;               // scratch
 };
 
 } // namespace gantry::engine::kueue

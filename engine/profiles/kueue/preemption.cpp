@@ -64,7 +64,9 @@ bool satisfies(const Workload& preemptor, const Workload& cand, Policy p) {
     return false;
 }
 
-int nodeOfCq(const Context& ctx, int cq) { return ctx.w.cqs[size_t(cq)].node; }
+int nodeOfCq(const Context& ctx, int cq) {
+    return ctx.w.cqs[size_t(cq)].node;
+}
 
 Variant classify(const Job& j, uint32_t cand, bool advantage) {
     const Workload& c = j.ctx.wls[cand];
@@ -77,7 +79,8 @@ Variant classify(const Job& j, uint32_t cand, bool advantage) {
     if (!cq.borrowWithinCohort) return Variant::ReclaimWithoutBorrowing;
     const int64_t candP = c.priority, inP = j.ctx.wls[j.wl].priority;
     if (candP >= inP) return Variant::ReclaimWithoutBorrowing;
-    if (cq.borrowMaxPriorityThreshold && candP > *cq.borrowMaxPriorityThreshold) return Variant::ReclaimWithoutBorrowing;
+    if (cq.borrowMaxPriorityThreshold && candP > *cq.borrowMaxPriorityThreshold)
+        return Variant::ReclaimWithoutBorrowing;
     return Variant::ReclaimWhileBorrowing;
 }
 
@@ -102,7 +105,8 @@ bool fitInQuota(const World& w, int node, const Usage& req, Usage* remaining) {
     return fits;
 }
 
-void inSubtree(const Job& j, int current, int subtreeRoot, int skip, bool advantage, std::vector<Candidate>& out) {
+void inSubtree(const Job& j, int current, int subtreeRoot, int skip, bool advantage,
+               std::vector<Candidate>& out) {
     const World& w = j.ctx.w;
     for (int child : w.nodes[size_t(current)].childCohorts) {
         if (child == skip) continue;
@@ -116,7 +120,9 @@ void inSubtree(const Job& j, int current, int subtreeRoot, int skip, bool advant
     }
 }
 
-bool evictedOf(const Workload& w) { return w.evicted; }
+bool evictedOf(const Workload& w) {
+    return w.evicted;
+}
 
 void sortCandidates(const Job& j, std::vector<Candidate>& c) {
     std::stable_sort(c.begin(), c.end(), [&](const Candidate& a, const Candidate& b) {
@@ -256,7 +262,8 @@ class Ordering {
   public:
     Ordering(const Job& j, const std::vector<uint32_t>& candidates) : j_(j), w_(j.ctx.w) {
         const int node = nodeOfCq(j.ctx, j.cq);
-        for (int a = w_.nodes[size_t(node)].parent; a >= 0; a = w_.nodes[size_t(a)].parent) ancestors_.insert(a);
+        for (int a = w_.nodes[size_t(node)].parent; a >= 0; a = w_.nodes[size_t(a)].parent)
+            ancestors_.insert(a);
         for (uint32_t c : candidates) byCq_[j.ctx.wls[c].cq].push_back(c);
     }
 
@@ -370,7 +377,8 @@ std::vector<Target> fair(const Job& j) {
     std::vector<uint32_t> candidates;
     if (cq.withinClusterQueue != Policy::Never)
         for (uint32_t c : cq.admitted)
-            if (j.ctx.inSnapshot(c) && satisfies(pre, j.ctx.wls[c], cq.withinClusterQueue) && usesResources(j.ctx.wls[c], j.frs))
+            if (j.ctx.inSnapshot(c) && satisfies(pre, j.ctx.wls[c], cq.withinClusterQueue) &&
+                usesResources(j.ctx.wls[c], j.frs))
                 candidates.push_back(c);
     const int node = cq.node;
     if (w.nodes[size_t(node)].parent >= 0 && cq.reclaimWithinCohort != Policy::Never)
@@ -455,7 +463,9 @@ std::vector<Target> fair(const Job& j) {
     return targets;
 }
 
-std::vector<Target> run(const Job& j) { return j.ctx.fairSharing ? fair(j) : classical(j); }
+std::vector<Target> run(const Job& j) {
+    return j.ctx.fairSharing ? fair(j) : classical(j);
+}
 
 } // namespace
 

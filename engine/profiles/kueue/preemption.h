@@ -15,7 +15,8 @@ namespace gantry::engine::kueue {
 
 struct Target {
     uint32_t wl;
-    const char* reason; // InClusterQueue, InCohortReclamation, InCohortReclaimWhileBorrowing, InCohortFairSharing
+    const char*
+        reason; // InClusterQueue, InCohortReclamation, InCohortReclaimWhileBorrowing, InCohortFairSharing
 };
 
 // Targets for admitting the workload with the assignment (empty: preemption cannot make it fit).

@@ -14,7 +14,8 @@ bool Queues::Order::operator()(uint32_t a, uint32_t b) const {
 }
 
 Queues::Queues(const World& w, std::vector<Workload>& wls) : w_(w), wls_(wls) {
-    for (size_t i = 0; i < w.cqs.size(); ++i) queues_.push_back(Queue{std::set<uint32_t, Order>(Order{&wls}), {}, -1, 0, -1, {}});
+    for (size_t i = 0; i < w.cqs.size(); ++i)
+        queues_.push_back(Queue{std::set<uint32_t, Order>(Order{&wls}), {}, -1, 0, -1, {}});
 }
 
 bool Queues::backoffExpired(const Workload& wl, double now) const {
@@ -57,7 +58,8 @@ uint32_t Queues::pop(int cq) {
     return head;
 }
 
-void Queues::requeue(uint32_t wl, Requeue reason, double now, bool pendingFlavors, const std::string& pendingReason) {
+void Queues::requeue(uint32_t wl, Requeue reason, double now, bool pendingFlavors,
+                     const std::string& pendingReason) {
     Workload& w = wls_[wl];
     Queue& q = queues_[size_t(w.cq)];
     const bool strict = w_.cqs[size_t(w.cq)].strategy == Strategy::StrictFIFO;
@@ -161,6 +163,8 @@ std::vector<uint32_t> Queues::inadmissible(int cq) const {
     return std::vector<uint32_t>(q.inadmissible.begin(), q.inadmissible.end());
 }
 
-size_t Queues::pending(int cq) const { return queues_[size_t(cq)].active.size() + queues_[size_t(cq)].inadmissible.size(); }
+size_t Queues::pending(int cq) const {
+    return queues_[size_t(cq)].active.size() + queues_[size_t(cq)].inadmissible.size();
+}
 
 } // namespace gantry::engine::kueue

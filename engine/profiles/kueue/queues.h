@@ -14,7 +14,14 @@
 
 namespace gantry::engine::kueue {
 
-enum class Requeue { Generic, FailedAfterNomination, NamespaceMismatch, NoFit, PreemptionNoCandidates, PendingPreemption };
+enum class Requeue {
+    Generic,
+    FailedAfterNomination,
+    NamespaceMismatch,
+    NoFit,
+    PreemptionNoCandidates,
+    PendingPreemption
+};
 
 class Queues {
   public:
@@ -25,7 +32,8 @@ class Queues {
     // Takes the head of a ClusterQueue; UINT32_MAX when its active heap is empty.
     uint32_t pop(int cq);
     // Puts a head back after a cycle that did not admit it.
-    void requeue(uint32_t wl, Requeue reason, double now, bool pendingFlavors, const std::string& pendingReason);
+    void requeue(uint32_t wl, Requeue reason, double now, bool pendingFlavors,
+                 const std::string& pendingReason);
     // Removes a workload from its queue (admitted, finished, deactivated).
     void remove(uint32_t wl);
     // Something in the cohort tree of the ClusterQueue changed: its inadmissible workloads (and

@@ -19,7 +19,8 @@ void accumulate(World& w, int node) {
         for (size_t i = 0; i < size; ++i) {
             const Amount local = localQuota(child, int(i));
             parent.subtree[i] = addAmount(parent.subtree[i], subAmount(child.subtree[i], local));
-            parent.usage[i] = addAmount(parent.usage[i], std::max<Amount>(0, subAmount(child.usage[i], local)));
+            parent.usage[i] =
+                addAmount(parent.usage[i], std::max<Amount>(0, subAmount(child.usage[i], local)));
         }
     };
     for (int c : w.nodes[size_t(node)].childCohorts) {
@@ -189,7 +190,8 @@ Drs dominantShare(const World& w, int node) {
     std::vector<Amount> lendable(size_t(w.R()), 0);
     for (size_t fr = 0; fr < n.subtree.size(); ++fr) {
         const int r = w.resourceOf(int(fr));
-        if (borrowing.count(r)) lendable[size_t(r)] = addAmount(lendable[size_t(r)], potentialAvailable(w, n.parent, int(fr)));
+        if (borrowing.count(r))
+            lendable[size_t(r)] = addAmount(lendable[size_t(r)], potentialAvailable(w, n.parent, int(fr)));
     }
     for (const auto& [r, b] : borrowing) {
         const Amount lr = lendable[size_t(r)];

@@ -26,7 +26,9 @@ struct Entry {
     bool keepLastTried = true;
 };
 
-bool explicitTas(const KueueTopologyRequest& t) { return t.any() || !t.sliceRequired.empty(); }
+bool explicitTas(const KueueTopologyRequest& t) {
+    return t.any() || !t.sliceRequired.empty();
+}
 
 // The workload's topology placements in an assignment: (pod set, placement), shapes and flavors.
 struct TasUsage {
@@ -70,7 +72,8 @@ void Scheduler::hold(uint32_t wi, int sign) {
     if (tas_)
         for (size_t i = 0; i < wl.admission.size() && i < wl.podSets.size(); ++i)
             if (wl.admission[i].topology && wl.admission[i].topologyFlavor >= 0)
-                tas_->addUsage(wl.admission[i].topologyFlavor, *wl.admission[i].topology, wl.podSets[i].shape, sign);
+                tas_->addUsage(wl.admission[i].topologyFlavor, *wl.admission[i].topology, wl.podSets[i].shape,
+                               sign);
 }
 
 uint32_t Scheduler::adopt(const ClusterState& st, uint32_t job, double now, bool arriving) {
@@ -98,12 +101,12 @@ uint32_t Scheduler::adopt(const ClusterState& st, uint32_t job, double now, bool
     return wi;
 }
 
-void Scheduler::attach(ClusterState& st) {
+void Scheduler::attach(ClusterState& st, std::optional<double> simulationStart) {
     if (attached_) return;
     attached_ = true;
     tas_ = std::make_unique<TasIndex>(w_, st);
     for (uint32_t j = 0; j < st.jobs.size(); ++j)
-        if (st.jobAlive(j)) adopt(st, j, 0, false);
+        if (st.jobAlive(j)) adopt(st, j, simulationStart.value_or(0), simulationStart.has_value());
     st.trackChanges = true;
     st.changedJobs.clear();
     for (auto& j : st.jobs) j.changed = false;
@@ -154,7 +157,7 @@ std::vector<uint32_t> Scheduler::sync(ClusterState& st, double now) {
 }
 
 CycleReport Scheduler::cycle(ClusterState& st, double now) {
-    attach(st);
+    attach(st, std::nullopt);
     ++cycle_;
     CycleReport report;
     for (uint32_t wi : toPush_)
@@ -162,8 +165,10 @@ CycleReport Scheduler::cycle(ClusterState& st, double now) {
     toPush_.clear();
     removed_.resize(wls_.size(), 0);
     admittedThisCycle_.resize(wls_.size(), 0);
-    Context ctx{w_, wls_, st, tas_.get(), cycle_, now, w_.config.fairSharing, {}, generation_, removed_, admittedThisCycle_};
-    for (const auto& s : w_.config.preemptionStrategies) ctx.strategies.push_back(s == "LessThanInitialShare" ? 1 : 0);
+    Context ctx{w_, wls_,        st,       tas_.get(),        cycle_, now, w_.config.fairSharing,
+                {}, generation_, removed_, admittedThisCycle_};
+    for (const auto& s : w_.config.preemptionStrategies)
+        ctx.strategies.push_back(s == "LessThanInitialShare" ? 1 : 0);
     if (ctx.strategies.empty()) ctx.strategies = {0, 1};
     queues_->expireBackoff(now);
     for (uint32_t i = 0; i < wls_.size(); ++i)
@@ -229,7 +234,8 @@ CycleReport Scheduler::cycle(ClusterState& st, double now) {
             Assignment good;
             std::vector<Target> goodTargets;
             auto fitsAt = [&](int idx) {
-                for (size_t i = 0; i < n; ++i) current[i] = fullCounts[i] - int32_t(int64_t(deltas[i]) * idx / total);
+                for (size_t i = 0; i < n; ++i)
+                    current[i] = fullCounts[i] - int32_t(int64_t(deltas[i]) * idx / total);
                 Assignment a = assignFlavors(ctx, wi, current);
                 std::vector<Target> t;
                 bool ok = a.mode() == Mode::Fit;
@@ -429,8 +435,10 @@ CycleReport Scheduler::cycle(ClusterState& st, double now) {
         bool overlap = false;
         for (const auto& t : e.targets)
             if (preempted.count(t.wl)) overlap = true;
-        const bool overlapRecompute = overlap && w_.config.gate("RecomputeAssignmentUponPreemptionTargetsOverlap");
-        const bool tasRecompute = !ok && tasOnly && w_.config.gate("TASRecomputeAssignmentWithinSchedulingCycle");
+        const bool overlapRecompute =
+            overlap && w_.config.gate("RecomputeAssignmentUponPreemptionTargetsOverlap");
+        const bool tasRecompute =
+            !ok && tasOnly && w_.config.gate("TASRecomputeAssignmentWithinSchedulingCycle");
         if (overlapRecompute || tasRecompute) {
             std::vector<uint32_t> others(preempted.begin(), preempted.end());
             if (overlapRecompute)
@@ -465,7 +473,8 @@ CycleReport Scheduler::cycle(ClusterState& st, double now) {
                                               : std::min(v, subAmount(addAmount(n.nominal[size_t(fr)], limit),
                                                                       n.usage[size_t(fr)]));
                     } else {
-                        r = std::max<Amount>(0, std::min(v, subAmount(n.nominal[size_t(fr)], n.usage[size_t(fr)])));
+                        r = std::max<Amount>(
+                            0, std::min(v, subAmount(n.nominal[size_t(fr)], n.usage[size_t(fr)])));
                     }
                     reserve.emplace_back(fr, r);
                 }
@@ -475,8 +484,9 @@ CycleReport Scheduler::cycle(ClusterState& st, double now) {
             return;
         }
         if (mode == Mode::DeferredFit) {
-            e.message = "Workload has overlapping preemption targets with another workload, but will fit after "
-                        "these preemptions complete";
+            e.message =
+                "Workload has overlapping preemption targets with another workload, but will fit after "
+                "these preemptions complete";
             e.reason = "WaitingForPreemptedWorkloads";
             e.requeue = Requeue::PendingPreemption;
             e.keepLastTried = false;
@@ -513,7 +523,8 @@ CycleReport Scheduler::cycle(ClusterState& st, double now) {
                 }
             }
             if (!e.targets.empty()) {
-                e.message += ". Pending the preemption of " + std::to_string(e.targets.size()) + " workload(s)";
+                e.message +=
+                    ". Pending the preemption of " + std::to_string(e.targets.size()) + " workload(s)";
                 e.requeue = Requeue::PendingPreemption;
             }
             return;
@@ -531,7 +542,8 @@ CycleReport Scheduler::cycle(ClusterState& st, double now) {
         for (size_t i = 0; i < e.a.podSets.size(); ++i) {
             auto& adm = wl.admission[i];
             adm.flavorOf.assign(size_t(w_.R()), -1);
-            for (int r = 0; r < w_.R(); ++r) adm.flavorOf[size_t(r)] = e.a.podSets[i].flavors[size_t(r)].flavor;
+            for (int r = 0; r < w_.R(); ++r)
+                adm.flavorOf[size_t(r)] = e.a.podSets[i].flavors[size_t(r)].flavor;
             adm.count = e.a.podSets[i].count;
             adm.topology = e.a.podSets[i].topology;
             adm.topologyFlavor = e.a.podSets[i].topologyFlavor;
@@ -539,7 +551,8 @@ CycleReport Scheduler::cycle(ClusterState& st, double now) {
         if (tas_)
             for (size_t i = 0; i < wl.admission.size(); ++i)
                 if (wl.admission[i].topology)
-                    tas_->addUsage(wl.admission[i].topologyFlavor, *wl.admission[i].topology, wl.podSets[i].shape, +1);
+                    tas_->addUsage(wl.admission[i].topologyFlavor, *wl.admission[i].topology,
+                                   wl.podSets[i].shape, +1);
         // Admitted=True once every admission check the ClusterQueue requires for these flavors is
         // on the workload and all of its checks are Ready.
         bool hasRequired = true, allReady = true;
@@ -571,7 +584,8 @@ CycleReport Scheduler::cycle(ClusterState& st, double now) {
             process(entries[size_t(i)]);
         }
     }
-    for (auto it = snapshotOnly.rbegin(); it != snapshotOnly.rend(); ++it) removeUsage(w_, it->first, it->second);
+    for (auto it = snapshotOnly.rbegin(); it != snapshotOnly.rend(); ++it)
+        removeUsage(w_, it->first, it->second);
 
     // 5. The heads not admitted go back to their queues.
     auto requeue = [&](Entry& e, bool nominated) {

@@ -9,6 +9,7 @@
 #include "profiles/kueue/tas.h"
 
 #include <memory>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -34,12 +35,12 @@ class Scheduler {
     const Queues& queues() const { return *queues_; }
 
     // Takes the state's jobs as workloads: all of them the first time, then those the state
-    // reports changed (new, finished). Returns the workloads that left (finished) since.
-    void attach(ClusterState& st);
+    // reports changed (new, finished). Returns the workloads that left (finished) since. In a
+    // simulation (simulationStart given) every workload counts as created when the simulation
+    // sees it first, on its clock.
+    void attach(ClusterState& st, std::optional<double> simulationStart);
     std::vector<uint32_t> sync(ClusterState& st, double now);
-    uint32_t workloadOf(uint32_t job) const {
-        return job < byJob_.size() ? byJob_[job] : UINT32_MAX;
-    }
+    uint32_t workloadOf(uint32_t job) const { return job < byJob_.size() ? byJob_[job] : UINT32_MAX; }
 
     CycleReport cycle(ClusterState& st, double now);
 

@@ -94,7 +94,9 @@ TasIndex::TasIndex(const World& w, const ClusterState& st) : w_(w), st_(st) {
 bool TasIndex::hasLevel(int flavor, const KueueTopologyRequest& r) const {
     const FlavorTree& t = trees_[size_t(flavor)];
     if (t.topology < 0) return false;
-    auto has = [&](const std::string& l) { return std::find(t.levels.begin(), t.levels.end(), l) != t.levels.end(); };
+    auto has = [&](const std::string& l) {
+        return std::find(t.levels.begin(), t.levels.end(), l) != t.levels.end();
+    };
     std::string key;
     if (!r.required.empty())
         key = r.required;
@@ -128,7 +130,8 @@ std::vector<int64_t> TasIndex::leafFree(const FlavorTree& t, int leaf, bool simu
 }
 
 std::string TasIndex::place(const FlavorTree& t, const TasRequest& r, bool simulateEmpty,
-                            const std::map<int, std::vector<int64_t>>& assumed, KueueTopologyAssignment* out) const {
+                            const std::map<int, std::vector<int64_t>>& assumed,
+                            KueueTopologyAssignment* out) const {
     const PodShape& shape = st_.shapes[r.shape];
     const std::vector<int64_t>& request = shape.request;
     const std::string& topoName = w_.topologies[size_t(t.topology)].name;
@@ -138,7 +141,8 @@ std::string TasIndex::place(const FlavorTree& t, const TasRequest& r, bool simul
         sliceSize = r.topology.sliceSize;
     }
     const bool required = !r.topology.required.empty();
-    const bool sliceOnly = r.topology.required.empty() && r.topology.preferred.empty() && !r.topology.sliceRequired.empty();
+    const bool sliceOnly =
+        r.topology.required.empty() && r.topology.preferred.empty() && !r.topology.sliceRequired.empty();
     const bool unconstrained = r.topology.unconstrained || r.implied || sliceOnly;
     std::string key;
     if (required)
@@ -157,7 +161,8 @@ std::string TasIndex::place(const FlavorTree& t, const TasRequest& r, bool simul
     };
     const int requested = levelIdx(key);
     if (requested < 0) return "no requested topology level: " + key;
-    const std::string sliceKey = r.topology.sliceRequired.empty() ? t.levels.back() : r.topology.sliceRequired;
+    const std::string sliceKey =
+        r.topology.sliceRequired.empty() ? t.levels.back() : r.topology.sliceRequired;
     const int sliceLevel = levelIdx(sliceKey);
     if (sliceLevel < 0) return "no requested topology level for slices: " + sliceKey;
     if (requested > sliceLevel)
@@ -210,7 +215,8 @@ std::string TasIndex::place(const FlavorTree& t, const TasRequest& r, bool simul
     auto sorted = [&](std::vector<int> domains) {
         std::sort(domains.begin(), domains.end(), [&](int a, int b) {
             const DomainState &x = ds[size_t(a)], &y = ds[size_t(b)];
-            if (x.sliceCount != y.sliceCount) return leastFree ? x.sliceCount < y.sliceCount : x.sliceCount > y.sliceCount;
+            if (x.sliceCount != y.sliceCount)
+                return leastFree ? x.sliceCount < y.sliceCount : x.sliceCount > y.sliceCount;
             if (x.podCount != y.podCount) return x.podCount < y.podCount;
             return compareValues(a, b);
         });
@@ -235,7 +241,8 @@ std::string TasIndex::place(const FlavorTree& t, const TasRequest& r, bool simul
     auto notFit = [&](int32_t fit, int32_t total) {
         const char* unit = sliceSize == 1 ? "pod" : "slice";
         if (fit == 0)
-            return "topology \"" + topoName + "\" doesn't allow to fit any of " + std::to_string(total) + " " + unit + "(s)";
+            return "topology \"" + topoName + "\" doesn't allow to fit any of " + std::to_string(total) +
+                   " " + unit + "(s)";
         return "topology \"" + topoName + "\" allows to fit only " + std::to_string(fit) + " out of " +
                std::to_string(total) + " " + unit + "(s)";
     };
@@ -332,7 +339,8 @@ std::string TasIndex::place(const FlavorTree& t, const TasRequest& r, bool simul
         const int32_t size = level >= sliceLevel ? 1 : sliceSize;
         std::vector<int> next;
         for (int d : fit) {
-            auto part = minimize(sorted(t.domains[size_t(d)].children), ds[size_t(d)].podCount, size, size > 1);
+            auto part =
+                minimize(sorted(t.domains[size_t(d)].children), ds[size_t(d)].podCount, size, size > 1);
             next.insert(next.end(), part.begin(), part.end());
         }
         fit = next;

@@ -55,7 +55,7 @@ class TasIndex {
         std::vector<std::string> values; // level values from the top
         int parent = -1;
         std::vector<int> children;
-        int node = -1; // leaves: the cluster state node (lowest level hostname), else -1
+        int node = -1;          // leaves: the cluster state node (lowest level hostname), else -1
         std::vector<int> nodes; // leaves: nodes of the leaf domain
     };
     struct FlavorTree {
@@ -66,7 +66,7 @@ class TasIndex {
         std::vector<std::vector<int>> perLevel; // level -> domain indices
         std::vector<int> leaves;
         std::map<std::vector<std::string>, int> leafByValues; // by the values of the lowest level domain path
-        std::vector<std::vector<int64_t>> tasUsage; // leaf -> usage by dimension
+        std::vector<std::vector<int64_t>> tasUsage;           // leaf -> usage by dimension
     };
     const World& w_;
     const ClusterState& st_;

@@ -131,8 +131,8 @@ std::string adjustAndValidate(const World& w, const std::string& ns, std::vector
         const std::string path = "spec.podSets[" + std::to_string(i) + "].template.spec";
         const auto& ps = podSets[i];
         auto err = [&](const std::string& where, const std::vector<std::string>& names, const char* msg) {
-            rangeErrors += std::string(rangeErrors.empty() ? "" : ", ") + where + ": Invalid value: " +
-                           quoted(names) + ": " + msg;
+            rangeErrors += std::string(rangeErrors.empty() ? "" : ", ") + where +
+                           ": Invalid value: " + quoted(names) + ": " + msg;
         };
         if (container.found) {
             auto check = [&](const std::vector<KueueContainer>& list, const char* field) {
@@ -266,11 +266,14 @@ Workload makeWorkload(const World& w, const ClusterState& st, uint32_t job, Diag
             const PodShape& sh = st.shapes[p.shape];
             auto cls = st.shapes[p.shape].priorityClassName;
             if (!cls.empty())
-                if (auto pc = w.priorityClasses.find(cls); pc != w.priorityClasses.end()) wl.priority = pc->second;
+                if (auto pc = w.priorityClasses.find(cls); pc != w.priorityClasses.end())
+                    wl.priority = pc->second;
             for (int d = 0; d < st.D(); ++d) {
                 if (d == kPods) continue;
                 const Amount a = sh.request[size_t(d)];
-                const bool named = d == kCpu ? sh.cpuRequested : d == kMemory ? sh.memRequested : ((sh.presentMask >> d) & 1u);
+                const bool named = d == kCpu      ? sh.cpuRequested
+                                   : d == kMemory ? sh.memRequested
+                                                  : ((sh.presentMask >> d) & 1u);
                 if (!named && a == 0) continue;
                 const std::string& name = st.dims.name(d);
                 const int r = w.resource(name);
@@ -292,7 +295,8 @@ Workload makeWorkload(const World& w, const ClusterState& st, uint32_t job, Diag
     for (const auto& p : wl.podSets) {
         h.append("|").append(p.name).append(":").append(std::to_string(p.count)).append(":");
         h.append(std::to_string(p.minCount));
-        for (const auto& [r, a] : p.perPod) h.append(",").append(std::to_string(r)).append("=").append(std::to_string(a));
+        for (const auto& [r, a] : p.perPod)
+            h.append(",").append(std::to_string(r)).append("=").append(std::to_string(a));
         for (size_t i = 0; i < p.uncovered.size(); ++i)
             h.append(",").append(p.uncovered[i]).append("=").append(std::to_string(p.uncoveredAmounts[i]));
         if (p.shape != UINT32_MAX) h.append("#").append(shapeKey(st.shapes[p.shape]));
@@ -317,14 +321,15 @@ Workload makeWorkload(const World& w, const ClusterState& st, uint32_t job, Diag
     } else if (j.kueue) {
         auto lq = w.localQueues.find({wl.ns, wl.queueName});
         if (wl.queueName.empty() || lq == w.localQueues.end()) {
-            warn("Workload " + wl.key + " names LocalQueue '" + wl.queueName + "', which does not exist in namespace '" +
-                 wl.ns + "'; Kueue leaves it pending");
+            warn("Workload " + wl.key + " names LocalQueue '" + wl.queueName +
+                 "', which does not exist in namespace '" + wl.ns + "'; Kueue leaves it pending");
             wl.untouched = true;
             return wl;
         }
         if (lq->second.cq < 0) {
-            warn("Workload " + wl.key + ": LocalQueue " + wl.ns + "/" + wl.queueName + " points to ClusterQueue '" +
-                 lq->second.clusterQueue + "', which does not exist; Kueue leaves it pending");
+            warn("Workload " + wl.key + ": LocalQueue " + wl.ns + "/" + wl.queueName +
+                 " points to ClusterQueue '" + lq->second.clusterQueue +
+                 "', which does not exist; Kueue leaves it pending");
             wl.untouched = true;
             return wl;
         }
@@ -334,11 +339,13 @@ Workload makeWorkload(const World& w, const ClusterState& st, uint32_t job, Diag
         auto it = w.cqIndex.find(queueName);
         if (it != w.cqIndex.end()) {
             wl.cq = it->second;
-        } else if (auto lq = w.localQueues.find({wl.ns, queueName}); lq != w.localQueues.end() && lq->second.cq >= 0) {
+        } else if (auto lq = w.localQueues.find({wl.ns, queueName});
+                   lq != w.localQueues.end() && lq->second.cq >= 0) {
             wl.cq = lq->second.cq;
         } else {
             warn("job " + wl.key + " names queue '" + queueName +
-                 "', which is neither a ClusterQueue nor a LocalQueue of its namespace; Kueue does not admit it");
+                 "', which is neither a ClusterQueue nor a LocalQueue of its namespace; Kueue does not admit "
+                 "it");
             wl.untouched = true;
             return wl;
         }
@@ -393,7 +400,8 @@ Workload makeWorkload(const World& w, const ClusterState& st, uint32_t job, Diag
             wl.evictedAt = j.kueue->evictedSeconds.value_or(kZeroTime);
             // Evicted by an admission check (or, with the Eviction timestamp, by the pods-ready
             // timeout): queued by the time of the eviction.
-            const bool podsReady = wl.evictedReason == "PodsReadyTimeout" && w.config.requeuingTimestamp == "Eviction";
+            const bool podsReady =
+                wl.evictedReason == "PodsReadyTimeout" && w.config.requeuingTimestamp == "Eviction";
             if ((wl.evictedReason == "AdmissionCheck" || podsReady) && j.kueue->evictedSeconds)
                 wl.orderTime = *j.kueue->evictedSeconds;
         }

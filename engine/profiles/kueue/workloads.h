@@ -47,7 +47,7 @@ struct Workload {
     int32_t priority = 0;
     double created = kZeroTime; // queue-order timestamp base
     double orderTime = kZeroTime;
-    int cq = -1;     // ClusterQueue it queues in (or is admitted to)
+    int cq = -1;            // ClusterQueue it queues in (or is admitted to)
     bool untouched = false; // no LocalQueue / no ClusterQueue: Kueue never looks at it
     std::vector<PodSet> podSets;
     std::string misconfigured; // LimitRange or requests-above-limits message: never admissible
@@ -58,16 +58,16 @@ struct Workload {
     WlState state = WlState::Pending;
     // Admission (state Admitted).
     std::vector<PodSetAdmission> admission;
-    Usage usage;               // quota it holds
+    Usage usage;                   // quota it holds
     double reservedAt = kZeroTime; // QuotaReserved time
     bool admittedCondition = false;
-    bool evicted = false;      // Evicted=True (preempted, waiting for its pods to go)
+    bool evicted = false; // Evicted=True (preempted, waiting for its pods to go)
     std::string evictedReason;
     std::string preemptionReason;
     double evictedAt = kZeroTime;
     // Queueing.
-    bool queued = false;        // in its ClusterQueue's active or inadmissible set
-    bool inadmissible = false;  // in the inadmissible set
+    bool queued = false;       // in its ClusterQueue's active or inadmissible set
+    bool inadmissible = false; // in the inadmissible set
     double requeueAt = kZeroTime;
     int32_t requeueCount = 0;
     bool everAdmitted = false;

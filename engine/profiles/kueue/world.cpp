@@ -77,7 +77,8 @@ World buildWorld(const Cluster& c, const KueueConfig& config) {
         QuotaNode n;
         n.name = q.name;
         n.source = q.source;
-        n.declared = !q.resourceGroups.empty() || q.fairSharingWeight || !q.parent.empty() || q.source.line > 0;
+        n.declared =
+            !q.resourceGroups.empty() || q.fairSharingWeight || !q.parent.empty() || q.source.line > 0;
         fillQuotas(w, n, q);
         w.cohortIndex.emplace(q.name, int(w.nodes.size()));
         w.nodes.push_back(std::move(n));
@@ -130,7 +131,8 @@ World buildWorld(const Cluster& c, const KueueConfig& config) {
             for (const auto& f : onFlavors)
                 if (int id = w.flavor(f); id >= 0) fl.push_back(id);
             cq.checks.emplace_back(check, fl);
-            if (std::find(c.admissionChecks.begin(), c.admissionChecks.end(), check) == c.admissionChecks.end())
+            if (std::find(c.admissionChecks.begin(), c.admissionChecks.end(), check) ==
+                c.admissionChecks.end())
                 missingChecks.push_back(check);
         }
         bool tas = false, allTas = !cq.groups.empty(), brokenTopology = false;
@@ -168,7 +170,8 @@ World buildWorld(const Cluster& c, const KueueConfig& config) {
             cq.inactiveReason += std::string(cq.inactiveReason.empty() ? "" : ", ") +
                                  "a topology-aware flavor names a missing Topology";
             warn(w, q.source,
-                 "ClusterQueue '" + q.name + "' uses a ResourceFlavor whose Topology does not exist; inactive");
+                 "ClusterQueue '" + q.name +
+                     "' uses a ResourceFlavor whose Topology does not exist; inactive");
         }
         cq.active = cq.inactiveReason.empty();
         n.cq = int(w.cqs.size());
@@ -178,9 +181,11 @@ World buildWorld(const Cluster& c, const KueueConfig& config) {
     }
     // Edges: a ClusterQueue's cohortName, a Cohort's parentName.
     for (const auto& q : c.queues) {
-        if ((q.kind != Queue::Kind::KueueClusterQueue && q.kind != Queue::Kind::KueueCohort) || q.parent.empty())
+        if ((q.kind != Queue::Kind::KueueClusterQueue && q.kind != Queue::Kind::KueueCohort) ||
+            q.parent.empty())
             continue;
-        int self = q.kind == Queue::Kind::KueueCohort ? w.cohortIndex.at(q.name) : w.cqs[size_t(w.cqIndex.at(q.name))].node;
+        int self = q.kind == Queue::Kind::KueueCohort ? w.cohortIndex.at(q.name)
+                                                      : w.cqs[size_t(w.cqIndex.at(q.name))].node;
         auto it = w.cohortIndex.find(q.parent);
         if (it == w.cohortIndex.end()) continue; // the importer adds implicit cohorts; none here
         w.nodes[size_t(self)].parent = it->second;
@@ -208,7 +213,8 @@ World buildWorld(const Cluster& c, const KueueConfig& config) {
         if (state[size_t(cq.node)] == 1) {
             cq.inCycle = true;
             warn(w, w.nodes[size_t(cq.node)].source,
-                 "ClusterQueue '" + cq.name + "' is in a cohort tree with a cycle; Kueue admits nothing to it");
+                 "ClusterQueue '" + cq.name +
+                     "' is in a cohort tree with a cycle; Kueue admits nothing to it");
         }
     std::set<int> reported;
     for (size_t i = 0; i < w.nodes.size(); ++i)

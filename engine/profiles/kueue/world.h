@@ -21,7 +21,7 @@ struct Flavor {
     Labels nodeLabels;
     std::vector<Taint> taints;
     std::vector<Toleration> tolerations;
-    int topology = -1;       // index into World::topologies when the flavor is topology-aware
+    int topology = -1;        // index into World::topologies when the flavor is topology-aware
     std::string topologyName; // as written (may name a missing Topology)
 };
 
@@ -56,22 +56,23 @@ struct ClusterQueue {
     int node = -1;
     std::string name;
     std::vector<Group> groups;
-    std::vector<int> groupOf; // resource -> group index, -1 when not covered
+    std::vector<int> groupOf;                       // resource -> group index, -1 when not covered
     std::optional<LabelSelector> namespaceSelector; // absent matches no namespace
     Strategy strategy = Strategy::BestEffortFIFO;
     Policy withinClusterQueue = Policy::Never;
     Policy reclaimWithinCohort = Policy::Never;
     bool borrowWithinCohort = false;
     std::optional<int32_t> borrowMaxPriorityThreshold;
-    bool whenCanBorrowTryNext = false;  // flavorFungibility.whenCanBorrow: TryNextFlavor
-    bool whenCanPreemptTryNext = true;  // flavorFungibility.whenCanPreempt: TryNextFlavor (the default)
-    int preference = 0;                 // 0 none, 1 BorrowingOverPreemption, 2 PreemptionOverBorrowing
-    std::vector<std::pair<std::string, std::vector<int>>> checks; // admission checks, on flavors (empty = all)
+    bool whenCanBorrowTryNext = false; // flavorFungibility.whenCanBorrow: TryNextFlavor
+    bool whenCanPreemptTryNext = true; // flavorFungibility.whenCanPreempt: TryNextFlavor (the default)
+    int preference = 0;                // 0 none, 1 BorrowingOverPreemption, 2 PreemptionOverBorrowing
+    std::vector<std::pair<std::string, std::vector<int>>>
+        checks; // admission checks, on flavors (empty = all)
     bool stopped = false;
-    bool active = true;         // its heads are taken (Kueue's active status)
-    bool inCycle = false;       // below a cohort cycle: taken, then refused as inactive
+    bool active = true;   // its heads are taken (Kueue's active status)
+    bool inCycle = false; // below a cohort cycle: taken, then refused as inactive
     std::string inactiveReason;
-    bool tasOnly = false; // every flavor is topology-aware
+    bool tasOnly = false;           // every flavor is topology-aware
     std::vector<uint32_t> admitted; // workloads holding quota here
 };
 
@@ -94,9 +95,9 @@ struct World {
     std::unordered_map<std::string, int> cqIndex;
     std::map<std::pair<std::string, std::string>, LocalQueue> localQueues; // (ns, name)
     std::map<std::string, Labels> namespaces;                              // labels of existing namespaces
-    std::map<std::string, int32_t> priorityClasses;                        // WorkloadPriorityClass / PriorityClass
-    std::map<std::string, std::vector<LimitRangeItem>> limitRanges;         // namespace -> items
-    Diagnostics warnings; // located: bad references, cycles
+    std::map<std::string, int32_t> priorityClasses;                 // WorkloadPriorityClass / PriorityClass
+    std::map<std::string, std::vector<LimitRangeItem>> limitRanges; // namespace -> items
+    Diagnostics warnings;                                           // located: bad references, cycles
 
     int R() const { return int(resources.size()); }
     int F() const { return int(flavors.size()); }
