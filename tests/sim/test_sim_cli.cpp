@@ -109,7 +109,7 @@ class SimCliTest : public QObject {
         QVERIFY(r1.out.size() > 10000);
         QCOMPARE(r1.out, r2.out);
         QCOMPARE(files(a), (QStringList{"pending.csv", "priorities.csv", "queues.csv", "reasons.csv",
-                                        "summary.csv", "timeseries.csv"}));
+                                        "summary.csv", "timeseries.csv", "topology_slots.csv"}));
         for (const QString& f : files(a)) QCOMPARE(readFile(a + "/" + f), readFile(b + "/" + f));
         QVERIFY(readFile(a + "/timeseries.csv").startsWith("time,gpu_allocation_pct,fragmentation_pct,"));
         QVERIFY(readFile(a + "/queues.csv").contains("\npretrain,llm,96,240,400,"));
