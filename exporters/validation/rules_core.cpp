@@ -133,6 +133,9 @@ void checkJobSpec(const ManifestObject& o, ProblemSink& sink) {
     for (const char* field : {"backoffLimitPerIndex", "maxFailedIndexes"})
         if (o.at({"spec", field}) && !indexed)
             sink.error(o, spec.field(field), std::string("requires completionMode Indexed"));
+    if (const Json* restart = o.at({"spec", "template", "spec", "restartPolicy"});
+        o.at({"spec", "backoffLimitPerIndex"}) && indexed && restart && *restart != "Never")
+        sink.error(o, spec.field("backoffLimitPerIndex"), "requires the pods' restartPolicy Never");
 }
 
 } // namespace

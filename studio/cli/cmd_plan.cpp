@@ -66,16 +66,18 @@ std::optional<std::vector<T>> perType(const std::string& option, const std::stri
     return out;
 }
 
+// The metric names on lines of at most 100 characters, each line starting with two blanks.
 std::string metricList() {
     std::string out;
     size_t column = 0;
     for (const auto& name : sim::metricNames()) {
-        if (column + name.size() > 100) {
-            out += "\n ";
+        if (column > 0 && column + 1 + name.size() > 100) {
+            out += "\n";
             column = 0;
         }
-        out += " " + name;
-        column += name.size() + 1;
+        out += column == 0 ? "  " : " ";
+        out += name;
+        column += (column == 0 ? 2 : 1) + name.size();
     }
     return out;
 }
@@ -170,7 +172,7 @@ int runPlan(const Args& args) {
                  .value = Switch{&json},
                  .help = "the answer, the SLOs and every point with its metrics, as JSON"},
             },
-        .epilog = "Metrics for --slo:" + metricList() + "\n"};
+        .epilog = "Metrics for --slo:\n" + metricList() + "\n"};
     if (auto exit = parseCommandLine(table, args)) return *exit;
 
     // SLOs first: a typo should not wait for the inputs to load.
@@ -188,7 +190,7 @@ int runPlan(const Args& args) {
     }
     if (!sloErrors.empty()) {
         printDiagnostics(sloErrors);
-        std::cerr << "metrics:" << metricList() << '\n';
+        std::cerr << "metrics:\n" << metricList() << '\n';
         return UsageError;
     }
     if (nodeType.empty() == nodeTemplate.empty())

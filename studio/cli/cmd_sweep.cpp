@@ -31,9 +31,7 @@ namespace {
 
 namespace fs = std::filesystem;
 
-constexpr const char* kUsage =
-    "--grid FILE (--out DIR | --emit-job --image IMAGE) | point --grid FILE --out DIR "
-    "| merge DIR";
+constexpr const char* kUsage = "--grid FILE (--out DIR | --emit-job --image IMAGE) | point ... | merge DIR";
 
 // FNV-1a, 64 bits: enough to tell two grids' points apart in a results folder.
 struct Fingerprint {
