@@ -65,6 +65,7 @@ Session::Session(ClusterState& st, const SchedulerConf& c, const SessionOptions&
     totalResource = state.totalAllocatable();
     if (cache) {
         settled_ = &cache->settled;
+        if (evicts_) settled_->keepVictimIndexes();
         settled_->refresh();
         // The cache is only passed when it covers the configuration (SessionCache::parks less covers).
         parking_ = options.parkJobs && options.compactResult && gangAloneDecides(conf);
