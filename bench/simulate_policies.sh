@@ -4,8 +4,8 @@
 # allocate, backfill) and once with bench/preempt-reclaim.conf (preempt and reclaim enabled, as
 # operators run them). Each run is timed as a whole process with /usr/bin/time -v; prints both
 # wall and CPU times (on a shared machine the CPU time is the steadier), their ratios
-# (preempt/reclaim over plain), each run's peak memory per pod and how
-# many pods each run evicted, so that a fast run that evicts nothing is seen for what it is.
+# (preempt/reclaim over plain), each run's peak memory per pod and how many pods each run
+# evicted, so that a fast run that evicts nothing is seen for what it is.
 # Targets on a 2-core machine: 1,000,000 pods in under 30 s plain and under 60 s with preempt and
 # reclaim; with --horizon 8h, preempt and reclaim within 3x plain; under 200 bytes per pod.
 #

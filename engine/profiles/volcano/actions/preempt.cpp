@@ -154,9 +154,11 @@ class Preempt : public Action {
     }
 
     // Whether preempt cannot place the preemptor on any node, decided without visiting one: its
-    // victims could only be pods of lower priority (of its queue, or of its own job when sameJob),
-    // there are none, and without victims no node's future idle resources hold its request
-    // (ClusterState::fitCount; preempt's own test on each node, validVictims, is the same).
+    // victims could only be pods of lower priority (of its queue, or of its own job when sameJob)
+    // and there are none, so on every node it must fit as things are, and either its queue may
+    // not take it (allocatable, asked first on each node, where nothing changes between nodes) or
+    // no node's future idle resources hold its request (ClusterState::fitCount; the same test as
+    // validVictims on each node).
     bool hopeless(uint32_t preemptor, bool sameJob) {
         if (!boundVictims_) return false;
         ClusterState& st = ssn_->state;
@@ -168,6 +170,7 @@ class Preempt : public Action {
         } else if (lowest_[ssn_->queueOf(task.job)] < st.jobs[task.job].priority) {
             return false;
         }
+        if (!ssn_->allocatable(ssn_->queueOf(task.job), preemptor)) return true;
         st.trackFits(task.shape);
         return st.fitCount(task.shape) == 0;
     }

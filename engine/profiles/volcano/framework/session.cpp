@@ -65,6 +65,7 @@ Session::Session(ClusterState& st, const SchedulerConf& c, const SessionOptions&
     totalResource = state.totalAllocatable();
     if (cache) {
         settled_ = &cache->settled;
+        if (evicts_) settled_->keepVictimIndexes();
         settled_->refresh();
         // The cache is only passed when it covers the configuration (SessionCache::parks less covers).
         // A parked job may still pipeline pods in preempt or take them back in reclaim, and its

@@ -99,6 +99,29 @@ bool SettledJobs::qualifies(uint32_t j) const {
     return true;
 }
 
+void SettledJobs::keepVictimIndexes() {
+    if (victimIndexes_) return;
+    victimIndexes_ = true;
+    for (uint32_t j = 0; j < member_.size(); ++j)
+        if (member_[j]) index(j, contribution_[j], +1);
+}
+
+void SettledJobs::index(uint32_t j, const Contribution& c, int sign) {
+    if (byQueue_.size() <= c.queue) {
+        byQueue_.resize(c.queue + 1);
+        priorities_.resize(c.queue + 1);
+        elastic_.resize(c.queue + 1, 0);
+    }
+    elastic_[c.queue] += sign * int32_t(c.beyondMin);
+    if (sign > 0) {
+        byQueue_[c.queue].insert(j);
+        ++priorities_[c.queue][c.priority];
+        return;
+    }
+    byQueue_[c.queue].erase(j);
+    if (auto it = priorities_[c.queue].find(c.priority); --it->second == 0) priorities_[c.queue].erase(it);
+}
+
 bool SettledJobs::parkable(uint32_t j) const {
     const auto& job = state_.jobs[j];
     if (job.phase != PodGroupPhase::Inqueue || job.tasks.empty() || job.minAvailable < 1) return false;
@@ -120,10 +143,7 @@ void SettledJobs::evaluate(uint32_t j) {
     if (member_[j]) {
         const uint32_t q = contribution_[j].queue;
         apply(queues_[q], inqueue_, contribution_[j], -1);
-        byQueue_[q].erase(j);
-        if (auto it = priorities_[q].find(contribution_[j].priority); --it->second == 0)
-            priorities_[q].erase(it);
-        elastic_[q] -= contribution_[j].beyondMin;
+        if (victimIndexes_) index(j, contribution_[j], -1);
         member_[j] = 0;
         --settledCount_;
     }
@@ -160,14 +180,9 @@ void SettledJobs::evaluate(uint32_t j) {
     }
     if (settle) {
         if (queues_.size() <= c.queue) queues_.resize(c.queue + 1);
-        if (byQueue_.size() <= c.queue) byQueue_.resize(c.queue + 1);
         apply(queues_[c.queue], inqueue_, c, +1);
-        byQueue_[c.queue].insert(j);
-        if (priorities_.size() <= c.queue) priorities_.resize(c.queue + 1);
-        ++priorities_[c.queue][c.priority];
-        if (elastic_.size() <= c.queue) elastic_.resize(c.queue + 1, 0);
         c.beyondMin = int32_t(job.tasks.size()) > job.minAvailable;
-        elastic_[c.queue] += c.beyondMin;
+        if (victimIndexes_) index(j, c, +1);
         member_[j] = 1;
         ++settledCount_;
     } else {

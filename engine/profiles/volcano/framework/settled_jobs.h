@@ -65,6 +65,9 @@ class SettledJobs {
     const QueueTotals& queue(uint32_t q) const { return queues_[q]; }
     // What a settled job holds, as when it settled: every pod's request (Volcano's Resreq).
     const VResource& allocated(uint32_t job) const { return contribution_[job].allocated; }
+    // Keep, from now on, what preempt and reclaim ask about the settled jobs (firstSettled,
+    // elasticSettled, lowestSettledPriority); sessions without them never pay for it.
+    void keepVictimIndexes();
     // The settled job of queue q with the lowest index (UINT32_MAX when none): reclaim pushes the
     // queues in the order of their first job, settled or not.
     uint32_t firstSettled(uint32_t q) const {
@@ -110,6 +113,7 @@ class SettledJobs {
     bool parkable(uint32_t job) const;
     void evaluate(uint32_t job);
     void apply(QueueTotals& totals, Sum& overcommit, const Contribution& c, int sign);
+    void index(uint32_t job, const Contribution& c, int sign); // the victim indexes
 
     ClusterState& state_;
     std::vector<uint8_t> member_;
@@ -117,6 +121,7 @@ class SettledJobs {
     std::vector<uint32_t> unsettled_;
     std::vector<uint32_t> looseTasks_;
     std::vector<QueueTotals> queues_;
+    bool victimIndexes_ = false;
     std::vector<std::set<uint32_t>> byQueue_;            // settled jobs of each queue
     std::vector<std::map<int32_t, int32_t>> priorities_; // settled jobs of each queue by priority
     std::vector<int32_t> elastic_;                       // elasticSettled, by queue
