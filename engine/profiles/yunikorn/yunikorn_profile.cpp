@@ -414,7 +414,7 @@ ProfileInfo profileInfo() {
     ProfileInfo info;
     info.name = "yunikorn";
     info.title = "YuniKorn";
-    info.summary = "hierarchical queues with fair sorting, user limits, placeholders and preemption laws";
+    info.summary = "queue tree, fair sorting, user limits, placeholders, preemption laws";
     info.configFormat = ConfigFormat::YuniKornQueues;
     info.takesPasses = true;
     info.make = make;
