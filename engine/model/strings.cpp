@@ -113,7 +113,7 @@ const char* toString(ConfigFormat format) {
     case ConfigFormat::YuniKornQueues:
         return "YuniKorn queues.yaml (or the yunikorn-configs ConfigMap)";
     case ConfigFormat::KueueConfiguration:
-        return "Kueue Configuration (config.kueue.x-k8s.io), or the ConfigMap that holds it";
+        return "Kueue Configuration, or the ConfigMap that holds it";
     }
     return "";
 }
