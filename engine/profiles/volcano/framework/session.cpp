@@ -68,10 +68,11 @@ Session::Session(ClusterState& st, const SchedulerConf& c, const SessionOptions&
         if (evicts_) settled_->keepVictimIndexes();
         settled_->refresh();
         // The cache is only passed when it covers the configuration (SessionCache::parks less covers).
-        parking_ = options.parkJobs && options.compactResult && gangAloneDecides(conf);
-        // A parked job may still pipeline pods in preempt or take them back in reclaim: with an
-        // action that evicts, parked jobs stay in the session.
-        settled_->partition(parking_ && !evicts_, sessionJobs);
+        // A parked job may still pipeline pods in preempt or take them back in reclaim, and its
+        // pending reason is the one this session would give: with an action that evicts, no job is
+        // parked.
+        parking_ = options.parkJobs && options.compactResult && gangAloneDecides(conf) && !evicts_;
+        settled_->partition(parking_, sessionJobs);
         if (jobs.size() < state.jobs.size()) jobs.resize(state.jobs.size());
         if (slot_.size() < state.jobs.size()) slot_.resize(state.jobs.size());
     } else {
