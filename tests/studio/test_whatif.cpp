@@ -10,7 +10,6 @@
 #include "workspace.h"
 
 #include <QAbstractItemModelTester>
-#include <QElapsedTimer>
 #include <QSignalSpy>
 #include <QThread>
 #include <QtTest>
@@ -135,8 +134,6 @@ class WhatIfTest : public QObject {
         p.contrast.reset();
         p.simulation.profiles = {"kube-default", "volcano", "no-such-profile"};
         ws.document()->replace(p, {}, {});
-        QElapsedTimer timer;
-        timer.start();
         QVERIFY(ws.runWhatIf());
         QVERIFY(ws.runner()->waitForFinished(10000));
         QCOMPARE(raw->runs.load(), 2);

@@ -74,6 +74,47 @@ bool isSingleSession(const WhatIfResult* r) {
     return r && (r->method == WhatIfResult::Method::SingleSession || r->time.size() <= 2);
 }
 
+// One band of a stacked area chart over time: `values` on top of `below`, which it then raises.
+void addStackedArea(QChart* chart, const std::vector<double>& t, double unit,
+                    const std::vector<double>& values, std::vector<double>& below, double& ymax,
+                    const QString& name, const QColor& fill) {
+    auto* lower = new QLineSeries;
+    auto* upper = new QLineSeries;
+    for (size_t i = 0; i < t.size(); ++i) {
+        const double v = i < values.size() ? values[i] : 0;
+        lower->append(t[i] / unit, below[i]);
+        below[i] += v;
+        upper->append(t[i] / unit, below[i]);
+        ymax = std::max(ymax, below[i]);
+    }
+    auto* area = new QAreaSeries(upper, lower);
+    area->setName(name);
+    area->setBrush(fill);
+    area->setPen(QPen(fill.darker(120), 1));
+    chart->addSeries(area);
+}
+
+// Simulated time below, GPUs on the left, every series of the chart attached to both.
+void addTimeAndGpuAxes(QChart* chart, double tmax, double unit, const QString& unitName, double ymax,
+                       const QPalette& palette) {
+    auto* x = new QValueAxis;
+    x->setRange(0, tmax / unit);
+    x->applyNiceNumbers();
+    x->setLabelFormat(QStringLiteral("%.3g"));
+    auto* y = new QValueAxis;
+    y->setRange(0, ymax);
+    y->applyNiceNumbers();
+    y->setLabelFormat(QStringLiteral("%.0f"));
+    styleAxis(x, palette, QObject::tr("simulated time (%1)").arg(unitName));
+    styleAxis(y, palette, QObject::tr("GPUs"));
+    chart->addAxis(x, Qt::AlignBottom);
+    chart->addAxis(y, Qt::AlignLeft);
+    for (auto* series : chart->series()) {
+        series->attachAxis(x);
+        series->attachAxis(y);
+    }
+}
+
 } // namespace
 
 QColor profileColor(size_t index) {
@@ -289,22 +330,9 @@ QChart* makeQueueChart(const std::vector<const WhatIfResult*>& runs, const QStri
     for (size_t li = 0; li < leaves.size(); ++li) {
         const size_t k = li;
         const auto& q = primary->queues[leaves[li]];
-        auto* lower = new QLineSeries;
-        auto* upper = new QLineSeries;
-        for (size_t i = 0; i < t.size(); ++i) {
-            double v = i < q.usedGpus.size() ? q.usedGpus[i] : 0;
-            lower->append(t[i] / unit, below[i]);
-            below[i] += v;
-            upper->append(t[i] / unit, below[i]);
-            ymax = std::max(ymax, below[i]);
-        }
-        auto* area = new QAreaSeries(upper, lower);
-        area->setName(qs(q.queue));
         QColor c = palette12[k % 12];
         c.setAlpha(200);
-        area->setBrush(c);
-        area->setPen(QPen(c.darker(120), 1));
-        chart->addSeries(area);
+        addStackedArea(chart, t, unit, q.usedGpus, below, ymax, qs(q.queue), c);
     }
     for (size_t li = 0; li < leaves.size(); ++li) {
         const size_t k = li;
@@ -321,22 +349,7 @@ QChart* makeQueueChart(const std::vector<const WhatIfResult*>& runs, const QStri
         for (auto* m : chart->legend()->markers(line)) m->setVisible(false);
     }
     chart->legend()->setAlignment(Qt::AlignRight);
-    auto* x = new QValueAxis;
-    x->setRange(0, t.empty() ? 1 : t.back() / unit);
-    x->applyNiceNumbers();
-    x->setLabelFormat(QStringLiteral("%.3g"));
-    auto* y = new QValueAxis;
-    y->setRange(0, ymax * 1.1);
-    y->applyNiceNumbers();
-    y->setLabelFormat(QStringLiteral("%.0f"));
-    styleAxis(x, palette, QObject::tr("simulated time (%1)").arg(unitName));
-    styleAxis(y, palette, QObject::tr("GPUs"));
-    chart->addAxis(x, Qt::AlignBottom);
-    chart->addAxis(y, Qt::AlignLeft);
-    for (auto* s : chart->series()) {
-        s->attachAxis(x);
-        s->attachAxis(y);
-    }
+    addTimeAndGpuAxes(chart, t.empty() ? 1 : t.back(), unit, unitName, ymax * 1.1, palette);
     return chart;
 }
 
@@ -431,38 +444,9 @@ QChart* makeIdleChart(const WhatIfResult* run, const QPalette& palette) {
         {&r->idle.usable, QObject::tr("usable"), QColor(0x7c, 0xb3, 0x7c)}};
     std::vector<double> below(t.size(), 0.0);
     double ymax = 1;
-    for (const auto& band : bands) {
-        auto* lower = new QLineSeries;
-        auto* upper = new QLineSeries;
-        for (size_t i = 0; i < t.size(); ++i) {
-            const double v = i < band.values->size() ? (*band.values)[i] : 0;
-            lower->append(t[i] / unit, below[i]);
-            below[i] += v;
-            upper->append(t[i] / unit, below[i]);
-            ymax = std::max(ymax, below[i]);
-        }
-        auto* area = new QAreaSeries(upper, lower);
-        area->setName(band.name);
-        area->setBrush(band.color);
-        area->setPen(QPen(band.color.darker(120), 1));
-        chart->addSeries(area);
-    }
-    auto* x = new QValueAxis;
-    x->setRange(0, t.back() / unit);
-    x->applyNiceNumbers();
-    x->setLabelFormat(QStringLiteral("%.3g"));
-    auto* y = new QValueAxis;
-    y->setRange(0, ymax * 1.05);
-    y->applyNiceNumbers();
-    y->setLabelFormat(QStringLiteral("%.0f"));
-    styleAxis(x, palette, QObject::tr("simulated time (%1)").arg(unitName));
-    styleAxis(y, palette, QObject::tr("GPUs"));
-    chart->addAxis(x, Qt::AlignBottom);
-    chart->addAxis(y, Qt::AlignLeft);
-    for (auto* series : chart->series()) {
-        series->attachAxis(x);
-        series->attachAxis(y);
-    }
+    for (const auto& band : bands)
+        addStackedArea(chart, t, unit, *band.values, below, ymax, band.name, band.color);
+    addTimeAndGpuAxes(chart, t.back(), unit, unitName, ymax * 1.05, palette);
     return chart;
 }
 
