@@ -106,7 +106,7 @@ KubeSchedulerProfile readRoot(const Y& root, const std::string& schedulerName) {
 
 KubeSchedulerProfile parseKubeSchedulerConfig(const std::string& text, const std::string& name,
                                               Diagnostics* warnings, const std::string& schedulerName) {
-    auto docs = loadYamlString(text, name);
+    auto docs = loadDocuments(text, name);
     if (docs.empty()) throw InputError(SourceRef{name, 0, 0, 0}, "the KubeSchedulerConfiguration is empty");
     FieldNotes notes;
     auto root = readerFor(docs[0], warnings, &notes);

@@ -91,6 +91,9 @@ struct Converter {
 std::vector<ManifestDocument> load(const std::string& text, const std::string& name, int lineOffset,
                                    int columnOffset, std::optional<std::pair<int, int>> fixed,
                                    YamlRules rules) {
+    TextOrigin origin{name, lineOffset, columnOffset, std::nullopt};
+    if (fixed) origin.pinned = SourceRef{name, fixed->first, fixed->second, 0};
+    checkYamlSyntax(text, origin);
     std::vector<YAML::Node> nodes;
     try {
         nodes = YAML::LoadAll(text);

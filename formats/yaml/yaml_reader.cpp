@@ -2,8 +2,8 @@
 
 #include <algorithm>
 #include <charconv>
-#include <limits>
 #include <cmath>
+#include <limits>
 #include <set>
 
 namespace gantry {
@@ -343,37 +343,6 @@ Y readerFor(const SourceDocument& doc, Diagnostics* warnings, FieldNotes* notes,
     ctx->notes = notes;
     ctx->arena = doc.arena;
     return Y(doc.root, ctx, {}, doc.root);
-}
-
-namespace {
-const DomNode* copyTree(const YAML::Node& n, DomArena& arena) {
-    DomNode* d = arena.make();
-    d->line = n.Mark().line;
-    d->column = n.Mark().column;
-    d->pos = n.Mark().pos;
-    if (n.IsScalar()) {
-        d->kind = DomNode::Kind::Scalar;
-        d->quoted = n.Tag() == "!";
-        d->text = n.Scalar();
-    } else if (n.IsSequence()) {
-        d->kind = DomNode::Kind::Sequence;
-        for (const auto& item : n) d->children.push_back(copyTree(item, arena));
-    } else if (n.IsMap()) {
-        d->kind = DomNode::Kind::Map;
-        for (auto it = n.begin(); it != n.end(); ++it) {
-            d->children.push_back(copyTree(it->first, arena));
-            d->children.push_back(copyTree(it->second, arena));
-        }
-    }
-    return d;
-}
-} // namespace
-
-Y readerFor(const YamlDocument& doc, Diagnostics* warnings, FieldNotes* notes, std::string subject) {
-    auto arena = std::make_shared<DomArena>();
-    const DomNode* root = copyTree(doc.root, *arena);
-    return readerFor(SourceDocument{root, arena, doc.file, doc.index, doc.origin}, warnings, notes,
-                     std::move(subject));
 }
 
 } // namespace gantry

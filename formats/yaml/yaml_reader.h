@@ -123,8 +123,6 @@ class Y {
 
 // Root reader of one document.
 Y readerFor(const SourceDocument& doc, Diagnostics* warnings, FieldNotes* notes, std::string subject = {});
-// The same for a document loaded as yaml-cpp nodes (copied into a located tree first).
-Y readerFor(const YamlDocument& doc, Diagnostics* warnings, FieldNotes* notes, std::string subject = {});
 
 // Parses a Go duration ("1h30m", "45s", "2.5h", "100ms"); nullopt when it is not one.
 std::optional<double> parseGoDuration(std::string_view text);

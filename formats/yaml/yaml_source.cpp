@@ -49,38 +49,9 @@ std::vector<SourceDocument> loadDocuments(const std::string& text, const std::st
     return loadDocuments(text, origin);
 }
 
-std::vector<YamlDocument> loadYamlString(const std::string& text, const TextOrigin& origin) {
-    if (looksLikeJson(text)) {
-        DomArena scratch; // strict JSON check; yaml-cpp would accept trailing commas
-        parseJson(text, origin, scratch);
-    }
-    std::vector<YamlDocument> docs;
-    try {
-        int index = 0;
-        for (auto& n : YAML::LoadAll(text)) {
-            ++index;
-            if (!n.IsDefined() || n.IsNull()) continue;
-            docs.push_back(YamlDocument{n, origin.file, index, origin});
-        }
-    } catch (const YAML::Exception& e) {
-        throw InputError(origin.locate(e.mark.line, e.mark.column, 0), "YAML syntax error: " + e.msg);
-    }
-    return docs;
-}
-
-std::vector<YamlDocument> loadYamlString(const std::string& text, const std::string& name) {
-    TextOrigin origin;
-    origin.file = name;
-    return loadYamlString(text, origin);
-}
-
-SourceRef whereOf(const YAML::Node& node, const std::string& file, int document) {
-    SourceRef ref{file, 0, 0, document};
-    if (node.IsDefined() && node.Mark().line >= 0) {
-        ref.line = node.Mark().line + 1;
-        ref.column = node.Mark().column + 1;
-    }
-    return ref;
+void checkYamlSyntax(const std::string& text, const TextOrigin& origin) {
+    DomArena scratch;
+    parseYaml(text, origin, scratch);
 }
 
 SourceDocument loadSingleDocument(const std::string& text, const TextOrigin& origin,
@@ -101,10 +72,6 @@ std::string readTextFile(const std::string& path) {
     buffer << in.rdbuf();
     if (in.bad()) throw InputError(SourceRef{path, 0, 0, 0}, "cannot read file");
     return buffer.str();
-}
-
-std::vector<YamlDocument> loadYamlFile(const std::string& path) {
-    return loadYamlString(readTextFile(path), path);
 }
 
 TextOrigin embeddedOrigin(const DomNode* scalar, const std::string& fileText, const TextOrigin& outer,

@@ -9,7 +9,6 @@
 #include <optional>
 #include <string>
 #include <vector>
-#include <yaml-cpp/yaml.h>
 
 namespace gantry {
 
@@ -45,20 +44,10 @@ std::vector<SourceDocument> loadDocuments(const std::string& text, const std::st
 // the second one, as InputErrors.
 SourceDocument loadSingleDocument(const std::string& text, const TextOrigin& origin, const std::string& what);
 
-// The same as yaml-cpp nodes, for code that walks YAML::Node itself (kubeconfig, ...). JSON is checked
-// as strict JSON first. A missing or unreadable file is an InputError naming the file and the OS reason.
-struct YamlDocument {
-    YAML::Node root;
-    std::string file;
-    int index = 0; // 1-based position in a multi-document stream
-    TextOrigin origin;
-};
-std::vector<YamlDocument> loadYamlFile(const std::string& path);
-std::vector<YamlDocument> loadYamlString(const std::string& text, const std::string& name);
-std::vector<YamlDocument> loadYamlString(const std::string& text, const TextOrigin& origin);
-
-// Location of a yaml-cpp node (1-based line and column) in the given file.
-SourceRef whereOf(const YAML::Node& node, const std::string& file, int document = 0);
+// Throws the located InputError libyaml gives for text that is not YAML (JSON is YAML here, not held to
+// strict JSON); silent otherwise. Code that hands outside text to yaml-cpp calls this first: yaml-cpp 0.7
+// (Debian 12) loops forever on some malformed inputs the fuzzers found (tests/fuzz/corpus/manifests/).
+void checkYamlSyntax(const std::string& text, const TextOrigin& origin);
 
 // The whole content of a file; InputError when it cannot be read.
 std::string readTextFile(const std::string& path);

@@ -136,7 +136,7 @@ KubeConfig parseKubeConfigFile(const std::string& path) {
     FileContext f{path, fs::absolute(fs::path(path)).parent_path().string()};
     KubeConfig config;
     config.files.push_back(path);
-    auto docs = loadYamlFile(path);
+    auto docs = loadDocuments(readTextFile(path), path);
     if (docs.empty()) return config; // an empty file is an empty config
     Y root = readerFor(docs.front(), nullptr, nullptr);
     if (!root.present()) return config;
