@@ -112,11 +112,11 @@ void ApiClient::sleepFor(double seconds) {
     }
 }
 
-HttpResponse ApiClient::request(const std::string& path, const std::string& what) {
+HttpResponse ApiClient::request(const std::string& path, const std::string& what, const BodyReader& reader) {
     bool renewed = false;
     double backoff = retry_.firstBackoff;
     for (int attempt = 1;; ++attempt) {
-        HttpResponse response = transport_.get(path);
+        HttpResponse response = transport_.get(path, reader);
         if (response.status == 401 && !renewed && transport_.renewCredentials()) {
             renewed = true; // the plugin's credential may have been revoked early: ask once more
             continue;
@@ -176,11 +176,11 @@ void ApiClient::requireJsonStart(const HttpResponse& response, const std::string
 
 void ApiClient::failMalformed(const HttpResponse& response, const std::string& path, const std::string& what,
                               size_t byte) {
-    bool truncated = byte >= response.body.size();
+    bool truncated = byte >= response.bodyBytes;
     throw LiveError(
         FailureKind::BadResponse,
         "the answer to GET " + path + " (" + what + ") is " +
-            (truncated ? "truncated JSON (it ends after " + std::to_string(response.body.size()) + " bytes)"
+            (truncated ? "truncated JSON (it ends after " + std::to_string(response.bodyBytes) + " bytes)"
                        : "not valid JSON (at byte " + std::to_string(byte) + ")"));
 }
 
@@ -208,7 +208,7 @@ std::optional<nlohmann::json> ApiClient::getJsonIfServed(const std::string& path
 }
 
 ListOutcome ApiClient::list(const std::string& path, const std::string& query, const std::string& what,
-                            int pageSize, const std::function<std::string(const std::string&)>& readPage,
+                            int pageSize, const std::function<std::string(std::istream&)>& readPage,
                             const std::function<void()>& onRestart) {
     ListOutcome outcome;
     std::string continueToken;
@@ -217,7 +217,10 @@ ListOutcome ApiClient::list(const std::string& path, const std::string& query, c
         if (!continueToken.empty()) q += "&continue=" + escaped(continueToken);
         if (!query.empty()) q += "&" + query;
         std::string target = withQuery(path, q);
-        HttpResponse response = request(target, what);
+        // The page is parsed while it arrives: a huge page never sits in memory whole.
+        std::string next;
+        BodyReader reader = [&](std::istream& body) { next = readPage(body); };
+        HttpResponse response = request(target, what, reader);
         if (response.status == 410 && !continueToken.empty()) {
             // The continue token expired (etcd compacted past it): list again from the start.
             if (++outcome.restarts > retry_.maxListRestarts)
@@ -231,9 +234,8 @@ ListOutcome ApiClient::list(const std::string& path, const std::string& query, c
         }
         if (response.status != 200) failStatus(response, target, what);
         requireJsonStart(response, target, what);
-        std::string next;
         try {
-            next = readPage(response.body);
+            if (response.readError) std::rethrow_exception(response.readError);
         } catch (const MalformedJson& e) {
             failMalformed(response, target, what, e.byte);
         } catch (const NotAList& e) {

@@ -41,12 +41,13 @@ class ApiClient {
     // As getJson, but a 404 is nullopt (an API that is not served).
     std::optional<nlohmann::json> getJsonIfServed(const std::string& path, const std::string& what);
 
-    // Every page of a list: `query` without limit/continue ("fieldSelector=..."). readPage gets each
-    // page's JSON text and returns its continue token (it may throw MalformedJson or NotAList, which
-    // become BadResponse errors naming the request); onRestart is called before a list starts over
+    // Every page of a list: `query` without limit/continue ("fieldSelector=..."). readPage reads each
+    // page's JSON while it arrives, on a thread of the transfer's (the caller waits meanwhile), and
+    // returns its continue token (it may throw MalformedJson or NotAList, which become BadResponse
+    // errors naming the request); onRestart is called before a list starts over
     // after 410 Gone, so the caller can drop what it kept of the abandoned pass.
     ListOutcome list(const std::string& path, const std::string& query, const std::string& what, int pageSize,
-                     const std::function<std::string(const std::string& json)>& readPage,
+                     const std::function<std::string(std::istream& json)>& readPage,
                      const std::function<void()>& onRestart);
 
     const Connection& connection() const { return transport_.connection(); }
@@ -54,7 +55,7 @@ class ApiClient {
     int retriesDone() const { return retries_; }
 
   private:
-    HttpResponse request(const std::string& path, const std::string& what);
+    HttpResponse request(const std::string& path, const std::string& what, const BodyReader& reader = {});
     nlohmann::json parse(const HttpResponse& response, const std::string& path, const std::string& what);
     void requireJsonStart(const HttpResponse& response, const std::string& path, const std::string& what);
     [[noreturn]] void failMalformed(const HttpResponse& response, const std::string& path,

@@ -1,12 +1,16 @@
 #include "live/api_transport.h"
 
+#include "live/body_pipe.h"
 #include "live/live_error.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
 #include <curl/curl.h>
+#include <memory>
 #include <mutex>
+#include <thread>
 
 namespace gantry::live {
 
@@ -25,15 +29,54 @@ enum VerifyResult : long {
     IpAddressMismatch = 64,
 };
 
+// A 200 answer's body waits at most this long in memory between libcurl and a streaming reader.
+constexpr size_t kPipeCapacity = size_t(4) << 20;
+
 struct Transfer {
     HttpResponse* response;
     const std::atomic<bool>* cancel;
+    CURL* curl = nullptr;
+    const BodyReader* reader = nullptr;
+    std::unique_ptr<BodyPipe> pipe; // set once a 200 answer's body starts and there is a reader
+    std::thread readerThread;
+
+    void startReader() {
+        pipe = std::make_unique<BodyPipe>(kPipeCapacity);
+        readerThread = std::thread([this] {
+            std::istream in(pipe.get());
+            try {
+                (*reader)(in);
+            } catch (...) {
+                response->readError = std::current_exception();
+            }
+            pipe->readerDone();
+        });
+    }
+    // Ends the reader (it sees the end of the body) and waits for it.
+    void finishReader() {
+        if (!pipe) return;
+        pipe->close();
+        readerThread.join();
+    }
 };
 
 size_t onBody(char* data, size_t size, size_t count, void* user) {
     auto* t = static_cast<Transfer*>(user);
-    t->response->body.append(data, size * count);
-    return size * count;
+    size_t n = size * count;
+    HttpResponse& r = *t->response;
+    if (r.bodyBytes == 0 && t->reader && *t->reader) {
+        long status = 0;
+        curl_easy_getinfo(t->curl, CURLINFO_RESPONSE_CODE, &status);
+        if (status == 200) t->startReader();
+    }
+    r.bodyBytes += n;
+    if (!t->pipe) {
+        r.body.append(data, n);
+        return n;
+    }
+    if (r.body.size() < kStreamedHead) r.body.append(data, std::min(n, kStreamedHead - r.body.size()));
+    t->pipe->write(data, n);
+    return n;
 }
 
 std::string headerValue(const std::string& line, size_t colon) {
@@ -207,7 +250,7 @@ std::string ApiTransport::applyCredentials() {
     return token;
 }
 
-HttpResponse ApiTransport::get(const std::string& path) {
+HttpResponse ApiTransport::get(const std::string& path, const BodyReader& reader) {
     if (cancel_ && cancel_->load()) throw LiveError(FailureKind::Cancelled, "cancelled");
     CURL* curl = static_cast<CURL*>(curl_);
     std::string token = applyCredentials();
@@ -220,7 +263,7 @@ HttpResponse ApiTransport::get(const std::string& path) {
     }
     std::string target = baseUrl_ + path;
     HttpResponse response;
-    Transfer transfer{&response, cancel_};
+    Transfer transfer{&response, cancel_, curl, &reader, nullptr, {}};
     curl_easy_setopt(curl, CURLOPT_URL, target.c_str());
     curl_easy_setopt(curl, CURLOPT_HTTPHEADER, headers);
     curl_easy_setopt(curl, CURLOPT_WRITEDATA, &transfer);
@@ -228,9 +271,10 @@ HttpResponse ApiTransport::get(const std::string& path) {
     curl_easy_setopt(curl, CURLOPT_XFERINFODATA, &transfer);
     errorBuffer_[0] = '\0';
     CURLcode code = curl_easy_perform(curl);
+    transfer.finishReader();
     curl_easy_setopt(curl, CURLOPT_HTTPHEADER, nullptr);
     curl_slist_free_all(headers);
-    if (code != CURLE_OK) failTransport(code, path, response.body.size());
+    if (code != CURLE_OK) failTransport(code, path, response.bodyBytes);
     curl_easy_getinfo(curl, CURLINFO_RESPONSE_CODE, &response.status);
     return response;
 }

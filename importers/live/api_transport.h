@@ -7,6 +7,9 @@
 #include "live/kubeconfig.h"
 
 #include <atomic>
+#include <exception>
+#include <functional>
+#include <istream>
 #include <memory>
 #include <optional>
 #include <string>
@@ -21,10 +24,16 @@ struct Timeouts {
 
 struct HttpResponse {
     long status = 0;
-    std::string body;
+    std::string body; // the whole answer; only its first kStreamedHead bytes when streamed to a reader
+    size_t bodyBytes = 0;
+    std::exception_ptr readError; // what a streaming reader threw (the transfer itself succeeded)
     std::string contentType;
     std::string retryAfter; // Retry-After header, verbatim
 };
+
+// Reads a 200 answer's body while it arrives, on a thread of its own (see BodyPipe).
+using BodyReader = std::function<void(std::istream&)>;
+constexpr size_t kStreamedHead = 4096; // kept of a streamed body, for messages about what it is
 
 class ApiTransport {
   public:
@@ -34,8 +43,9 @@ class ApiTransport {
     ApiTransport& operator=(const ApiTransport&) = delete;
 
     // GET server+path ("/api/v1/nodes?limit=500"). Any HTTP status is returned; transport failures
-    // (DNS, connect, TLS, stall, truncation, cancel) throw LiveError.
-    HttpResponse get(const std::string& path);
+    // (DNS, connect, TLS, stall, truncation, cancel) throw LiveError. With a reader, a 200 answer's
+    // body goes to the reader as it arrives instead of into memory; other answers are kept whole.
+    HttpResponse get(const std::string& path, const BodyReader& reader = {});
 
     // After a 401: asks the exec plugin for a new credential. False when there is nothing to renew.
     bool renewCredentials();

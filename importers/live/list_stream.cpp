@@ -335,13 +335,21 @@ class PageHandler : public nlohmann::json_sax<json> {
     std::string key_, listKind_, apiVersion_;
 };
 
-} // namespace
-
-StreamedPage streamListPage(const std::string& text, const std::string& itemKind, std::string& out) {
+template <class Input> StreamedPage streamPage(Input&& text, const std::string& itemKind, std::string& out) {
     PageHandler handler(itemKind, out);
-    json::sax_parse(text, &handler);
+    json::sax_parse(std::forward<Input>(text), &handler);
     handler.finish();
     return handler.page;
+}
+
+} // namespace
+
+StreamedPage streamListPage(const std::string& json, const std::string& itemKind, std::string& out) {
+    return streamPage(json, itemKind, out);
+}
+
+StreamedPage streamListPage(std::istream& json, const std::string& itemKind, std::string& out) {
+    return streamPage(json, itemKind, out);
 }
 
 } // namespace gantry::live

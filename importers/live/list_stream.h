@@ -4,6 +4,7 @@
 // 500 pods costs one pass over its text. Items of built-in lists get the apiVersion and kind they come
 // without; pods that finished and PodGroups that completed are left out and counted.
 #include <cstddef>
+#include <istream>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -32,5 +33,6 @@ struct StreamedPage {
 // Appends the page's items to `out`. `itemKind` is the kind the request lists ("Pod"), used when the
 // list does not say. Throws MalformedJson or NotAList.
 StreamedPage streamListPage(const std::string& json, const std::string& itemKind, std::string& out);
+StreamedPage streamListPage(std::istream& json, const std::string& itemKind, std::string& out);
 
 } // namespace gantry::live

@@ -221,7 +221,7 @@ class Importer {
         std::string chunk;
         ImportProgress progress;
         progress.list = label;
-        auto readPage = [&](const std::string& json) {
+        auto readPage = [&](std::istream& json) {
             chunk.clear();
             StreamedPage page = streamListPage(json, kind, chunk);
             out_.write(chunk);

@@ -14,7 +14,7 @@
 namespace gantry::testing {
 
 CliRun runGantry(const QStringList& args, const std::vector<std::pair<QString, QString>>& env,
-                 const std::function<void(QProcess&)>& whileRunning) {
+                 const std::function<void(QProcess&)>& whileRunning, const QStringList& wrapper) {
     QProcess p;
     QProcessEnvironment e = QProcessEnvironment::systemEnvironment();
     for (const char* v : {"KUBECONFIG", "http_proxy", "https_proxy", "HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY",
@@ -25,7 +25,8 @@ CliRun runGantry(const QStringList& args, const std::vector<std::pair<QString, Q
     p.setProcessEnvironment(e);
     QElapsedTimer timer;
     timer.start();
-    p.start(GANTRY_CLI, QStringList{"import"} + args);
+    QStringList command = wrapper + QStringList{GANTRY_CLI, "import"} + args;
+    p.start(command.takeFirst(), command);
     p.waitForStarted();
     if (whileRunning) whileRunning(p);
     p.waitForFinished(120000);
@@ -35,6 +36,12 @@ CliRun runGantry(const QStringList& args, const std::vector<std::pair<QString, Q
     run.out = p.readAllStandardOutput().toStdString();
     run.err = p.readAllStandardError().toStdString();
     return run;
+}
+
+std::pair<CliRun, long> runGantryMeasured(const QStringList& args, const std::string& peakFile) {
+    CliRun run = runGantry(args, {}, {}, {GANTRY_PEAK_RSS, QString::fromStdString(peakFile)});
+    long peakKb = std::atol(readText(peakFile).c_str());
+    return {run, peakKb};
 }
 
 std::string readText(const std::string& path) {

@@ -20,10 +20,13 @@ struct CliRun {
     double seconds = 0;
 };
 
-// Runs `gantry ARGS` with HOME in a scratch folder and no KUBECONFIG or proxy variables of the caller.
-// `whileRunning` gets the process once it has started.
+// Runs `gantry import ARGS` with HOME in a scratch folder and no KUBECONFIG or proxy variables of the
+// caller. `whileRunning` gets the process once it has started; `wrapper` runs it under another program.
 CliRun runGantry(const QStringList& args, const std::vector<std::pair<QString, QString>>& env = {},
-                 const std::function<void(QProcess&)>& whileRunning = {});
+                 const std::function<void(QProcess&)>& whileRunning = {}, const QStringList& wrapper = {});
+
+// runGantry under gantry-peak-rss: the run and the import's own peak resident memory in KiB.
+std::pair<CliRun, long> runGantryMeasured(const QStringList& args, const std::string& peakFile);
 
 std::string readText(const std::string& path);
 bool fileExists(const std::string& path);
