@@ -1,6 +1,7 @@
 #pragma once
 // Atomic saves: write a temporary file in the same folder, flush it to disk, rename it over the
-// target. A crash or an error leaves either the old file or the new one, never half of either.
+// target (atomic_stream.h). A crash or an error leaves either the old file or the new one, never half
+// of either.
 #include <string>
 #include <string_view>
 

@@ -1,6 +1,10 @@
 #include "atomic_stream.h"
 
+#include <atomic>
 #include <cerrno>
+#include <chrono>
+#include <csignal>
+#include <cstdlib>
 #include <cstring>
 #include <fcntl.h>
 #include <filesystem>
@@ -12,17 +16,54 @@ namespace gantry {
 
 namespace {
 constexpr size_t kFlushAt = 1 << 20;
+
+// ".<name>.tmp-": what every temporary file of `target` starts with; the writer's pid follows.
+std::string tempStem(const std::filesystem::path& target) {
+    std::string stem = ".";
+    stem += target.filename().string(); // built stepwise: GCC 12 warns falsely on "." + string
+    stem += ".tmp-";
+    return stem;
 }
+
+// Fills the trailing XXXXXX of a mkstemp template (for linkat, which has no such form).
+void fillTemplate(std::string& name) {
+    static std::atomic<unsigned> counter{0};
+    auto v = uint64_t(std::chrono::steady_clock::now().time_since_epoch().count()) * 2654435761u + counter++;
+    constexpr char kDigits[] = "abcdefghijklmnopqrstuvwxyz0123456789";
+    for (size_t i = name.size() - 6; i < name.size(); ++i, v /= 36) name[i] = kDigits[v % 36];
+}
+
+// Removes temporary files of `target` that a process killed mid-save left behind (its pid is gone).
+void removeOrphans(const std::filesystem::path& dir, const std::filesystem::path& target) {
+    namespace fs = std::filesystem;
+    const std::string stem = tempStem(target);
+    std::error_code ec;
+    for (const auto& entry : fs::directory_iterator(dir, ec)) {
+        std::string name = entry.path().filename().string();
+        if (!name.starts_with(stem)) continue;
+        long pid = std::strtol(name.c_str() + stem.size(), nullptr, 10);
+        if (pid > 0 && ::kill(pid_t(pid), 0) != 0 && errno == ESRCH) fs::remove(entry.path(), ec);
+    }
+}
+
+} // namespace
 
 AtomicFileStream::AtomicFileStream(const std::string& path) : path_(path) {
     namespace fs = std::filesystem;
     fs::path target(path);
     fs::path dir = target.has_parent_path() ? target.parent_path() : fs::path(".");
-    std::string hidden = ".";
-    hidden += target.filename().string(); // built stepwise: GCC 12 warns falsely on "." + string
-    hidden += ".tmp-XXXXXX";
-    temp_ = (dir / hidden).string();
+    removeOrphans(dir, target);
+    dir_ = dir.string();
+    // An unnamed file first: a process killed while writing leaves nothing behind. It gets a name
+    // only at commit(). Filesystems without O_TMPFILE get a named one at once.
+    fd_ = ::open(dir_.c_str(), O_TMPFILE | O_WRONLY | O_CLOEXEC, 0600);
+    std::string name = tempStem(target);
+    name += std::to_string(::getpid());
+    name += "-XXXXXX";
+    temp_ = (dir / name).string();
+    if (fd_ >= 0) return;
     fd_ = ::mkstemp(temp_.data());
+    named_ = true;
     if (fd_ < 0)
         throw std::runtime_error("cannot create a temporary file next to " + path + ": " +
                                  std::strerror(errno));
@@ -30,7 +71,7 @@ AtomicFileStream::AtomicFileStream(const std::string& path) : path_(path) {
 
 AtomicFileStream::~AtomicFileStream() {
     if (fd_ >= 0) ::close(fd_);
-    if (!committed_) ::unlink(temp_.c_str());
+    if (named_ && !committed_) ::unlink(temp_.c_str());
 }
 
 void AtomicFileStream::fail(const char* what, int err) {
@@ -69,21 +110,35 @@ void AtomicFileStream::truncate(uint64_t size) {
     flushed_ = size;
 }
 
+void AtomicFileStream::giveName() {
+    // linkat cannot replace a file: link under a fresh temporary name, then rename that over the target.
+    std::string self = "/proc/self/fd/" + std::to_string(fd_);
+    for (int attempt = 0;; ++attempt) {
+        std::string name = temp_;
+        fillTemplate(name);
+        if (::linkat(AT_FDCWD, self.c_str(), AT_FDCWD, name.c_str(), AT_SYMLINK_FOLLOW) == 0) {
+            temp_ = name;
+            named_ = true;
+            return;
+        }
+        if (errno != EEXIST || attempt > 100) fail("cannot name the temporary file of", errno);
+    }
+}
+
 void AtomicFileStream::commit() {
     flush();
     struct stat st {};
     mode_t mode = ::stat(path_.c_str(), &st) == 0 ? st.st_mode & 07777 : 0644;
     if (::fchmod(fd_, mode) != 0) fail("cannot set permissions of", errno);
     if (::fsync(fd_) != 0) fail("cannot flush", errno);
+    if (!named_) giveName();
     int fd = fd_;
     fd_ = -1;
     if (::close(fd) != 0) fail("cannot close", errno);
     if (::rename(temp_.c_str(), path_.c_str()) != 0) fail("cannot replace", errno);
     committed_ = true;
     // Make the rename itself durable.
-    std::filesystem::path target(path_);
-    std::string dir = target.has_parent_path() ? target.parent_path().string() : std::string(".");
-    int dfd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY);
+    int dfd = ::open(dir_.c_str(), O_RDONLY | O_DIRECTORY);
     if (dfd >= 0) {
         ::fsync(dfd);
         ::close(dfd);

@@ -1,8 +1,10 @@
 #pragma once
 // An atomic save written piece by piece, for outputs too large to hold in memory (a live cluster's
-// snapshot): a temporary file beside the target takes the writes; commit() flushes it to disk and
-// renames it over the target. Destroyed without commit() (an error, a cancel), it removes the
-// temporary file and the target is untouched.
+// snapshot): an unnamed temporary file (O_TMPFILE) in the target's folder takes the writes; commit()
+// flushes it to disk, names it and renames it over the target. Destroyed without commit() (an error,
+// a cancel), it leaves nothing and the target is untouched; a process killed mid-save leaves nothing
+// either. Where the filesystem has no O_TMPFILE the temporary file is named at once
+// (.<name>.tmp-<pid>-XXXXXX), and the next save of the same target removes those of dead processes.
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -26,9 +28,11 @@ class AtomicFileStream {
 
   private:
     void flush();
+    void giveName(); // links the unnamed temporary file under a temporary name
     [[noreturn]] void fail(const char* what, int err);
 
-    std::string path_, temp_;
+    std::string path_, dir_, temp_;
+    bool named_ = false; // temp_ exists in the folder
     int fd_ = -1;
     uint64_t flushed_ = 0;
     std::string buffer_;

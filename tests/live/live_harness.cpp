@@ -38,12 +38,6 @@ CliRun runGantry(const QStringList& args, const std::vector<std::pair<QString, Q
     return run;
 }
 
-std::pair<CliRun, long> runGantryMeasured(const QStringList& args, const std::string& peakFile) {
-    CliRun run = runGantry(args, {}, {}, {GANTRY_PEAK_RSS, QString::fromStdString(peakFile)});
-    long peakKb = std::atol(readText(peakFile).c_str());
-    return {run, peakKb};
-}
-
 std::string readText(const std::string& path) {
     std::ifstream in(path, std::ios::binary);
     std::ostringstream s;

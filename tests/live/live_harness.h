@@ -25,9 +25,6 @@ struct CliRun {
 CliRun runGantry(const QStringList& args, const std::vector<std::pair<QString, QString>>& env = {},
                  const std::function<void(QProcess&)>& whileRunning = {}, const QStringList& wrapper = {});
 
-// runGantry under gantry-peak-rss: the run and the import's own peak resident memory in KiB.
-std::pair<CliRun, long> runGantryMeasured(const QStringList& args, const std::string& peakFile);
-
 std::string readText(const std::string& path);
 bool fileExists(const std::string& path);
 // A loopback port nobody listens on.

@@ -12,6 +12,16 @@
 
 using namespace gantry::testing;
 
+namespace {
+
+// runGantry under gantry-peak-rss: the run and the import's own peak resident memory in KiB.
+std::pair<CliRun, long> runGantryMeasured(const QStringList& args, const std::string& peakFile) {
+    CliRun run = runGantry(args, {}, {}, {GANTRY_PEAK_RSS, QString::fromStdString(peakFile)});
+    return {run, std::atol(readText(peakFile).c_str())};
+}
+
+} // namespace
+
 class LiveFailureTest : public QObject {
     Q_OBJECT
     std::unique_ptr<LiveHarness> h_;

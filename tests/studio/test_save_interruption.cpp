@@ -4,6 +4,7 @@
 // last one reported saved, or a later one) and the autosave copy can be recovered and read.
 #include "core/autosave.h"
 #include "project/project_reader.h"
+#include "project/project_writer.h"
 #include "test_registry.h"
 
 #include <QDir>
@@ -35,6 +36,11 @@ int lastReported(const QString& output, const QString& word) {
     for (const QString& line : output.split('\n'))
         if (line.startsWith(word + ' ')) last = line.mid(word.size() + 1).toInt();
     return last;
+}
+
+// Temporary files of atomic saves in a folder (.NAME.tmp-PID-XXXXXX).
+QStringList temporaryFiles(const QString& dir) {
+    return QDir(dir).entryList({".*.tmp-*"}, QDir::Hidden | QDir::Files);
 }
 
 } // namespace
@@ -84,6 +90,36 @@ class SaveInterruptionTest : public QObject {
                      qPrintable("round " + QString::number(round) + ": the autosave is not recoverable"));
         }
         QVERIFY(interruptedWithFile > 8);
+        // The writes went to unnamed files: the kills left no temporary file in either folder.
+        QCOMPARE(temporaryFiles(dir.path()), QStringList());
+        QCOMPARE(temporaryFiles(autosaves), QStringList());
+    }
+
+    void orphanedTemporaryFilesAreRemoved() {
+        // What a save killed on a filesystem without O_TMPFILE leaves: a named temporary file whose
+        // writer is gone. The next save of the same file removes it, and only it.
+        QTemporaryDir dir;
+        const QString target = dir.filePath("plan.gantry");
+        QProcess gone;
+        gone.start("sleep", {"0.1"});
+        QVERIFY(gone.waitForStarted());
+        const qint64 gonePid = gone.processId();
+        QVERIFY(gone.waitForFinished());
+        const QString orphan = dir.filePath(QString(".plan.gantry.tmp-%1-abc123").arg(gonePid));
+        const QString live =
+            dir.filePath(QString(".plan.gantry.tmp-%1-def456").arg(QCoreApplication::applicationPid()));
+        const QString other = dir.filePath(QString(".other.gantry.tmp-%1-abc123").arg(gonePid));
+        for (const QString& f : {orphan, live, other}) {
+            QFile file(f);
+            QVERIFY(file.open(QIODevice::WriteOnly));
+        }
+        Project p;
+        p.name = "after the crash";
+        writeProjectFile(target.toStdString(), p);
+        QVERIFY(!QFile::exists(orphan));
+        QVERIFY(QFile::exists(live));  // its writer may still be saving
+        QVERIFY(QFile::exists(other)); // another file's business
+        QCOMPARE(readProjectFile(target.toStdString()).name, std::string("after the crash"));
     }
 
     void fullDiskKeepsThePreviousFile() {
@@ -107,7 +143,7 @@ class SaveInterruptionTest : public QObject {
         QCOMPARE(wholeGeneration(target), saved);
         QCOMPARE(checkRecoverable(autosaves, autosaved), autosaved);
         // The failed writes left no temporary files behind.
-        QCOMPARE(QDir(dir.path()).entryList({".plan.gantry.tmp-*"}, QDir::Hidden | QDir::Files).size(), 0);
+        QCOMPARE(temporaryFiles(dir.path()), QStringList());
     }
 };
 
