@@ -108,6 +108,11 @@ MainWindow::MainWindow(std::unique_ptr<WhatIfEngine> engine, const QString& auto
     connect(loader_, &FileLoader::finished, this,
             [this](const std::shared_ptr<LoadOutcome>& outcome) { finishOpen(*outcome); });
     connect(warningsButton_, &QToolButton::clicked, this, &MainWindow::showWarnings);
+    connect(ws_->document(), &ProjectDocument::projectReplaced, this, [this] {
+        int warnings = int(ws_->document()->inputWarnings().size());
+        warningsButton_->setText(tr("%n warning(s)", "", warnings));
+        warningsButton_->setVisible(warnings > 0);
+    });
     auto* abandon = new QAction(this);
     abandon->setShortcut(Qt::Key_Escape);
     connect(abandon, &QAction::triggered, this, [this] {
@@ -330,7 +335,8 @@ void MainWindow::updateTitle() {
 void MainWindow::adopt(LoadedFile&& loaded, const QString& source, bool modified) {
     QString savePath = loaded.kind == FileKind::Project ? source : QString();
     size_t warnings = loaded.warnings.size();
-    ws_->document()->replace(std::move(loaded.project), savePath, source, modified);
+    ws_->document()->replace(std::move(loaded.project), savePath, source, modified,
+                             std::move(loaded.warnings));
     if (warnings > 0)
         showStatus(
             tr("Opened %1 with %n warning(s); click the warnings button to read them.", "", int(warnings))
@@ -396,9 +402,6 @@ void MainWindow::finishOpen(const LoadOutcome& outcome) {
         setCurrentTab("policy");
         return;
     }
-    warnings_ = loaded.warnings;
-    warningsButton_->setText(tr("%n warning(s)", "", int(warnings_.size())));
-    warningsButton_->setVisible(!warnings_.empty());
     adopt(std::move(loaded), paths.front(), false);
     for (const auto& p : paths) addRecent(p);
     QSettings().setValue("files/lastDir", QFileInfo(paths.front()).absolutePath());
@@ -419,7 +422,7 @@ void MainWindow::showWarnings() {
     text->setLineWrapMode(QPlainTextEdit::NoWrap);
     text->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
     QStringList lines;
-    for (const auto& w : warnings_) lines << qs(w.str());
+    for (const auto& w : ws_->document()->inputWarnings()) lines << qs(w.str());
     text->setPlainText(lines.join('\n'));
     layout->addWidget(text, 1);
     auto* buttons = new QDialogButtonBox(QDialogButtonBox::Close, &dialog);
@@ -433,8 +436,6 @@ void MainWindow::newProject() {
     Project p;
     p.name = "untitled";
     ws_->document()->replace(std::move(p), QString(), QString());
-    warnings_.clear();
-    warningsButton_->setVisible(false);
     showStatus(tr("New project. Open a snapshot or inventory, or connect to a cluster, to bring in nodes."));
 }
 
@@ -600,7 +601,7 @@ void MainWindow::connectToCluster() {
     LoadedFile loaded = dialog.result();
     QString source = tr("cluster %1").arg(dialog.contextName());
     size_t objects = loaded.project.cluster.nodes.size();
-    ws_->document()->replace(std::move(loaded.project), QString(), source, true);
+    ws_->document()->replace(std::move(loaded.project), QString(), source, true, std::move(loaded.warnings));
     showStatus(tr("Imported %1 (%2 nodes). Save the project to keep it.")
                    .arg(dialog.summary().section('\n', 0, 0))
                    .arg(objects),

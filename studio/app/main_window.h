@@ -93,7 +93,6 @@ class MainWindow : public QMainWindow {
     FileLoader* loader_;
     bool openingInteractive_ = true;
     QString lastOpenError_;
-    std::vector<Diagnostic> warnings_;
 };
 
 } // namespace gantry::studio

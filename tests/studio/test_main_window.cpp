@@ -212,6 +212,41 @@ class MainWindowTest : public QObject {
         QVERIFY(queuesFile.readAll().contains("name: detection"));
     }
 
+    void exportReportNamesWhatTheImportLeftOut() {
+        // A second YuniKorn partition is left out when the file is read; the Export tab lists it as a
+        // loss and export-report.txt says so, as `gantry export --from` does.
+        QTemporaryDir dir;
+        MainWindow window(makeDefaultWhatIfEngine(), dir.path());
+        QVERIFY(window.openFiles(
+            {QString(GANTRY_TEST_DATA) + "/export/conversions/yunikorn-two-partitions.yaml"}, false));
+        ExportTab* exporter = window.exportTab();
+        exporter->setTarget(TargetScheduler::YuniKorn);
+        auto leftOut = [&] {
+            for (const auto& i : exporter->plan().issues)
+                if (i.kind == ExportIssue::Kind::Lossy &&
+                    i.message.startsWith("Left out when reading the input: ") &&
+                    i.message.contains("partition 'batch' ignored"))
+                    return true;
+            return false;
+        };
+        QVERIFY(leftOut());
+        QVERIFY(!exporter->plan().hasErrors());
+        exporter->setOutputFolder(dir.filePath("yunikorn"));
+        QString message;
+        QVERIFY2(exporter->writeFiles(&message), qPrintable(message));
+        QFile report(dir.filePath("yunikorn/export-report.txt"));
+        QVERIFY(report.open(QIODevice::ReadOnly));
+        const QString text = QString::fromUtf8(report.readAll());
+        QVERIFY2(text.contains(
+                     "Left out when reading the input (1):\n  - partitions[1]: partition 'batch' ignored"),
+                 qPrintable(text));
+        QVERIFY(!text.contains("none: every queue and quota carried over"));
+        // A new project starts with nothing left out.
+        window.newProject();
+        exporter->refresh();
+        QVERIFY(!leftOut());
+    }
+
     void saveAndReopen() {
         QTemporaryDir dir;
         MainWindow window(makeDefaultWhatIfEngine(), dir.path());

@@ -39,7 +39,8 @@ ExportIssue toIssue(ExportIssue::Kind kind, const Diagnostic& d) {
 
 } // namespace
 
-ExportPlan planExport(const Project& project, TargetScheduler target, bool singleFile) {
+ExportPlan planExport(const Project& project, TargetScheduler target, bool singleFile,
+                      const Diagnostics& inputWarnings) {
     ExportPlan plan;
     plan.target = target;
     plan.layout = singleFile ? ExportLayout::SingleFile : ExportLayout::PerKind;
@@ -60,6 +61,12 @@ ExportPlan planExport(const Project& project, TargetScheduler target, bool singl
         issue.message = QString::fromUtf8(e.what());
         plan.issues.push_back(issue);
         return plan;
+    }
+    plan.bundle.inputWarnings = inputWarnings;
+    for (const auto& d : inputWarnings) {
+        ExportIssue issue = toIssue(ExportIssue::Kind::Lossy, d);
+        issue.message = QObject::tr("Left out when reading the input: %1").arg(issue.message);
+        plan.issues.push_back(issue);
     }
     for (const auto& d : plan.bundle.warnings) plan.issues.push_back(toIssue(ExportIssue::Kind::Lossy, d));
     for (const auto& n : plan.bundle.notes) {

@@ -35,7 +35,9 @@ struct ExportPlan {
     bool hasErrors() const;
 };
 
-ExportPlan planExport(const Project& project, TargetScheduler target, bool singleFile);
+// `inputWarnings`: what reading the project's source left out; listed as lossy and in the report.
+ExportPlan planExport(const Project& project, TargetScheduler target, bool singleFile,
+                      const Diagnostics& inputWarnings = {});
 // Validates again and writes every file (and export-report.txt) atomically into dir, created if
 // needed; nothing is left behind on failure. Returns the files written; throws std::runtime_error
 // with the reason otherwise.

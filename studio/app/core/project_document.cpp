@@ -21,12 +21,13 @@ QString ProjectDocument::displayName() const {
 }
 
 void ProjectDocument::replace(Project project, const QString& filePath, const QString& sourcePath,
-                              bool modified) {
+                              bool modified, Diagnostics inputWarnings) {
     emit queuesAboutToBeReset();
     emit workloadsAboutToBeReset();
     project_ = std::move(project);
     filePath_ = filePath;
     sourcePath_ = sourcePath;
+    inputWarnings_ = std::move(inputWarnings);
     undo_.clear();
     undo_.setClean();
     modifiedOutsideUndo_ = modified;

@@ -2,6 +2,7 @@
 // The open project: the one place the studio keeps a gantry::Project. Views read it; only undo
 // commands (core/*_commands.h) change it, and they announce each change through these signals so
 // models can update precisely.
+#include "model/diagnostic.h"
 #include "model/project.h"
 
 #include <QObject>
@@ -32,8 +33,13 @@ class ProjectDocument : public QObject {
     // projectReplaced instead of doing the same work twice).
     bool isReplacing() const { return replacing_; }
 
+    // What reading the source said: objects skipped, fields assumed, a YuniKorn partition left out.
+    // The export report lists them as losses, as `gantry export --from SOURCE` does.
+    const Diagnostics& inputWarnings() const { return inputWarnings_; }
+
     // New / Open / recovery: replaces everything and clears the undo history.
-    void replace(Project project, const QString& filePath, const QString& sourcePath, bool modified = false);
+    void replace(Project project, const QString& filePath, const QString& sourcePath, bool modified = false,
+                 Diagnostics inputWarnings = {});
     void markSaved(const QString& filePath);
 
     // For undo commands only: mutate through edit(), then announce what changed.
@@ -74,6 +80,7 @@ class ProjectDocument : public QObject {
     QUndoStack undo_;
     QString filePath_;
     QString sourcePath_;
+    Diagnostics inputWarnings_;
     bool modifiedOutsideUndo_ = false;
     bool lastModified_ = false;
     bool replacing_ = false;

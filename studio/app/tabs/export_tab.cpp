@@ -125,7 +125,7 @@ void ExportTab::setOutputFolder(const QString& dir) {
 void ExportTab::refresh() {
     dirty_ = false;
     plan_ = planExport(ws_->document()->project(), TargetScheduler(target_->checkedId()),
-                       singleFile_->isChecked());
+                       singleFile_->isChecked(), ws_->document()->inputWarnings());
     int errors = 0, warnings = 0, lossy = 0;
     issues_->setRowCount(int(plan_.issues.size()));
     for (size_t i = 0; i < plan_.issues.size(); ++i) {
