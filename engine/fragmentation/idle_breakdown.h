@@ -35,4 +35,10 @@ bool strandsGpus(const NodeState& node, const GpuPodFloor& floor);
 
 IdleBreakdown idleBreakdown(const NodeState& node, const TargetWorkload& workload, const GpuPodFloor& floor);
 
+// The same classes per device, for maps: out[g] for each of the node's devices (None when the device
+// has nothing idle). idleBreakdown is their sum.
+enum class IdleClass : uint8_t { None, Usable, Fractional, Scattered, Stranded };
+void idleClasses(const NodeState& node, const TargetWorkload& workload, const GpuPodFloor& floor,
+                 std::span<IdleClass> out);
+
 } // namespace gantry::frag

@@ -5,6 +5,7 @@
 #include "tabs/cluster_tab.h"
 #include "workspace.h"
 
+#include <QComboBox>
 #include <QCommandLineParser>
 #include <QDir>
 #include <QElapsedTimer>
@@ -51,9 +52,18 @@ int run(QApplication& app) {
     QCommandLineOption tab(
         "tab", "With --screenshot: the work area to show (" + MainWindow::tabNames().join(", ") + ").",
         "NAME");
+    QCommandLineOption gpuColors(
+        "gpu-colors",
+        "With --screenshot: colour the GPU map by occupancy, queue, job, fragmentation or idle.", "MODE");
+    QCommandLineOption mapProfile(
+        "map-profile",
+        "With --screenshot: the GPU map shows the what-if under this profile (one the project compares).",
+        "NAME");
     QCommandLineOption dark("dark", "Use a dark palette whatever the system's (to check the dark look).");
     parser.addOption(screenshot);
     parser.addOption(tab);
+    parser.addOption(gpuColors);
+    parser.addOption(mapProfile);
     parser.addOption(dark);
     parser.process(app);
     applyStudioStyle(app, parser.isSet(dark));
@@ -63,6 +73,13 @@ int run(QApplication& app) {
     if (parser.isSet(tab) && !MainWindow::tabNames().contains(parser.value(tab).toLower())) {
         std::fprintf(stderr, "gantry-studio: unknown tab '%s' (use one of: %s)\n",
                      qPrintable(parser.value(tab)), qPrintable(MainWindow::tabNames().join(", ")));
+        return 1;
+    }
+    const QStringList colorModes{"occupancy", "queue", "job", "fragmentation", "idle"}; // GpuColorMode order
+    const int colorMode = colorModes.indexOf(parser.value(gpuColors).toLower());
+    if (parser.isSet(gpuColors) && colorMode < 0) {
+        std::fprintf(stderr, "gantry-studio: unknown GPU colouring '%s' (use one of: %s)\n",
+                     qPrintable(parser.value(gpuColors)), qPrintable(colorModes.join(", ")));
         return 1;
     }
 
@@ -86,7 +103,15 @@ int run(QApplication& app) {
             }
         }
         // The map shows what the what-if did (the loaded cluster is often empty of GPU pods).
-        if (auto* cluster = qobject_cast<ClusterTab*>(window->tab("cluster"))) cluster->showWhatIfState();
+        if (auto* cluster = qobject_cast<ClusterTab*>(window->tab("cluster"))) {
+            cluster->showWhatIfState();
+            if (colorMode >= 0)
+                cluster->colorModeBox()->setCurrentIndex(cluster->colorModeBox()->findData(colorMode));
+            const auto& results = ws->results().results;
+            for (size_t i = 0; i < results.size(); ++i)
+                if (parser.isSet(mapProfile) && results[i]->profile == parser.value(mapProfile).toStdString())
+                    cluster->showBox()->setCurrentIndex(cluster->showBox()->findData(int(i) + 1));
+        }
         if (parser.isSet(tab)) window->setCurrentTab(parser.value(tab));
         QString error;
         if (!renderScreenshot(*window, parser.value(screenshot), &error)) {

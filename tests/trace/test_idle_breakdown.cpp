@@ -72,6 +72,57 @@ class IdleBreakdownTest : public QObject {
         QCOMPARE(idleBreakdown(c, small, floor).usable, int64_t(3000));
     }
 
+    void perDeviceClassesSumToTheBreakdown() {
+        // The GPU map colours each device by its class; summed over the devices, the classes give
+        // exactly the node's breakdown.
+        const TargetWorkload w = workloadOf({{4, 10}, {8, 10}});
+        const GpuPodFloor floor{8000, 64 << 10};
+        using C = IdleClass;
+        struct Case {
+            NodeState node;
+            std::array<C, 8> expected;
+        };
+        const Case cases[] = {
+            {node8({0, 0, 0, 0, 500, 1000, 1000, 1000}),
+             {C::Usable, C::Usable, C::Usable, C::Usable, C::Fractional, C::None, C::None, C::None}},
+            {node8({0, 0, 0, 1000, 1000, 1000, 1000, 250}),
+             {C::Scattered, C::Scattered, C::Scattered, C::None, C::None, C::None, C::None, C::Fractional}},
+            {node8({0, 0, 0, 0, 500, 1000, 1000, 1000}, 4000),
+             {C::Stranded, C::Stranded, C::Stranded, C::Stranded, C::Stranded, C::None, C::None, C::None}},
+        };
+        for (const auto& c : cases) {
+            std::array<C, 8> got{};
+            idleClasses(c.node, w, floor, got);
+            QCOMPARE(got, c.expected);
+            IdleBreakdown sum;
+            for (int g = 0; g < 8; ++g) {
+                const int64_t left = c.node.gpuLeft[size_t(g)];
+                switch (got[size_t(g)]) {
+                case C::Usable:
+                    sum.usable += left;
+                    break;
+                case C::Fractional:
+                    sum.fractional += left;
+                    break;
+                case C::Scattered:
+                    sum.scattered += left;
+                    break;
+                case C::Stranded:
+                    sum.stranded += left;
+                    break;
+                case C::None:
+                    QCOMPARE(left, int64_t(0));
+                    break;
+                }
+            }
+            const IdleBreakdown b = idleBreakdown(c.node, w, floor);
+            QCOMPARE(sum.usable, b.usable);
+            QCOMPARE(sum.fractional, b.fractional);
+            QCOMPARE(sum.scattered, b.scattered);
+            QCOMPARE(sum.stranded, b.stranded);
+        }
+    }
+
     void slotsPerLevel() {
         // Four 8-GPU nodes in two racks (0,1 | 2,3) of one zone, and two 4-GPU nodes (4,5) in an NVLink
         // domain that is its own rack. Free whole devices: 8, 4, 8, 8, 4, 4. Node 3 is stranded.

@@ -74,6 +74,9 @@ FragmentationSummary measureFragmentation(const Project& project, GpuOccupancy& 
     if (shapes.empty()) return summary;
     frag::TargetWorkload workload = frag::targetWorkload(shapes);
     summary.shapes = int(workload.shapes.size());
+    frag::GpuPodFloor floor{shapes.front().cpuMilli, 0};
+    for (const auto& shape : shapes) floor.cpuMilli = std::min(floor.cpuMilli, shape.cpuMilli);
+    occ.idleWhy.assign(occ.usedMilli.size(), frag::IdleClass::None);
     std::vector<frag::NodeState> states;
     states.reserve(cluster.nodes.size());
     for (size_t i = 0; i < cluster.nodes.size(); ++i) {
@@ -91,6 +94,9 @@ FragmentationSummary measureFragmentation(const Project& project, GpuOccupancy& 
             occ.fragmentation[size_t(occ.gpuIndex(int(i), g))] =
                 left > 0 ? float(perGpu[size_t(g)] / left) : 0.f;
         }
+        frag::idleClasses(
+            s, workload, floor,
+            std::span<frag::IdleClass>(occ.idleWhy.data() + occ.gpuIndex(int(i), 0), size_t(s.gpuCount)));
         states.push_back(s);
     }
     auto c = frag::clusterFragmentation(states, workload);

@@ -28,7 +28,9 @@ std::vector<frag::TaskShape> jobMixShapes(const Project& project, const frag::Gp
 // GPU models of the cluster's nodes, in first-seen order.
 frag::GpuModelTable gpuModelTable(const Cluster& cluster);
 
-// Fills occupancy.fragmentation and returns the cluster figures. `cpuUsed` is the CPU (milli) held
+// Fills occupancy.fragmentation and occupancy.idleWhy (why each idle GPU is idle: engine
+// fragmentation/idle_breakdown.h, with the CPU the job mix's GPU pods need at least; memory is not
+// tracked per node here) and returns the cluster figures. `cpuUsed` is the CPU (milli) held
 // per node; empty = none.
 FragmentationSummary measureFragmentation(const Project& project, GpuOccupancy& occupancy,
                                           const std::vector<int64_t>& cpuUsed);

@@ -17,6 +17,8 @@ QString toDisplayString(GpuColorMode mode) {
         return QObject::tr("Job");
     case GpuColorMode::Fragmentation:
         return QObject::tr("Fragmentation");
+    case GpuColorMode::IdleWhy:
+        return QObject::tr("Idle, by why");
     }
     return {};
 }
@@ -54,6 +56,12 @@ GpuMapColors GpuMapColors::forPalette(const QPalette& palette) {
     for (int i = 0; i <= 10; ++i)
         c.fragmentation[i] = i <= 5 ? mix(f0, f5, i / 5.0) : mix(f5, f10, (i - 5) / 5.0);
     c.allocatedNeutral = dark ? qRgb(0x6b, 0x72, 0x7a) : qRgb(0x8a, 0x94, 0x9e);
+    // Why idle GPUs are idle: green where a job of the mix could start, warm hues for the three ways
+    // capacity is lost (the same hues as the Idle GPUs chart of Results).
+    c.usable = qRgb(0x7c, 0xb3, 0x7c);
+    c.fractional = qRgb(0xef, 0x8a, 0x1f);
+    c.scattered = qRgb(0xe5, 0xc1, 0x3a);
+    c.stranded = qRgb(0xc6, 0x28, 0x28);
     // A qualitative palette readable on both backgrounds (Okabe-Ito and Tableau hues).
     c.categorical = {qRgb(0x4e, 0x79, 0xa7), qRgb(0xf2, 0x8e, 0x2b), qRgb(0x59, 0xa1, 0x4f),
                      qRgb(0xe1, 0x57, 0x59), qRgb(0x76, 0xb7, 0xb2), qRgb(0xed, 0xc9, 0x48),

@@ -7,7 +7,7 @@
 
 namespace gantry::studio {
 
-enum class GpuColorMode { Occupancy, Queue, Job, Fragmentation };
+enum class GpuColorMode { Occupancy, Queue, Job, Fragmentation, IdleWhy };
 QString toDisplayString(GpuColorMode mode);
 
 struct GpuMapColors {
@@ -15,7 +15,8 @@ struct GpuMapColors {
     QRgb free, cordoned, notReadyBorder, highlight, dimmed;
     QRgb occupancy[11]; // 0 %, 10 % ... 100 % of one device
     QRgb fragmentation[11];
-    QRgb allocatedNeutral; // fragmentation mode: GPUs in use
+    QRgb allocatedNeutral;                        // fragmentation and idle modes: GPUs in use
+    QRgb usable, fractional, scattered, stranded; // idle mode: why an idle GPU is idle
     std::vector<QRgb> categorical;
 
     static GpuMapColors forPalette(const QPalette& palette);

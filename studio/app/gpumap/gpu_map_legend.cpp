@@ -42,6 +42,13 @@ void GpuMapLegend::rebuild() {
                     {c.fragmentation[10], tr("Idle but unusable (fragmented)")},
                     {c.allocatedNeutral, tr("Allocated")}};
         break;
+    case GpuColorMode::IdleWhy:
+        entries_ = {{c.usable, tr("Idle, usable")},
+                    {c.fractional, tr("fractional (partly shared GPU)")},
+                    {c.scattered, tr("scattered (no job shape fits the node)")},
+                    {c.stranded, tr("stranded (node's CPU used up)")},
+                    {c.allocatedNeutral, tr("Allocated")}};
+        break;
     }
     entries_.push_back({c.cordoned, tr("Cordoned / not ready")});
     updateGeometry();

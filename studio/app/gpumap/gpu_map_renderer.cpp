@@ -23,6 +23,20 @@ inline QRgb cellColor(const GpuMapScene& s, int g) {
     case GpuColorMode::Fragmentation:
         if (used >= 1000) return c.allocatedNeutral;
         return c.fragmentationColor(s.occupancy->fragmentation[size_t(g)]);
+    case GpuColorMode::IdleWhy:
+        if (s.occupancy->idleWhy.empty()) return used == 0 ? c.free : c.allocatedNeutral;
+        switch (s.occupancy->idleWhy[size_t(g)]) {
+        case frag::IdleClass::None:
+            return c.allocatedNeutral;
+        case frag::IdleClass::Usable:
+            return c.usable;
+        case frag::IdleClass::Fractional:
+            return c.fractional;
+        case frag::IdleClass::Scattered:
+            return c.scattered;
+        case frag::IdleClass::Stranded:
+            return c.stranded;
+        }
     }
     return c.free;
 }

@@ -235,6 +235,24 @@ QString GpuMapWidget::toolTipFor(GpuRef ref) const {
     }
     float frag = occupancy_->fragmentation[size_t(g)];
     if (!std::isnan(frag)) lines << tr("Fragmentation: %1 %").arg(double(frag) * 100, 0, 'f', 0);
+    if (!occupancy_->idleWhy.empty()) {
+        switch (occupancy_->idleWhy[size_t(g)]) {
+        case frag::IdleClass::None:
+            break;
+        case frag::IdleClass::Usable:
+            lines << tr("Idle: a job shape of the mix fits this node");
+            break;
+        case frag::IdleClass::Fractional:
+            lines << tr("Idle share: fractional (only shares fit on this device)");
+            break;
+        case frag::IdleClass::Scattered:
+            lines << tr("Idle: scattered (too few free GPUs together for any job shape of the mix)");
+            break;
+        case frag::IdleClass::Stranded:
+            lines << tr("Idle: stranded (the node's CPU is used up; no GPU pod fits)");
+            break;
+        }
+    }
     int nodeUsed = 0, nodeCount = occupancy_->gpuCount(ref.node);
     for (int i = 0; i < nodeCount; ++i)
         nodeUsed += occupancy_->usedMilli[size_t(occupancy_->gpuIndex(ref.node, i))];

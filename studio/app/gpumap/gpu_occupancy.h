@@ -1,6 +1,7 @@
 #pragma once
 // Who holds which GPU: the flat per-GPU arrays the GPU map paints, built either from the pods bound
 // in a snapshot or from the placements of a what-if run.
+#include "fragmentation/idle_breakdown.h"
 #include "model/cluster.h"
 
 #include <cmath>
@@ -22,13 +23,14 @@ struct GpuPlacement {
 };
 
 struct GpuOccupancy {
-    std::vector<int32_t> gpuOffset;   // node -> first GPU; size nodes + 1
-    std::vector<uint16_t> usedMilli;  // per GPU, 0..1000
-    std::vector<int32_t> job;         // per GPU: the job holding most of it, -1 = free
-    std::vector<int32_t> queue;       // per GPU: that job's queue, -1 = none
-    std::vector<uint8_t> holders;     // per GPU: how many pods share it
-    std::vector<float> fragmentation; // per GPU, 0..1; NaN = not measured
-    std::vector<std::string> jobs;    // "ns/name"
+    std::vector<int32_t> gpuOffset;       // node -> first GPU; size nodes + 1
+    std::vector<uint16_t> usedMilli;      // per GPU, 0..1000
+    std::vector<int32_t> job;             // per GPU: the job holding most of it, -1 = free
+    std::vector<int32_t> queue;           // per GPU: that job's queue, -1 = none
+    std::vector<uint8_t> holders;         // per GPU: how many pods share it
+    std::vector<float> fragmentation;     // per GPU, 0..1; NaN = not measured
+    std::vector<frag::IdleClass> idleWhy; // per GPU: why its idle capacity is idle; empty = not measured
+    std::vector<std::string> jobs;        // "ns/name"
     std::vector<std::string> queues;
     int64_t totalGpus = 0;
     int64_t allocatedMilli = 0;

@@ -83,8 +83,8 @@ ClusterTab::ClusterTab(Workspace* workspace, QWidget* parent) : QWidget(parent),
     rightLayout->setContentsMargins(0, 0, 0, 0);
     auto* mapBar = new QHBoxLayout;
     colorBox_ = new QComboBox(right);
-    for (auto mode :
-         {GpuColorMode::Occupancy, GpuColorMode::Queue, GpuColorMode::Job, GpuColorMode::Fragmentation})
+    for (auto mode : {GpuColorMode::Occupancy, GpuColorMode::Queue, GpuColorMode::Job,
+                      GpuColorMode::Fragmentation, GpuColorMode::IdleWhy})
         colorBox_->addItem(toDisplayString(mode), int(mode));
     showBox_ = new QComboBox(right);
     showBox_->addItem(tr("Cluster as loaded"), 0);
