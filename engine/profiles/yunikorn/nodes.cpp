@@ -35,7 +35,80 @@ void NodeCollection::init(std::vector<Node> nodes) {
         node.available.subFrom(node.occupied);
         node.available.prune();
     }
+    width_ = 0;
+    for (const Node& node : nodes_) width_ = std::max(width_, 64 - __builtin_clzll(node.total.mask() | 1));
+    const size_t blocks = (nodes_.size() + kBlock - 1) / kBlock;
+    blockAvailable_.assign(blocks * size_t(width_), 0);
+    blockTotal_.assign(blocks * size_t(width_), 0);
+    for (uint32_t b = 0; b < blocks; ++b) refreshBlock(b);
     setPolicy(binpacking_, weights_);
+}
+
+// Types at or above width_ are in no node's total, so no available has them above 0.
+void NodeCollection::refreshBlock(uint32_t b) {
+    int64_t* available = blockAvailable_.data() + size_t(b) * size_t(width_);
+    int64_t* total = blockTotal_.data() + size_t(b) * size_t(width_);
+    std::fill(available, available + width_, 0);
+    std::fill(total, total + width_, 0);
+    const uint32_t end = std::min<uint32_t>(uint32_t(nodes_.size()), (b + 1) * kBlock);
+    for (uint32_t n = b * kBlock; n < end; ++n) {
+        const Node& node = nodes_[n];
+        if (!open(node)) continue;
+        for (int k = 0; k < width_; ++k) {
+            available[k] = std::max(available[k], node.available.get(k));
+            total[k] = std::max(total[k], node.total.get(k));
+        }
+    }
+}
+
+bool NodeCollection::blockMayFit(const std::vector<int64_t>& largest, uint32_t b, const Res& res) const {
+    const int64_t* row = largest.data() + size_t(b) * size_t(width_);
+    for (uint64_t m = res.mask(); m; m &= m - 1) {
+        const int k = __builtin_ctzll(m);
+        const int64_t want = res.get(k);
+        if (want > 0 && (k >= width_ || want > row[k])) return false;
+    }
+    return true;
+}
+
+std::vector<uint32_t> NodeCollection::fittingAfter(const Res& res, const Key& after) const {
+    std::vector<uint32_t> out;
+    const uint32_t blocks = uint32_t(blockAvailable_.size() / std::max(width_, 1));
+    for (uint32_t b = 0; b < blocks; ++b) {
+        if (!blockMayFit(blockAvailable_, b, res)) continue;
+        const uint32_t end = std::min<uint32_t>(uint32_t(nodes_.size()), (b + 1) * kBlock);
+        for (uint32_t n = b * kBlock; n < end; ++n) {
+            const Node& node = nodes_[n];
+            if (open(node) && Key{node.score, {node.rank, n}} >= after && node.available.fitIn(res))
+                out.push_back(n);
+        }
+    }
+    std::sort(out.begin(), out.end(), [&](uint32_t l, uint32_t r) {
+        return std::pair(nodes_[l].score, nodes_[l].rank) < std::pair(nodes_[r].score, nodes_[r].rank);
+    });
+    return out;
+}
+
+uint32_t NodeCollection::closestFit(const Res& res) const {
+    uint32_t best = kNoNode;
+    double bestScore = 0;
+    const uint32_t blocks = uint32_t(blockTotal_.size() / std::max(width_, 1));
+    for (uint32_t b = 0; b < blocks; ++b) {
+        if (!blockMayFit(blockTotal_, b, res)) continue;
+        const uint32_t end = std::min<uint32_t>(uint32_t(nodes_.size()), (b + 1) * kBlock);
+        for (uint32_t n = b * kBlock; n < end; ++n) {
+            const Node& node = nodes_[n];
+            if (!open(node) || !node.total.fitIn(res)) continue;
+            const double score = res.fitInScore(node.available);
+            if (best == kNoNode || score < bestScore ||
+                (score == bestScore &&
+                 std::pair(node.score, node.rank) < std::pair(nodes_[best].score, nodes_[best].rank))) {
+                best = n;
+                bestScore = score;
+            }
+        }
+    }
+    return best;
 }
 
 uint32_t NodeCollection::find(const std::string& id) const {
@@ -63,6 +136,7 @@ void NodeCollection::updated(uint32_t n) {
     node.available.subFrom(node.allocated);
     node.available.subFrom(node.occupied);
     node.available.prune();
+    refreshBlock(n / kBlock);
     const double score = scoreOf(node);
     if (score == node.score) return;
     sorted_.erase({node.score, {node.rank, n}});

@@ -721,6 +721,7 @@ int Partition::unReserveInternal(uint32_t app, int index) {
     Application& a = apps[app];
     const Reservation r = a.reservations[size_t(index)];
     std::erase(nodes[r.node].reservations, r.ask);
+    nodes.reservationsChanged(r.node);
     a.reservations.erase(a.reservations.begin() + index);
     return 1;
 }
@@ -737,6 +738,7 @@ bool Partition::reserveInternal(uint32_t app, uint32_t node, uint32_t ask, doubl
             if (!asks[other].hasRequiredNode()) return false;
     if (!n.total.fitIn(askRes[k.res])) return false;
     n.reservations.push_back(ask);
+    nodes.reservationsChanged(node);
     a.reservations.push_back(Reservation{ask, node, now});
     return true;
 }
