@@ -291,7 +291,7 @@ CycleDecision Partition::tryNodes(uint32_t app, uint32_t ask, double now) {
     const bool mayReserve = r < 0 && now - asks[ask].createTime > timings.reservationDelay;
     uint32_t toReserve = kNone;
     bool allocated = false;
-    nodes.forEachFitting(res, [&](uint32_t n) {
+    nodes.forEachFitting(res, asks[ask].res, [&](uint32_t n) {
         if (!nodes[n].total.fitIn(res)) return true;
         if (tryNode(app, n, ask, now, &out)) {
             if (reservedNode != kNone) {
@@ -319,7 +319,7 @@ CycleDecision Partition::tryNodesNoReserve(uint32_t app, uint32_t ask, uint32_t 
     CycleDecision out;
     const Res& res = askRes[asks[ask].res];
     bool allocated = false;
-    nodes.forEachFitting(res, [&](uint32_t n) {
+    nodes.forEachFitting(res, asks[ask].res, [&](uint32_t n) {
         if (!nodes[n].total.fitIn(res) || n == reservedNode) return true;
         if (tryNode(app, n, ask, now, &out)) {
             out.type = ResultType::AllocatedReserved;

@@ -21,6 +21,7 @@ void NodeCollection::setPolicy(bool binpacking, std::vector<std::pair<int, doubl
 
 void NodeCollection::init(std::vector<Node> nodes) {
     nodes_ = std::move(nodes);
+    ++grown_;
     std::vector<uint32_t> order(nodes_.size());
     for (uint32_t i = 0; i < order.size(); ++i) order[i] = i;
     std::sort(order.begin(), order.end(),
@@ -130,12 +131,25 @@ double NodeCollection::scoreOf(const Node& n) const {
     return binpacking_ ? 1.0 - used : used;
 }
 
+void NodeCollection::reservationsChanged(uint32_t n) {
+    if (!nodes_[n].reserved()) ++grown_;
+    refreshBlock(n / kBlock);
+}
+
 void NodeCollection::updated(uint32_t n) {
     Node& node = nodes_[n];
+    const Res before = node.available;
     node.available = node.total;
     node.available.subFrom(node.allocated);
     node.available.subFrom(node.occupied);
     node.available.prune();
+    for (uint64_t m = node.available.mask(); m; m &= m - 1) {
+        const int k = __builtin_ctzll(m);
+        if (node.available.get(k) > before.get(k)) {
+            ++grown_;
+            break;
+        }
+    }
     refreshBlock(n / kBlock);
     const double score = scoreOf(node);
     if (score == node.score) return;

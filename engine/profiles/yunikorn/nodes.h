@@ -4,7 +4,8 @@
 // sorting policy gives them (fair: least used first; binpacking: most used first; ties by node
 // id), kept sorted as usage changes. Scans for an ask visit only the nodes it can fit: blocks of
 // nodes keep the largest free and total resources of their open nodes, so a full cluster is
-// passed over block by block instead of node by node.
+// passed over block by block instead of node by node; and where no open node fitted a resource,
+// none does until some node grows (frees resources or opens), so the scan is not repeated.
 #include "profiles/yunikorn/resource.h"
 
 #include <cstdint>
@@ -42,27 +43,24 @@ class NodeCollection {
     // Usage changed: recompute the available resource and the node's place in the order.
     void updated(uint32_t n);
     // Its reservations changed (a reserved node is open only to the asks that reserved it).
-    void reservationsChanged(uint32_t n) { refreshBlock(n / kBlock); }
+    void reservationsChanged(uint32_t n);
     // Nodes in sort order; f returns false to stop.
     template <class F> void forEach(F f) const {
         for (const auto& [score, rankAndNode] : sorted_)
             if (!f(rankAndNode.second)) return;
     }
     // Open nodes (schedulable, not reserved) where `res` fits the available resource, in sort order;
-    // f returns false to stop. The same nodes forEach gives when filtered so.
-    template <class F> void forEachFitting(const Res& res, F f) const {
-        int direct = 0;
-        for (const auto& [score, rankAndNode] : sorted_) {
-            // Where most nodes fit, one of the first does; past them, ask the blocks.
-            if (direct++ == kDirect) {
-                std::vector<uint32_t> rest = fittingAfter(res, {score, rankAndNode});
-                for (uint32_t n : rest)
-                    if (!f(n)) return;
-                return;
-            }
-            const uint32_t n = rankAndNode.second;
-            if (open(nodes_[n]) && nodes_[n].available.fitIn(res) && !f(n)) return;
-        }
+    // f returns false to stop. The same nodes forEach gives when filtered so. `key` names the
+    // resource (equal keys, equal resources) for the memo of resources no node fits.
+    template <class F> void forEachFitting(const Res& res, uint32_t key, F f) const {
+        if (key >= nothingFits_.size()) nothingFits_.resize(key + 1, 0);
+        if (nothingFits_[key] == grown_) return;
+        bool some = false;
+        auto visit = [&](uint32_t n) {
+            some = true;
+            return f(n);
+        };
+        if (!forEachFittingOnce(res, visit) && !some) nothingFits_[key] = grown_;
     }
     // The open node whose total holds `res` and whose available comes closest to holding it (Resource
     // FitInScore, ties to the first in sort order): the node the core reserves for an ask no node
@@ -74,6 +72,21 @@ class NodeCollection {
     using Key = std::pair<double, std::pair<uint32_t, uint32_t>>; // (score, (rank, node))
     static constexpr uint32_t kBlock = 64;
     static constexpr int kDirect = 32;
+    // One scan; true when f stopped it.
+    template <class F> bool forEachFittingOnce(const Res& res, F f) const {
+        int direct = 0;
+        for (const auto& [score, rankAndNode] : sorted_) {
+            // Where most nodes fit, one of the first does; past them, ask the blocks.
+            if (direct++ == kDirect) {
+                for (uint32_t n : fittingAfter(res, {score, rankAndNode}))
+                    if (!f(n)) return true;
+                return false;
+            }
+            const uint32_t n = rankAndNode.second;
+            if (open(nodes_[n]) && nodes_[n].available.fitIn(res) && !f(n)) return true;
+        }
+        return false;
+    }
     static bool open(const Node& n) { return n.schedulable && !n.reserved(); }
     double scoreOf(const Node& n) const;
     void refreshBlock(uint32_t b);
@@ -89,6 +102,9 @@ class NodeCollection {
     // and total of its open nodes, negative amounts as 0.
     int width_ = 0;
     std::vector<int64_t> blockAvailable_, blockTotal_;
+    // Counts the times a node grew; per resource key, the count at which no open node fitted it.
+    uint64_t grown_ = 1;
+    mutable std::vector<uint64_t> nothingFits_;
 };
 
 } // namespace gantry::engine::yunikorn
