@@ -80,13 +80,9 @@ std::vector<uint32_t> NodeCollection::fittingAfter(const Res& res, const Key& af
         const uint32_t end = std::min<uint32_t>(uint32_t(nodes_.size()), (b + 1) * kBlock);
         for (uint32_t n = b * kBlock; n < end; ++n) {
             const Node& node = nodes_[n];
-            if (open(node) && Key{node.score, {node.rank, n}} >= after && node.available.fitIn(res))
-                out.push_back(n);
+            if (open(node) && keyOf(n) >= after && node.available.fitIn(res)) out.push_back(n);
         }
     }
-    std::sort(out.begin(), out.end(), [&](uint32_t l, uint32_t r) {
-        return std::pair(nodes_[l].score, nodes_[l].rank) < std::pair(nodes_[r].score, nodes_[r].rank);
-    });
     return out;
 }
 

@@ -8,6 +8,7 @@
 // none does until some node grows (frees resources or opens), so the scan is not repeated.
 #include "profiles/yunikorn/resource.h"
 
+#include <algorithm>
 #include <cstdint>
 #include <set>
 #include <string>
@@ -78,8 +79,14 @@ class NodeCollection {
         for (const auto& [score, rankAndNode] : sorted_) {
             // Where most nodes fit, one of the first does; past them, ask the blocks.
             if (direct++ == kDirect) {
-                for (uint32_t n : fittingAfter(res, {score, rankAndNode}))
-                    if (!f(n)) return true;
+                // The rest as a heap: most scans stop at the first of them.
+                std::vector<uint32_t> rest = fittingAfter(res, {score, rankAndNode});
+                auto later = [&](uint32_t l, uint32_t r) { return keyOf(l) > keyOf(r); };
+                std::make_heap(rest.begin(), rest.end(), later);
+                for (auto end = rest.end(); end != rest.begin(); --end) {
+                    std::pop_heap(rest.begin(), end, later);
+                    if (!f(*(end - 1))) return true;
+                }
                 return false;
             }
             const uint32_t n = rankAndNode.second;
@@ -88,6 +95,7 @@ class NodeCollection {
         return false;
     }
     static bool open(const Node& n) { return n.schedulable && !n.reserved(); }
+    Key keyOf(uint32_t n) const { return {nodes_[n].score, {nodes_[n].rank, n}}; }
     double scoreOf(const Node& n) const;
     void refreshBlock(uint32_t b);
     // Whether some open node of block b may hold res (by its largest available or total).
