@@ -208,6 +208,7 @@ CycleDecision Partition::appTryAllocate(uint32_t app, const Res& headRoom, doubl
     for (uint32_t ask : requests) {
         if (queue.unschedAskBackoff > 0 && unschedulable >= queue.unschedAskBackoff) {
             apps[app].backoffDeadline = now + queue.askBackoffDelay;
+            watchClock(app);
             return {};
         }
         Ask& k = asks[ask];

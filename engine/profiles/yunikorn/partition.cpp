@@ -617,6 +617,7 @@ uint32_t Partition::addAsk(uint32_t app, Ask ask) {
     a.pending.prune();
     incPending(a.queue, res);
     insertSorted(a, index);
+    watchClock(app);
     return index;
 }
 
@@ -677,6 +678,7 @@ void Partition::deallocateAsk(uint32_t ask) {
     const Res& res = askRes[k.res];
     a.pending = add(a.pending, res);
     incPending(a.queue, res);
+    watchClock(k.app);
 }
 
 // addAllocationInternal
@@ -687,8 +689,10 @@ void Partition::addAllocationToApp(uint32_t app, uint32_t ask, bool replaced) {
     if (k.placeholder) {
         if (isZero(a.allocatedPlaceholder)) {
             a.hasPlaceholderAlloc = true;
-            if (a.placeholderTimer == kNever && a.state == AppState::Accepted && a.execTimeout > 0)
+            if (a.placeholderTimer == kNever && a.state == AppState::Accepted && a.execTimeout > 0) {
                 a.placeholderTimer = k.bindTime + a.execTimeout;
+                watchClock(app);
+            }
         }
         ugm.increase(a.queuePath, app, res, a.user);
         a.allocatedPlaceholder = add(a.allocatedPlaceholder, res);

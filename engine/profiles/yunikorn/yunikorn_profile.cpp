@@ -42,9 +42,15 @@ class YuniKornProfile : public SchedulerProfile {
     }
 
     bool decisionsDependOnClock() const override { return true; }
+    // The partition changes only in cycle(): between two cycles the earliest change after `from`
+    // is still the one found for an earlier `from` until the clock reaches it.
     double nextClockChange(const ClusterState&, double from, const std::vector<uint32_t>&) const override {
         if (!shim_.attached()) return from;
-        return shim_.partition().nextClockChange(from);
+        if (from < clockFrom_ || from >= clockNext_) {
+            clockFrom_ = from;
+            clockNext_ = shim_.partition().nextClockChange(from);
+        }
+        return clockNext_;
     }
 
     CycleResult cycle(ClusterState& state, const CycleOptions& options) override;
@@ -64,7 +70,8 @@ class YuniKornProfile : public SchedulerProfile {
     std::vector<std::string> notes_;
     const ClusterState* state_ = nullptr;
     Report last_;
-    std::vector<std::string> lastKeys_; // ask -> pod key, filled for the JSON of the last cycle
+    mutable double clockFrom_ = 0, clockNext_ = 0; // the last nextClockChange, until the next cycle
+    std::vector<std::string> lastKeys_;            // ask -> pod key, filled for the JSON of the last cycle
     // Over a simulation: per queue, per sample.
     std::vector<double> sampleTimes_;
     std::map<std::string, std::vector<std::array<double, 5>>> queueSamples_;
@@ -131,6 +138,7 @@ CycleResult YuniKornProfile::cycle(ClusterState& state, const CycleOptions& opti
     const bool simulated = options.nowSeconds < kFarFuture;
     const double now = simulated ? options.nowSeconds : kFarFuture;
     state_ = &state;
+    clockFrom_ = clockNext_ = 0;
     CycleResult result;
     if (!shim_.attached()) {
         attach(state, now);
