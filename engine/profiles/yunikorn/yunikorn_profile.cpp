@@ -214,21 +214,23 @@ CycleResult YuniKornProfile::cycle(ClusterState& state, const CycleOptions& opti
     for (const auto& [job, why] : shim_.rejectedJobs)
         result.failedJobs.emplace_back(job, "YuniKorn rejected the application: " + why);
     shim_.rejectedJobs.clear();
-    // Why the rest waits.
-    std::set<uint32_t> bound;
-    for (const auto& [t, n] : result.boundTasks) bound.insert(t);
-    for (uint32_t t = 0; t < state.tasks.size(); ++t) {
-        const TaskRec& task = state.tasks[t];
-        if (!task.volcano || task.status != TaskStatus::Pending || bound.count(t)) continue;
-        if (options.compact && task.job == UINT32_MAX) continue;
-        const std::string why = pendingReason(state, t);
-        if (!options.compact) result.pending[state.taskKey(t)] = why;
-    }
-    if (options.compact) {
+    // Why the rest waits: by pod for `gantry cycle`, by job (its first waiting pod) for a simulation.
+    std::vector<uint32_t> bound;
+    for (const auto& [t, n] : result.boundTasks) bound.push_back(t);
+    std::sort(bound.begin(), bound.end());
+    auto waits = [&](uint32_t t) {
+        return state.tasks[t].status == TaskStatus::Pending &&
+               !std::binary_search(bound.begin(), bound.end(), t);
+    };
+    if (!options.compact) {
+        for (uint32_t t = 0; t < state.tasks.size(); ++t)
+            if (state.tasks[t].volcano && waits(t))
+                result.pending[state.taskKey(t)] = pendingReason(state, t);
+    } else {
         for (uint32_t j = 0; j < state.jobs.size(); ++j) {
-            if (!state.jobAlive(j)) continue;
+            if (!state.jobAlive(j) || state.jobs[j].statusCount[int(TaskStatus::Pending)] == 0) continue;
             for (uint32_t t : state.jobs[j].tasks)
-                if (state.tasks[t].status == TaskStatus::Pending && !bound.count(t)) {
+                if (waits(t)) {
                     result.jobReasons.emplace_back(j, pendingReason(state, t));
                     break;
                 }
