@@ -6,53 +6,32 @@
 // each phase and a digest of the decisions; time the whole process from outside for the figure.
 //
 //   yunikorn_cycle_bench [--nodes N] [--pods P] [--app-size S]
+#include "cycle_bench_nodes.h"
 #include "model/cluster.h"
 #include "profile/registry.h"
 #include "state/cluster_state.h"
 
-#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <string>
 
 using namespace gantry;
-using Clock = std::chrono::steady_clock;
+using bench::Clock;
+using bench::Gi;
+using bench::secondsSince;
 
 namespace {
-
-double secondsSince(Clock::time_point t0) {
-    return std::chrono::duration<double>(Clock::now() - t0).count();
-}
-
-constexpr int64_t Gi = 1024LL * 1024 * 1024;
 
 Cluster buildCluster(int nodes, int pods, int appSize) {
     Cluster c;
     c.name = "bench";
-    const int gpuNodes = nodes / 5;
-    for (int i = 0; i < nodes; ++i) {
-        Node n;
-        const bool gpu = i < gpuNodes;
-        char name[32];
-        std::snprintf(name, sizeof name, "%s-%05d", gpu ? "gpu" : "cpu", i);
-        n.name = name;
-        n.labels = {{"kubernetes.io/hostname", n.name}, {"node-type", gpu ? "gpu" : "cpu"}};
-        n.allocatable.set(res::Cpu, gpu ? 96000 : 64000);
-        n.allocatable.set(res::Memory, (gpu ? 1024 : 256) * Gi);
-        n.allocatable.set(res::Pods, 110);
-        if (gpu) {
-            n.allocatable.set(res::NvidiaGpu, 8);
-            n.gpus.count = 8;
-            n.gpus.model = "H100";
-        }
-        n.capacity = n.allocatable;
-        c.nodes.push_back(std::move(n));
-    }
+    bench::addNodes(c, nodes);
     // 4 parents + 46 leaves; guaranteed CPU split by share (the export maps deserved to guaranteed).
     const char* teams[4] = {"serving", "research", "training", "batch"};
     const double shares[4] = {0.4, 0.25, 0.25, 0.1};
-    const int64_t clusterCpu = int64_t(gpuNodes) * 96000 + int64_t(nodes - gpuNodes) * 64000;
+    int64_t clusterCpu = 0;
+    for (const Node& n : c.nodes) clusterCpu += n.allocatable.get(res::Cpu);
     std::vector<std::string> leaves;
     int leafCount[4] = {12, 12, 11, 11};
     for (int t = 0; t < 4; ++t) {

@@ -36,7 +36,7 @@ void NodeCollection::init(std::vector<Node> nodes) {
         node.available.subFrom(node.occupied);
         node.available.prune();
     }
-    width_ = 0;
+    width_ = 1;
     for (const Node& node : nodes_) width_ = std::max(width_, 64 - __builtin_clzll(node.total.mask() | 1));
     const size_t blocks = (nodes_.size() + kBlock - 1) / kBlock;
     blockAvailable_.assign(blocks * size_t(width_), 0);
@@ -72,39 +72,36 @@ bool NodeCollection::blockMayFit(const std::vector<int64_t>& largest, uint32_t b
     return true;
 }
 
+template <class F>
+void NodeCollection::forEachInBlocks(const std::vector<int64_t>& largest, const Res& res, F f) const {
+    const uint32_t blocks = uint32_t(largest.size() / size_t(width_));
+    for (uint32_t b = 0; b < blocks; ++b) {
+        if (!blockMayFit(largest, b, res)) continue;
+        const uint32_t end = std::min<uint32_t>(uint32_t(nodes_.size()), (b + 1) * kBlock);
+        for (uint32_t n = b * kBlock; n < end; ++n) f(n);
+    }
+}
+
 std::vector<uint32_t> NodeCollection::fittingAfter(const Res& res, const Key& after) const {
     std::vector<uint32_t> out;
-    const uint32_t blocks = uint32_t(blockAvailable_.size() / std::max(width_, 1));
-    for (uint32_t b = 0; b < blocks; ++b) {
-        if (!blockMayFit(blockAvailable_, b, res)) continue;
-        const uint32_t end = std::min<uint32_t>(uint32_t(nodes_.size()), (b + 1) * kBlock);
-        for (uint32_t n = b * kBlock; n < end; ++n) {
-            const Node& node = nodes_[n];
-            if (open(node) && keyOf(n) >= after && node.available.fitIn(res)) out.push_back(n);
-        }
-    }
+    forEachInBlocks(blockAvailable_, res, [&](uint32_t n) {
+        if (open(nodes_[n]) && keyOf(n) >= after && nodes_[n].available.fitIn(res)) out.push_back(n);
+    });
     return out;
 }
 
 uint32_t NodeCollection::closestFit(const Res& res) const {
     uint32_t best = kNoNode;
     double bestScore = 0;
-    const uint32_t blocks = uint32_t(blockTotal_.size() / std::max(width_, 1));
-    for (uint32_t b = 0; b < blocks; ++b) {
-        if (!blockMayFit(blockTotal_, b, res)) continue;
-        const uint32_t end = std::min<uint32_t>(uint32_t(nodes_.size()), (b + 1) * kBlock);
-        for (uint32_t n = b * kBlock; n < end; ++n) {
-            const Node& node = nodes_[n];
-            if (!open(node) || !node.total.fitIn(res)) continue;
-            const double score = res.fitInScore(node.available);
-            if (best == kNoNode || score < bestScore ||
-                (score == bestScore &&
-                 std::pair(node.score, node.rank) < std::pair(nodes_[best].score, nodes_[best].rank))) {
-                best = n;
-                bestScore = score;
-            }
+    forEachInBlocks(blockTotal_, res, [&](uint32_t n) {
+        const Node& node = nodes_[n];
+        if (!open(node) || !node.total.fitIn(res)) return;
+        const double score = res.fitInScore(node.available);
+        if (best == kNoNode || score < bestScore || (score == bestScore && keyOf(n) < keyOf(best))) {
+            best = n;
+            bestScore = score;
         }
-    }
+    });
     return best;
 }
 

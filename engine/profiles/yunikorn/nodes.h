@@ -100,6 +100,8 @@ class NodeCollection {
     void refreshBlock(uint32_t b);
     // Whether some open node of block b may hold res (by its largest available or total).
     bool blockMayFit(const std::vector<int64_t>& largest, uint32_t b, const Res& res) const;
+    // f(n) for every node of the blocks that may hold res.
+    template <class F> void forEachInBlocks(const std::vector<int64_t>& largest, const Res& res, F f) const;
     std::vector<uint32_t> fittingAfter(const Res& res, const Key& after) const;
     std::vector<Node> nodes_;
     std::unordered_map<std::string, uint32_t> byId_;
@@ -108,7 +110,7 @@ class NodeCollection {
     std::vector<std::pair<int, double>> weights_;
     // Per block of kBlock nodes (by index), per resource type below width_: the largest available
     // and total of its open nodes, negative amounts as 0.
-    int width_ = 0;
+    int width_ = 1;
     std::vector<int64_t> blockAvailable_, blockTotal_;
     // Counts the times a node grew; per resource key, the count at which no open node fitted it.
     uint64_t grown_ = 1;
