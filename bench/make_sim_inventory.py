@@ -8,13 +8,30 @@ Arrivals are Poisson, sized so the cluster runs at about 80 % of its GPUs with q
 behind the gangs; durations are lognormal or exponential. Everything is scaled from NODES
 and PODS, so smaller runs keep the same shape.
 
-usage: make_sim_inventory.py NODES PODS > inventory.yaml
-"""
-import sys
+With --queues N (N >= 8) the four team queues become parents of leaf queues, N queues in all
+(YuniKorn's scale run asks for a 50-queue tree): each team's share is split evenly over its leaves
+and each workload template evenly over the leaves of its team.
 
-nodes = int(sys.argv[1]) if len(sys.argv) > 1 else 10000
-pods = int(sys.argv[2]) if len(sys.argv) > 2 else 1000000
+usage: make_sim_inventory.py NODES PODS [--queues N] > inventory.yaml
+"""
+import argparse
+
+ap = argparse.ArgumentParser()
+ap.add_argument("nodes", type=int, nargs="?", default=10000)
+ap.add_argument("pods", type=int, nargs="?", default=1000000)
+ap.add_argument("--queues", type=int, default=0)
+args = ap.parse_args()
+nodes, pods = args.nodes, args.pods
 gpus = nodes * 8
+teams = [("serving", 0.4), ("research", 0.25), ("training", 0.25), ("batch", 0.1)]
+# The N - 4 leaf queues dealt out over the teams in turn.
+leaves = {team: [] for team, _ in teams}
+if args.queues:
+    if args.queues < 2 * len(teams):
+        ap.error("--queues needs at least 8 (four parents with a leaf each)")
+    for k in range(args.queues - len(teams)):
+        team = teams[k % len(teams)][0]
+        leaves[team].append(f"{team}-{len(leaves[team]) + 1:02d}")
 
 # name, queue, priority class, replicas, gpu per pod, gpu milli per pod (shared), cpu, memory,
 # share of the pods, duration (YAML), checkpoint
@@ -65,24 +82,31 @@ w("  - {name: research-high, value: 10000}")
 w("  - {name: research, value: 1000, globalDefault: true}")
 w("  - {name: best-effort, value: 0, preemptionPolicy: Never}")
 w("queues:")
-for q, share in [("serving", 0.4), ("research", 0.25), ("training", 0.25), ("batch", 0.1)]:
-    w(f"  - name: {q}")
+for team, share in teams:
+    w(f"  - name: {team}")
     w(f"    deserved: {{nvidia.com/gpu: {int(gpus * share)}}}")
+    if leaves[team]:
+        w("    queues:")
+    for leaf in leaves[team]:
+        w(f"      - name: {leaf}")
+        w(f"        deserved: {{nvidia.com/gpu: {int(gpus * share) // len(leaves[team])}}}")
 w("workloads:")
-for name, queue, pc, replicas, gpu, milli, cpu, mem, share, duration, checkpoint in mix:
-    jobs = max(1, int(pods * share / replicas))
-    w(f"  - name: {name}")
-    w(f"    queue: {queue}")
-    w(f"    priorityClass: {pc}")
-    w(f"    jobs: {jobs}")
-    w(f"    replicas: {replicas}")
-    if milli:
-        w(f"    gpu: {{count: {gpu}, milli: {milli}}}")
-    else:
-        w(f"    gpu: {gpu}")
-    w(f"    resources: {{cpu: {cpu}, memory: {mem}}}")
-    w(f"    arrival: {{ratePerHour: {jobs / span_hours:.3f}}}")
-    w(f"    duration: {duration}")
-    if checkpoint:
-        w(f"    checkpoint: {checkpoint}")
+for name, team, pc, replicas, gpu, milli, cpu, mem, share, duration, checkpoint in mix:
+    queues = leaves[team] or [team]
+    for queue in queues:
+        jobs = max(1, int(pods * share / len(queues) / replicas))
+        w(f"  - name: {name if queue == team else name + '-' + queue}")
+        w(f"    queue: {queue}")
+        w(f"    priorityClass: {pc}")
+        w(f"    jobs: {jobs}")
+        w(f"    replicas: {replicas}")
+        if milli:
+            w(f"    gpu: {{count: {gpu}, milli: {milli}}}")
+        else:
+            w(f"    gpu: {gpu}")
+        w(f"    resources: {{cpu: {cpu}, memory: {mem}}}")
+        w(f"    arrival: {{ratePerHour: {jobs / span_hours:.3f}}}")
+        w(f"    duration: {duration}")
+        if checkpoint:
+            w(f"    checkpoint: {checkpoint}")
 print("\n".join(out))

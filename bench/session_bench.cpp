@@ -5,51 +5,27 @@
 // phase and what the session decided; time the whole process from outside for the figure.
 //
 //   session_bench [--nodes N] [--gangs G] [--gang-size S] [--full-scan] [--fgd]
+#include "cycle_bench_nodes.h"
 #include "model/cluster.h"
 #include "profiles/volcano/framework/session.h"
 #include "state/cluster_state.h"
 
-#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <string>
 
 using namespace gantry;
-using Clock = std::chrono::steady_clock;
+using bench::Clock;
+using bench::Gi;
+using bench::secondsSince;
 
 namespace {
-
-double secondsSince(Clock::time_point t0) {
-    return std::chrono::duration<double>(Clock::now() - t0).count();
-}
-
-constexpr int64_t Gi = 1024LL * 1024 * 1024;
 
 Cluster buildCluster(int nodes, int gangs, int gangSize) {
     Cluster c;
     c.name = "bench";
-    const int gpuNodes = nodes / 5;
-    for (int i = 0; i < nodes; ++i) {
-        Node n;
-        const bool gpu = i < gpuNodes;
-        char name[32];
-        std::snprintf(name, sizeof name, "%s-%05d", gpu ? "gpu" : "cpu", i);
-        n.name = name;
-        n.labels = {{"kubernetes.io/hostname", n.name},
-                    {"node-type", gpu ? "gpu" : "cpu"},
-                    {"zone", "zone-" + std::to_string(i % 4)}};
-        n.allocatable.set(res::Cpu, gpu ? 96000 : 64000);
-        n.allocatable.set(res::Memory, (gpu ? 1024 : 256) * Gi);
-        n.allocatable.set(res::Pods, 110);
-        if (gpu) {
-            n.allocatable.set(res::NvidiaGpu, 8);
-            n.gpus.count = 8;
-            n.gpus.model = "H100";
-        }
-        n.capacity = n.allocatable;
-        c.nodes.push_back(std::move(n));
-    }
+    bench::addNodes(c, nodes);
     for (int q = 0; q < 4; ++q) {
         Queue queue;
         queue.name = "team-" + std::to_string(q);

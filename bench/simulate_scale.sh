@@ -7,6 +7,9 @@
 #
 #   bench/simulate_scale.sh [NODES [PODS [extra gantry simulate options, e.g. --horizon 1h]]]
 #
+# QUEUES=N in the environment gives the inventory a tree of N queues (make_sim_inventory.py
+# --queues); YuniKorn's scale run: QUEUES=50 bench/simulate_scale.sh 10000 1000000 --profile yunikorn
+#
 # Run it alone on the machine (it is single-threaded); build first with ./scripts/build.sh.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
@@ -20,7 +23,7 @@ command -v /usr/bin/time >/dev/null || { echo "needs /usr/bin/time (Debian packa
 
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
-python3 "$root/bench/make_sim_inventory.py" "$nodes" "$pods" > "$work/inventory.yaml"
+python3 "$root/bench/make_sim_inventory.py" "$nodes" "$pods" ${QUEUES:+--queues "$QUEUES"} > "$work/inventory.yaml"
 /usr/bin/time -v "$gantry" simulate "$work/inventory.yaml" --json "$@" > "$work/result.json" 2> "$work/time.txt" || {
     cat "$work/time.txt" >&2
     exit 1

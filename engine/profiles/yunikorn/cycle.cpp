@@ -208,6 +208,7 @@ CycleDecision Partition::appTryAllocate(uint32_t app, const Res& headRoom, doubl
     for (uint32_t ask : requests) {
         if (queue.unschedAskBackoff > 0 && unschedulable >= queue.unschedAskBackoff) {
             apps[app].backoffDeadline = now + queue.askBackoffDelay;
+            watchClock(app);
             return {};
         }
         Ask& k = asks[ask];
@@ -278,6 +279,10 @@ CycleDecision Partition::tryRequiredNode(uint32_t app, uint32_t ask, double now)
     return out;
 }
 
+// Application.tryNodes: the first node in order where tryNode succeeds; else, once the ask is old
+// enough, a reservation on the node with the best FitInScore. Nodes the ask does not fit fail
+// tryNode before any check with a side effect, so only the nodes it fits are tried; when one of them
+// was tried, its score (0) is the best.
 CycleDecision Partition::tryNodes(uint32_t app, uint32_t ask, double now) {
     CycleDecision out;
     const Application& a = apps[app];
@@ -285,13 +290,10 @@ CycleDecision Partition::tryNodes(uint32_t app, uint32_t ask, double now) {
     const uint32_t reservedNode = r >= 0 ? a.reservations[size_t(r)].node : kNone;
     const Res& res = askRes[asks[ask].res];
     const bool mayReserve = r < 0 && now - asks[ask].createTime > timings.reservationDelay;
-    double bestScore = std::numeric_limits<double>::infinity();
     uint32_t toReserve = kNone;
     bool allocated = false;
-    nodes.forEach([&](uint32_t n) {
-        const Node& node = nodes[n];
-        if (node.reserved()) return true; // the iterator skips reserved nodes
-        if (!node.schedulable || !node.total.fitIn(res)) return true;
+    nodes.forEachFitting(res, asks[ask].res, [&](uint32_t n) {
+        if (!nodes[n].total.fitIn(res)) return true;
         if (tryNode(app, n, ask, now, &out)) {
             if (reservedNode != kNone) {
                 if (reservedNode != n) out.reservedNode = reservedNode;
@@ -300,17 +302,12 @@ CycleDecision Partition::tryNodes(uint32_t app, uint32_t ask, double now) {
             allocated = true;
             return false;
         }
-        if (mayReserve) {
-            const double score = res.fitInScore(node.available);
-            if (score < bestScore) {
-                bestScore = score;
-                toReserve = n;
-            }
-        }
+        if (toReserve == kNone) toReserve = n;
         return true;
     });
-    if (allocated) return out;
-    if (toReserve != kNone && !nodes[toReserve].reserved()) {
+    if (allocated || !mayReserve) return out;
+    if (toReserve == kNone) toReserve = nodes.closestFit(res);
+    if (toReserve != kNone) {
         if (!nodeConditions(toReserve, ask, false)) return {};
         out.type = ResultType::Reserved;
         out.ask = ask;
@@ -323,10 +320,8 @@ CycleDecision Partition::tryNodesNoReserve(uint32_t app, uint32_t ask, uint32_t 
     CycleDecision out;
     const Res& res = askRes[asks[ask].res];
     bool allocated = false;
-    nodes.forEach([&](uint32_t n) {
-        const Node& node = nodes[n];
-        if (node.reserved()) return true;
-        if (!node.schedulable || !node.total.fitIn(res) || n == reservedNode) return true;
+    nodes.forEachFitting(res, asks[ask].res, [&](uint32_t n) {
+        if (!nodes[n].total.fitIn(res) || n == reservedNode) return true;
         if (tryNode(app, n, ask, now, &out)) {
             out.type = ResultType::AllocatedReserved;
             out.reservedNode = reservedNode;

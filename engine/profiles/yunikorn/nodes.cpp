@@ -21,6 +21,7 @@ void NodeCollection::setPolicy(bool binpacking, std::vector<std::pair<int, doubl
 
 void NodeCollection::init(std::vector<Node> nodes) {
     nodes_ = std::move(nodes);
+    ++grown_;
     std::vector<uint32_t> order(nodes_.size());
     for (uint32_t i = 0; i < order.size(); ++i) order[i] = i;
     std::sort(order.begin(), order.end(),
@@ -35,7 +36,73 @@ void NodeCollection::init(std::vector<Node> nodes) {
         node.available.subFrom(node.occupied);
         node.available.prune();
     }
+    width_ = 1;
+    for (const Node& node : nodes_) width_ = std::max(width_, 64 - __builtin_clzll(node.total.mask() | 1));
+    const size_t blocks = (nodes_.size() + kBlock - 1) / kBlock;
+    blockAvailable_.assign(blocks * size_t(width_), 0);
+    blockTotal_.assign(blocks * size_t(width_), 0);
+    for (uint32_t b = 0; b < blocks; ++b) refreshBlock(b);
     setPolicy(binpacking_, weights_);
+}
+
+// Types at or above width_ are in no node's total, so no available has them above 0.
+void NodeCollection::refreshBlock(uint32_t b) {
+    int64_t* available = blockAvailable_.data() + size_t(b) * size_t(width_);
+    int64_t* total = blockTotal_.data() + size_t(b) * size_t(width_);
+    std::fill(available, available + width_, 0);
+    std::fill(total, total + width_, 0);
+    const uint32_t end = std::min<uint32_t>(uint32_t(nodes_.size()), (b + 1) * kBlock);
+    for (uint32_t n = b * kBlock; n < end; ++n) {
+        const Node& node = nodes_[n];
+        if (!open(node)) continue;
+        for (int k = 0; k < width_; ++k) {
+            available[k] = std::max(available[k], node.available.get(k));
+            total[k] = std::max(total[k], node.total.get(k));
+        }
+    }
+}
+
+bool NodeCollection::blockMayFit(const std::vector<int64_t>& largest, uint32_t b, const Res& res) const {
+    const int64_t* row = largest.data() + size_t(b) * size_t(width_);
+    for (uint64_t m = res.mask(); m; m &= m - 1) {
+        const int k = __builtin_ctzll(m);
+        const int64_t want = res.get(k);
+        if (want > 0 && (k >= width_ || want > row[k])) return false;
+    }
+    return true;
+}
+
+template <class F>
+void NodeCollection::forEachInBlocks(const std::vector<int64_t>& largest, const Res& res, F f) const {
+    const uint32_t blocks = uint32_t(largest.size() / size_t(width_));
+    for (uint32_t b = 0; b < blocks; ++b) {
+        if (!blockMayFit(largest, b, res)) continue;
+        const uint32_t end = std::min<uint32_t>(uint32_t(nodes_.size()), (b + 1) * kBlock);
+        for (uint32_t n = b * kBlock; n < end; ++n) f(n);
+    }
+}
+
+std::vector<uint32_t> NodeCollection::fittingAfter(const Res& res, const Key& after) const {
+    std::vector<uint32_t> out;
+    forEachInBlocks(blockAvailable_, res, [&](uint32_t n) {
+        if (open(nodes_[n]) && keyOf(n) >= after && nodes_[n].available.fitIn(res)) out.push_back(n);
+    });
+    return out;
+}
+
+uint32_t NodeCollection::closestFit(const Res& res) const {
+    uint32_t best = kNoNode;
+    double bestScore = 0;
+    forEachInBlocks(blockTotal_, res, [&](uint32_t n) {
+        const Node& node = nodes_[n];
+        if (!open(node) || !node.total.fitIn(res)) return;
+        const double score = res.fitInScore(node.available);
+        if (best == kNoNode || score < bestScore || (score == bestScore && keyOf(n) < keyOf(best))) {
+            best = n;
+            bestScore = score;
+        }
+    });
+    return best;
 }
 
 uint32_t NodeCollection::find(const std::string& id) const {
@@ -57,12 +124,26 @@ double NodeCollection::scoreOf(const Node& n) const {
     return binpacking_ ? 1.0 - used : used;
 }
 
+void NodeCollection::reservationsChanged(uint32_t n) {
+    if (!nodes_[n].reserved()) ++grown_;
+    refreshBlock(n / kBlock);
+}
+
 void NodeCollection::updated(uint32_t n) {
     Node& node = nodes_[n];
+    const Res before = node.available;
     node.available = node.total;
     node.available.subFrom(node.allocated);
     node.available.subFrom(node.occupied);
     node.available.prune();
+    for (uint64_t m = node.available.mask(); m; m &= m - 1) {
+        const int k = __builtin_ctzll(m);
+        if (node.available.get(k) > before.get(k)) {
+            ++grown_;
+            break;
+        }
+    }
+    refreshBlock(n / kBlock);
     const double score = scoreOf(node);
     if (score == node.score) return;
     sorted_.erase({node.score, {node.rank, n}});

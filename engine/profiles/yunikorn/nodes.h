@@ -2,9 +2,13 @@
 // The partition's nodes (yunikorn-core objects.Node and the node collection): capacity, what
 // YuniKorn allocated, what other schedulers' pods occupy, reservations, and the order the node
 // sorting policy gives them (fair: least used first; binpacking: most used first; ties by node
-// id), kept sorted as usage changes.
+// id), kept sorted as usage changes. Scans for an ask visit only the nodes it can fit: blocks of
+// nodes keep the largest free and total resources of their open nodes, so a full cluster is
+// passed over block by block instead of node by node; and where no open node fitted a resource,
+// none does until some node grows (frees resources or opens), so the scan is not repeated.
 #include "profiles/yunikorn/resource.h"
 
+#include <algorithm>
 #include <cstdint>
 #include <set>
 #include <string>
@@ -39,19 +43,78 @@ class NodeCollection {
     uint32_t find(const std::string& id) const; // UINT32_MAX when unknown
     // Usage changed: recompute the available resource and the node's place in the order.
     void updated(uint32_t n);
+    // Its reservations changed (a reserved node is open only to the asks that reserved it).
+    void reservationsChanged(uint32_t n);
     // Nodes in sort order; f returns false to stop.
     template <class F> void forEach(F f) const {
         for (const auto& [score, rankAndNode] : sorted_)
             if (!f(rankAndNode.second)) return;
     }
+    // Open nodes (schedulable, not reserved) where `res` fits the available resource, in sort order;
+    // f returns false to stop. The same nodes forEach gives when filtered so. `key` names the
+    // resource (equal keys, equal resources) for the memo of resources no node fits.
+    template <class F> void forEachFitting(const Res& res, uint32_t key, F f) const {
+        if (key >= nothingFits_.size()) nothingFits_.resize(key + 1, 0);
+        if (nothingFits_[key] == grown_) return;
+        bool some = false;
+        auto visit = [&](uint32_t n) {
+            some = true;
+            return f(n);
+        };
+        if (!forEachFittingOnce(res, visit) && !some) nothingFits_[key] = grown_;
+    }
+    // The open node whose total holds `res` and whose available comes closest to holding it (Resource
+    // FitInScore, ties to the first in sort order): the node the core reserves for an ask no node
+    // takes. kNoNode when no open node is large enough.
+    uint32_t closestFit(const Res& res) const;
+    static constexpr uint32_t kNoNode = UINT32_MAX;
 
   private:
+    using Key = std::pair<double, std::pair<uint32_t, uint32_t>>; // (score, (rank, node))
+    static constexpr uint32_t kBlock = 64;
+    static constexpr int kDirect = 32;
+    // One scan; true when f stopped it.
+    template <class F> bool forEachFittingOnce(const Res& res, F f) const {
+        int direct = 0;
+        for (const auto& [score, rankAndNode] : sorted_) {
+            // Where most nodes fit, one of the first does; past them, ask the blocks.
+            if (direct++ == kDirect) {
+                // The rest as a heap: most scans stop at the first of them.
+                std::vector<uint32_t> rest = fittingAfter(res, {score, rankAndNode});
+                auto later = [&](uint32_t l, uint32_t r) { return keyOf(l) > keyOf(r); };
+                std::make_heap(rest.begin(), rest.end(), later);
+                for (auto end = rest.end(); end != rest.begin(); --end) {
+                    std::pop_heap(rest.begin(), end, later);
+                    if (!f(*(end - 1))) return true;
+                }
+                return false;
+            }
+            const uint32_t n = rankAndNode.second;
+            if (open(nodes_[n]) && nodes_[n].available.fitIn(res) && !f(n)) return true;
+        }
+        return false;
+    }
+    static bool open(const Node& n) { return n.schedulable && !n.reserved(); }
+    Key keyOf(uint32_t n) const { return {nodes_[n].score, {nodes_[n].rank, n}}; }
     double scoreOf(const Node& n) const;
+    void refreshBlock(uint32_t b);
+    // Whether some open node of block b may hold res (by its largest available or total).
+    bool blockMayFit(const std::vector<int64_t>& largest, uint32_t b, const Res& res) const;
+    // f(n) for every node of the blocks that may hold res.
+    template <class F> void forEachInBlocks(const std::vector<int64_t>& largest, const Res& res, F f) const;
+    std::vector<uint32_t> fittingAfter(const Res& res, const Key& after) const;
     std::vector<Node> nodes_;
     std::unordered_map<std::string, uint32_t> byId_;
-    std::set<std::pair<double, std::pair<uint32_t, uint32_t>>> sorted_; // (score, (rank, node))
+    std::set<Key> sorted_;
     bool binpacking_ = false;
     std::vector<std::pair<int, double>> weights_;
+    // Per block of kBlock nodes (by index), per resource type below width_: the largest available
+    // and total of its open nodes, negative amounts as 0.
+    int width_ = 1;
+    std::vector<int64_t> blockAvailable_, blockTotal_;
+    // Counts the times a node grew; per resource key, the count at which no open node fitted it.
+    uint64_t grown_ = 1;
+    mutable std::vector<uint64_t> nothingFits_;
 };
 
 } // namespace gantry::engine::yunikorn

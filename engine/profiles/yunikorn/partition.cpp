@@ -617,6 +617,7 @@ uint32_t Partition::addAsk(uint32_t app, Ask ask) {
     a.pending.prune();
     incPending(a.queue, res);
     insertSorted(a, index);
+    watchClock(app);
     return index;
 }
 
@@ -677,6 +678,7 @@ void Partition::deallocateAsk(uint32_t ask) {
     const Res& res = askRes[k.res];
     a.pending = add(a.pending, res);
     incPending(a.queue, res);
+    watchClock(k.app);
 }
 
 // addAllocationInternal
@@ -687,8 +689,10 @@ void Partition::addAllocationToApp(uint32_t app, uint32_t ask, bool replaced) {
     if (k.placeholder) {
         if (isZero(a.allocatedPlaceholder)) {
             a.hasPlaceholderAlloc = true;
-            if (a.placeholderTimer == kNever && a.state == AppState::Accepted && a.execTimeout > 0)
+            if (a.placeholderTimer == kNever && a.state == AppState::Accepted && a.execTimeout > 0) {
                 a.placeholderTimer = k.bindTime + a.execTimeout;
+                watchClock(app);
+            }
         }
         ugm.increase(a.queuePath, app, res, a.user);
         a.allocatedPlaceholder = add(a.allocatedPlaceholder, res);
@@ -721,6 +725,7 @@ int Partition::unReserveInternal(uint32_t app, int index) {
     Application& a = apps[app];
     const Reservation r = a.reservations[size_t(index)];
     std::erase(nodes[r.node].reservations, r.ask);
+    nodes.reservationsChanged(r.node);
     a.reservations.erase(a.reservations.begin() + index);
     return 1;
 }
@@ -737,6 +742,7 @@ bool Partition::reserveInternal(uint32_t app, uint32_t node, uint32_t ask, doubl
             if (!asks[other].hasRequiredNode()) return false;
     if (!n.total.fitIn(askRes[k.res])) return false;
     n.reservations.push_back(ask);
+    nodes.reservationsChanged(node);
     a.reservations.push_back(Reservation{ask, node, now});
     return true;
 }

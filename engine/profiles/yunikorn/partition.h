@@ -121,6 +121,7 @@ struct Application {
     double placeholderTimer = kNever; // when it fires; kNever = not running
     double backoffDeadline = kNever;
     bool runnableInQueue = true, runnableByUserLimit = true;
+    bool clockWatched = false; // in Partition::clockApps_
     bool forced = false;
     int32_t job = -1; // the cluster state's job (simulator), -1 when none
     std::string rejectedMessage;
@@ -202,7 +203,8 @@ class Partition {
     // placeholders released. Called before a cycle at `now`.
     void fireTimers(double now, std::vector<uint32_t>* released, std::vector<uint32_t>* failedApps);
     // The earliest time after `from` at which the clock alone changes a decision (an ask old enough
-    // to reserve or preempt, a backoff or a placeholder timer ending); infinity when none.
+    // to reserve or preempt, a backoff or a placeholder timer ending); infinity when none. `from`
+    // is not before the last fireTimers.
     double nextClockChange(double from) const;
 
     // --- state ---
@@ -280,6 +282,11 @@ class Partition {
     void unReserve(uint32_t app, uint32_t node, uint32_t ask);
     void removeAsksOfApp(uint32_t app);
     void timeoutPlaceholders(uint32_t app, std::vector<uint32_t>* released, std::vector<uint32_t>* failed);
+    // The applications the clock may concern (pending asks, a placeholder timer, a backoff): every
+    // one of them and maybe others, pruned by fireTimers. Most applications run with nothing
+    // pending, and the clock passes them by.
+    void watchClock(uint32_t app);
+    std::vector<uint32_t> clockApps_;
 
     // nodes
     bool tryNode(uint32_t app, uint32_t node, uint32_t ask, double now, CycleDecision* out);

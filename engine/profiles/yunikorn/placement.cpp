@@ -1,5 +1,7 @@
 #include "profiles/yunikorn/placement.h"
 
+#include "profiles/yunikorn/name_patterns.h"
+
 #include <algorithm>
 #include <cctype>
 
@@ -32,27 +34,6 @@ bool startsWith(const std::string& s, const std::string& prefix) {
     return s.compare(0, prefix.size(), prefix) == 0;
 }
 
-const std::regex& aclUserRe() {
-    static const std::regex re(R"(^[_a-zA-Z][a-zA-Z0-9_.@-]*[$]?$)");
-    return re;
-}
-const std::regex& aclGroupRe() {
-    static const std::regex re(R"(^[_a-zA-Z][a-zA-Z0-9_-]*$)");
-    return re;
-}
-const std::regex& configUserRe() {
-    static const std::regex re(R"(^[_a-zA-Z][a-zA-Z0-9:#/_.@-]*[$]?$)");
-    return re;
-}
-const std::regex& configGroupRe() {
-    static const std::regex re(R"(^[_a-zA-Z][a-zA-Z0-9:_.-]*$)");
-    return re;
-}
-const std::regex& specialRe() {
-    static const std::regex re(R"([\^$*+?()\[{}|])");
-    return re;
-}
-
 std::string replaceDots(const std::string& name) {
     std::string out;
     for (char c : name) out += c == '.' ? std::string("_dot_") : std::string(1, c);
@@ -76,7 +57,7 @@ Acl::Acl(const std::string& text) {
         all_ = true;
     } else {
         for (const auto& u : users)
-            if (!u.empty() && std::regex_match(u, aclUserRe())) users_.insert(u);
+            if (!u.empty() && std::regex_match(u, namePattern(NamePattern::AclUser))) users_.insert(u);
     }
     if (fields.size() == 2 && !all_) {
         auto groups = split(fields[1], ',');
@@ -85,7 +66,7 @@ Acl::Acl(const std::string& text) {
             all_ = true;
         } else {
             for (const auto& g : groups)
-                if (!g.empty() && std::regex_match(g, aclGroupRe())) groups_.insert(g);
+                if (!g.empty() && std::regex_match(g, namePattern(NamePattern::AclGroup))) groups_.insert(g);
         }
     }
 }
@@ -122,7 +103,7 @@ PlacementManager::Rule PlacementManager::build(const PlacementRule& conf) {
                     std::set<std::string>& out, std::optional<std::regex>& exp) {
         if (names.size() == 1) {
             const std::string& n = names[0];
-            if (std::regex_search(n, specialRe())) {
+            if (std::regex_search(n, namePattern(NamePattern::RegexSpecial))) {
                 try {
                     exp = std::regex(n);
                 } catch (const std::regex_error&) {
@@ -137,8 +118,8 @@ PlacementManager::Rule PlacementManager::build(const PlacementRule& conf) {
             f.empty = false;
         }
     };
-    list(conf.filterUsers, configUserRe(), f.users, f.userExp);
-    list(conf.filterGroups, configGroupRe(), f.groups, f.groupExp);
+    list(conf.filterUsers, namePattern(NamePattern::ConfigUser), f.users, f.userExp);
+    list(conf.filterGroups, namePattern(NamePattern::ConfigGroup), f.groups, f.groupExp);
     for (const auto& p : conf.parent) r.parent.push_back(build(p));
     return r;
 }
@@ -173,6 +154,21 @@ std::string PlacementManager::parentOf(const Rule& r, const PlacementRequest& re
     return parent;
 }
 
+// The queue `child` under the rule's parent; empty when the name is invalid (*error) or no parent
+// matched.
+std::string PlacementManager::childQueue(const Rule& r, const PlacementRequest& req,
+                                         const QueueLookup& lookup, std::string* error,
+                                         const std::string& child) const {
+    if (!validQueueName(child)) {
+        *error = "invalid queue name";
+        return {};
+    }
+    bool matched = false;
+    std::string parent = parentOf(r, req, lookup, error, &matched);
+    if (!error->empty() || !matched) return {};
+    return parent + "." + child;
+}
+
 std::string PlacementManager::apply(const Rule& r, const PlacementRequest& req, const QueueLookup& lookup,
                                     std::string* error) const {
     std::string queue;
@@ -196,27 +192,13 @@ std::string PlacementManager::apply(const Rule& r, const PlacementRequest& req, 
                 }
             queue = given;
         } else {
-            const std::string child = replaceDots(given);
-            if (!validQueueName(child)) {
-                *error = "invalid queue name";
-                return {};
-            }
-            bool matched = false;
-            std::string parent = parentOf(r, req, lookup, error, &matched);
-            if (!error->empty() || !matched) return {};
-            queue = parent + "." + child;
+            queue = childQueue(r, req, lookup, error, replaceDots(given));
+            if (queue.empty()) return {};
         }
     } else if (r.name == "user") {
         if (!r.filter.allows(req.user)) return {};
-        const std::string child = replaceDots(req.user.user);
-        if (!validQueueName(child)) {
-            *error = "invalid queue name";
-            return {};
-        }
-        bool matched = false;
-        std::string parent = parentOf(r, req, lookup, error, &matched);
-        if (!error->empty() || !matched) return {};
-        queue = parent + "." + child;
+        queue = childQueue(r, req, lookup, error, replaceDots(req.user.user));
+        if (queue.empty()) return {};
     } else if (r.name == "fixed") {
         if (!r.filter.allows(req.user)) return {};
         if (startsWith(r.value, "root")) {

@@ -71,6 +71,8 @@ class PlacementManager {
                       std::string* error) const;
     std::string parentOf(const Rule& r, const PlacementRequest& req, const QueueLookup& lookup,
                          std::string* error, bool* matched) const;
+    std::string childQueue(const Rule& r, const PlacementRequest& req, const QueueLookup& lookup,
+                           std::string* error, const std::string& child) const;
     std::vector<Rule> rules_;
 };
 

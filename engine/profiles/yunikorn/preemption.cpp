@@ -294,6 +294,41 @@ struct Preemptor {
         return nullptr;
     }
 
+    // Steps of the victim walks below, on snapshots v. releaseVictim: the victim's allocation leaves
+    // its queue when the queue may lose it (it keeps what is not preemptable and its guarantee);
+    // false, v unchanged, otherwise or for no candidate.
+    bool releaseVictim(std::vector<Snapshot>& v, uint32_t victim) {
+        auto qv = victimQueue.find(victim);
+        if (qv == victimQueue.end()) return false;
+        const int32_t s = qv->second;
+        const Res& vr = p.askRes[p.asks[victim].res];
+        Res rem = remaining(v, s);
+        removeAllocation(v, s, vr);
+        if (strictlyGreaterThanOrEquals(preemptable(v, s), Res::empty()) &&
+            (rem.isNil() || victimQueueOverGuaranteed(askRes, rem)))
+            return true;
+        addAllocation(v, s, vr);
+        return false;
+    }
+    // A released victim's allocation goes to the ask's queue when its remaining guarantee (*before)
+    // holds it; else it goes back to its own queue and the walk ends (false).
+    bool giveToAskQueue(std::vector<Snapshot>& v, uint32_t victim, int32_t askSnap, Res* before) {
+        const Res& vr = p.askRes[p.asks[victim].res];
+        *before = remaining(v, askSnap);
+        if (!before->isNil() && before->fitInActual(vr)) {
+            addAllocation(v, askSnap, vr);
+            return true;
+        }
+        addAllocation(v, victimQueue.at(victim), vr);
+        return false;
+    }
+    // A victim that does not help after all goes back from the ask's queue to its own.
+    void returnVictim(std::vector<Snapshot>& v, uint32_t victim, int32_t askSnap) {
+        const Res& vr = p.askRes[p.asks[victim].res];
+        removeAllocation(v, askSnap, vr);
+        addAllocation(v, victimQueue.at(victim), vr);
+    }
+
     // calculateVictimsByNode: (index of the victim after which the ask fits, the victims in order);
     // ok = false when the node cannot be used.
     bool victimsByNode(const Res& nodeAvailable, const std::vector<uint32_t>& potential, int* index,
@@ -307,34 +342,17 @@ struct Preemptor {
         if (askSnap < 0) return false;
         std::vector<uint32_t> head, tail;
         for (uint32_t victim : potential) {
-            auto qv = victimQueue.find(victim);
-            if (qv == victimQueue.end()) continue;
-            const int32_t s = qv->second;
+            if (!releaseVictim(v, victim)) continue;
+            Res askRem;
+            if (!giveToAskQueue(v, victim, askSnap, &askRem)) break;
             const Res& vr = p.askRes[p.asks[victim].res];
-            Res rem = remaining(v, s);
-            removeAllocation(v, s, vr);
-            Res pre = preemptable(v, s);
-            if (strictlyGreaterThanOrEquals(pre, Res::empty()) &&
-                (rem.isNil() || victimQueueOverGuaranteed(askRes, rem))) {
-                Res askRem = remaining(v, askSnap);
-                if (!askRem.isNil() && askRem.fitInActual(vr)) {
-                    addAllocation(v, askSnap, vr);
-                } else {
-                    addAllocation(v, s, vr);
-                    break;
-                }
-                Res shortfall = subEliminateNegative(askRes, current);
-                Res newShortfall = subEliminateNegative(askRes, add(current, vr));
-                if (equalsOrEmpty(shortfall, newShortfall)) {
-                    removeAllocation(v, askSnap, vr);
-                    addAllocation(v, s, vr);
-                    tail.push_back(victim);
-                } else {
-                    current.addTo(vr);
-                    head.push_back(victim);
-                }
+            if (equalsOrEmpty(subEliminateNegative(askRes, current),
+                              subEliminateNegative(askRes, add(current, vr)))) {
+                returnVictim(v, victim, askSnap);
+                tail.push_back(victim);
             } else {
-                addAllocation(v, s, vr);
+                current.addTo(vr);
+                head.push_back(victim);
             }
         }
         head.insert(head.end(), tail.begin(), tail.end());
@@ -342,21 +360,10 @@ struct Preemptor {
         current = nodeAvailable;
         v = snaps;
         for (uint32_t victim : head) {
-            auto qv = victimQueue.find(victim);
-            if (qv == victimQueue.end()) continue;
-            const int32_t s = qv->second;
-            const Res& vr = p.askRes[p.asks[victim].res];
-            Res rem = remaining(v, s);
-            removeAllocation(v, s, vr);
-            Res pre = preemptable(v, s);
-            if (strictlyGreaterThanOrEquals(pre, Res::empty()) &&
-                (rem.isNil() || victimQueueOverGuaranteed(askRes, rem))) {
-                current.addTo(vr);
-                if (current.fitIn(askRes) && *index < 0) *index = int(out->size());
-                out->push_back(victim);
-            } else {
-                addAllocation(v, s, vr);
-            }
+            if (!releaseVictim(v, victim)) continue;
+            current.addTo(p.askRes[p.asks[victim].res]);
+            if (current.fitIn(askRes) && *index < 0) *index = int(out->size());
+            out->push_back(victim);
         }
         return *index >= 0;
     }
@@ -469,32 +476,13 @@ struct Preemptor {
         });
         out->clear();
         for (uint32_t victim : potential) {
-            auto qv = victimQueue.find(victim);
-            if (qv == victimQueue.end()) continue;
-            const int32_t s = qv->second;
-            const Res& vr = p.askRes[p.asks[victim].res];
-            Res rem = remaining(v, s);
-            removeAllocation(v, s, vr);
-            Res pre = preemptable(v, s);
-            if (strictlyGreaterThanOrEquals(pre, Res::empty()) &&
-                (rem.isNil() || victimQueueOverGuaranteed(askRes, rem))) {
-                Res askRem = remaining(v, askSnap);
-                if (!askRem.isNil() && askRem.fitInActual(vr)) {
-                    addAllocation(v, askSnap, vr);
-                } else {
-                    addAllocation(v, s, vr);
-                    break;
-                }
-                Res askNew = remaining(v, askSnap);
-                if (!equalsOrEmpty(askRem, askNew)) {
-                    out->push_back(victim);
-                } else {
-                    removeAllocation(v, askSnap, vr);
-                    addAllocation(v, s, vr);
-                }
-            } else {
-                addAllocation(v, s, vr);
-            }
+            if (!releaseVictim(v, victim)) continue;
+            Res askRem;
+            if (!giveToAskQueue(v, victim, askSnap, &askRem)) break;
+            if (!equalsOrEmpty(askRem, remaining(v, askSnap)))
+                out->push_back(victim);
+            else
+                returnVictim(v, victim, askSnap);
         }
         if (out->empty()) return true;
         Res fin = remaining(v, askSnap);

@@ -2,6 +2,7 @@
 // and the ages and deadlines after which a cycle may decide differently.
 #include "profiles/yunikorn/partition.h"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 
@@ -46,11 +47,30 @@ void Partition::timeoutPlaceholders(uint32_t app, std::vector<uint32_t>* release
     }
 }
 
+void Partition::watchClock(uint32_t app) {
+    if (apps[app].clockWatched) return;
+    apps[app].clockWatched = true;
+    clockApps_.push_back(app);
+}
+
 void Partition::fireTimers(double now, std::vector<uint32_t>* released, std::vector<uint32_t>* failedApps) {
-    for (uint32_t app = 0; app < apps.size(); ++app)
+    // In application order, as the core's timers fire here.
+    std::sort(clockApps_.begin(), clockApps_.end());
+    for (size_t i = 0, n = clockApps_.size(); i < n; ++i) {
+        const uint32_t app = clockApps_[i]; // a timeout may watch more applications
         if (!apps[app].finished() && apps[app].placeholderTimer != kNever &&
             now >= apps[app].placeholderTimer)
             timeoutPlaceholders(app, released, failedApps);
+    }
+    // Nothing pending and no timer to come: the clock concerns the application again only once
+    // one of those is added (watchClock).
+    std::erase_if(clockApps_, [&](uint32_t app) {
+        Application& a = apps[app];
+        const bool watched =
+            !a.finished() && (a.placeholderTimer != kNever || a.backoffDeadline > now || !isZero(a.pending));
+        a.clockWatched = watched;
+        return !watched;
+    });
 }
 
 double Partition::nextClockChange(double from) const {
@@ -58,7 +78,8 @@ double Partition::nextClockChange(double from) const {
     auto consider = [&](double t) {
         if (t > from && t < next) next = t;
     };
-    for (const Application& a : apps) {
+    for (uint32_t app : clockApps_) {
+        const Application& a = apps[app];
         if (a.finished()) continue;
         if (a.placeholderTimer != kNever) consider(a.placeholderTimer);
         if (a.backoffDeadline != kNever) consider(a.backoffDeadline);

@@ -15,6 +15,7 @@ std::vector<std::string> UserGroupManager::hierarchy(const std::string& queuePat
 
 void UserGroupManager::addLimit(const std::string& path, const QueueLimit& limit, Res maxResources) {
     LimitConfig c{std::move(maxResources), limit.maxApplications};
+    limited_ = true;
     for (const auto& u : limit.users) {
         if (u.empty()) continue;
         if (u == "*")
@@ -81,6 +82,7 @@ Res levelHeadroom(const LimitConfig* limit, const Res& usage) {
 } // namespace
 
 Res UserGroupManager::headroom(const std::string& queuePath, uint32_t app, const UserGroup& user) {
+    if (!limited_) return Res();
     const auto levels = hierarchy(queuePath);
     Tracker& ut = users_[user.user];
     Res userRoom;
@@ -100,6 +102,7 @@ Res UserGroupManager::headroom(const std::string& queuePath, uint32_t app, const
 }
 
 bool UserGroupManager::canRunApp(const std::string& queuePath, uint32_t app, const UserGroup& user) {
+    if (!limited_) return true;
     const auto levels = hierarchy(queuePath);
     auto fits = [&](Tracker& t, auto limitOf) {
         for (const auto& l : levels) {

@@ -30,6 +30,8 @@ class UserGroupManager {
     // A limit configured on the queue at `path`, its resources already in the partition's types.
     void addLimit(const std::string& path, const QueueLimit& limit, Res maxResources);
 
+    // Whether any limit is configured: without one every application runs and headroom is unlimited.
+    bool limited() const { return limited_; }
     Res headroom(const std::string& queuePath, uint32_t app, const UserGroup& user);
     bool canRunApp(const std::string& queuePath, uint32_t app, const UserGroup& user);
     void increase(const std::string& queuePath, uint32_t app, const Res& usage, const UserGroup& user);
@@ -57,6 +59,7 @@ class UserGroupManager {
     std::set<std::string> groupWildcard_;
     std::map<std::string, Tracker> users_, groups_;
     std::map<uint32_t, std::string> appGroup_; // app -> group it is tracked against ("" = none)
+    bool limited_ = false;
 };
 
 } // namespace gantry::engine::yunikorn

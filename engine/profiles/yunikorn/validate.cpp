@@ -1,5 +1,7 @@
 #include "profiles/yunikorn/validate.h"
 
+#include "profiles/yunikorn/name_patterns.h"
+
 #include <algorithm>
 #include <cctype>
 #include <functional>
@@ -49,15 +51,6 @@ bool zero(const Amounts& r) {
     return std::all_of(r.begin(), r.end(), [](const auto& e) { return e.second == 0; });
 }
 
-const std::regex& userRe() {
-    static const std::regex re(R"(^[_a-zA-Z][a-zA-Z0-9:#/_.@-]*[$]?$)");
-    return re;
-}
-const std::regex& groupRe() {
-    static const std::regex re(R"(^[_a-zA-Z][a-zA-Z0-9:_.-]*$)");
-    return re;
-}
-
 struct Validator {
     const PartitionConfig& config;
     Diagnostics out;
@@ -83,7 +76,7 @@ struct Validator {
             if (l.users.empty() && l.groups.empty())
                 error(q.source, "empty user and group lists defined in limit '" + l.description + "'");
             for (const auto& u : l.users) {
-                if (u != "*" && !std::regex_match(u, userRe()))
+                if (u != "*" && !std::regex_match(u, namePattern(NamePattern::ConfigUser)))
                     error(q.source, "invalid limit user name '" + u + "' in limit definition");
                 if (!users.insert(u).second)
                     error(q.source, "duplicated user name '" + u + "', already exists");
@@ -91,7 +84,7 @@ struct Validator {
                     error(q.source, "should not set no wildcard user " + u + " after wildcard user limit");
             }
             for (const auto& g : l.groups) {
-                if (g != "*" && !std::regex_match(g, groupRe()))
+                if (g != "*" && !std::regex_match(g, namePattern(NamePattern::ConfigGroup)))
                     error(q.source, "invalid limit group name '" + g + "' in limit definition");
                 if (!groups.insert(g).second)
                     error(q.source, "duplicated group name '" + g + "'");
@@ -266,8 +259,8 @@ struct Validator {
                 error(config.root.source, std::string("invalid rule filter ") + what +
                                               " list is not a proper list or regexp: [" + list[0] + "]");
         };
-        single(r.filterUsers, userRe(), "user");
-        single(r.filterGroups, groupRe(), "group");
+        single(r.filterUsers, namePattern(NamePattern::ConfigUser), "user");
+        single(r.filterGroups, namePattern(NamePattern::ConfigGroup), "group");
     }
 
     // The fixed part of each rule chain must name queues that exist (or may be created).

@@ -42,9 +42,15 @@ class YuniKornProfile : public SchedulerProfile {
     }
 
     bool decisionsDependOnClock() const override { return true; }
+    // The partition changes only in cycle(): between two cycles the earliest change after `from`
+    // is still the one found for an earlier `from` until the clock reaches it.
     double nextClockChange(const ClusterState&, double from, const std::vector<uint32_t>&) const override {
         if (!shim_.attached()) return from;
-        return shim_.partition().nextClockChange(from);
+        if (from < clockFrom_ || from >= clockNext_) {
+            clockFrom_ = from;
+            clockNext_ = shim_.partition().nextClockChange(from);
+        }
+        return clockNext_;
     }
 
     CycleResult cycle(ClusterState& state, const CycleOptions& options) override;
@@ -64,7 +70,8 @@ class YuniKornProfile : public SchedulerProfile {
     std::vector<std::string> notes_;
     const ClusterState* state_ = nullptr;
     Report last_;
-    std::vector<std::string> lastKeys_; // ask -> pod key, filled for the JSON of the last cycle
+    mutable double clockFrom_ = 0, clockNext_ = 0; // the last nextClockChange, until the next cycle
+    std::vector<std::string> lastKeys_;            // ask -> pod key, filled for the JSON of the last cycle
     // Over a simulation: per queue, per sample.
     std::vector<double> sampleTimes_;
     std::map<std::string, std::vector<std::array<double, 5>>> queueSamples_;
@@ -131,6 +138,7 @@ CycleResult YuniKornProfile::cycle(ClusterState& state, const CycleOptions& opti
     const bool simulated = options.nowSeconds < kFarFuture;
     const double now = simulated ? options.nowSeconds : kFarFuture;
     state_ = &state;
+    clockFrom_ = clockNext_ = 0;
     CycleResult result;
     if (!shim_.attached()) {
         attach(state, now);
@@ -206,21 +214,23 @@ CycleResult YuniKornProfile::cycle(ClusterState& state, const CycleOptions& opti
     for (const auto& [job, why] : shim_.rejectedJobs)
         result.failedJobs.emplace_back(job, "YuniKorn rejected the application: " + why);
     shim_.rejectedJobs.clear();
-    // Why the rest waits.
-    std::set<uint32_t> bound;
-    for (const auto& [t, n] : result.boundTasks) bound.insert(t);
-    for (uint32_t t = 0; t < state.tasks.size(); ++t) {
-        const TaskRec& task = state.tasks[t];
-        if (!task.volcano || task.status != TaskStatus::Pending || bound.count(t)) continue;
-        if (options.compact && task.job == UINT32_MAX) continue;
-        const std::string why = pendingReason(state, t);
-        if (!options.compact) result.pending[state.taskKey(t)] = why;
-    }
-    if (options.compact) {
+    // Why the rest waits: by pod for `gantry cycle`, by job (its first waiting pod) for a simulation.
+    std::vector<uint32_t> bound;
+    for (const auto& [t, n] : result.boundTasks) bound.push_back(t);
+    std::sort(bound.begin(), bound.end());
+    auto waits = [&](uint32_t t) {
+        return state.tasks[t].status == TaskStatus::Pending &&
+               !std::binary_search(bound.begin(), bound.end(), t);
+    };
+    if (!options.compact) {
+        for (uint32_t t = 0; t < state.tasks.size(); ++t)
+            if (state.tasks[t].volcano && waits(t))
+                result.pending[state.taskKey(t)] = pendingReason(state, t);
+    } else {
         for (uint32_t j = 0; j < state.jobs.size(); ++j) {
-            if (!state.jobAlive(j)) continue;
+            if (!state.jobAlive(j) || state.jobs[j].statusCount[int(TaskStatus::Pending)] == 0) continue;
             for (uint32_t t : state.jobs[j].tasks)
-                if (state.tasks[t].status == TaskStatus::Pending && !bound.count(t)) {
+                if (waits(t)) {
                     result.jobReasons.emplace_back(j, pendingReason(state, t));
                     break;
                 }
