@@ -83,6 +83,11 @@ void ProjectDocument::announceTopologyChanged() {
     touched();
 }
 
+void ProjectDocument::announceNodesReset() {
+    emit nodesReset();
+    touched();
+}
+
 void ProjectDocument::announceJobsChanged() {
     emit jobsChanged();
     touched();
