@@ -104,8 +104,10 @@ QString planAnswerText(const PlanRun& run, size_t profile) {
             break;
         }
     if (!r.violations.empty())
-        text += QObject::tr("; monotonic assumption broken at %1 of the pairs of points tried")
-                    .arg(r.violations.size());
+        text +=
+            r.violations.size() == 1
+                ? QObject::tr("; 1 pair of points breaks the monotonic assumption")
+                : QObject::tr("; %1 pairs of points break the monotonic assumption").arg(r.violations.size());
     return text;
 }
 

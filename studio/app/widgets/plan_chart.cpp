@@ -150,6 +150,9 @@ QChart* makePlanChart(const PlanRun& run, size_t sloIndex, const QPalette& palet
     }
     for (auto* s : unlisted)
         for (auto* m : chart->legend()->markers(s)) m->setVisible(false);
+    // The rings are hollow; the legend shows their colour.
+    if (broken)
+        for (auto* m : chart->legend()->markers(violations)) m->setBrush(QColor(0xd3, 0x2f, 0x2f));
     return chart;
 }
 
