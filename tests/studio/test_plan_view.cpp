@@ -4,6 +4,7 @@
 // (or closing the project) mid-plan stops the search.
 #include "cli_run.h"
 #include "core/project_files.h"
+#include "main_window.h"
 #include "models/plan_points_model.h"
 #include "plan/node_change.h"
 #include "plan/project_setup.h"
@@ -17,6 +18,7 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QSignalSpy>
+#include <QTemporaryDir>
 #include <QUndoStack>
 #include <QtTest>
 
@@ -228,6 +230,24 @@ class PlanViewTest : public QObject {
         QVERIFY(!ws.planner()->isRunning());
         QVERIFY(ws.planner()->waitForWorkers(600000));
         QVERIFY(ws.planner()->last().profiles.empty());
+    }
+
+    void closingTheWindowMidPlanEndsCleanly() {
+        // The window goes while the plan runs: the planner's flag stops the search, and the
+        // window's end waits for the simulations under way, touching nothing of it afterwards.
+        QTemporaryDir autosave;
+        auto window = std::make_unique<MainWindow>(makeDefaultWhatIfEngine(), autosave.path());
+        window->workspace()->document()->replace(loadFile(kSample).project, QString(), kSample);
+        PlanSettings s = samplePlan();
+        s.slos = {"wait.p95<1s"};
+        s.max = 200;
+        window->planTab()->setSettings(s);
+        PlanRunner* planner = window->workspace()->planner();
+        QSignalSpy points(planner, &PlanRunner::pointFinished);
+        QVERIFY(window->planTab()->startPlan());
+        QVERIFY(points.wait(600000));
+        QVERIFY(planner->isRunning());
+        window.reset();
     }
 };
 

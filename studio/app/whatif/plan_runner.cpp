@@ -4,8 +4,6 @@
 #include "plan/search.h"
 #include "profile/registry.h"
 
-#include <QEventLoop>
-#include <QTimer>
 #include <algorithm>
 #include <numeric>
 #include <optional>
@@ -31,12 +29,7 @@ SloCheck parseSlos(const std::vector<std::string>& texts) {
 PlanRunner::PlanRunner(QObject* parent) : QObject(parent) {
     qRegisterMetaType<PlanRun>();
     qRegisterMetaType<plan::PlanPoint>();
-}
-
-PlanRunner::~PlanRunner() {
-    if (cancel_) cancel_->store(true);
-    if (thread_) thread_->wait();
-    for (QThread* t : abandoned_) t->wait();
+    connect(&worker_, &WorkerRun::runningChanged, this, &PlanRunner::runningChanged);
 }
 
 void PlanRunner::clear() {
@@ -48,7 +41,7 @@ bool PlanRunner::start(const Project& project, uint64_t revision, const PlanSett
         emit failed(why);
         return false;
     };
-    if (thread_) return refuse(tr("A plan is already running."));
+    if (worker_.isRunning()) return refuse(tr("A plan is already running."));
     if (settings.nodeType.empty()) return refuse(tr("Choose the node type to plan."));
     if (settings.profiles.empty()) return refuse(tr("Choose at least one scheduler profile."));
     for (const auto& p : settings.profiles)
@@ -72,12 +65,10 @@ bool PlanRunner::start(const Project& project, uint64_t revision, const PlanSett
     for (int k = 0; k < settings.seeds; ++k) request.seeds.push_back(project.simulation.seed + uint64_t(k));
     request.threads = settings.threads;
 
-    cancel_ = std::make_shared<std::atomic<bool>>(false);
-    auto cancelFlag = cancel_;
     const std::vector<std::string> profiles = settings.profiles;
-    // The worker owns its copy of the project; the destructor waits for it, so `this` outlives every
-    // queued call made from it.
-    thread_ = QThread::create([this, project, request, profiles, revision, cancelFlag] {
+    // The worker owns its copy of the project, so edits made meanwhile do not race with it.
+    worker_.start([this, project, request, profiles,
+                   revision](const std::atomic<bool>& cancelFlag) -> std::function<void()> {
         PlanRun run;
         run.request = request;
         run.pool = plan::summaryOf(project.cluster, request.types[0]);
@@ -86,7 +77,7 @@ bool PlanRunner::start(const Project& project, uint64_t revision, const PlanSett
         // Per profile: points measured, and the most it may take (exact once it has finished).
         std::vector<size_t> done(n, 0), estimate(n, plan::mostPoints(request.ranges[0], {}, {}));
         QString error;
-        for (size_t i = 0; i < n && !cancelFlag->load() && error.isEmpty(); ++i) {
+        for (size_t i = 0; i < n && !cancelFlag.load() && error.isEmpty(); ++i) {
             const engine::ProfileInfo* info = engine::findProfile(profiles[i]);
             const QString title = QString::fromStdString(info->title);
             ProfilePlan outcome;
@@ -105,7 +96,7 @@ bool PlanRunner::start(const Project& project, uint64_t revision, const PlanSett
                                              "the Workloads tab");
                 std::optional<int64_t> failing, passing;
                 plan::PlanControl control;
-                control.cancel = cancelFlag.get();
+                control.cancel = &cancelFlag;
                 // Called by the planner's threads one at a time.
                 control.progress = [&](int runsDone, int roundRuns, int round, const plan::PlanPoint* point) {
                     if (point) {
@@ -139,67 +130,32 @@ bool PlanRunner::start(const Project& project, uint64_t revision, const PlanSett
             }
             run.profiles.push_back(std::move(outcome));
         }
-        const bool wasCancelled = cancelFlag->load();
-        QThread* self = QThread::currentThread();
-        QMetaObject::invokeMethod(
-            this,
-            [this, self, run = std::move(run), error, wasCancelled] {
-                self->wait();
-                self->deleteLater();
-                auto it = std::find(abandoned_.begin(), abandoned_.end(), self);
-                if (it != abandoned_.end()) { // cancelled earlier: already reported
-                    abandoned_.erase(it);
-                    return;
-                }
-                thread_ = nullptr;
-                emit runningChanged(false);
-                if (!error.isEmpty())
-                    emit failed(error);
-                else if (wasCancelled)
-                    emit cancelled();
-                else {
-                    last_ = run;
-                    emit finished(run);
-                }
-            },
-            Qt::QueuedConnection);
+        const bool wasCancelled = cancelFlag.load();
+        return [this, run = std::move(run), error, wasCancelled] {
+            if (!error.isEmpty())
+                emit failed(error);
+            else if (wasCancelled)
+                emit cancelled();
+            else {
+                last_ = run;
+                emit finished(run);
+            }
+        };
     });
-    thread_->start(QThread::LowPriority);
     emit started();
-    emit runningChanged(true);
     return true;
 }
 
 void PlanRunner::cancel() {
-    if (!thread_) return;
-    cancel_->store(true);
-    abandoned_.push_back(thread_);
-    thread_ = nullptr;
-    emit runningChanged(false);
-    emit cancelled();
+    if (worker_.cancel()) emit cancelled();
 }
 
 bool PlanRunner::waitForFinished(int timeoutMs) {
-    if (!thread_) return true;
-    QEventLoop loop; // sleeps until the plan ends, leaving the cores to the workers
-    connect(this, &PlanRunner::runningChanged, &loop, [&loop](bool running) {
-        if (!running) loop.quit();
-    });
-    QTimer::singleShot(timeoutMs, &loop, &QEventLoop::quit);
-    loop.exec();
-    return thread_ == nullptr;
+    return worker_.waitForFinished(timeoutMs);
 }
 
 bool PlanRunner::waitForWorkers(int timeoutMs) {
-    QEventLoop loop;
-    QTimer poll;
-    connect(&poll, &QTimer::timeout, &loop, [this, &loop] {
-        if (!thread_ && abandoned_.empty()) loop.quit();
-    });
-    poll.start(20);
-    QTimer::singleShot(timeoutMs, &loop, &QEventLoop::quit);
-    if (thread_ || !abandoned_.empty()) loop.exec();
-    return !thread_ && abandoned_.empty();
+    return worker_.waitForWorkers(timeoutMs);
 }
 
 } // namespace gantry::studio

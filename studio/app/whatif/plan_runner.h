@@ -5,12 +5,10 @@
 // simulation, and the runner lets go of the search at once.
 #include "model/project.h"
 #include "plan/planner.h"
+#include "whatif/worker_run.h"
 
 #include <QObject>
 #include <QString>
-#include <QThread>
-#include <atomic>
-#include <memory>
 #include <string>
 #include <vector>
 
@@ -49,10 +47,10 @@ struct PlanRun {
 class PlanRunner : public QObject {
     Q_OBJECT
   public:
+    // Going, it cancels and waits for the searches still finishing a simulation.
     explicit PlanRunner(QObject* parent = nullptr);
-    ~PlanRunner() override; // cancels, and waits for the searches still finishing a simulation
 
-    bool isRunning() const { return thread_ != nullptr; }
+    bool isRunning() const { return worker_.isRunning(); }
     const PlanRun& last() const { return last_; }
     void clear();
 
@@ -78,10 +76,8 @@ class PlanRunner : public QObject {
     void runningChanged(bool running);
 
   private:
-    QThread* thread_ = nullptr;
-    std::vector<QThread*> abandoned_; // cancelled plans still finishing a simulation
-    std::shared_ptr<std::atomic<bool>> cancel_;
     PlanRun last_;
+    WorkerRun worker_; // declared last, so destroyed first: it waits for the threads using the rest
 };
 
 } // namespace gantry::studio
