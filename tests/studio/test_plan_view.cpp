@@ -138,6 +138,14 @@ class PlanViewTest : public QObject {
         QVERIFY(tab.applyAnswer(0)); // the nodes are back as planned: Volcano's answer applies
         QCOMPARE(poolNodes(ws.document()->project(), "a100"),
                  poolNodes(sample, "a100") + run.profiles[0].result.answer[0]);
+        // A plan started on the changed nodes and cancelled leaves the last answers, which count from
+        // the sample's nodes: they no longer apply.
+        const int64_t now = poolNodes(ws.document()->project(), "a100");
+        QVERIFY(tab.startPlan());
+        ws.planner()->cancel();
+        QVERIFY(!tab.applyAnswer(1));
+        QCOMPARE(poolNodes(ws.document()->project(), "a100"), now);
+        QVERIFY(ws.planner()->waitForWorkers(600000));
     }
 
     void malformedSloShowsItsColumnAndNothingRuns() {

@@ -438,7 +438,6 @@ bool PlanTab::startPlan() {
     live.request.slos = parseSlos(s.slos).slos;
     live.pool = plan::summaryOf(project.cluster, live.request.types[0]);
     for (const auto& p : s.profiles) live.profiles.push_back({p, {}, {}});
-    plannedCluster_ = project.cluster;
     showRun(live, false);
     stage_->setText(tr("Starting…"));
     return true;
@@ -490,8 +489,8 @@ void PlanTab::refreshApply() {
     const int keep = applyOf_->currentIndex();
     applyOf_->blockSignals(true);
     applyOf_->clear();
-    const bool current = !run.profiles.empty() && !ws_->planner()->isRunning() &&
-                         ws_->document()->project().cluster == plannedCluster_;
+    const bool current = !run.profiles.empty() && !ws_->planner()->isRunning() && run.cluster &&
+                         ws_->document()->project().cluster == *run.cluster;
     for (size_t i = 0; current && i < run.profiles.size(); ++i) {
         const plan::PlanResult& r = run.profiles[i].result;
         if (!r.met || r.answer.empty() || r.answer[0] == 0) continue;
@@ -515,7 +514,7 @@ bool PlanTab::applyAnswer(size_t index) {
     if (index >= run.profiles.size() || ws_->planner()->isRunning()) return false;
     const plan::PlanResult& r = run.profiles[index].result;
     if (!r.met || r.answer.empty() || r.answer[0] == 0) return false;
-    if (ws_->document()->project().cluster != plannedCluster_) {
+    if (!run.cluster || ws_->document()->project().cluster != *run.cluster) {
         emit statusMessage(tr("The project's nodes changed since the plan: plan again."), 8000);
         return false;
     }

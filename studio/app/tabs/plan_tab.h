@@ -36,8 +36,8 @@ class PlanTab : public QWidget {
     // Starts the plan the form describes; false when an SLO is malformed (shown under the list) or
     // the planner refuses the settings.
     bool startPlan();
-    // Adds the answer of the run's profile `index` to the project, as one undo step; false when
-    // that profile has no answer or the project changed since the plan.
+    // Adds the answer of the last plan's profile `index` to the project, as one undo step; false
+    // when that profile has no answer or the project's nodes are not those the plan counted from.
     bool applyAnswer(size_t index);
 
     PlanPointsModel* pointsModel() const { return points_; }
@@ -75,8 +75,7 @@ class PlanTab : public QWidget {
     QTableView* table_;
     QComboBox* applyOf_;
     QPushButton* apply_;
-    PlanRun shown_;          // the finished plan, or the one going with its points so far
-    Cluster plannedCluster_; // the nodes the answers count from: Apply needs the project to have them
+    PlanRun shown_; // the finished plan, or the one going with its points so far
 };
 
 } // namespace gantry::studio

@@ -72,6 +72,7 @@ bool PlanRunner::start(const Project& project, uint64_t revision, const PlanSett
         PlanRun run;
         run.request = request;
         run.pool = plan::summaryOf(project.cluster, request.types[0]);
+        run.cluster = std::make_shared<const Cluster>(project.cluster);
         run.projectRevision = revision;
         const size_t n = profiles.size();
         // Per profile: points measured, and the most it may take (exact once it has finished).

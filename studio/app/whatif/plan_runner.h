@@ -9,6 +9,7 @@
 
 #include <QObject>
 #include <QString>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -38,8 +39,9 @@ struct ProfilePlan {
 };
 
 struct PlanRun {
-    plan::PlanRequest request; // the type, range, SLOs and seeds every profile was searched with
-    plan::PoolSummary pool;    // the type as the project had it
+    plan::PlanRequest request;              // the type, range, SLOs and seeds every profile was searched with
+    plan::PoolSummary pool;                 // the type as the project had it
+    std::shared_ptr<const Cluster> cluster; // the nodes the answers count from
     std::vector<ProfilePlan> profiles;
     uint64_t projectRevision = 0;
 };
