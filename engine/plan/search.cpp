@@ -131,6 +131,25 @@ SearchResult searchSmallest(const Range& range, const RoundOracle& oracle) {
     return std::move(s.result);
 }
 
+size_t mostPoints(const Range& range, std::optional<int64_t> failing, std::optional<int64_t> passing) {
+    // A threshold past the maximum stands for "nothing passes".
+    const int64_t lo = failing ? std::max(*failing + 1, range.min) : range.min;
+    const int64_t hi = passing ? std::min(*passing, range.max) : range.max + 1;
+    const int64_t span = hi - lo;
+    const int64_t step = span < 1024 ? 1 : span / 1024 + 1;
+    size_t most = 0;
+    for (int64_t threshold = lo; threshold <= hi;
+         threshold += std::min(step, std::max<int64_t>(hi - threshold, 1))) {
+        auto passes = [threshold](const std::vector<std::vector<int64_t>>& points) {
+            std::vector<bool> out;
+            for (const auto& p : points) out.push_back(p[0] >= threshold);
+            return std::optional<std::vector<bool>>(std::move(out));
+        };
+        most = std::max(most, searchSmallest(range, passes).tried.size());
+    }
+    return most;
+}
+
 SearchResult searchCheapest(const Range& first, const Range& second, const RoundOracle& oracle) {
     checkRange(first);
     checkRange(second);

@@ -53,6 +53,12 @@ struct SearchResult {
 };
 
 SearchResult searchSmallest(const Range& range, const RoundOracle& oracle);
+
+// The most points searchSmallest tries over `range` when its answer lies above `failing` and at or
+// below `passing` (what the points measured so far say; nullopt = nothing yet), if the assumption
+// holds: what a progress bar can promise. Found by running the search against the possible answers
+// (at most 1024 of them, spread evenly over a wider range).
+size_t mostPoints(const Range& range, std::optional<int64_t> failing, std::optional<int64_t> passing);
 SearchResult searchCheapest(const Range& first, const Range& second, const RoundOracle& oracle);
 
 } // namespace gantry::plan

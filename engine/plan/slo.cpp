@@ -72,6 +72,14 @@ double Slo::worst(double a, double b) const {
     return headroom(a) <= headroom(b) ? a : b;
 }
 
+std::string Slo::headroomText(double value) const {
+    if (comparison == Comparison::Equal || comparison == Comparison::NotEqual)
+        return holds(value) ? "holds" : "misses";
+    const double h = headroom(value);
+    const std::string amount = sim::formatMetricValue(metric.info().unit, std::fabs(h));
+    return h >= 0 ? amount + " to spare" : "misses by " + amount;
+}
+
 const char* Slo::symbol() const {
     for (const auto& op : kOperators)
         if (op.comparison == comparison) return op.symbol;

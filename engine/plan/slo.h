@@ -26,6 +26,9 @@ struct Slo {
     double headroom(double value) const;
     // Of several seeds' values, the one furthest on the wrong side (the seed that decides).
     double worst(double a, double b) const;
+    // The headroom in words, in the metric's unit: "41m to spare", "misses by 5m"; for == and !=
+    // "holds" or "misses".
+    std::string headroomText(double value) const;
     const char* symbol() const;
 };
 

@@ -9,6 +9,7 @@
 #include "input_error.h"
 #include "tabs/cluster_tab.h"
 #include "tabs/export_tab.h"
+#include "tabs/plan_tab.h"
 #include "tabs/policy_tab.h"
 #include "tabs/queues_tab.h"
 #include "tabs/results_tab.h"
@@ -55,7 +56,7 @@ QString qs(const std::string& s) {
 } // namespace
 
 QStringList MainWindow::tabNames() {
-    return {"cluster", "queues", "topology", "workloads", "policy", "results", "export"};
+    return {"cluster", "queues", "topology", "workloads", "policy", "results", "plan", "export"};
 }
 
 MainWindow::MainWindow(std::unique_ptr<WhatIfEngine> engine, const QString& autosaveDir, QWidget* parent)
@@ -70,6 +71,7 @@ MainWindow::MainWindow(std::unique_ptr<WhatIfEngine> engine, const QString& auto
     workloads_ = new WorkloadsTab(ws_, tabs_);
     policy_ = new PolicyTab(ws_, tabs_);
     results_ = new ResultsTab(ws_, tabs_);
+    plan_ = new PlanTab(ws_, tabs_);
     export_ = new ExportTab(ws_, tabs_);
     tabs_->addTab(cluster_, tr("Cluster"));
     tabs_->addTab(queues_, tr("Queues"));
@@ -77,6 +79,7 @@ MainWindow::MainWindow(std::unique_ptr<WhatIfEngine> engine, const QString& auto
     tabs_->addTab(workloads_, tr("Workloads"));
     tabs_->addTab(policy_, tr("Policy"));
     tabs_->addTab(results_, tr("Results"));
+    tabs_->addTab(plan_, tr("Plan"));
     tabs_->addTab(export_, tr("Export"));
     setCentralWidget(tabs_);
     connect(tabs_, &QTabWidget::currentChanged, this, [this](int index) {
@@ -130,6 +133,7 @@ MainWindow::MainWindow(std::unique_ptr<WhatIfEngine> engine, const QString& auto
     connect(workloads_, &WorkloadsTab::statusMessage, this, status);
     connect(results_, &ResultsTab::statusMessage, this,
             [this](const QString& t, int ms) { showStatus(t, ms); });
+    connect(plan_, &PlanTab::statusMessage, this, [this](const QString& t, int ms) { showStatus(t, ms); });
     connect(export_, &ExportTab::statusMessage, this,
             [this](const QString& t, int ms) { showStatus(t, ms); });
 

@@ -1,5 +1,5 @@
 #pragma once
-// The studio's one window: seven work areas as tabs, the File / Edit / View / Run / Help menus, drag
+// The studio's one window: eight work areas as tabs, the File / Edit / View / Run / Help menus, drag
 // and drop open, recent files, autosave and recovery, and the status bar.
 #include "model/diagnostic.h"
 #include "whatif/whatif_engine.h"
@@ -23,6 +23,7 @@ class TopologyTab;
 class WorkloadsTab;
 class PolicyTab;
 class ResultsTab;
+class PlanTab;
 class ExportTab;
 struct LoadedFile;
 struct LoadOutcome;
@@ -37,7 +38,7 @@ class MainWindow : public QMainWindow {
     ~MainWindow() override;
 
     Workspace* workspace() const { return ws_; }
-    static QStringList tabNames(); // cluster, queues, topology, workloads, policy, results, export
+    static QStringList tabNames(); // cluster, queues, topology, workloads, policy, results, plan, export
     bool setCurrentTab(const QString& name);
     QWidget* tab(const QString& name) const;
     ClusterTab* clusterTab() const { return cluster_; }
@@ -45,6 +46,7 @@ class MainWindow : public QMainWindow {
     TopologyTab* topologyTab() const { return topology_; }
     WorkloadsTab* workloadsTab() const { return workloads_; }
     ResultsTab* resultsTab() const { return results_; }
+    PlanTab* planTab() const { return plan_; }
     ExportTab* exportTab() const { return export_; }
 
     // Opens files (one project, inventory or trace; or several snapshots) on a worker thread.
@@ -84,6 +86,7 @@ class MainWindow : public QMainWindow {
     WorkloadsTab* workloads_;
     PolicyTab* policy_;
     ResultsTab* results_;
+    PlanTab* plan_;
     ExportTab* export_;
     QMenu* recentMenu_ = nullptr;
     QLabel* summaryLabel_;

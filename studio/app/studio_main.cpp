@@ -3,6 +3,7 @@
 #include "main_window.h"
 #include "studio_style.h"
 #include "tabs/cluster_tab.h"
+#include "tabs/plan_tab.h"
 #include "workspace.h"
 
 #include <QComboBox>
@@ -35,6 +36,43 @@ bool renderScreenshot(MainWindow& window, const QString& path, QString* error) {
     return true;
 }
 
+// --plan's SPEC, "node-type=h100;slo=wait.p95<1h;profiles=volcano,kube-default;seeds=1;min=0;max=16",
+// over the form's own settings. False with *error for a key or a number it does not know.
+bool readPlanSpec(const QString& spec, PlanSettings* settings, QString* error) {
+    bool sloGiven = false;
+    for (const QString& item : spec.split(';', Qt::SkipEmptyParts)) {
+        const QString key = item.section('=', 0, 0).trimmed();
+        const QString value = item.section('=', 1).trimmed();
+        bool ok = true;
+        if (key == "node-type") {
+            settings->nodeType = value.toStdString();
+        } else if (key == "slo") {
+            if (!sloGiven) settings->slos.clear();
+            sloGiven = true;
+            settings->slos.push_back(value.toStdString());
+        } else if (key == "profiles") {
+            settings->profiles.clear();
+            for (const QString& p : value.split(',', Qt::SkipEmptyParts))
+                settings->profiles.push_back(p.toStdString());
+        } else if (key == "seeds") {
+            settings->seeds = value.toInt(&ok);
+        } else if (key == "min") {
+            settings->min = value.toLongLong(&ok);
+        } else if (key == "max") {
+            settings->max = value.toLongLong(&ok);
+        } else {
+            *error = QStringLiteral("--plan: unknown key '%1' (node-type, slo, profiles, seeds, min, max)")
+                         .arg(key);
+            return false;
+        }
+        if (!ok) {
+            *error = QStringLiteral("--plan: '%1' is not a whole number").arg(item);
+            return false;
+        }
+    }
+    return true;
+}
+
 } // namespace
 
 int run(QApplication& app) {
@@ -59,9 +97,15 @@ int run(QApplication& app) {
         "map-profile",
         "With --screenshot: the GPU map shows the what-if under this profile (one the project compares).",
         "NAME");
+    QCommandLineOption planSpec(
+        "plan",
+        "With --screenshot: run a plan and show the Plan view. SPEC is KEY=VALUE pairs separated by ';': "
+        "node-type, slo (repeatable), profiles (comma-separated), seeds, min, max.",
+        "SPEC");
     QCommandLineOption dark("dark", "Use a dark palette whatever the system's (to check the dark look).");
     parser.addOption(screenshot);
     parser.addOption(tab);
+    parser.addOption(planSpec);
     parser.addOption(gpuColors);
     parser.addOption(mapProfile);
     parser.addOption(dark);
@@ -101,6 +145,24 @@ int run(QApplication& app) {
                 std::fprintf(stderr, "gantry-studio: the what-if did not finish within 5 minutes\n");
                 return 3;
             }
+        }
+        if (parser.isSet(planSpec)) {
+            PlanTab* planTab = window->planTab();
+            PlanSettings settings = planTab->settings();
+            QString error;
+            if (!readPlanSpec(parser.value(planSpec), &settings, &error)) {
+                std::fprintf(stderr, "gantry-studio: %s\n", qPrintable(error));
+                return 1;
+            }
+            planTab->setSettings(settings);
+            QString why;
+            QObject::connect(ws->planner(), &PlanRunner::failed, [&why](const QString& m) { why = m; });
+            if (!planTab->startPlan() || !ws->planner()->waitForFinished(1800000) || !why.isEmpty()) {
+                std::fprintf(stderr, "gantry-studio: the plan did not finish: %s\n",
+                             qPrintable(why.isEmpty() ? planTab->sloError() : why));
+                return 3;
+            }
+            window->setCurrentTab("plan");
         }
         // The map shows what the what-if did (the loaded cluster is often empty of GPU pods).
         if (auto* cluster = qobject_cast<ClusterTab*>(window->tab("cluster"))) {

@@ -3,9 +3,11 @@
 namespace gantry::studio {
 
 Workspace::Workspace(std::unique_ptr<WhatIfEngine> engine, QObject* parent)
-    : QObject(parent), doc_(this), runner_(std::move(engine), this) {
+    : QObject(parent), doc_(this), runner_(std::move(engine), this), planner_(this) {
     recomputeClusterOccupancy();
     connect(&doc_, &ProjectDocument::projectReplaced, this, [this] {
+        planner_.cancel(); // a plan of the project closed is of no use
+        planner_.clear();
         runner_.clear();
         resultOccupancy_.clear();
         recomputeClusterOccupancy();
@@ -18,6 +20,12 @@ Workspace::Workspace(std::unique_ptr<WhatIfEngine> engine, QObject* parent)
     connect(&doc_, &ProjectDocument::workloadChanged, this, &Workspace::recomputeClusterOccupancy);
     connect(&doc_, &ProjectDocument::jobsChanged, this, &Workspace::recomputeClusterOccupancy);
     connect(&doc_, &ProjectDocument::nodesChanged, this, [this] { emit resultsChanged(); });
+    // The results' GPU maps name nodes by their place in the old list: they go with it.
+    connect(&doc_, &ProjectDocument::nodesReset, this, [this] {
+        resultOccupancy_.clear();
+        recomputeClusterOccupancy();
+        emit resultsChanged();
+    });
     connect(&runner_, &WhatIfRunner::finished, this, [this](const WhatIfRun& run) {
         resultOccupancy_.clear();
         for (const auto& r : run.results) resultOccupancy_.push_back(occupancyOf(*r));

@@ -1,9 +1,10 @@
 #pragma once
-// Everything one window works on: the document, the what-if runner and its last results, and the
-// GPU occupancy derived from the project (snapshot) or from a result.
+// Everything one window works on: the document, the what-if runner and its last results, the
+// capacity planner, and the GPU occupancy derived from the project (snapshot) or from a result.
 #include "core/project_document.h"
 #include "gpumap/fragmentation_view.h"
 #include "gpumap/gpu_occupancy.h"
+#include "whatif/plan_runner.h"
 #include "whatif/whatif_runner.h"
 
 #include <QObject>
@@ -20,6 +21,7 @@ class Workspace : public QObject {
     ProjectDocument* document() { return &doc_; }
     const ProjectDocument* document() const { return &doc_; }
     WhatIfRunner* runner() { return &runner_; }
+    PlanRunner* planner() { return &planner_; }
 
     // The cluster as loaded: pods bound in the snapshot, fragmentation against the job mix.
     std::shared_ptr<const GpuOccupancy> clusterOccupancy() const { return clusterOccupancy_; }
@@ -45,6 +47,7 @@ class Workspace : public QObject {
 
     ProjectDocument doc_;
     WhatIfRunner runner_;
+    PlanRunner planner_;
     std::shared_ptr<const GpuOccupancy> clusterOccupancy_;
     std::vector<std::shared_ptr<const GpuOccupancy>> resultOccupancy_;
     FragmentationSummary clusterFragmentation_;

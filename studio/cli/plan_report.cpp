@@ -47,15 +47,6 @@ std::string valueText(const plan::Slo& slo, const std::optional<double>& v) {
     return v ? sim::formatMetricValue(slo.metric.info().unit, *v) : "n/a";
 }
 
-std::string headroomText(const plan::Slo& slo, double value) {
-    const double h = slo.headroom(value);
-    const auto unit = slo.metric.info().unit;
-    if (slo.comparison == plan::Comparison::Equal || slo.comparison == plan::Comparison::NotEqual)
-        return slo.holds(value) ? "holds" : "misses";
-    const std::string amount = sim::formatMetricValue(unit, std::fabs(h));
-    return h >= 0 ? amount + " to spare" : "misses by " + amount;
-}
-
 // Metrics that count only jobs that got to run: they look better when jobs never start.
 bool countsOnlyStartedJobs(const plan::Slo& slo) {
     const std::string& n = slo.metric.info().name;
@@ -193,7 +184,7 @@ void printPlan(std::ostream& out, const plan::PlanResult& r, const plan::PlanReq
         for (size_t k = 0; a && k < request.slos.size(); ++k) {
             const auto& slo = request.slos[k];
             out << "  " << slo.text << ": worst seed " << valueText(slo, a->worst[k]);
-            if (a->worst[k]) out << ", " << headroomText(slo, *a->worst[k]);
+            if (a->worst[k]) out << ", " << slo.headroomText(*a->worst[k]);
             out << '\n';
         }
         // The neighbour that fails, when it was tried: the answer's margin in nodes.

@@ -2,9 +2,9 @@
 
 #include "input_error.h"
 #include "input_loader.h"
+#include "plan/project_setup.h"
 #include "policy_reader.h"
 #include "profile/registry.h"
-#include "sim/whatif.h"
 
 #include <filesystem>
 #include <stdexcept>
@@ -24,12 +24,8 @@ LoadedWhatIf loadWhatIf(const WhatIfChoice& choice) {
                 std::filesystem::path(choice.inputs.front()).filename().string();
     out.projectSeed = p.simulation.seed;
 
+    out.setup.options = plan::projectOptions(p, choice.profile);
     sim::SimOptions& options = out.setup.options;
-    options.profile = choice.profile;
-    options.seed = p.simulation.seed;
-    options.cycleSeconds = p.simulation.cycleSeconds > 0 ? p.simulation.cycleSeconds : 1.0;
-    options.horizonSeconds = p.simulation.horizonSeconds;
-    options.policies = policiesOf(p);
     if (!choice.schedulerConf.empty())
         readPolicyFile(choice.schedulerConf, info->configFormat, options.policies, &out.warnings);
     if (choice.cycleSeconds) options.cycleSeconds = *choice.cycleSeconds;
@@ -37,13 +33,9 @@ LoadedWhatIf loadWhatIf(const WhatIfChoice& choice) {
 
     out.setup.cluster = std::move(p.cluster);
     out.setup.workloads = std::move(p.workloads);
-    // The policy is fitted once, to the workload as the project's seed draws it: what it needs
-    // (shared GPUs) does not change with the seed or the nodes.
-    Cluster probe = out.setup.cluster;
+    Cluster probe;
     const sim::SimWorkload workload =
-        sim::projectWorkload(out.setup.workloads, probe, out.setup.timing, options.seed);
-    out.warnings.insert(out.warnings.end(), workload.warnings.begin(), workload.warnings.end());
-    sim::fitPolicy(options, workload, SourceRef{out.input, 0, 0, 0}, &out.notes, &out.warnings);
+        plan::fitToWorkload(out.setup, probe, SourceRef{out.input, 0, 0, 0}, &out.notes, &out.warnings);
     if (workload.jobs.empty()) {
         Diagnostic none;
         none.severity = Severity::Warning;

@@ -137,6 +137,32 @@ class SearchTest : public QObject {
         QCOMPARE(r.tried.size(), size_t(3));
     }
 
+    void mostPointsBoundsEverySearch() {
+        // Over every answer a -8..40 range can have: the bound with nothing known is the longest
+        // search, and with what a search's first rounds found, still at least what it goes on to try.
+        const Range range{-8, 40};
+        size_t longest = 0;
+        for (int64_t threshold = range.min; threshold <= range.max + 1; ++threshold) {
+            Oracle o{[threshold](const std::vector<int64_t>& p) { return p[0] >= threshold; }};
+            const SearchResult r = searchSmallest(range, o.fn());
+            longest = std::max(longest, r.tried.size());
+            std::optional<int64_t> failing, passing;
+            for (const auto& t : r.tried) {
+                if (t.round >= 2) break;
+                if (t.pass)
+                    passing = std::min(passing.value_or(t.counts[0]), t.counts[0]);
+                else
+                    failing = std::max(failing.value_or(t.counts[0]), t.counts[0]);
+            }
+            QVERIFY(mostPoints(range, failing, passing) >= r.tried.size());
+            QVERIFY(mostPoints(range, failing, passing) <= mostPoints(range, {}, {}));
+        }
+        QCOMPARE(mostPoints(range, {}, {}), longest);
+        // Known to the point: the answer is 12, and the search tried what it takes to say so.
+        Oracle at12{[](const std::vector<int64_t>& p) { return p[0] >= 12; }};
+        QCOMPARE(mostPoints(range, 11, 12), searchSmallest(range, at12.fn()).tried.size());
+    }
+
     void badRanges() {
         Oracle o{[](const std::vector<int64_t>&) { return true; }};
         QVERIFY_THROWS_EXCEPTION(std::invalid_argument, searchSmallest({5, 4}, o.fn()));

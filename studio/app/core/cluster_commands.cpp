@@ -1,5 +1,7 @@
 #include "core/cluster_commands.h"
 
+#include "plan/node_change.h"
+
 #include <algorithm>
 
 namespace gantry::studio {
@@ -97,6 +99,24 @@ void SetTopologyLevelsCommand::redo() {
 void SetTopologyLevelsCommand::undo() {
     doc_->edit().cluster.topologyLevels = before_;
     doc_->announceTopologyChanged();
+}
+
+ChangePoolCommand::ChangePoolCommand(ProjectDocument* doc, const std::string& pool, int64_t delta)
+    : doc_(doc), before_(doc->project().cluster), after_(before_) {
+    plan::changeNodes(after_, plan::NodeType::pool(pool), delta);
+    const QString name = QString::fromStdString(pool);
+    setText(delta >= 0 ? QObject::tr("Add %n %1 node(s)", "", int(delta)).arg(name)
+                       : QObject::tr("Remove %n %1 node(s)", "", int(-delta)).arg(name));
+}
+
+void ChangePoolCommand::redo() {
+    doc_->edit().cluster = after_;
+    doc_->announceNodesReset();
+}
+
+void ChangePoolCommand::undo() {
+    doc_->edit().cluster = before_;
+    doc_->announceNodesReset();
 }
 
 } // namespace gantry::studio

@@ -1,8 +1,10 @@
 #pragma once
-// Undo commands over nodes and topology: bulk label assignment and the topology levels.
+// Undo commands over nodes and topology: bulk label assignment, the topology levels, and growing or
+// shrinking a pool.
 #include "core/project_document.h"
 
 #include <QUndoCommand>
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
@@ -42,6 +44,20 @@ class SetNodeLabelsCommand : public QUndoCommand {
     ProjectDocument* doc_;
     std::vector<Change> changes_;
     std::vector<std::optional<std::string>> before_;
+};
+
+// Adds `delta` nodes to a pool (delta > 0) or removes -delta of them, the way the planner does
+// (plan/node_change.h), as one step. The constructor makes the change on a copy and throws
+// std::invalid_argument when it cannot be made (no such pool, too few nodes without pods).
+class ChangePoolCommand : public QUndoCommand {
+  public:
+    ChangePoolCommand(ProjectDocument* doc, const std::string& pool, int64_t delta);
+    void redo() override;
+    void undo() override;
+
+  private:
+    ProjectDocument* doc_;
+    Cluster before_, after_;
 };
 
 class SetTopologyLevelsCommand : public QUndoCommand {

@@ -84,6 +84,11 @@ void ProjectDocument::announceTopologyChanged() {
     touched();
 }
 
+void ProjectDocument::announceNodesReset() {
+    emit nodesReset();
+    touched();
+}
+
 void ProjectDocument::announceJobsChanged() {
     emit jobsChanged();
     touched();

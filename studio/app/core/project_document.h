@@ -49,6 +49,7 @@ class ProjectDocument : public QObject {
     void endQueuesReset();
     void announceNodesChanged(const std::vector<int>& nodeIndices);
     void announceTopologyChanged();
+    void announceNodesReset();
     void announceWorkloadChanged(int workloadIndex);
     void beginWorkloadsReset();
     void endWorkloadsReset();
@@ -63,6 +64,7 @@ class ProjectDocument : public QObject {
     void queuesReset();
     void nodesChanged(const std::vector<int>& nodeIndices); // labels / taints of these nodes
     void topologyChanged();                                 // topology levels or hypernodes
+    void nodesReset(); // nodes added or removed, and the HyperNodes made from their labels
     void workloadChanged(int workloadIndex);
     void workloadsAboutToBeReset();
     void workloadsReset();

@@ -39,6 +39,7 @@ NodeTableModel::NodeTableModel(ProjectDocument* doc, QObject* parent)
     };
     connect(doc_, &ProjectDocument::projectReplaced, this, reset);
     connect(doc_, &ProjectDocument::topologyChanged, this, reset);
+    connect(doc_, &ProjectDocument::nodesReset, this, reset);
     connect(doc_, &ProjectDocument::nodesChanged, this, [this, reset](const std::vector<int>& nodes) {
         // A label change can move a node to another group: regroup then.
         if (grouping_.kind == NodeGrouping::Kind::Level) {

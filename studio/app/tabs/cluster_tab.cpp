@@ -156,10 +156,11 @@ ClusterTab::ClusterTab(Workspace* workspace, QWidget* parent) : QWidget(parent),
         rebuildMap();
         for (int c = 0; c < model_->columnCount(); ++c) table_->resizeColumnToContents(c);
     });
-    connect(doc, &ProjectDocument::topologyChanged, this, [this] {
-        refreshGroupingChoices();
-        rebuildMap();
-    });
+    for (auto signal : {&ProjectDocument::topologyChanged, &ProjectDocument::nodesReset})
+        connect(doc, signal, this, [this] {
+            refreshGroupingChoices();
+            rebuildMap();
+        });
     connect(doc, &ProjectDocument::nodesChanged, this, [this] {
         proxy_->refilter();
         rebuildMap();

@@ -212,10 +212,11 @@ TopologyTab::TopologyTab(Workspace* workspace, QWidget* parent) : QWidget(parent
         refreshPreview();
         for (int c = 0; c < nodes_->columnCount(); ++c) nodeList_->resizeColumnToContents(c);
     });
-    connect(doc, &ProjectDocument::topologyChanged, this, [this] {
-        refreshLevels();
-        refreshPreview();
-    });
+    for (auto signal : {&ProjectDocument::topologyChanged, &ProjectDocument::nodesReset})
+        connect(doc, signal, this, [this] {
+            refreshLevels();
+            refreshPreview();
+        });
     connect(doc, &ProjectDocument::nodesChanged, this, &TopologyTab::refreshPreview);
     refreshLevels();
     refreshPreview();

@@ -2,8 +2,6 @@
 
 #include "profile/registry.h"
 
-#include <QEventLoop>
-#include <QTimer>
 #include <algorithm>
 #include <atomic>
 #include <exception>
@@ -15,12 +13,7 @@ namespace gantry::studio {
 WhatIfRunner::WhatIfRunner(std::unique_ptr<WhatIfEngine> engine, QObject* parent)
     : QObject(parent), engine_(std::move(engine)) {
     qRegisterMetaType<WhatIfRun>();
-}
-
-WhatIfRunner::~WhatIfRunner() {
-    if (cancel_) cancel_->store(true);
-    if (thread_) thread_->wait();
-    for (QThread* t : abandoned_) t->wait();
+    connect(&worker_, &WorkerRun::runningChanged, this, &WhatIfRunner::runningChanged);
 }
 
 QString WhatIfRunner::unavailableReason() const {
@@ -32,7 +25,7 @@ void WhatIfRunner::clear() {
 }
 
 bool WhatIfRunner::start(const Project& project, uint64_t revision) {
-    if (thread_) {
+    if (worker_.isRunning()) {
         emit failed(tr("A what-if run is already in progress."));
         return false;
     }
@@ -41,12 +34,10 @@ bool WhatIfRunner::start(const Project& project, uint64_t revision) {
         emit failed(why);
         return false;
     }
-    cancel_ = std::make_shared<std::atomic<bool>>(false);
-    auto cancelFlag = cancel_;
     auto engine = engine_;
-    // The worker owns its copy of the project, so edits made meanwhile do not race with it. The
-    // destructor waits for the thread, so `this` outlives every queued call made from it.
-    thread_ = QThread::create([this, project, revision, cancelFlag, engine] {
+    // The worker owns its copy of the project, so edits made meanwhile do not race with it.
+    worker_.start([this, project, revision,
+                   engine](const std::atomic<bool>& cancelFlag) -> std::function<void()> {
         const std::vector<std::string> profiles = engine::whatIfProfiles(project);
         const size_t n = profiles.size();
         // Each profile runs on its own thread, as many at once as there are cores; progress is the
@@ -71,9 +62,9 @@ bool WhatIfRunner::start(const Project& project, uint64_t revision) {
         std::vector<std::string> errors(n);
         std::atomic<size_t> next{0};
         auto work = [&] {
-            for (size_t i; (i = next.fetch_add(1)) < n && !cancelFlag->load();) {
+            for (size_t i; (i = next.fetch_add(1)) < n && !cancelFlag.load();) {
                 try {
-                    WhatIfControl control{reporter(i), cancelFlag.get()};
+                    WhatIfControl control{reporter(i), &cancelFlag};
                     if (auto r = engine->run(project, profiles[i], control)) {
                         r->projectRevision = revision;
                         results[i] = std::move(r);
@@ -102,55 +93,28 @@ bool WhatIfRunner::start(const Project& project, uint64_t revision) {
                                                    [](const auto& c) { return c.result != nullptr; }))
                 run.verdicts = sim::compareRuns(compared);
         }
-        const bool wasCancelled = cancelFlag->load() || (run.results.empty() && error.isEmpty());
-        QThread* self = QThread::currentThread();
-        QMetaObject::invokeMethod(
-            this,
-            [this, self, run, error, wasCancelled] {
-                self->wait();
-                self->deleteLater();
-                auto it = std::find(abandoned_.begin(), abandoned_.end(), self);
-                if (it != abandoned_.end()) { // cancelled earlier: already reported
-                    abandoned_.erase(it);
-                    return;
-                }
-                thread_ = nullptr;
-                emit runningChanged(false);
-                if (!error.isEmpty())
-                    emit failed(error);
-                else if (wasCancelled)
-                    emit cancelled();
-                else {
-                    last_ = run;
-                    emit finished(run);
-                }
-            },
-            Qt::QueuedConnection);
+        const bool wasCancelled = cancelFlag.load() || (run.results.empty() && error.isEmpty());
+        return [this, run, error, wasCancelled] {
+            if (!error.isEmpty())
+                emit failed(error);
+            else if (wasCancelled)
+                emit cancelled();
+            else {
+                last_ = run;
+                emit finished(run);
+            }
+        };
     });
-    thread_->start(QThread::LowPriority);
     emit started();
-    emit runningChanged(true);
     return true;
 }
 
 void WhatIfRunner::cancel() {
-    if (!thread_) return;
-    cancel_->store(true);
-    abandoned_.push_back(thread_);
-    thread_ = nullptr;
-    emit runningChanged(false);
-    emit cancelled();
+    if (worker_.cancel()) emit cancelled();
 }
 
 bool WhatIfRunner::waitForFinished(int timeoutMs) {
-    if (!thread_) return true;
-    QEventLoop loop; // sleeps until the run ends, leaving the cores to the worker
-    connect(this, &WhatIfRunner::runningChanged, &loop, [&loop](bool running) {
-        if (!running) loop.quit();
-    });
-    QTimer::singleShot(timeoutMs, &loop, &QEventLoop::quit);
-    loop.exec();
-    return thread_ == nullptr;
+    return worker_.waitForFinished(timeoutMs);
 }
 
 } // namespace gantry::studio

@@ -4,9 +4,9 @@
 // results stay available (with the project revision they were computed for) until the next run.
 #include "sim/compare.h"
 #include "whatif/whatif_engine.h"
+#include "whatif/worker_run.h"
 
 #include <QObject>
-#include <QThread>
 #include <atomic>
 #include <memory>
 
@@ -26,10 +26,9 @@ class WhatIfRunner : public QObject {
     Q_OBJECT
   public:
     explicit WhatIfRunner(std::unique_ptr<WhatIfEngine> engine, QObject* parent = nullptr);
-    ~WhatIfRunner() override;
 
     QString unavailableReason() const;
-    bool isRunning() const { return thread_ != nullptr; }
+    bool isRunning() const { return worker_.isRunning(); }
     const WhatIfRun& last() const { return last_; }
     void clear();
 
@@ -52,10 +51,8 @@ class WhatIfRunner : public QObject {
 
   private:
     std::shared_ptr<WhatIfEngine> engine_;
-    QThread* thread_ = nullptr;
-    std::vector<QThread*> abandoned_; // cancelled runs still finishing
-    std::shared_ptr<std::atomic<bool>> cancel_;
     WhatIfRun last_;
+    WorkerRun worker_; // declared last, so destroyed first: it waits for the threads using the rest
 };
 
 } // namespace gantry::studio

@@ -23,35 +23,6 @@ QString qs(const std::string& s) {
     return QString::fromStdString(s);
 }
 
-void styleChart(QChart* chart, const QString& title, const QPalette& palette) {
-    bool dark = palette.color(QPalette::Window).lightness() < 128;
-    chart->setTheme(dark ? QChart::ChartThemeDark : QChart::ChartThemeLight);
-    chart->setBackgroundBrush(palette.base());
-    chart->setBackgroundRoundness(4);
-    chart->setTitle(title);
-    QFont f = chart->titleFont();
-    f.setBold(true);
-    f.setPointSizeF(std::max(9.0, f.pointSizeF()));
-    chart->setTitleFont(f);
-    chart->setTitleBrush(palette.windowText());
-    chart->legend()->setAlignment(Qt::AlignBottom);
-    chart->legend()->setLabelColor(palette.color(QPalette::WindowText));
-    chart->setMargins(QMargins(6, 4, 6, 4));
-    chart->setAnimationOptions(QChart::NoAnimation);
-}
-
-void styleAxis(QAbstractAxis* axis, const QPalette& palette, const QString& title = {}) {
-    axis->setLabelsColor(palette.color(QPalette::WindowText));
-    axis->setTitleText(title);
-    axis->setTitleBrush(palette.windowText());
-    QColor grid = palette.color(QPalette::Mid);
-    grid.setAlpha(90);
-    axis->setGridLineColor(grid);
-    QFont f = axis->titleFont();
-    f.setBold(false);
-    axis->setTitleFont(f);
-}
-
 QString profileName(const WhatIfResult* r, const QString& fallback) {
     return r && !r->profile.empty() ? qs(r->profile) : fallback;
 }
@@ -116,6 +87,35 @@ void addTimeAndGpuAxes(QChart* chart, double tmax, double unit, const QString& u
 }
 
 } // namespace
+
+void styleChart(QChart* chart, const QString& title, const QPalette& palette) {
+    bool dark = palette.color(QPalette::Window).lightness() < 128;
+    chart->setTheme(dark ? QChart::ChartThemeDark : QChart::ChartThemeLight);
+    chart->setBackgroundBrush(palette.base());
+    chart->setBackgroundRoundness(4);
+    chart->setTitle(title);
+    QFont f = chart->titleFont();
+    f.setBold(true);
+    f.setPointSizeF(std::max(9.0, f.pointSizeF()));
+    chart->setTitleFont(f);
+    chart->setTitleBrush(palette.windowText());
+    chart->legend()->setAlignment(Qt::AlignBottom);
+    chart->legend()->setLabelColor(palette.color(QPalette::WindowText));
+    chart->setMargins(QMargins(6, 4, 6, 4));
+    chart->setAnimationOptions(QChart::NoAnimation);
+}
+
+void styleAxis(QAbstractAxis* axis, const QPalette& palette, const QString& title) {
+    axis->setLabelsColor(palette.color(QPalette::WindowText));
+    axis->setTitleText(title);
+    axis->setTitleBrush(palette.windowText());
+    QColor grid = palette.color(QPalette::Mid);
+    grid.setAlpha(90);
+    axis->setGridLineColor(grid);
+    QFont f = axis->titleFont();
+    f.setBold(false);
+    axis->setTitleFont(f);
+}
 
 QColor profileColor(size_t index) {
     static const QColor colors[] = {QColor(0x2f, 0x6f, 0xb3), QColor(0xe0, 0x7b, 0x1f),

@@ -7,6 +7,7 @@
 #include <QString>
 #include <vector>
 
+class QAbstractAxis;
 class QChart;
 
 namespace gantry::studio {
@@ -22,6 +23,10 @@ QChart* makeWaitChart(const std::vector<const WhatIfResult*>& runs, const QPalet
 QChart* makeIdleChart(const WhatIfResult* run, const QPalette& palette);
 // A chart with only a centred message (nothing to plot yet, and why).
 QChart* makeMessageChart(const QString& title, const QString& message, const QPalette& palette);
+
+// The look every chart of the studio shares: the palette's colours, a bold title, the legend below.
+void styleChart(QChart* chart, const QString& title, const QPalette& palette);
+void styleAxis(QAbstractAxis* axis, const QPalette& palette, const QString& title = {});
 
 // The chart colour of the profile at `index` in a comparison; the primary's is index 0.
 QColor profileColor(size_t index);

@@ -1,0 +1,162 @@
+#include "whatif/plan_runner.h"
+
+#include "plan/project_setup.h"
+#include "plan/search.h"
+#include "profile/registry.h"
+
+#include <algorithm>
+#include <numeric>
+#include <optional>
+
+namespace gantry::studio {
+
+SloCheck parseSlos(const std::vector<std::string>& texts) {
+    SloCheck out;
+    for (size_t i = 0; i < texts.size(); ++i) {
+        auto parsed = plan::parseSlo(texts[i]);
+        if (auto* slo = std::get_if<plan::Slo>(&parsed)) {
+            out.slos.push_back(std::move(*slo));
+            continue;
+        }
+        out.bad = int(i);
+        out.error = std::get<plan::SloError>(parsed);
+        out.slos.clear();
+        break;
+    }
+    return out;
+}
+
+PlanRunner::PlanRunner(QObject* parent) : QObject(parent) {
+    qRegisterMetaType<PlanRun>();
+    qRegisterMetaType<plan::PlanPoint>();
+    connect(&worker_, &WorkerRun::runningChanged, this, &PlanRunner::runningChanged);
+}
+
+void PlanRunner::clear() {
+    last_ = {};
+}
+
+bool PlanRunner::start(const Project& project, uint64_t revision, const PlanSettings& settings) {
+    auto refuse = [this](const QString& why) {
+        emit failed(why);
+        return false;
+    };
+    if (worker_.isRunning()) return refuse(tr("A plan is already running."));
+    if (settings.nodeType.empty()) return refuse(tr("Choose the node type to plan."));
+    if (settings.profiles.empty()) return refuse(tr("Choose at least one scheduler profile."));
+    for (const auto& p : settings.profiles)
+        if (!engine::findProfile(p))
+            return refuse(tr("Unknown scheduler profile '%1'.").arg(QString::fromStdString(p)));
+    if (settings.min > settings.max)
+        return refuse(tr("The minimum (%1) is above the maximum (%2).").arg(settings.min).arg(settings.max));
+    if (settings.seeds < 1) return refuse(tr("Give at least one seed."));
+    SloCheck check = parseSlos(settings.slos);
+    if (check.bad >= 0)
+        return refuse(tr("SLO '%1', column %2: %3")
+                          .arg(QString::fromStdString(settings.slos[size_t(check.bad)]))
+                          .arg(check.error.column)
+                          .arg(QString::fromStdString(check.error.message)));
+    if (check.slos.empty()) return refuse(tr("Give at least one SLO."));
+
+    plan::PlanRequest request;
+    request.types = {plan::NodeType::pool(settings.nodeType)};
+    request.ranges = {{settings.min, settings.max, 1}};
+    request.slos = std::move(check.slos);
+    for (int k = 0; k < settings.seeds; ++k) request.seeds.push_back(project.simulation.seed + uint64_t(k));
+    request.threads = settings.threads;
+
+    const std::vector<std::string> profiles = settings.profiles;
+    // The worker owns its copy of the project, so edits made meanwhile do not race with it.
+    worker_.start([this, project, request, profiles,
+                   revision](const std::atomic<bool>& cancelFlag) -> std::function<void()> {
+        PlanRun run;
+        run.request = request;
+        run.pool = plan::summaryOf(project.cluster, request.types[0]);
+        run.cluster = std::make_shared<const Cluster>(project.cluster);
+        run.projectRevision = revision;
+        const size_t n = profiles.size();
+        // Per profile: points measured, and the most it may take (exact once it has finished).
+        std::vector<size_t> done(n, 0), estimate(n, plan::mostPoints(request.ranges[0], {}, {}));
+        QString error;
+        for (size_t i = 0; i < n && !cancelFlag.load() && error.isEmpty(); ++i) {
+            const engine::ProfileInfo* info = engine::findProfile(profiles[i]);
+            const QString title = QString::fromStdString(info->title);
+            ProfilePlan outcome;
+            outcome.profile = profiles[i];
+            try {
+                plan::WhatIfSetup setup;
+                setup.cluster = project.cluster;
+                setup.workloads = project.workloads;
+                setup.options = plan::projectOptions(project, profiles[i]);
+                Cluster drawn;
+                Diagnostics warnings;
+                if (plan::fitToWorkload(setup, drawn, SourceRef{project.name, 0, 0, 0}, &outcome.notes,
+                                        &warnings)
+                        .jobs.empty())
+                    throw std::runtime_error("the project has no jobs to simulate: add workload templates in "
+                                             "the Workloads tab");
+                std::optional<int64_t> failing, passing;
+                plan::PlanControl control;
+                control.cancel = &cancelFlag;
+                // Called by the planner's threads one at a time.
+                control.progress = [&](int runsDone, int roundRuns, int round, const plan::PlanPoint* point) {
+                    if (point) {
+                        const int64_t count = point->counts[0];
+                        if (point->pass)
+                            passing = std::min(passing.value_or(count), count);
+                        else
+                            failing = std::max(failing.value_or(count), count);
+                        ++done[i];
+                        estimate[i] =
+                            std::max(done[i], plan::mostPoints(request.ranges[0], failing, passing));
+                        QMetaObject::invokeMethod(
+                            this, [this, i, p = *point] { emit pointFinished(int(i), p); },
+                            Qt::QueuedConnection);
+                    }
+                    const int all = int(std::accumulate(done.begin(), done.end(), size_t(0)));
+                    const int most = int(std::accumulate(estimate.begin(), estimate.end(), size_t(0)));
+                    const QString stage = tr("%1: round %2, %3 of %4 simulations")
+                                              .arg(title)
+                                              .arg(round + 1)
+                                              .arg(runsDone)
+                                              .arg(roundRuns);
+                    QMetaObject::invokeMethod(
+                        this, [this, all, most, stage] { emit progress(all, most, stage); },
+                        Qt::QueuedConnection);
+                };
+                outcome.result = plan::plan(setup, request, control);
+                estimate[i] = done[i];
+            } catch (const std::exception& e) {
+                error = QStringLiteral("%1: %2").arg(title, QString::fromStdString(e.what()));
+            }
+            run.profiles.push_back(std::move(outcome));
+        }
+        const bool wasCancelled = cancelFlag.load();
+        return [this, run = std::move(run), error, wasCancelled] {
+            if (!error.isEmpty())
+                emit failed(error);
+            else if (wasCancelled)
+                emit cancelled();
+            else {
+                last_ = run;
+                emit finished(run);
+            }
+        };
+    });
+    emit started();
+    return true;
+}
+
+void PlanRunner::cancel() {
+    if (worker_.cancel()) emit cancelled();
+}
+
+bool PlanRunner::waitForFinished(int timeoutMs) {
+    return worker_.waitForFinished(timeoutMs);
+}
+
+bool PlanRunner::waitForWorkers(int timeoutMs) {
+    return worker_.waitForWorkers(timeoutMs);
+}
+
+} // namespace gantry::studio
