@@ -49,8 +49,9 @@ void checkReferences(const Cluster& c, Diagnostics* out) {
 
 class KueueProfile : public SchedulerProfile {
   public:
-    KueueProfile(const Cluster& cluster, const SchedulerPolicies& policies)
-        : s_(cluster, policies.kueue), placement_(cluster, policies) {}
+    KueueProfile(const Cluster& cluster, const SchedulerPolicies& policies,
+                 const gantry::kueue::PolicyObjects& objects, std::vector<std::string> notes)
+        : s_(cluster, objects, policies.kueue), placement_(cluster, policies), notes_(std::move(notes)) {}
 
     Diagnostics construction() { return s_.takeWarnings(); }
 
@@ -72,6 +73,8 @@ class KueueProfile : public SchedulerProfile {
             admitAdopted(st);
         }
         last_ = s_.cycle(st, now);
+        r.warnings = std::move(notes_);
+        notes_.clear();
         for (const auto& d : s_.takeWarnings()) r.warnings.push_back(d.message);
         if (!options.compact) return r;
         // What Kueue decided reaches the pods: admitted workloads' pods may be placed, preempted
@@ -234,6 +237,7 @@ class KueueProfile : public SchedulerProfile {
     CycleReport last_;
     std::vector<uint32_t> evicting_; // preempted workloads whose pods may still hold nodes
     std::vector<uint8_t> placeable_; // per workload: its admission reached its pods
+    std::vector<std::string> notes_; // what the mapping of a project's queues lost, told once
 
     // Admitted workloads whose pods have not yet taken their flavors (admitted before the run, or
     // in this cycle).
@@ -278,7 +282,19 @@ ProfileInfo profileInfo() {
     info.summary = "admits workloads by ClusterQueue quota; kube-scheduler places the pods";
     info.configFormat = ConfigFormat::KueueConfiguration;
     info.make = [](const ProfileSetup& setup, Diagnostics* diagnostics) -> std::unique_ptr<SchedulerProfile> {
-        auto p = std::make_unique<KueueProfile>(setup.cluster, setup.policies);
+        // The cluster's own Kueue queues, else the project's queues as the Kueue export maps them.
+        gantry::kueue::PolicyObjects objects;
+        std::vector<std::string> notes;
+        if (gantry::kueue::hasKueueQueues(setup.cluster)) {
+            objects = gantry::kueue::ownObjects(setup.cluster);
+        } else {
+            gantry::kueue::Mapping m = gantry::kueue::mapToKueue(setup.cluster, setup.policies.volcano, {});
+            for (const auto& l : m.log.losses)
+                notes.push_back("as exported to Kueue: " + l.what + " " + l.name +
+                                (l.field.empty() ? "" : ", " + l.field) + ": " + l.message);
+            objects = std::move(m.objects);
+        }
+        auto p = std::make_unique<KueueProfile>(setup.cluster, setup.policies, objects, std::move(notes));
         if (diagnostics) {
             auto d = p->construction();
             diagnostics->insert(diagnostics->end(), d.begin(), d.end());

@@ -25,7 +25,7 @@ struct CycleReport {
 
 class Scheduler {
   public:
-    Scheduler(const Cluster& cluster, const KueueConfig& config);
+    Scheduler(const Cluster& cluster, const gantry::kueue::PolicyObjects& objects, const KueueConfig& config);
 
     World& world() { return w_; }
     const World& world() const { return w_; }
