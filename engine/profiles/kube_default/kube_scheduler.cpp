@@ -25,7 +25,8 @@ struct Undo {
 
 class KubeScheduler {
   public:
-    KubeScheduler(ClusterState& st, const KubeSchedulerProfile& p) : st_(st), profile_(p) {
+    KubeScheduler(ClusterState& st, const KubeSchedulerProfile& p, StaticNodeChecks& checks)
+        : st_(st), profile_(p), checks_(checks) {
         weights_ = {{"NodeResourcesFit", 1},  {"NodeResourcesBalancedAllocation", 1},
                     {"TaintToleration", 3},   {"NodeAffinity", 2},
                     {"PodTopologySpread", 2}, {"InterPodAffinity", 2},
@@ -75,7 +76,9 @@ class KubeScheduler {
             }
         for (uint32_t t : queue) {
             feasible.clear();
-            auto aff = k8s::affinityPreFilter(st_, t);
+            // Without pod (anti-)affinity on this pod or any placed one, InterPodAffinity has nothing to
+            // count: the walk over every placed pod is skipped.
+            auto aff = podAffinityMatters(t) ? k8s::affinityPreFilter(st_, t) : k8s::AffinityState{};
             auto spread = k8s::spreadPreFilter(st_, t);
             for (uint32_t n : all)
                 if (filter(t, n, aff, spread, nullptr)) feasible.push_back(n);
@@ -156,17 +159,17 @@ class KubeScheduler {
                 std::vector<std::string>* why) {
         const auto& pod = st_.shapeOf(t);
         const auto& node = st_.nodes[n];
-        switch (staticCheck(st_.tasks[t].shape, n)) {
-        case StaticCheck::Unschedulable:
+        switch (checks_.check(st_, st_.tasks[t].shape, n)) {
+        case StaticNodeChecks::Result::Unschedulable:
             if (why) why->push_back(k8s::kUnschedulable);
             return false;
-        case StaticCheck::Taint:
+        case StaticNodeChecks::Result::Taint:
             if (why) why->push_back(k8s::untoleratedTaintReason(*k8s::firstUntolerated(pod, node)));
             return false;
-        case StaticCheck::NodeAffinity:
+        case StaticNodeChecks::Result::NodeAffinity:
             if (why) why->push_back(k8s::kNodeAffinity);
             return false;
-        case StaticCheck::Passes:
+        case StaticNodeChecks::Result::Passes:
             break;
         }
         bool fits = true;
@@ -201,24 +204,9 @@ class KubeScheduler {
         return true;
     }
 
-    // The filters that read only the pod's shape and the node object, worked out once per shape
-    // and node for the cycle: a cycle places many pods of few shapes on every node.
-    enum class StaticCheck : uint8_t { Passes, Unschedulable, Taint, NodeAffinity };
-    StaticCheck staticCheck(uint32_t shape, uint32_t n) {
-        if (staticRow_.size() <= shape) staticRow_.resize(shape + 1, kNoRow);
-        if (staticRow_[shape] == kNoRow) {
-            staticRow_[shape] = staticChecks_.size();
-            const PodShape& pod = st_.shapes[shape];
-            for (uint32_t m = 0; m < st_.nodes.size(); ++m) {
-                const NodeRec& node = st_.nodes[m];
-                staticChecks_.push_back(!k8s::passesUnschedulable(pod, node) ? StaticCheck::Unschedulable
-                                        : k8s::firstUntolerated(pod, node)   ? StaticCheck::Taint
-                                        : !k8s::passesNodeAffinity(pod, node, st_.nodeName(m))
-                                            ? StaticCheck::NodeAffinity
-                                            : StaticCheck::Passes);
-            }
-        }
-        return staticChecks_[staticRow_[shape] + n];
+    bool podAffinityMatters(uint32_t t) const {
+        const PodShape& pod = st_.shapeOf(t);
+        return !pod.podAffinity.empty() || !pod.podAntiAffinity.empty() || st_.podsWithAffinity > 0;
     }
 
     int64_t weight(const char* name) const {
@@ -251,7 +239,7 @@ class KubeScheduler {
             k8s::defaultNormalize(raw, false);
             for (size_t i = 0; i < n; ++i) total[i] += raw[i] * w;
         }
-        if (int64_t w = weight("InterPodAffinity")) {
+        if (int64_t w = weight("InterPodAffinity"); w && podAffinityMatters(t)) {
             auto state = k8s::affinityPreScore(st_, t);
             if (!state.skip) {
                 for (size_t i = 0; i < n; ++i) raw[i] = k8s::affinityScore(st_, state, nodes[i]);
@@ -301,16 +289,31 @@ class KubeScheduler {
     k8s::FitScorer fit_;
     std::vector<int> balancedDims_;
     std::vector<Undo> undo_;
-    static constexpr size_t kNoRow = SIZE_MAX;
-    std::vector<size_t> staticRow_; // per shape: where its nodes' static checks start
-    std::vector<StaticCheck> staticChecks_;
+    StaticNodeChecks& checks_;
 };
 
 } // namespace
 
+StaticNodeChecks::Result StaticNodeChecks::check(const ClusterState& st, uint32_t shape, uint32_t node) {
+    if (rowOf_.size() <= shape) rowOf_.resize(shape + 1, kNoRow);
+    if (rowOf_[shape] == kNoRow) {
+        rowOf_[shape] = results_.size();
+        const PodShape& pod = st.shapes[shape];
+        for (uint32_t n = 0; n < st.nodes.size(); ++n) {
+            const NodeRec& rec = st.nodes[n];
+            results_.push_back(!k8s::passesUnschedulable(pod, rec)                  ? Result::Unschedulable
+                               : k8s::firstUntolerated(pod, rec)                    ? Result::Taint
+                               : !k8s::passesNodeAffinity(pod, rec, st.nodeName(n)) ? Result::NodeAffinity
+                                                                                    : Result::Passes);
+        }
+    }
+    return results_[rowOf_[shape] + node];
+}
+
 CycleResult runKubeDefault(ClusterState& state, const KubeSchedulerProfile& profile, bool scores,
-                           bool compact) {
-    return KubeScheduler(state, profile).run(scores, compact);
+                           bool compact, StaticNodeChecks* checks) {
+    StaticNodeChecks once;
+    return KubeScheduler(state, profile, checks ? *checks : once).run(scores, compact);
 }
 
 } // namespace gantry::engine

@@ -237,18 +237,23 @@ class KueueProfile : public SchedulerProfile {
     CycleReport last_;
     std::vector<uint32_t> evicting_; // preempted workloads whose pods may still hold nodes
     std::vector<uint8_t> placeable_; // per workload: its admission reached its pods
+    uint32_t seen_ = 0;              // workloads admitAdopted has looked at once
     std::vector<std::string> notes_; // what the mapping of a project's queues lost, told once
 
-    // Admitted workloads whose pods have not yet taken their flavors (admitted before the run, or
-    // in this cycle).
+    // Admitted workloads whose pods have not yet taken their flavors: workloads new since the last
+    // call (admitted before the run), and those the last cycle admitted.
     void admitAdopted(ClusterState& st) {
         auto& wls = s_.workloads();
         if (placeable_.size() < wls.size()) placeable_.resize(wls.size(), 0);
-        for (uint32_t wi = 0; wi < wls.size(); ++wi)
+        auto adopt = [&](uint32_t wi) {
             if (wls[wi].state == WlState::Admitted && !wls[wi].evicted && !placeable_[wi]) {
                 placement_.admit(st, s_.world(), wi, wls[wi]);
                 placeable_[wi] = 1;
             }
+        };
+        for (uint32_t wi = seen_; wi < wls.size(); ++wi) adopt(wi);
+        seen_ = uint32_t(wls.size());
+        for (uint32_t wi : last_.admitted) adopt(wi);
     }
 
     // A preempted workload gives its quota back once none of its pods holds a node, and queues again.
