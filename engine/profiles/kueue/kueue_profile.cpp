@@ -72,6 +72,13 @@ class KueueProfile : public SchedulerProfile {
             requeueEvicted(st, now);
             admitAdopted(st);
         }
+        if (!options.compact) {
+            // `gantry cycle` lists what was pending when the cycle began (a simulation does not).
+            wereWaiting_.clear();
+            for (uint32_t wi = 0; wi < s_.workloads().size(); ++wi)
+                if (s_.workloads()[wi].state == WlState::Pending && !s_.workloads()[wi].inactive)
+                    wereWaiting_.push_back(wi);
+        }
         last_ = s_.cycle(st, now);
         r.warnings = std::move(notes_);
         notes_.clear();
@@ -159,7 +166,7 @@ class KueueProfile : public SchedulerProfile {
             out["preemption_reasons"][key] = reason;
         }
         std::vector<std::string> pending;
-        for (uint32_t wi : last_.wereWaiting)
+        for (uint32_t wi : wereWaiting_)
             if (wls[wi].state != WlState::Admitted) pending.push_back(wls[wi].key);
         std::sort(pending.begin(), pending.end());
         out["pending"] = pending;
@@ -235,10 +242,11 @@ class KueueProfile : public SchedulerProfile {
     Placement placement_;
     ObjectRecorder recorder_;
     CycleReport last_;
-    std::vector<uint32_t> evicting_; // preempted workloads whose pods may still hold nodes
-    std::vector<uint8_t> placeable_; // per workload: its admission reached its pods
-    uint32_t seen_ = 0;              // workloads admitAdopted has looked at once
-    std::vector<std::string> notes_; // what the mapping of a project's queues lost, told once
+    std::vector<uint32_t> evicting_;    // preempted workloads whose pods may still hold nodes
+    std::vector<uint8_t> placeable_;    // per workload: its admission reached its pods
+    uint32_t seen_ = 0;                 // workloads admitAdopted has looked at once
+    std::vector<uint32_t> wereWaiting_; // pending when the last single cycle began
+    std::vector<std::string> notes_;    // what the mapping of a project's queues lost, told once
 
     // Admitted workloads whose pods have not yet taken their flavors: workloads new since the last
     // call (admitted before the run), and those the last cycle admitted.

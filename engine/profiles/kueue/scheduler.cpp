@@ -173,8 +173,6 @@ CycleReport Scheduler::cycle(ClusterState& st, double now) {
         ctx.strategies.push_back(s == "LessThanInitialShare" ? 1 : 0);
     if (ctx.strategies.empty()) ctx.strategies = {0, 1};
     queues_->expireBackoff(now);
-    for (uint32_t i = 0; i < wls_.size(); ++i)
-        if (wls_[i].state == WlState::Pending && !wls_[i].inactive) report.wereWaiting.push_back(i);
 
     // 1. The heads.
     std::vector<uint32_t> heads;

@@ -20,7 +20,6 @@ struct CycleReport {
     std::vector<uint32_t> admitted;                          // in admission order
     std::vector<std::pair<uint32_t, std::string>> preempted; // victim, reason
     std::vector<std::pair<uint32_t, std::string>> pending;   // heads not admitted, with their reason
-    std::vector<uint32_t> wereWaiting;                       // pending when the cycle began
 };
 
 class Scheduler {
