@@ -3,6 +3,7 @@
 #include "profile/registry.h"
 #include "sim/frag_tracker.h"
 #include "sim/reasons.h"
+#include "sim/slot_set.h"
 #include "sim/summary.h"
 
 #include <algorithm>
@@ -185,7 +186,7 @@ class Simulator {
     double nextClockChange(double from) {
         if (!profile_->decisionsDependOnClock()) return kInf;
         waitingJobs_.clear();
-        for (uint32_t slot : waiting_) waitingJobs_.push_back(active_[slot].stateJob);
+        waiting_.forEach([&](uint32_t slot) { waitingJobs_.push_back(active_[slot].stateJob); });
         return profile_->nextClockChange(st_, from, waitingJobs_);
     }
 
@@ -488,9 +489,9 @@ class Simulator {
             if (parkedIn_.size() <= j) parkedIn_.resize(j + 1, 0);
             parkedIn_[j] = parkStamp_;
         }
-        for (uint32_t slot : waiting_) {
+        waiting_.forEach([&](uint32_t slot) {
             Active& a = active_[slot];
-            if (a.stateJob < parkedIn_.size() && parkedIn_[a.stateJob] == parkStamp_) continue;
+            if (a.stateJob < parkedIn_.size() && parkedIn_[a.stateJob] == parkStamp_) return;
             const auto& job = st_.jobs[a.stateJob];
             uint32_t cls = 0;
             if (auto it = reasonOf.find(a.stateJob); it != reasonOf.end()) {
@@ -501,7 +502,7 @@ class Simulator {
                     }
             }
             setReason(a, cls);
-        }
+        });
         return changed;
     }
 
@@ -640,7 +641,7 @@ class Simulator {
     std::vector<Active> active_;
     std::vector<uint32_t> freeSlots_;
     std::vector<uint32_t> slotOfStateJob_;
-    std::set<uint32_t> waiting_;     // slots of jobs in the cluster whose gang does not run
+    SlotSet waiting_;                // slots of jobs in the cluster whose gang does not run
     std::vector<uint64_t> parkedIn_; // state job -> the session that last parked it (parkStamp_)
     uint64_t parkStamp_ = 0;
     std::priority_queue<Event, std::vector<Event>, std::greater<Event>> events_;

@@ -20,44 +20,6 @@ void Losses::add(const std::string& what, const std::string& name, const std::st
     bundle_.warnings.push_back(std::move(d));
 }
 
-namespace {
-
-std::string lower(std::string s) {
-    std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return char(std::tolower(c)); });
-    return s;
-}
-
-} // namespace
-
-std::string dnsSubdomain(const std::string& name) {
-    std::string s;
-    for (unsigned char c : lower(name)) s += (std::isalnum(c) || c == '-' || c == '.') ? char(c) : '-';
-    // Every dot-separated part starts and ends with an alphanumeric character.
-    std::string out;
-    size_t start = 0;
-    while (start <= s.size()) {
-        size_t dot = s.find('.', start);
-        std::string part = s.substr(start, dot == std::string::npos ? std::string::npos : dot - start);
-        size_t a = part.find_first_not_of('-'), b = part.find_last_not_of('-');
-        part = a == std::string::npos ? std::string() : part.substr(a, b - a + 1);
-        if (!part.empty()) out += (out.empty() ? "" : ".") + part;
-        if (dot == std::string::npos) break;
-        start = dot + 1;
-    }
-    if (out.empty()) out = "x";
-    if (out.size() > 253) out.resize(253);
-    while (!out.empty() && !std::isalnum(static_cast<unsigned char>(out.back()))) out.pop_back();
-    return out;
-}
-
-std::string dnsLabel(const std::string& name) {
-    std::string s = dnsSubdomain(name);
-    std::replace(s.begin(), s.end(), '.', '-');
-    if (s.size() > 63) s.resize(63);
-    while (!s.empty() && s.back() == '-') s.pop_back();
-    return s.empty() ? "x" : s;
-}
-
 std::string readableAmount(const std::string& resource, int64_t amount) {
     if (unitOf(resource) != ResourceUnit::Bytes) return formatAmount(resource, amount);
     std::string binary = formatQuantity(amount, false, true);
@@ -79,66 +41,6 @@ Json objectMeta(const std::string& name, const std::string& ns, const Labels& la
     if (!labels.empty()) m["labels"] = labels;
     if (!annotations.empty()) m["annotations"] = annotations;
     return m;
-}
-
-std::vector<NodeClass> nodeClasses(const Cluster& cluster) {
-    std::map<std::string, NodeClass> byModel;
-    for (const auto& n : cluster.nodes) {
-        std::string model = n.gpus.count > 0 ? (n.gpus.model.empty() ? "gpu" : n.gpus.model) : "";
-        NodeClass& c = byModel[model];
-        c.gpuModel = model;
-        c.name = model.empty() ? "cpu" : model == "gpu" ? "gpu" : "gpu-" + dnsLabel(model);
-        c.nodes.push_back(&n);
-        c.capacity += n.allocatable;
-    }
-    std::vector<NodeClass> out;
-    for (auto& entry : byModel) {
-        NodeClass& c = entry.second; // named: clang before 16 cannot capture a structured binding
-        // A label every node of the class has with one value, and no other node has with that value.
-        for (const char* key :
-             {"nvidia.com/gpu.product", "node.kubernetes.io/instance-type", kNodeClassLabel}) {
-            auto first = c.nodes.front()->labels.find(key);
-            if (first == c.nodes.front()->labels.end()) continue;
-            bool same = std::all_of(c.nodes.begin(), c.nodes.end(), [&](const Node* n) {
-                auto it = n->labels.find(key);
-                return it != n->labels.end() && it->second == first->second;
-            });
-            bool exclusive = std::none_of(cluster.nodes.begin(), cluster.nodes.end(), [&](const Node& n) {
-                auto it = n.labels.find(key);
-                return std::find(c.nodes.begin(), c.nodes.end(), &n) == c.nodes.end() &&
-                       it != n.labels.end() && it->second == first->second;
-            });
-            if (same && exclusive) {
-                c.selector[key] = first->second;
-                break;
-            }
-        }
-        if (c.selector.empty()) {
-            c.selector[kNodeClassLabel] = c.name;
-            c.patchLabel = true;
-        }
-        for (const auto& t : c.nodes.front()->taints)
-            if (std::all_of(c.nodes.begin(), c.nodes.end(), [&](const Node* n) {
-                    return std::find(n->taints.begin(), n->taints.end(), t) != n->taints.end();
-                }))
-                c.commonTaints.push_back(t);
-        out.push_back(std::move(c));
-    }
-    // GPU classes by name, CPU nodes last.
-    std::stable_sort(out.begin(), out.end(), [](const NodeClass& a, const NodeClass& b) {
-        return !a.gpuModel.empty() && b.gpuModel.empty();
-    });
-    return out;
-}
-
-std::vector<TopologyLevel> usedTopologyLevels(const Cluster& cluster) {
-    if (!cluster.topologyLevels.empty()) return cluster.topologyLevels;
-    std::vector<TopologyLevel> out;
-    for (const auto& level : defaultTopologyLevels())
-        if (std::any_of(cluster.nodes.begin(), cluster.nodes.end(),
-                        [&](const Node& n) { return n.labels.count(level.nodeLabel) > 0; }))
-            out.push_back(level);
-    return out;
 }
 
 std::vector<Json> nodeLabelPatches(const Cluster& cluster, const std::vector<NodeClass>& classes) {
@@ -259,10 +161,11 @@ std::string describeWhatIf(const WorkloadTemplate& w) {
     if (w.arrival.kind == ArrivalProcess::Kind::Fixed && w.arrival.intervalSeconds > 0)
         s += " every=" + number(w.arrival.intervalSeconds) + "s";
     s += " duration=" + std::string(durationName(w.duration.kind));
+    s += ' ';
     if (w.duration.kind == DurationDistribution::Kind::Uniform)
-        s += " " + number(w.duration.minSeconds) + "s-" + number(w.duration.maxSeconds) + "s";
+        s += number(w.duration.minSeconds) + "s-" + number(w.duration.maxSeconds) + "s";
     else
-        s += " " + number(w.duration.meanSeconds) + "s";
+        s += number(w.duration.meanSeconds) + "s";
     if (w.checkpointSeconds > 0) s += " checkpoint=" + number(w.checkpointSeconds) + "s";
     return s;
 }

@@ -3,7 +3,9 @@
 // lossy-step warnings, node classes and the pod template of a what-if workload.
 #include "export/export.h"
 #include "model/cluster.h"
+#include "model/kubernetes_names.h"
 #include "model/loss_log.h"
+#include "model/node_classes.h"
 #include "model/queue_tree.h"
 
 #include <map>
@@ -41,9 +43,8 @@ using gantry::QueueNode;
 using gantry::QueueTree;
 using gantry::toYuniKornResource;
 
-// Names.
-std::string dnsSubdomain(const std::string& name); // lowercase, invalid characters -> '-'
-std::string dnsLabel(const std::string& name);     // as above, at most 63 characters
+// Kubernetes names and node classes live in the engine (model/kubernetes_names.h,
+// model/node_classes.h): the Kueue profile names and groups them as the Kueue exporter does.
 
 // An amount the way an operator would write it: bytes take whichever exact suffix is shorter, binary
 // on a tie (10G stays 10G rather than 9765625Ki, 64Gi stays 64Gi); other units as formatAmount.
@@ -52,24 +53,6 @@ std::string readableAmount(const std::string& resource, int64_t amount);
 Json quantityMap(const ResourceList& resources);
 Json objectMeta(const std::string& name, const std::string& ns = "", const Labels& labels = {},
                 const Labels& annotations = {});
-
-// Node classes: nodes grouped by GPU model ("cpu" for nodes without GPUs), with a label selector
-// that picks exactly them. When no existing label does, `patchLabel` is set to one Gantry adds.
-struct NodeClass {
-    std::string name;     // "gpu-h100-80gb", "cpu"
-    std::string gpuModel; // "" for CPU nodes
-    std::vector<const Node*> nodes;
-    Labels selector;
-    bool patchLabel = false; // the selector is gantry.io/node-class, written by the node label patches
-    std::vector<Taint> commonTaints;
-    ResourceList capacity; // allocatable summed
-};
-inline constexpr const char* kNodeClassLabel = "gantry.io/node-class";
-std::vector<NodeClass> nodeClasses(const Cluster& cluster);
-
-// The topology levels the nodes carry (top first): the cluster's own, else the default labels that
-// at least one node has.
-std::vector<TopologyLevel> usedTopologyLevels(const Cluster& cluster);
 
 // Node objects for `kubectl apply --server-side`: the topology labels of designed (inventory) nodes,
 // and the node-class labels Gantry chose. Empty when there is nothing to add.

@@ -13,16 +13,10 @@ using nlohmann::json;
 
 namespace {
 
-json simulate(const QStringList& extra) {
-    QStringList args{"simulate",
-                     QString(GANTRY_TEST_DATA) + "/kueue/sim-flavors.yaml",
-                     "--profile",
-                     "kueue",
-                     "--eviction-grace",
-                     "0",
-                     "--sample",
-                     "10s",
-                     "--json"};
+json simulate(const QStringList& extra,
+              const QString& input = QString(GANTRY_TEST_DATA) + "/kueue/sim-flavors.yaml") {
+    QStringList args{"simulate", input,      "--profile", "kueue", "--eviction-grace",
+                     "0",        "--sample", "10s",       "--json"};
     args << extra;
     QProcess p;
     p.start(GANTRY_CLI, args);
@@ -79,6 +73,33 @@ class KueueSimulateTest : public QObject {
         QVERIFY(cq);
         QCOMPARE((*cq)["series"]["usage_cpu"].back().get<double>(), 8.0);
         QCOMPARE((*cq)["series"]["borrowed_cpu"].back().get<double>(), 0.0);
+    }
+
+    void bundledProjectRunsAsExported() {
+        // busy-week is designed in Gantry's terms (two queues with deserved GPUs, no Kueue objects):
+        // the profile runs it on the ClusterQueues its export writes, and they admit and run its work.
+        const json out =
+            simulate({"--horizon", "24h"}, QString(GANTRY_SOURCE_DIR) + "/resources/samples/busy-week.yaml");
+        QVERIFY(out.is_object());
+        const int arrived = out["jobs"]["arrived"].get<int>();
+        QVERIFY(arrived > 400);
+        QVERIFY(out["jobs"]["started"].get<int>() > arrived * 9 / 10);
+        QVERIFY(out["jobs"]["completed"].get<int>() > arrived / 2);
+        QVERIFY(out["gpu"]["mean_allocation_pct"].get<double>() > 50.0);
+        const json* training = object(out, "ClusterQueue", "training");
+        const json* interactive = object(out, "ClusterQueue", "interactive");
+        QVERIFY(training && interactive);
+        const auto used = (*training)["series"]["usage_nvidia.com/gpu"].get<std::vector<double>>();
+        const auto borrowed = (*training)["series"]["borrowed_nvidia.com/gpu"].get<std::vector<double>>();
+        const auto lent = (*interactive)["series"]["lent_nvidia.com/gpu"].get<std::vector<double>>();
+        const auto otherUsed = (*interactive)["series"]["usage_nvidia.com/gpu"].get<std::vector<double>>();
+        QCOMPARE((*training)["series"]["nominal_nvidia.com/gpu"].front().get<double>(), 288.0);
+        // Training borrows what interactive leaves idle, never beyond the 384 GPUs of the cohort.
+        QVERIFY(*std::max_element(borrowed.begin(), borrowed.end()) > 0);
+        QVERIFY(*std::max_element(lent.begin(), lent.end()) > 0);
+        for (size_t i = 0; i < used.size(); ++i) QVERIFY(used[i] + otherUsed[i] <= 384.0);
+        // The ClusterQueues cover CPU and memory too, else Kueue would admit none of these jobs.
+        QVERIFY((*training)["series"].contains("usage_cpu"));
     }
 };
 

@@ -15,7 +15,7 @@ class KubeDefaultProfile : public SchedulerProfile {
     BuildOptions buildOptions() const override { return kubeBuildOptions(); }
 
     CycleResult cycle(ClusterState& state, const CycleOptions& options) override {
-        CycleResult r = runKubeDefault(state, profile_, options.computeScores, options.compact);
+        CycleResult r = runKubeDefault(state, profile_, options.computeScores, options.compact, &checks_);
         if (options.compact) {
             // Each job's reason is its first pod's that stayed pending, in the job's pod order.
             for (uint32_t j = 0; j < state.jobs.size(); ++j) {
@@ -34,6 +34,7 @@ class KubeDefaultProfile : public SchedulerProfile {
 
   private:
     const KubeSchedulerProfile profile_;
+    StaticNodeChecks checks_;
 };
 
 } // namespace

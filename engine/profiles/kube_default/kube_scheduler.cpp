@@ -25,7 +25,8 @@ struct Undo {
 
 class KubeScheduler {
   public:
-    KubeScheduler(ClusterState& st, const KubeSchedulerProfile& p) : st_(st), profile_(p) {
+    KubeScheduler(ClusterState& st, const KubeSchedulerProfile& p, StaticNodeChecks& checks)
+        : st_(st), profile_(p), checks_(checks) {
         weights_ = {{"NodeResourcesFit", 1},  {"NodeResourcesBalancedAllocation", 1},
                     {"TaintToleration", 3},   {"NodeAffinity", 2},
                     {"PodTopologySpread", 2}, {"InterPodAffinity", 2},
@@ -65,7 +66,7 @@ class KubeScheduler {
                 return st_.tasks[a].kubePriority > st_.tasks[b].kubePriority;
             return st_.tasks[a].order < st_.tasks[b].order;
         });
-        std::vector<uint32_t> all(st_.nodes.size());
+        std::vector<uint32_t> all(st_.nodes.size()), feasible;
         for (uint32_t i = 0; i < all.size(); ++i) all[i] = st_.nodeByRank[i];
         if (scores)
             for (uint32_t t : queue) {
@@ -74,17 +75,23 @@ class KubeScheduler {
                 for (size_t i = 0; i < all.size(); ++i) row[st_.nodeName(all[i])] = double(s[i]);
             }
         for (uint32_t t : queue) {
-            std::map<std::string, uint32_t> reasons;
-            std::vector<uint32_t> feasible;
-            auto aff = k8s::affinityPreFilter(st_, t);
+            feasible.clear();
+            // Without pod (anti-)affinity on this pod or any placed one, InterPodAffinity has nothing to
+            // count: the walk over every placed pod is skipped.
+            auto aff = podAffinityMatters(t) ? k8s::affinityPreFilter(st_, t) : k8s::AffinityState{};
             auto spread = k8s::spreadPreFilter(st_, t);
-            for (uint32_t n : all) {
-                std::vector<std::string> why = filter(t, n, aff, spread);
-                if (why.empty()) feasible.push_back(n);
-                for (const auto& w : why) reasons[w]++;
-            }
+            for (uint32_t n : all)
+                if (filter(t, n, aff, spread, nullptr)) feasible.push_back(n);
             const std::string key = st_.taskKey(t);
             if (feasible.empty()) {
+                // Why no node fits is worked out only for a pod that stays pending.
+                std::map<std::string, uint32_t> reasons;
+                std::vector<std::string> why;
+                for (uint32_t n : all) {
+                    why.clear();
+                    filter(t, n, aff, spread, &why);
+                    for (const auto& w : why) reasons[w]++;
+                }
                 std::vector<std::string> parts;
                 for (const auto& [w, n] : reasons) parts.push_back(std::to_string(n) + " " + w);
                 std::sort(parts.begin(), parts.end());
@@ -146,34 +153,60 @@ class KubeScheduler {
     }
 
   private:
-    // Filters in kube-scheduler's default order; the first failing plugin gives the node's reasons.
-    std::vector<std::string> filter(uint32_t t, uint32_t n, const k8s::AffinityState& aff,
-                                    const k8s::SpreadState& spread) {
+    // Filters in kube-scheduler's default order: whether the pod may go to the node, and with `why`,
+    // the reasons of the first failing plugin.
+    bool filter(uint32_t t, uint32_t n, const k8s::AffinityState& aff, const k8s::SpreadState& spread,
+                std::vector<std::string>* why) {
         const auto& pod = st_.shapeOf(t);
         const auto& node = st_.nodes[n];
-        if (!k8s::passesUnschedulable(pod, node)) return {k8s::kUnschedulable};
-        if (const Taint* taint = k8s::firstUntolerated(pod, node))
-            return {k8s::untoleratedTaintReason(*taint)};
-        if (!k8s::passesNodeAffinity(pod, node, st_.nodeName(n))) return {k8s::kNodeAffinity};
-        std::vector<std::string> fit;
-        if (st_.k8sPods[n] + 1 > node.maxTaskNum) fit.push_back("Too many pods");
+        switch (checks_.check(st_, st_.tasks[t].shape, n)) {
+        case StaticNodeChecks::Result::Unschedulable:
+            if (why) why->push_back(k8s::kUnschedulable);
+            return false;
+        case StaticNodeChecks::Result::Taint:
+            if (why) why->push_back(k8s::untoleratedTaintReason(*k8s::firstUntolerated(pod, node)));
+            return false;
+        case StaticNodeChecks::Result::NodeAffinity:
+            if (why) why->push_back(k8s::kNodeAffinity);
+            return false;
+        case StaticNodeChecks::Result::Passes:
+            break;
+        }
+        bool fits = true;
+        auto fail = [&](const std::string& reason) {
+            fits = false;
+            if (why) why->push_back(reason);
+        };
+        if (st_.k8sPods[n] + 1 > node.maxTaskNum) fail("Too many pods");
         const int64_t* alloc = st_.nodeRow(st_.allocatable, n);
         const int64_t* req = st_.nodeRow(st_.k8sRequested, n);
         auto check = [&](int d) {
             const int64_t want = pod.request[size_t(d)];
-            if (want > 0 && want > alloc[d] - req[d]) fit.push_back("Insufficient " + st_.dims.name(d));
+            if (want > 0 && want > alloc[d] - req[d]) fail("Insufficient " + st_.dims.name(d));
         };
         check(kCpu);
+        if (!fits && !why) return false;
         check(kMemory);
         for (int d : st_.dims.byName())
-            if (d > kPods && ((pod.presentMask >> d) & 1u)) check(d);
+            if (d > kPods && ((pod.presentMask >> d) & 1u) && (fits || why)) check(d);
         // Shares of a device and GPU models, as a GPU-sharing scheduler extender checks them.
-        if (pod.gpu.count > 0 && fit.empty() && !st_.gpusFit(t, n)) fit.push_back("Insufficient GPU devices");
-        if (!fit.empty()) return fit;
+        if (pod.gpu.count > 0 && fits && !st_.gpusFit(t, n)) fail("Insufficient GPU devices");
+        if (!fits) return false;
         Code code;
-        if (const char* why = k8s::spreadFilter(st_, spread, n, &code)) return {why};
-        if (const char* why = k8s::affinityFilter(st_, aff, t, n, &code)) return {why};
-        return {};
+        if (const char* reason = k8s::spreadFilter(st_, spread, n, &code)) {
+            fail(reason);
+            return false;
+        }
+        if (const char* reason = k8s::affinityFilter(st_, aff, t, n, &code)) {
+            fail(reason);
+            return false;
+        }
+        return true;
+    }
+
+    bool podAffinityMatters(uint32_t t) const {
+        const PodShape& pod = st_.shapeOf(t);
+        return !pod.podAffinity.empty() || !pod.podAntiAffinity.empty() || st_.podsWithAffinity > 0;
     }
 
     int64_t weight(const char* name) const {
@@ -206,7 +239,7 @@ class KubeScheduler {
             k8s::defaultNormalize(raw, false);
             for (size_t i = 0; i < n; ++i) total[i] += raw[i] * w;
         }
-        if (int64_t w = weight("InterPodAffinity")) {
+        if (int64_t w = weight("InterPodAffinity"); w && podAffinityMatters(t)) {
             auto state = k8s::affinityPreScore(st_, t);
             if (!state.skip) {
                 for (size_t i = 0; i < n; ++i) raw[i] = k8s::affinityScore(st_, state, nodes[i]);
@@ -256,12 +289,31 @@ class KubeScheduler {
     k8s::FitScorer fit_;
     std::vector<int> balancedDims_;
     std::vector<Undo> undo_;
+    StaticNodeChecks& checks_;
 };
 
 } // namespace
 
-CycleResult runKubeDefault(ClusterState& state, const KubeSchedulerProfile& profile, bool scores, bool compact) {
-    return KubeScheduler(state, profile).run(scores, compact);
+StaticNodeChecks::Result StaticNodeChecks::check(const ClusterState& st, uint32_t shape, uint32_t node) {
+    if (rowOf_.size() <= shape) rowOf_.resize(shape + 1, kNoRow);
+    if (rowOf_[shape] == kNoRow) {
+        rowOf_[shape] = results_.size();
+        const PodShape& pod = st.shapes[shape];
+        for (uint32_t n = 0; n < st.nodes.size(); ++n) {
+            const NodeRec& rec = st.nodes[n];
+            results_.push_back(!k8s::passesUnschedulable(pod, rec)                  ? Result::Unschedulable
+                               : k8s::firstUntolerated(pod, rec)                    ? Result::Taint
+                               : !k8s::passesNodeAffinity(pod, rec, st.nodeName(n)) ? Result::NodeAffinity
+                                                                                    : Result::Passes);
+        }
+    }
+    return results_[rowOf_[shape] + node];
+}
+
+CycleResult runKubeDefault(ClusterState& state, const KubeSchedulerProfile& profile, bool scores,
+                           bool compact, StaticNodeChecks* checks) {
+    StaticNodeChecks once;
+    return KubeScheduler(state, profile, checks ? *checks : once).run(scores, compact);
 }
 
 } // namespace gantry::engine

@@ -9,14 +9,32 @@
 #include "profile/cycle_result.h"
 #include "state/cluster_state.h"
 
+#include <cstdint>
+#include <vector>
+
 namespace gantry::engine {
 
 // Pods of every scheduler name are taken: the contrast asks what kube-scheduler would do with them.
 BuildOptions kubeBuildOptions();
 
+// What the filters that read only a pod's shape and a node object (NodeUnschedulable,
+// TaintToleration, NodeAffinity) answer, worked out once per shape and node: a profile keeps one for
+// the life of its state, whose nodes do not change.
+class StaticNodeChecks {
+  public:
+    enum class Result : uint8_t { Passes, Unschedulable, Taint, NodeAffinity };
+    Result check(const ClusterState& st, uint32_t shape, uint32_t node);
+
+  private:
+    static constexpr size_t kNoRow = SIZE_MAX;
+    std::vector<size_t> rowOf_; // per shape: where its nodes' results start
+    std::vector<Result> results_;
+};
+
 // Schedules every pending pod of the state (the state is restored before returning). `compact`: the
-// simulator's form (CycleOptions::compact), without the PodGroup phases and gangs by name.
+// simulator's form (CycleOptions::compact), without the PodGroup phases and gangs by name. `checks`:
+// kept across the cycles of one state (one for this call when null).
 CycleResult runKubeDefault(ClusterState& state, const KubeSchedulerProfile& profile, bool scores = false,
-                           bool compact = false);
+                           bool compact = false, StaticNodeChecks* checks = nullptr);
 
 } // namespace gantry::engine

@@ -49,8 +49,9 @@ void checkReferences(const Cluster& c, Diagnostics* out) {
 
 class KueueProfile : public SchedulerProfile {
   public:
-    KueueProfile(const Cluster& cluster, const SchedulerPolicies& policies)
-        : s_(cluster, policies.kueue), placement_(cluster, policies) {}
+    KueueProfile(const Cluster& cluster, const SchedulerPolicies& policies,
+                 const gantry::kueue::PolicyObjects& objects, std::vector<std::string> notes)
+        : s_(cluster, objects, policies.kueue), placement_(cluster, policies), notes_(std::move(notes)) {}
 
     Diagnostics construction() { return s_.takeWarnings(); }
 
@@ -71,7 +72,16 @@ class KueueProfile : public SchedulerProfile {
             requeueEvicted(st, now);
             admitAdopted(st);
         }
+        if (!options.compact) {
+            // `gantry cycle` lists what was pending when the cycle began (a simulation does not).
+            wereWaiting_.clear();
+            for (uint32_t wi = 0; wi < s_.workloads().size(); ++wi)
+                if (s_.workloads()[wi].state == WlState::Pending && !s_.workloads()[wi].inactive)
+                    wereWaiting_.push_back(wi);
+        }
         last_ = s_.cycle(st, now);
+        r.warnings = std::move(notes_);
+        notes_.clear();
         for (const auto& d : s_.takeWarnings()) r.warnings.push_back(d.message);
         if (!options.compact) return r;
         // What Kueue decided reaches the pods: admitted workloads' pods may be placed, preempted
@@ -156,7 +166,7 @@ class KueueProfile : public SchedulerProfile {
             out["preemption_reasons"][key] = reason;
         }
         std::vector<std::string> pending;
-        for (uint32_t wi : last_.wereWaiting)
+        for (uint32_t wi : wereWaiting_)
             if (wls[wi].state != WlState::Admitted) pending.push_back(wls[wi].key);
         std::sort(pending.begin(), pending.end());
         out["pending"] = pending;
@@ -232,19 +242,26 @@ class KueueProfile : public SchedulerProfile {
     Placement placement_;
     ObjectRecorder recorder_;
     CycleReport last_;
-    std::vector<uint32_t> evicting_; // preempted workloads whose pods may still hold nodes
-    std::vector<uint8_t> placeable_; // per workload: its admission reached its pods
+    std::vector<uint32_t> evicting_;    // preempted workloads whose pods may still hold nodes
+    std::vector<uint8_t> placeable_;    // per workload: its admission reached its pods
+    uint32_t seen_ = 0;                 // workloads admitAdopted has looked at once
+    std::vector<uint32_t> wereWaiting_; // pending when the last single cycle began
+    std::vector<std::string> notes_;    // what the mapping of a project's queues lost, told once
 
-    // Admitted workloads whose pods have not yet taken their flavors (admitted before the run, or
-    // in this cycle).
+    // Admitted workloads whose pods have not yet taken their flavors: workloads new since the last
+    // call (admitted before the run), and those the last cycle admitted.
     void admitAdopted(ClusterState& st) {
         auto& wls = s_.workloads();
         if (placeable_.size() < wls.size()) placeable_.resize(wls.size(), 0);
-        for (uint32_t wi = 0; wi < wls.size(); ++wi)
+        auto adopt = [&](uint32_t wi) {
             if (wls[wi].state == WlState::Admitted && !wls[wi].evicted && !placeable_[wi]) {
                 placement_.admit(st, s_.world(), wi, wls[wi]);
                 placeable_[wi] = 1;
             }
+        };
+        for (uint32_t wi = seen_; wi < wls.size(); ++wi) adopt(wi);
+        seen_ = uint32_t(wls.size());
+        for (uint32_t wi : last_.admitted) adopt(wi);
     }
 
     // A preempted workload gives its quota back once none of its pods holds a node, and queues again.
@@ -278,7 +295,19 @@ ProfileInfo profileInfo() {
     info.summary = "admits workloads by ClusterQueue quota; kube-scheduler places the pods";
     info.configFormat = ConfigFormat::KueueConfiguration;
     info.make = [](const ProfileSetup& setup, Diagnostics* diagnostics) -> std::unique_ptr<SchedulerProfile> {
-        auto p = std::make_unique<KueueProfile>(setup.cluster, setup.policies);
+        // The cluster's own Kueue queues, else the project's queues as the Kueue export maps them.
+        gantry::kueue::PolicyObjects objects;
+        std::vector<std::string> notes;
+        if (gantry::kueue::hasKueueQueues(setup.cluster)) {
+            objects = gantry::kueue::ownObjects(setup.cluster);
+        } else {
+            gantry::kueue::Mapping m = gantry::kueue::mapToKueue(setup.cluster, setup.policies.volcano, {});
+            for (const auto& l : m.log.losses)
+                notes.push_back("as exported to Kueue: " + l.what + " " + l.name +
+                                (l.field.empty() ? "" : ", " + l.field) + ": " + l.message);
+            objects = std::move(m.objects);
+        }
+        auto p = std::make_unique<KueueProfile>(setup.cluster, setup.policies, objects, std::move(notes));
         if (diagnostics) {
             auto d = p->construction();
             diagnostics->insert(diagnostics->end(), d.begin(), d.end());

@@ -50,7 +50,9 @@ TasUsage tasUsageOf(const Workload& wl, const Assignment& a) {
 
 } // namespace
 
-Scheduler::Scheduler(const Cluster& cluster, const KueueConfig& config) : w_(buildWorld(cluster, config)) {
+Scheduler::Scheduler(const Cluster& cluster, const gantry::kueue::PolicyObjects& objects,
+                     const KueueConfig& config)
+    : w_(buildWorld(cluster, objects, config)) {
     rebuildTree(w_);
     warnings_ = w_.warnings;
     queues_ = std::make_unique<Queues>(w_, wls_);
@@ -171,8 +173,6 @@ CycleReport Scheduler::cycle(ClusterState& st, double now) {
         ctx.strategies.push_back(s == "LessThanInitialShare" ? 1 : 0);
     if (ctx.strategies.empty()) ctx.strategies = {0, 1};
     queues_->expireBackoff(now);
-    for (uint32_t i = 0; i < wls_.size(); ++i)
-        if (wls_[i].state == WlState::Pending && !wls_[i].inactive) report.wereWaiting.push_back(i);
 
     // 1. The heads.
     std::vector<uint32_t> heads;
@@ -307,7 +307,7 @@ CycleReport Scheduler::cycle(ClusterState& st, double now) {
         } else if (cq.inCycle) {
             e.message = "ClusterQueue " + cq.name + " is inactive";
             e.reason = "Suspended";
-        } else if (!w_.namespaces.count(wl.ns)) {
+        } else if (!w_.namespaceExists(wl.ns)) {
             e.message = "workload namespace \"" + wl.ns + "\" does not exist";
             e.reason = "Misconfigured";
         } else if (!namespaceMatches(w_, cq, wl.ns)) {

@@ -20,12 +20,11 @@ struct CycleReport {
     std::vector<uint32_t> admitted;                          // in admission order
     std::vector<std::pair<uint32_t, std::string>> preempted; // victim, reason
     std::vector<std::pair<uint32_t, std::string>> pending;   // heads not admitted, with their reason
-    std::vector<uint32_t> wereWaiting;                       // pending when the cycle began
 };
 
 class Scheduler {
   public:
-    Scheduler(const Cluster& cluster, const KueueConfig& config);
+    Scheduler(const Cluster& cluster, const gantry::kueue::PolicyObjects& objects, const KueueConfig& config);
 
     World& world() { return w_; }
     const World& world() const { return w_; }

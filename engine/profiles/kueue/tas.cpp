@@ -117,16 +117,36 @@ int TasIndex::leafOf(const FlavorTree& t, const std::vector<std::string>& values
     return it == t.leafByValues.end() ? -1 : it->second;
 }
 
-std::vector<int64_t> TasIndex::leafFree(const FlavorTree& t, int leaf, bool simulateEmpty) const {
+void TasIndex::leafFree(const FlavorTree& t, int leaf, bool simulateEmpty, std::vector<int64_t>& free) const {
     const int D = st_.D();
-    std::vector<int64_t> free(size_t(D), 0);
+    free.assign(size_t(D), 0);
     for (int n : t.domains[size_t(leaf)].nodes) {
         const int64_t* a = st_.nodeRow(st_.allocatable, uint32_t(n));
         for (int d = 0; d < D; ++d) free[size_t(d)] += a[d] - nodeUsed_[size_t(n) * size_t(D) + size_t(d)];
     }
     if (!simulateEmpty)
         for (int d = 0; d < D; ++d) free[size_t(d)] -= t.tasUsage[size_t(leaf)][size_t(d)];
-    return free;
+}
+
+const std::vector<uint8_t>& TasIndex::eligibleLeaves(const FlavorTree& t, int flavor,
+                                                     uint32_t shapeIndex) const {
+    auto [it, fresh] = eligible_.try_emplace({flavor, shapeIndex});
+    if (!fresh) return it->second;
+    const PodShape& shape = st_.shapes[shapeIndex];
+    std::vector<Toleration> tolerations = shape.tolerations;
+    const auto& flTol = w_.flavors[size_t(flavor)].tolerations;
+    tolerations.insert(tolerations.end(), flTol.begin(), flTol.end());
+    it->second.assign(t.domains.size(), 1);
+    if (!t.lowestIsNode) return it->second;
+    for (int leaf : t.leaves) {
+        const int n = t.domains[size_t(leaf)].node;
+        const NodeRec& node = st_.nodes[size_t(n)];
+        if (firstUntoleratedTaint(node.taints, tolerations) ||
+            !matchesNodeSelectorAndAffinity(shape.nodeSelector, shape.nodeAffinity, node.labels,
+                                            st_.nodeName(uint32_t(n))))
+            it->second[size_t(leaf)] = 0;
+    }
+    return it->second;
 }
 
 std::string TasIndex::place(const FlavorTree& t, const TasRequest& r, bool simulateEmpty,
@@ -171,19 +191,11 @@ std::string TasIndex::place(const FlavorTree& t, const TasRequest& r, bool simul
 
     // Phase 1: pods (and slices) each domain can hold.
     std::vector<DomainState> ds(t.domains.size());
-    std::vector<Toleration> tolerations = shape.tolerations;
-    const auto& flTol = w_.flavors[size_t(r.flavor)].tolerations;
-    tolerations.insert(tolerations.end(), flTol.begin(), flTol.end());
+    const std::vector<uint8_t>& eligible = eligibleLeaves(t, r.flavor, r.shape);
+    std::vector<int64_t>& free = scratch_;
     for (int leaf : t.leaves) {
-        const Domain& d = t.domains[size_t(leaf)];
-        if (t.lowestIsNode) {
-            const NodeRec& node = st_.nodes[size_t(d.node)];
-            if (firstUntoleratedTaint(node.taints, tolerations)) continue;
-            if (!matchesNodeSelectorAndAffinity(shape.nodeSelector, shape.nodeAffinity, node.labels,
-                                                st_.nodeName(uint32_t(d.node))))
-                continue;
-        }
-        std::vector<int64_t> free = leafFree(t, leaf, simulateEmpty);
+        if (!eligible[size_t(leaf)]) continue;
+        leafFree(t, leaf, simulateEmpty, free);
         if (auto it = assumed.find(leaf); it != assumed.end())
             for (size_t i = 0; i < free.size(); ++i) free[i] -= it->second[i];
         ds[size_t(leaf)].podCount = countIn(request, free);
@@ -413,7 +425,8 @@ bool TasIndex::fits(const std::vector<std::pair<int, KueueTopologyAssignment>>& 
         for (const auto& d : placements[p].second.domains) {
             const int leaf = leafOf(t, d.values);
             if (leaf < 0) return false;
-            if (countIn(req, leafFree(t, leaf, false)) < d.count) return false;
+            leafFree(t, leaf, false, scratch_);
+            if (countIn(req, scratch_) < d.count) return false;
         }
     }
     return true;

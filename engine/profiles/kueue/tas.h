@@ -75,7 +75,13 @@ class TasIndex {
 
     std::string place(const FlavorTree& t, const TasRequest& r, bool simulateEmpty,
                       const std::map<int, std::vector<int64_t>>& assumed, KueueTopologyAssignment* out) const;
-    std::vector<int64_t> leafFree(const FlavorTree& t, int leaf, bool simulateEmpty) const;
+    // Nodes do not change during a run: which leaves a pod shape may use on a flavor (taints with
+    // the flavor's tolerations, node selector and affinity) is worked out once.
+    mutable std::map<std::pair<int, uint32_t>, std::vector<uint8_t>>
+        eligible_;                         // (flavor, shape) -> per domain
+    mutable std::vector<int64_t> scratch_; // free capacity of one leaf
+    const std::vector<uint8_t>& eligibleLeaves(const FlavorTree& t, int flavor, uint32_t shape) const;
+    void leafFree(const FlavorTree& t, int leaf, bool simulateEmpty, std::vector<int64_t>& free) const;
     int leafOf(const FlavorTree& t, const std::vector<std::string>& values) const;
 };
 

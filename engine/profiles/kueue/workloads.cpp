@@ -176,10 +176,9 @@ std::string shapeKey(const PodShape& sh) {
 } // namespace
 
 bool namespaceMatches(const World& w, const ClusterQueue& cq, const std::string& ns) {
+    if (!w.namespaceExists(ns) || !cq.namespaceSelector) return false;
     auto it = w.namespaces.find(ns);
-    if (it == w.namespaces.end()) return false; // Kueue: the namespace does not exist
-    if (!cq.namespaceSelector) return false;
-    return matches(*cq.namespaceSelector, it->second);
+    return matches(*cq.namespaceSelector, it == w.namespaces.end() ? Labels{} : it->second);
 }
 
 Usage usageOf(const World& w, const Workload& wl, const std::vector<PodSetAdmission>& admission) {

@@ -49,11 +49,11 @@ void fillQuotas(World& w, QuotaNode& n, const Queue& q) {
 
 } // namespace
 
-World buildWorld(const Cluster& c, const KueueConfig& config) {
+World buildWorld(const Cluster& c, const gantry::kueue::PolicyObjects& objects, const KueueConfig& config) {
     World w;
     w.config = config;
-    for (const auto& t : c.kueueTopologies) w.topologies.push_back(Topology{t.name, t.levels});
-    for (const auto& f : c.resourceFlavors) {
+    for (const auto& t : objects.topologies) w.topologies.push_back(Topology{t.name, t.levels});
+    for (const auto& f : objects.flavors) {
         Flavor fl;
         fl.name = f.name;
         fl.nodeLabels = f.nodeLabels;
@@ -66,13 +66,13 @@ World buildWorld(const Cluster& c, const KueueConfig& config) {
         w.flavors.push_back(std::move(fl));
     }
     // Resources: every covered resource of every queue (the flat arrays' second index).
-    for (const auto& q : c.queues) {
+    for (const auto& q : objects.queues) {
         if (q.kind != Queue::Kind::KueueClusterQueue && q.kind != Queue::Kind::KueueCohort) continue;
         for (const auto& g : q.resourceGroups)
             for (const auto& r : g.coveredResources) internResource(w, r);
     }
     // Nodes: cohorts first (so their indices are known), then ClusterQueues.
-    for (const auto& q : c.queues) {
+    for (const auto& q : objects.queues) {
         if (q.kind != Queue::Kind::KueueCohort) continue;
         QuotaNode n;
         n.name = q.name;
@@ -83,7 +83,7 @@ World buildWorld(const Cluster& c, const KueueConfig& config) {
         w.cohortIndex.emplace(q.name, int(w.nodes.size()));
         w.nodes.push_back(std::move(n));
     }
-    for (const auto& q : c.queues) {
+    for (const auto& q : objects.queues) {
         if (q.kind != Queue::Kind::KueueClusterQueue) continue;
         QuotaNode n;
         n.name = q.name;
@@ -180,7 +180,7 @@ World buildWorld(const Cluster& c, const KueueConfig& config) {
         w.nodes.push_back(std::move(n));
     }
     // Edges: a ClusterQueue's cohortName, a Cohort's parentName.
-    for (const auto& q : c.queues) {
+    for (const auto& q : objects.queues) {
         if ((q.kind != Queue::Kind::KueueClusterQueue && q.kind != Queue::Kind::KueueCohort) ||
             q.parent.empty())
             continue;
@@ -224,11 +224,14 @@ World buildWorld(const Cluster& c, const KueueConfig& config) {
     for (size_t i = 0; i < w.nodes.size(); ++i)
         if (state[i] == 1 && !w.nodes[i].clusterQueue) w.nodes[i].parent = -1;
 
-    for (const auto& lq : c.localQueues) {
+    for (const auto& lq : objects.localQueues) {
         LocalQueue l{lq.ns, lq.name, -1, lq.clusterQueue};
         if (auto it = w.cqIndex.find(lq.clusterQueue); it != w.cqIndex.end()) l.cq = it->second;
         w.localQueues[{lq.ns, lq.name}] = l;
     }
+    for (const auto& [queue, cq] : objects.clusterQueueOf)
+        if (auto it = w.cqIndex.find(cq); it != w.cqIndex.end()) w.cqIndex.emplace(queue, it->second);
+    w.anyNamespace = objects.fromProject;
     for (const auto& ns : c.namespaces) w.namespaces[ns.name] = ns.labels;
     for (const auto& pc : c.priorityClasses) {
         // A WorkloadPriorityClass wins over a PriorityClass of the same name (Kueue reads the

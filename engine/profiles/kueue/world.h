@@ -5,6 +5,7 @@
 // workloads are admitted and released.
 #include "model/cluster.h"
 #include "model/kueue_config.h"
+#include "model/kueue_mapping.h"
 #include "profiles/kueue/amount.h"
 
 #include <cstdint>
@@ -95,6 +96,8 @@ struct World {
     std::unordered_map<std::string, int> cqIndex;
     std::map<std::pair<std::string, std::string>, LocalQueue> localQueues; // (ns, name)
     std::map<std::string, Labels> namespaces;                              // labels of existing namespaces
+    bool anyNamespace =
+        false; // a project's queues: every namespace exists (the export's LocalQueues need it)
     std::map<std::string, int32_t> priorityClasses;                 // WorkloadPriorityClass / PriorityClass
     std::map<std::string, std::vector<LimitRangeItem>> limitRanges; // namespace -> items
     Diagnostics warnings;                                           // located: bad references, cycles
@@ -113,15 +116,19 @@ struct World {
         return it == flavorIndex.end() ? -1 : it->second;
     }
     const QuotaNode& nodeOf(int cq) const { return nodes[size_t(cqs[size_t(cq)].node)]; }
+    bool namespaceExists(const std::string& ns) const { return anyNamespace || namespaces.count(ns) > 0; }
     int root(int node) const {
         while (nodes[size_t(node)].parent >= 0) node = nodes[size_t(node)].parent;
         return node;
     }
 };
 
-// Compiles the Kueue objects of a cluster (its ClusterQueues, cohorts, flavors, LocalQueues,
-// topologies, namespaces, priority classes and LimitRanges). ClusterQueues that cannot admit (a
-// missing flavor or admission check, stopPolicy, a cohort cycle) are kept, inactive, with the reason.
-World buildWorld(const Cluster& cluster, const KueueConfig& config);
+// Compiles Kueue's policy objects (ClusterQueues, cohorts, flavors, LocalQueues, topologies: the
+// cluster's own or a project's mapped ones) with the cluster's namespaces, priority classes,
+// LimitRanges and admission checks. ClusterQueues that cannot admit (a missing flavor or admission
+// check, stopPolicy, a cohort cycle) are kept, inactive, with the reason. A project's queue names
+// find the ClusterQueues they became.
+World buildWorld(const Cluster& cluster, const gantry::kueue::PolicyObjects& objects,
+                 const KueueConfig& config);
 
 } // namespace gantry::engine::kueue
