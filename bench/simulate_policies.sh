@@ -55,7 +55,7 @@ def measure(name):
 rows = {name: measure(name) for name in ("plain", "preempt-reclaim")}
 for name, (wall, cpu, rss_kb, rc, result) in rows.items():
     if result is None:
-        print(f"{name:16} did not finish (exit {rc}; {limit} s bound) after {wall:.2f} s")
+        print(f"{name:16} did not finish (exit {rc}; {limit} s bound) after {wall:.2f} s wall, {cpu:.2f} s cpu")
         continue
     pods = result["pods"]["total"]
     print(f"{name:16} wall {wall:8.2f} s  cpu {cpu:8.2f} s  peak {rss_kb / 1024:7.1f} MiB = "

@@ -96,7 +96,7 @@ struct JobRec {
     uint32_t name = 0, ns = 0;
     std::string key; // "ns/name"
     int32_t queue = -1;
-    uint32_t queueName = 0; // the queue the PodGroup names (string id), known or not
+    uint32_t queueName = 0;                     // the queue the PodGroup names (string id), known or not
     std::shared_ptr<const KueueWorkload> kueue; // the Kueue Workload the job was made from, if any
     int32_t minAvailable = 0;
     int32_t priority = 0;
@@ -275,7 +275,8 @@ class ClusterState {
     void setTask(uint32_t task, TaskStatus status, int32_t node);
     // A shape like `shape` with node selector entries and tolerations added (Kueue writes its
     // flavor's node labels and tolerations into the pods of a workload it admits).
-    uint32_t shapeWithPlacement(uint32_t shape, const Labels& nodeSelector, const std::vector<Toleration>& tolerations);
+    uint32_t shapeWithPlacement(uint32_t shape, const Labels& nodeSelector,
+                                const std::vector<Toleration>& tolerations);
     // k8s NodeInfo view: pods the filters and scorers see (evictions remove, pipelines add).
     void k8sAdd(uint32_t task, uint32_t node);
     void k8sRemove(uint32_t task, uint32_t node);
@@ -308,7 +309,11 @@ class ClusterState {
     // upper bound: no other predicate is asked), summed over the nodes. Kept up to date by
     // reindexNode for the shapes asked for with trackFits, which parked jobs wait on (SettledJobs).
     void trackFits(uint32_t shape);
-    int64_t fitCount(uint32_t shape) const { return fitTotal[size_t(fitSlot[shape])]; }
+    int64_t fitCount(uint32_t shape) const { return fitTracks[size_t(fitSlot[shape])].total; }
+    // The nodes counted in fitCount (at least one pod fits), in no particular order.
+    const std::vector<uint32_t>& nodesFitting(uint32_t shape) const {
+        return fitTracks[size_t(fitSlot[shape])].nodes;
+    }
     int64_t podsFitting(const PodShape& shape, uint32_t node) const;
 
     // Equivalence-class key inputs exposed for tests.
@@ -329,11 +334,17 @@ class ClusterState {
     std::vector<uint32_t> freeBuckets;
     std::vector<uint32_t> freeJobs, freeTasks; // slots of removed jobs, reused by addJob
     uint32_t nextJobOrder = 0, nextTaskOrder = 0;
-    std::vector<int32_t> fitSlot;               // shape -> its row in fitTotal / nodeFits, -1
-    std::vector<uint32_t> fitShapes;            // tracked shapes
-    std::vector<int64_t> fitTotal;              // per tracked shape
-    std::vector<std::vector<int32_t>> nodeFits; // per tracked shape, per node
+    struct FitTrack {
+        uint32_t shape = 0;
+        int64_t total = 0;
+        std::vector<int32_t> perNode;   // pods that fit, by node
+        std::vector<uint32_t> nodes;    // nodes where perNode > 0
+        std::vector<int32_t> positions; // by node: its place in nodes, -1
+    };
+    std::vector<int32_t> fitSlot;    // shape -> its row in fitTracks, -1
+    std::vector<FitTrack> fitTracks; // tracked shapes
     void updateFits(uint32_t node);
+    static void setFit(FitTrack& f, uint32_t node, int32_t now);
     void acquireGpus(uint32_t task, uint32_t node);
     void releaseGpus(uint32_t task, uint32_t node);
 };

@@ -33,24 +33,32 @@ int64_t ClusterState::podsFitting(const PodShape& shape, uint32_t node) const {
 void ClusterState::trackFits(uint32_t shape) {
     if (fitSlot.size() < shapes.size()) fitSlot.resize(shapes.size(), -1);
     if (fitSlot[shape] >= 0) return;
-    fitSlot[shape] = int32_t(fitShapes.size());
-    fitShapes.push_back(shape);
-    std::vector<int32_t> perNode(nodes.size());
-    int64_t total = 0;
-    for (uint32_t n = 0; n < nodes.size(); ++n) {
-        perNode[n] = int32_t(podsFitting(shapes[shape], n));
-        total += perNode[n];
+    fitSlot[shape] = int32_t(fitTracks.size());
+    FitTrack& f = fitTracks.emplace_back();
+    f.shape = shape;
+    f.perNode.assign(nodes.size(), 0);
+    f.positions.assign(nodes.size(), -1);
+    for (uint32_t n = 0; n < nodes.size(); ++n) setFit(f, n, int32_t(podsFitting(shapes[shape], n)));
+}
+
+void ClusterState::setFit(FitTrack& f, uint32_t node, int32_t now) {
+    f.total += now - f.perNode[node];
+    f.perNode[node] = now;
+    int32_t& at = f.positions[node];
+    if (now > 0 && at < 0) {
+        at = int32_t(f.nodes.size());
+        f.nodes.push_back(node);
+    } else if (now == 0 && at >= 0) {
+        const uint32_t last = f.nodes.back();
+        f.nodes[size_t(at)] = last;
+        f.positions[last] = at;
+        f.nodes.pop_back();
+        at = -1;
     }
-    fitTotal.push_back(total);
-    nodeFits.push_back(std::move(perNode));
 }
 
 void ClusterState::updateFits(uint32_t node) {
-    for (size_t i = 0; i < fitShapes.size(); ++i) {
-        const int32_t now = int32_t(podsFitting(shapes[fitShapes[i]], node));
-        fitTotal[i] += now - nodeFits[i][node];
-        nodeFits[i][node] = now;
-    }
+    for (FitTrack& f : fitTracks) setFit(f, node, int32_t(podsFitting(shapes[f.shape], node)));
 }
 
 } // namespace gantry::engine

@@ -73,7 +73,7 @@ bool ClusterState::dynamicKeyEquals(uint32_t n, const std::vector<int64_t>& key)
 }
 
 void ClusterState::reindexNode(uint32_t n) {
-    if (!fitShapes.empty()) updateFits(n);
+    if (!fitTracks.empty()) updateFits(n);
     if (nodeBucket.size() != nodes.size()) return; // indexes not built yet
     uint32_t old = nodeBucket[n];
     if (old != UINT32_MAX && dynamicKeyEquals(n, buckets[old].key)) return;

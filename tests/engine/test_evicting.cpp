@@ -21,16 +21,22 @@ namespace {
 // GPU nodes in two pools, one to four weighted queues (one may not be reclaimable), running jobs of
 // every priority filling most of the GPUs (some elastic, some not preemptable, some in kube-system),
 // and waiting jobs: gangs and single pods, higher priorities, a pool selector, preemptionPolicy Never.
-Cluster randomContendedCluster(uint32_t seed) {
+// With q0WithoutVictims every job of queue q0 has the highest priority, so its waiting jobs
+// preempt without victims (placed where they fit as things are, after other jobs' evictions), and
+// in one seed in three some nodes have a PreferNoSchedule taint (scores normalized over nodes).
+Cluster randomContendedCluster(uint32_t seed, bool q0WithoutVictims = false) {
     std::mt19937 rng(seed);
     auto pick = [&](int n) { return int(rng() % uint32_t(n)); };
     Cluster c;
     const int nodes = 6 + pick(20);
     std::vector<int> freeGpus(size_t(nodes), 8);
     std::vector<int64_t> freeCpu(size_t(nodes), 64000);
-    for (int i = 0; i < nodes; ++i)
+    for (int i = 0; i < nodes; ++i) {
         c.nodes.push_back(
             makeNode("node-" + std::to_string(i), 64000, 512, 8, {{"pool", pick(3) == 0 ? "b" : "a"}}));
+        if (q0WithoutVictims && seed % 3 == 0 && pick(4) == 0)
+            c.nodes.back().taints.push_back(Taint{"maintenance", "soon", TaintEffect::PreferNoSchedule});
+    }
     const int queues = 1 + pick(4);
     for (int q = 0; q < queues; ++q) {
         Queue queue = makeQueue("q" + std::to_string(q), 1 + pick(3));
@@ -77,6 +83,7 @@ Cluster randomContendedCluster(uint32_t seed) {
         PodGroup g =
             makeGroup(ns, name, "q" + std::to_string(pick(queues)), minMember, PodGroupPhase::Running);
         g.priorityClassName = classOf(false);
+        if (q0WithoutVictims && g.queue == "q0") g.priorityClassName = "high";
         for (size_t k = 0; k < placed.size(); ++k) {
             Pod p = makePod(ns, name + "-" + std::to_string(k), name, 4000 * gpus, 32 * gpus, gpus);
             p.priorityClassName = g.priorityClassName;
@@ -99,6 +106,7 @@ Cluster randomContendedCluster(uint32_t seed) {
         PodGroup g = makeGroup(ns, name, "q" + std::to_string(pick(queues)), minMember,
                                pick(6) == 0 ? PodGroupPhase::Pending : PodGroupPhase::Inqueue);
         g.priorityClassName = classOf(true);
+        if (q0WithoutVictims && g.queue == "q0") g.priorityClassName = "high";
         const bool poolB = pick(5) == 0;
         for (int k = 0; k < replicas; ++k) {
             Pod p = makePod(ns, name + "-" + std::to_string(k), name, 4000 * gpus, 32 * gpus, gpus);
@@ -121,8 +129,8 @@ std::vector<std::pair<QString, SchedulerConf>> evictingConfs() {
         SchedulerConf c = makeConf(std::move(actions), {{"priority", "gang", "conformance"},
                                                         {"overcommit", "drf", "predicates", "proportion",
                                                          "nodeorder", "binpack", "deviceshare"}});
-        c.tiers[0].plugins[1].arguments["enablePreemptable"] = "false";
-        c.tiers[1].plugins[1].arguments["enablePreemptable"] = "false";
+        c.tiers[0].plugins[1].switches["enablePreemptable"] = false;
+        c.tiers[1].plugins[1].switches["enablePreemptable"] = false;
         return c;
     };
     return {
@@ -215,8 +223,8 @@ class EvictingSessionTest : public QObject {
             if (name == conf) policy = c;
         QVERIFY(SessionCache::covers(policy));
         int evictions = 0, parked = 0, sessions = 0;
-        for (uint32_t seed = 1; seed <= 40; ++seed) {
-            const Cluster c = randomContendedCluster(seed);
+        for (uint32_t seed = 1; seed <= 80; ++seed) {
+            const Cluster c = randomContendedCluster(seed, seed > 40);
             ClusterState full = buildClusterState(c), cached = buildClusterState(c),
                          park = buildClusterState(c);
             SessionCache cachedCache(cached), parkCache(park);
@@ -244,13 +252,19 @@ class EvictingSessionTest : public QObject {
         qInfo("%d sessions, %d evictions, %d job-sessions parked", sessions, evictions, parked);
     }
 
-    // The same in the form `gantry cycle` prints (every pod's reason, the gangs, pipelined pods),
-    // for one session on each random cluster.
+    // The same in the form `gantry cycle` prints (every pod's reason, the gangs, pipelined pods
+    // and their nodes), for one session on each random cluster.
     void settledOutPrintsAsFullSession() {
-        for (uint32_t seed = 1; seed <= 20; ++seed) {
-            const Cluster c = randomContendedCluster(seed);
+        int pipelinedWithoutVictims = 0;
+        for (uint32_t seed = 1; seed <= 40; ++seed) {
+            const bool q0WithoutVictims = seed > 20;
+            const Cluster c = randomContendedCluster(seed, q0WithoutVictims);
             for (const auto& [name, conf] : evictingConfs()) {
                 const CycleResult reference = runSession(c, conf, false);
+                if (q0WithoutVictims)
+                    for (const auto& g : c.podGroups)
+                        if (g.queue == "q0" && reference.pipelined.count(g.ns + "/" + g.name))
+                            ++pipelinedWithoutVictims;
                 ClusterState st = buildClusterState(c);
                 SessionCache cache(st);
                 SessionOptions o;
@@ -260,6 +274,8 @@ class EvictingSessionTest : public QObject {
                 QCOMPARE(describe(ssn.run()), describe(reference));
             }
         }
+        // Jobs of q0 that preempt pipelined (where they fit as things are, or by reclaim).
+        QVERIFY2(pipelinedWithoutVictims >= 5, qPrintable(QString::number(pipelinedWithoutVictims)));
     }
 };
 

@@ -11,6 +11,7 @@
 #include "profiles/volcano/framework/queue_util.h"
 #include "profiles/volcano/framework/statement.h"
 
+#include <algorithm>
 #include <climits>
 #include <map>
 
@@ -153,33 +154,71 @@ class Preempt : public Action {
         }
     }
 
-    // Whether preempt cannot place the preemptor on any node, decided without visiting one: its
-    // victims could only be pods of lower priority (of its queue, or of its own job when sameJob)
-    // and there are none, so on every node it must fit as things are, and either its queue may
-    // not take it (allocatable, asked first on each node, where nothing changes between nodes) or
-    // no node's future idle resources hold its request (ClusterState::fitCount; the same test as
-    // validVictims on each node).
-    bool hopeless(uint32_t preemptor, bool sameJob) {
-        if (!boundVictims_) return false;
+    // Where preempt places a preemptor that can have no victims, found without walking every
+    // node: its victims could only be pods of lower priority (of its queue, or of its own job when
+    // sameJob) and there are none, so the walk ends at the first node, best score first, where it
+    // fits as things are (fitsOnNode). Its queue's allocatable is asked first on each node, where
+    // nothing changes between nodes; the nodes it may fit are those whose future idle resources
+    // hold its request (ClusterState::nodesFitting; the same test as validVictims); of these, the
+    // ones that pass the predicates are where it fits. None: it is placed nowhere. Just one: that
+    // node comes first among them whatever the scores. Several: the best of them, when each
+    // node's score is its own (else the walk's normalizing over all candidates decides). The
+    // predicates are asked only of a task whose failures depend on the node alone (not perNode),
+    // so the walk's error cache, which this skips, would not have excluded such a node nor change
+    // later answers. Topology-aware preemption never places a preemptor without victims: it
+    // walks whenever a node would take it.
+    static constexpr int32_t kWalk = -2, kNowhere = -1;
+    int32_t placementWithoutVictims(uint32_t preemptor, bool sameJob) {
+        if (!boundVictims_) return kWalk;
         ClusterState& st = ssn_->state;
         const auto& task = st.tasks[preemptor];
         if (sameJob) {
             for (uint32_t t : st.jobs[task.job].tasks)
                 if (preemptableStatus(st.tasks[t].status) && st.tasks[t].priority < task.priority)
-                    return false;
+                    return kWalk;
         } else if (lowest_[ssn_->queueOf(task.job)] < st.jobs[task.job].priority) {
-            return false;
+            return kWalk;
         }
-        if (!ssn_->allocatable(ssn_->queueOf(task.job), preemptor)) return true;
+        if (!ssn_->allocatable(ssn_->queueOf(task.job), preemptor)) return kNowhere;
         st.trackFits(task.shape);
-        return st.fitCount(task.shape) == 0;
+        if (st.fitCount(task.shape) == 0) return kNowhere;
+        if (search_->perNode(preemptor)) return kWalk;
+        fitting_.clear();
+        for (uint32_t n : st.nodesFitting(task.shape)) {
+            if (unresolvable(preemptor, n)) continue;
+            FitResult r;
+            ssn_->predicate(preemptor, n, r);
+            if (r.ok()) fitting_.push_back(Candidate{n, 1, UINT32_MAX});
+        }
+        if (fitting_.empty()) return kNowhere;
+        if (topologyAware_) return kWalk;
+        if (fitting_.size() == 1) return int32_t(fitting_.front().node);
+        if (!ssn_->nodeScoresAlone(preemptor)) return kWalk;
+        return search_->bestNode(preemptor, fitting_);
+    }
+
+    // Whether allocate found the node unresolvable for the task (the walk leaves such nodes out).
+    bool unresolvable(uint32_t task, uint32_t node) const {
+        const auto& errors = ssn_->jobs[ssn_->jobOf(task)].nodesFitErrors;
+        auto fe = errors.find(task);
+        if (fe == errors.end()) return false;
+        const auto& nodes = fe->second.unresolvable;
+        const auto& classes = fe->second.unresolvableClasses;
+        return std::find(nodes.begin(), nodes.end(), node) != nodes.end() ||
+               std::find(classes.begin(), classes.end(), ssn_->state.nodes[node].cls) != classes.end();
     }
 
     template <class Filter> bool preempt(Statement& stmt, uint32_t preemptor, Filter filter, bool sameJob) {
         Session& ssn = *ssn_;
         if (ssn.state.shapeOf(preemptor).preemptNever) return false;
         if (ssn.prePredicate(preemptor)) return false;
-        if (hopeless(preemptor, sameJob)) return false;
+        if (const int32_t node = placementWithoutVictims(preemptor, sameJob); node != kWalk) {
+            if (node == kNowhere) return false;
+            Statement nodeStmt(ssn);
+            nodeStmt.pipeline(preemptor, uint32_t(node));
+            stmt.merge(nodeStmt);
+            return true;
+        }
         const uint32_t job = ssn.jobOf(preemptor);
         std::vector<bool> excluded(ssn.state.nodes.size(), false);
         if (auto fe = ssn.jobs[job].nodesFitErrors.find(preemptor);
@@ -384,6 +423,7 @@ class Preempt : public Action {
     Session* ssn_ = nullptr;
     std::unique_ptr<NodeSearch> search_;
     std::vector<Candidate> passing_;
+    std::vector<Candidate> fitting_; // placementWithoutVictims
     bool topologyAware_ = false;
     bool boundVictims_ = false;   // victimsOfLowerPriority, with the node index on
     std::vector<int32_t> lowest_; // by queue (findLowestPriorities)

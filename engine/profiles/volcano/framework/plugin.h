@@ -100,6 +100,9 @@ struct PluginSlot {
     PrePredicateFn prePredicate;
     NodeOrderFn nodeOrder;
     BatchNodeOrderFn batchNodeOrder;
+    // Whether batchNodeOrder scores every node of the task on its own (nothing normalized over the
+    // candidates), so a node's score is the same whichever other nodes are scored with it.
+    std::function<bool(uint32_t task)> batchNodeOrderAlone;
     HyperNodeOrderFn hyperNodeOrder;
     HyperNodeGradientFn hyperNodeGradient;
 };

@@ -459,6 +459,13 @@ void Session::batchNodeOrder(uint32_t task, const uint32_t* nodes, const uint32_
         if (s.nodeOrderOn && s.batchNodeOrder) s.batchNodeOrder(task, nodes, counts, n, scores);
 }
 
+bool Session::nodeScoresAlone(uint32_t task) {
+    for (auto& s : pluginSlots)
+        if (s.nodeOrderOn && s.batchNodeOrder && !(s.batchNodeOrderAlone && s.batchNodeOrderAlone(task)))
+            return false;
+    return true;
+}
+
 std::map<int32_t, double> Session::hyperNodeOrder(uint32_t job, const std::vector<int32_t>& candidates) {
     std::map<int32_t, double> total;
     for (int32_t h : candidates) total[h] = 0;

@@ -124,6 +124,8 @@ class Session {
     double nodeOrderScore(uint32_t task, uint32_t node);
     void batchNodeOrder(uint32_t task, const uint32_t* nodes, const uint32_t* counts, size_t n,
                         double* scores);
+    // Whether every node's score for the task is its own (PluginSlot::batchNodeOrderAlone).
+    bool nodeScoresAlone(uint32_t task);
     std::map<int32_t, double> hyperNodeOrder(uint32_t job, const std::vector<int32_t>& candidates);
     std::vector<std::vector<int32_t>> hyperNodeGradient(uint32_t job, int32_t hn, Purpose purpose,
                                                         bool forSubJob);

@@ -34,9 +34,31 @@ class NodeOrder : public Plugin {
         balancedDims_ = {kCpu, kMemory, dims.find(std::string(res::NvidiaGpu))};
         ssn.self().batchNodeOrder = [this](uint32_t task, const uint32_t* nodes, const uint32_t*, size_t n,
                                            double* scores) { batch(task, nodes, n, scores); };
+        ssn.self().batchNodeOrderAlone = [this](uint32_t task) { return scoresAlone(task); };
     }
 
   private:
+    // The scores batch normalizes over the candidates (node affinity, pod affinity, taints,
+    // spread) are the same on every node when the pod asks for none of them and, for taints, no
+    // node has a PreferNoSchedule taint.
+    bool scoresAlone(uint32_t task) {
+        const auto& st = s_->state;
+        const auto& pod = st.shapeOf(task);
+        if (nodeAffinity_ != 0 && pod.hasPreferredNodeAffinity) return false;
+        if (podAffinity_ != 0 && (!pod.podAffinity.preferred.empty() ||
+                                  !pod.podAntiAffinity.preferred.empty() || st.podsWithAffinity > 0))
+            return false;
+        if (spread_ != 0 && !pod.topologySpread.empty()) return false;
+        if (taint_ == 0) return true;
+        if (preferNoSchedule_ < 0) {
+            preferNoSchedule_ = 0;
+            for (const auto& c : st.classes)
+                for (const auto& t : st.nodes[c.representative].taints)
+                    if (t.effect == TaintEffect::PreferNoSchedule) preferNoSchedule_ = 1;
+        }
+        return preferNoSchedule_ == 0;
+    }
+
     void batch(uint32_t task, const uint32_t* nodes, size_t n, double* scores) {
         const auto& st = s_->state;
         const auto& pod = st.shapeOf(task);
@@ -100,6 +122,7 @@ class NodeOrder : public Plugin {
     k8s::FitScorer leastScorer_, mostScorer_;
     std::vector<int> balancedDims_;
     std::vector<int64_t> raw_;
+    int preferNoSchedule_ = -1; // whether a node has a PreferNoSchedule taint; -1 = not looked yet
 };
 
 } // namespace
