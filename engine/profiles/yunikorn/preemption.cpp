@@ -274,7 +274,8 @@ struct Preemptor {
                 available.emplace_back(n, node.available);
             }
         }
-        for (auto& [node, list] : allocationsByNode) {
+        for (auto& entry : allocationsByNode) {
+            auto& list = entry.second; // a plain name: clang 14 cannot capture structured bindings
             goStableSort(list, [&](int i, int j) {
                 const Ask& l = p.asks[list[size_t(i)]];
                 const Ask& r = p.asks[list[size_t(j)]];
@@ -284,7 +285,7 @@ struct Preemptor {
                 if (r.originator && !l.originator) return true;
                 return l.createTime > r.createTime;
             });
-            byNode.emplace_back(node, std::move(list));
+            byNode.emplace_back(entry.first, std::move(list));
         }
     }
 
