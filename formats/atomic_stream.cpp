@@ -17,12 +17,33 @@ namespace gantry {
 namespace {
 constexpr size_t kFlushAt = 1 << 20;
 
-// ".<name>.tmp-": what every temporary file of `target` starts with; the writer's pid follows.
+// ".<name>.tmp-": what every temporary file of `target` starts with; "<pid>@<host>-XXXXXX" follows.
 std::string tempStem(const std::filesystem::path& target) {
     std::string stem = ".";
     stem += target.filename().string(); // built stepwise: GCC 12 warns falsely on "." + string
     stem += ".tmp-";
     return stem;
+}
+
+// The writer's host goes into the name: on a folder shared between machines (NFS), a pid says
+// nothing about another machine's processes.
+const std::string& hostName() {
+    static const std::string name = [] {
+        char buf[256] = {};
+        if (::gethostname(buf, sizeof buf - 1) != 0) return std::string("localhost");
+        std::string n(buf);
+        for (char& c : n)
+            if (c == '/') c = '_';
+        return n;
+    }();
+    return name;
+}
+
+// Linking an unnamed file into a folder goes through /proc/self/fd (AT_EMPTY_PATH needs a
+// capability); without /proc (some chroots and containers) O_TMPFILE cannot be used.
+bool canNameUnnamedFiles() {
+    static const bool yes = ::access("/proc/self/fd", X_OK) == 0;
+    return yes;
 }
 
 // Fills the trailing XXXXXX of a mkstemp template (for linkat, which has no such form).
@@ -41,7 +62,13 @@ void removeOrphans(const std::filesystem::path& dir, const std::filesystem::path
     for (const auto& entry : fs::directory_iterator(dir, ec)) {
         std::string name = entry.path().filename().string();
         if (!name.starts_with(stem)) continue;
-        long pid = std::strtol(name.c_str() + stem.size(), nullptr, 10);
+        char* end = nullptr;
+        long pid = std::strtol(name.c_str() + stem.size(), &end, 10);
+        if (*end == '@') { // written on which host? (names without one come from this host)
+            size_t from = size_t(end - name.c_str()) + 1, to = name.rfind('-');
+            if (to == std::string::npos || to < from || name.compare(from, to - from, hostName()) != 0)
+                continue;
+        }
         if (pid > 0 && ::kill(pid_t(pid), 0) != 0 && errno == ESRCH) fs::remove(entry.path(), ec);
     }
 }
@@ -55,10 +82,12 @@ AtomicFileStream::AtomicFileStream(const std::string& path) : path_(path) {
     removeOrphans(dir, target);
     dir_ = dir.string();
     // An unnamed file first: a process killed while writing leaves nothing behind. It gets a name
-    // only at commit(). Filesystems without O_TMPFILE get a named one at once.
-    fd_ = ::open(dir_.c_str(), O_TMPFILE | O_WRONLY | O_CLOEXEC, 0600);
+    // only at commit(). Filesystems without O_TMPFILE, or systems without /proc, get a named one at once.
+    if (canNameUnnamedFiles()) fd_ = ::open(dir_.c_str(), O_TMPFILE | O_WRONLY | O_CLOEXEC, 0600);
     std::string name = tempStem(target);
     name += std::to_string(::getpid());
+    name += '@';
+    name += hostName();
     name += "-XXXXXX";
     temp_ = (dir / name).string();
     if (fd_ >= 0) return;

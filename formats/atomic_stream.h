@@ -3,8 +3,9 @@
 // snapshot): an unnamed temporary file (O_TMPFILE) in the target's folder takes the writes; commit()
 // flushes it to disk, names it and renames it over the target. Destroyed without commit() (an error,
 // a cancel), it leaves nothing and the target is untouched; a process killed mid-save leaves nothing
-// either. Where the filesystem has no O_TMPFILE the temporary file is named at once
-// (.<name>.tmp-<pid>-XXXXXX), and the next save of the same target removes those of dead processes.
+// either. Where the filesystem has no O_TMPFILE (or /proc is missing) the temporary file is named at
+// once (.<name>.tmp-<pid>@<host>-XXXXXX), and the next save of the same target removes those left by
+// dead processes of this host.
 #include <cstdint>
 #include <string>
 #include <string_view>

@@ -9,6 +9,7 @@
 
 #include <QDir>
 #include <QProcess>
+#include <QSysInfo>
 #include <QTemporaryDir>
 #include <QThread>
 #include <QtTest>
@@ -38,7 +39,7 @@ int lastReported(const QString& output, const QString& word) {
     return last;
 }
 
-// Temporary files of atomic saves in a folder (.NAME.tmp-PID-XXXXXX).
+// Temporary files of atomic saves in a folder (.NAME.tmp-PID@HOST-XXXXXX).
 QStringList temporaryFiles(const QString& dir) {
     return QDir(dir).entryList({".*.tmp-*"}, QDir::Hidden | QDir::Files);
 }
@@ -105,11 +106,16 @@ class SaveInterruptionTest : public QObject {
         QVERIFY(gone.waitForStarted());
         const qint64 gonePid = gone.processId();
         QVERIFY(gone.waitForFinished());
-        const QString orphan = dir.filePath(QString(".plan.gantry.tmp-%1-abc123").arg(gonePid));
-        const QString live =
-            dir.filePath(QString(".plan.gantry.tmp-%1-def456").arg(QCoreApplication::applicationPid()));
-        const QString other = dir.filePath(QString(".other.gantry.tmp-%1-abc123").arg(gonePid));
-        for (const QString& f : {orphan, live, other}) {
+        const QString host = QSysInfo::machineHostName();
+        const QString orphan = dir.filePath(QString(".plan.gantry.tmp-%1@%2-abc123").arg(gonePid).arg(host));
+        const QString oldOrphan = dir.filePath(QString(".plan.gantry.tmp-%1-abc123").arg(gonePid)); // no host
+        const QString live = dir.filePath(
+            QString(".plan.gantry.tmp-%1@%2-def456").arg(QCoreApplication::applicationPid()).arg(host));
+        const QString other = dir.filePath(QString(".other.gantry.tmp-%1@%2-abc123").arg(gonePid).arg(host));
+        // On a shared (NFS) folder: the pid is another machine's, whose processes this one cannot see.
+        const QString remote =
+            dir.filePath(QString(".plan.gantry.tmp-%1@%2-x-abc123").arg(gonePid).arg(host));
+        for (const QString& f : {orphan, oldOrphan, live, other, remote}) {
             QFile file(f);
             QVERIFY(file.open(QIODevice::WriteOnly));
         }
@@ -117,6 +123,8 @@ class SaveInterruptionTest : public QObject {
         p.name = "after the crash";
         writeProjectFile(target.toStdString(), p);
         QVERIFY(!QFile::exists(orphan));
+        QVERIFY(!QFile::exists(oldOrphan));
+        QVERIFY(QFile::exists(remote));
         QVERIFY(QFile::exists(live));  // its writer may still be saving
         QVERIFY(QFile::exists(other)); // another file's business
         QCOMPARE(readProjectFile(target.toStdString()).name, std::string("after the crash"));
