@@ -8,7 +8,9 @@ root="$(cd "$(dirname "$0")/.." && pwd)"
 if [ "${1:-}" = "--sanitize" ]; then
     shift
     export GANTRY_BUILD_DIR="${GANTRY_BUILD_DIR:-$root/build-sanitize}"
-    export GANTRY_CMAKE_ARGS="-DGANTRY_SANITIZE=ON"
+    # Warnings are the normal build's business: under ASan, GCC 12's flow analysis reports false
+    # maybe-uninitialized in libstdc++ (std::regex), so they do not stop this build.
+    export GANTRY_CMAKE_ARGS="-DGANTRY_SANITIZE=ON -DGANTRY_WERROR=OFF"
     # Leaks are reported by the tests that own them; Qt's and fontconfig's caches live until exit.
     export ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=0:abort_on_error=1}"
     export UBSAN_OPTIONS="${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}"

@@ -4,10 +4,49 @@
 
 #include <cctype>
 #include <regex>
+#include <utility>
 
 namespace gantry {
 
 namespace {
+
+// The code point of the UTF-8 sequence at s[i] and its length, or -1 for a byte that starts no valid
+// sequence (overlong forms, surrogates and values above U+10FFFF included).
+std::pair<long, size_t> decodeUtf8(std::string_view s, size_t i) {
+    const auto byte = [&](size_t k) { return static_cast<unsigned char>(s[k]); };
+    const unsigned char c = byte(i);
+    const size_t n = c >= 0xf0 ? 4 : c >= 0xe0 ? 3 : c >= 0xc0 ? 2 : 0;
+    if (n == 0 || c > 0xf4 || i + n > s.size()) return {-1, 1};
+    long cp = c & (0x7f >> n);
+    for (size_t k = 1; k < n; ++k) {
+        if ((byte(i + k) & 0xc0) != 0x80) return {-1, 1};
+        cp = (cp << 6) | (byte(i + k) & 0x3f);
+    }
+    static constexpr long kLeast[] = {0, 0, 0x80, 0x800, 0x10000};
+    if (cp < kLeast[n] || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff)) return {-1, 1};
+    return {cp, n};
+}
+
+// YAML's printable set (both 1.1 and 1.2): what a reader accepts unescaped in a document.
+bool printable(long cp) {
+    return cp == 0x9 || cp == 0xa || cp == 0xd || (cp >= 0x20 && cp <= 0x7e) || cp == 0x85 ||
+           (cp >= 0xa0 && cp <= 0xd7ff) || (cp >= 0xe000 && cp <= 0xfffd) ||
+           (cp >= 0x10000 && cp <= 0x10ffff);
+}
+
+// Valid UTF-8 of printable characters only: what may be written without escapes.
+bool printableText(std::string_view s) {
+    for (size_t i = 0; i < s.size();) {
+        if (static_cast<unsigned char>(s[i]) < 0x80) {
+            ++i;
+            continue;
+        }
+        auto [cp, n] = decodeUtf8(s, i);
+        if (cp < 0 || !printable(cp)) return false;
+        i += n;
+    }
+    return true;
+}
 
 bool unambiguousPlain(std::string_view view) {
     if (view.empty()) return false;
@@ -19,6 +58,7 @@ bool unambiguousPlain(std::string_view view) {
     if (s.find(": ") != std::string::npos || s.find(" #") != std::string::npos) return false;
     for (unsigned char c : s)
         if (c < 0x20 || c == 0x7f) return false;
+    if (!printableText(s)) return false;
     // A date or time could become a timestamp in some readers.
     static const std::regex dateLike(R"(^[0-9]{4}-[0-9]{1,2}-[0-9]{1,2}.*)");
     return !std::regex_match(s, dateLike);
@@ -61,7 +101,7 @@ bool literalBlockAllowed(std::string_view s, PlainStrings rule) {
         if (strict && c == '\n' && (prev == ' ' || prev == '\t')) return false;
         prev = char(c);
     }
-    return !strict || (prev != ' ' && prev != '\t');
+    return (!strict || (prev != ' ' && prev != '\t')) && printableText(s);
 }
 
 void appendLiteralBlock(std::string_view s, int indent, std::string& out) {
@@ -87,8 +127,25 @@ void appendLiteralBlock(std::string_view s, int indent, std::string& out) {
 
 void appendYamlDoubleQuoted(std::string_view s, std::string& out) {
     static const char* hex = "0123456789abcdef";
+    const auto escape = [&](const char* prefix, long cp, int digits) {
+        out += prefix;
+        for (int shift = 4 * (digits - 1); shift >= 0; shift -= 4) out += hex[(cp >> shift) & 15];
+    };
     out += '"';
-    for (unsigned char c : s) {
+    for (size_t i = 0; i < s.size();) {
+        const unsigned char c = static_cast<unsigned char>(s[i]);
+        if (c >= 0x80) {
+            auto [cp, n] = decodeUtf8(s, i);
+            if (cp < 0)
+                out += "\ufffd"; // not UTF-8: no YAML text can carry the byte
+            else if (!printable(cp))
+                escape(cp <= 0xff ? "\\x" : "\\u", cp, cp <= 0xff ? 2 : 4);
+            else
+                out.append(s.substr(i, n));
+            i += n;
+            continue;
+        }
+        ++i;
         switch (c) {
         case '"':
             out += "\\\"";
@@ -106,13 +163,10 @@ void appendYamlDoubleQuoted(std::string_view s, std::string& out) {
             out += "\\r";
             break;
         default:
-            if (c < 0x20 || c == 0x7f) {
-                out += "\\x";
-                out += hex[c >> 4];
-                out += hex[c & 15];
-            } else {
+            if (c < 0x20 || c == 0x7f)
+                escape("\\x", c, 2);
+            else
                 out += char(c);
-            }
         }
     }
     out += '"';

@@ -18,8 +18,9 @@ enum class PlainStrings {
     IdentifiersOnly,
 };
 
-// Appends `s` as a double-quoted scalar; control characters become \xNN escapes so that any byte
-// string survives a round trip through a YAML 1.1 or 1.2 reader.
+// Appends `s` as a double-quoted scalar; characters outside YAML's printable set (control characters,
+// C1 controls, U+FFFE and U+FFFF) become \xNN or \uNNNN escapes, so that any UTF-8 string survives a
+// round trip through a YAML 1.1 or 1.2 reader. A byte that is not UTF-8 becomes U+FFFD.
 void appendYamlDoubleQuoted(std::string_view s, std::string& out);
 
 // Appends `s` plain when `rule` allows it, else double-quoted: a map key or a one-line value.
