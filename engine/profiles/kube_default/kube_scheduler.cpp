@@ -297,19 +297,19 @@ class KubeScheduler {
     void bindTask(uint32_t t, uint32_t n) {
         const auto& task = st_.tasks[t];
         undo_.push_back(Undo{t, task.status, task.node, task.inK8sView});
-        st_.setTask(t, TaskStatus::Bound, int32_t(n));
+        // The k8s view first: setTask then moves the node to its new bucket once.
         st_.k8sAdd(t, n);
+        st_.setTask(t, TaskStatus::Bound, int32_t(n));
         st_.reindexNode(n);
     }
 
     void restore() {
         for (auto it = undo_.rbegin(); it != undo_.rend(); ++it) {
             const int32_t node = st_.tasks[it->task].node;
-            if (st_.tasks[it->task].inK8sView && !it->inK8s && node >= 0) {
-                st_.k8sRemove(it->task, uint32_t(node));
-                st_.reindexNode(uint32_t(node));
-            }
+            const bool leavesView = st_.tasks[it->task].inK8sView && !it->inK8s && node >= 0;
+            if (leavesView) st_.k8sRemove(it->task, uint32_t(node));
             st_.setTask(it->task, it->status, it->node);
+            if (leavesView) st_.reindexNode(uint32_t(node));
         }
         undo_.clear();
     }
