@@ -63,6 +63,11 @@ class KueueSimulateTest : public QObject {
         QCOMPARE((*train)["totals"]["mean_time_to_admission_seconds"].get<double>(), 0.0);
         // Preempting at 10 s, admitted at the next cycle once the victim's pod is gone.
         QCOMPARE((*urgent)["totals"]["mean_time_to_admission_seconds"].get<double>(), 1.0);
+        // The same per ClusterQueue: its three workloads, train-2's readmission not counted again.
+        QCOMPARE((*cq)["totals"]["admitted"].get<double>(), 3.0);
+        QCOMPARE((*cq)["totals"]["never_admitted"].get<double>(), 0.0);
+        QCOMPARE((*cq)["totals"]["max_time_to_admission_seconds"].get<double>(), 1.0);
+        QCOMPARE((*cq)["totals"]["mean_time_to_admission_seconds"].get<double>(), 1.0 / 3.0);
     }
 
     void quotaAloneLimitsAdmission() {
