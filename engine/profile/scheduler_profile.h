@@ -37,6 +37,10 @@ struct CycleOptions {
     // this many, 0 = until one changes nothing. Profiles without such cycles ignore it
     // (ProfileInfo::takesPasses says which do).
     int passes = 0;
+    // For a profile that places the pods another scheduler let through (Kueue: the pods of admitted
+    // workloads; a suspended job has none yet): the pending pods that exist, ascending; null: every
+    // pending pod. Only kube-default takes it.
+    const std::vector<uint32_t>* pendingPods = nullptr;
 };
 
 // Measures of a scheduler's own objects over a simulation, in its own words (Kueue: each

@@ -1,7 +1,8 @@
 // gantry simulate --profile kueue through the real binary: admitted workloads' pods run on their
 // flavor's nodes (the flavor's tolerations reach them), a higher-priority workload preempts within
 // its ClusterQueue, the victim queues again, and the ClusterQueue's usage and the time to admission
-// per workload class come out as profile objects.
+// per workload class come out as profile objects; with fair sharing, contended ClusterQueues of a
+// Cohort converge to their weights.
 #include "test_registry.h"
 
 #include <QProcess>
@@ -62,6 +63,11 @@ class KueueSimulateTest : public QObject {
         QCOMPARE((*train)["totals"]["mean_time_to_admission_seconds"].get<double>(), 0.0);
         // Preempting at 10 s, admitted at the next cycle once the victim's pod is gone.
         QCOMPARE((*urgent)["totals"]["mean_time_to_admission_seconds"].get<double>(), 1.0);
+        // The same per ClusterQueue: its three workloads, train-2's readmission not counted again.
+        QCOMPARE((*cq)["totals"]["admitted"].get<double>(), 3.0);
+        QCOMPARE((*cq)["totals"]["never_admitted"].get<double>(), 0.0);
+        QCOMPARE((*cq)["totals"]["max_time_to_admission_seconds"].get<double>(), 1.0);
+        QCOMPARE((*cq)["totals"]["mean_time_to_admission_seconds"].get<double>(), 1.0 / 3.0);
     }
 
     void quotaAloneLimitsAdmission() {
@@ -100,6 +106,54 @@ class KueueSimulateTest : public QObject {
         for (size_t i = 0; i < used.size(); ++i) QVERIFY(used[i] + otherUsed[i] <= 384.0);
         // The ClusterQueues cover CPU and memory too, else Kueue would admit none of these jobs.
         QVERIFY((*training)["series"].contains("usage_cpu"));
+    }
+
+    // Fair sharing over time: two ClusterQueues borrowing all of their Cohort's 8 CPUs, contended,
+    // without preemption. Each freed CPU goes to the lower weighted share, so the split converges to
+    // the weights (3:1 -> 6 + 2 CPUs; equal weights -> 4 + 4). A cycle may admit both heads when two
+    // CPUs are free, which leaves 5 + 3 until the next workload of team-b ends.
+    void fairSharingConvergesToWeights() {
+        const QString data = QString(GANTRY_TEST_DATA) + "/kueue/";
+        const QStringList conf{"--scheduler-conf", data + "fair-sharing-config.yaml", "--sample", "5s"};
+        const auto split = [](const json& out) {
+            const json* a = object(out, "ClusterQueue", "team-a");
+            const json* b = object(out, "ClusterQueue", "team-b");
+            std::vector<std::pair<double, double>> s;
+            if (!a || !b) return s;
+            const auto ua = (*a)["series"]["usage_cpu"].get<std::vector<double>>();
+            const auto ub = (*b)["series"]["usage_cpu"].get<std::vector<double>>();
+            for (size_t i = 0; i < ua.size() && i < ub.size(); ++i) s.emplace_back(ua[i], ub[i]);
+            return s;
+        };
+        // Samples every 5 s: both teams have a backlog from 25 s (converged) to 170 s.
+        const auto weighted = split(simulate(conf, data + "sim-fair-sharing.yaml"));
+        QVERIFY(weighted.size() > 35);
+        int atWeights = 0;
+        for (size_t i = 5; i <= 34; ++i) {
+            const auto [a, b] = weighted[i];
+            QCOMPARE(a + b, 8.0);
+            QVERIFY2(a >= 5 && b <= 3, qPrintable(QString("at %1 s: %2 + %3").arg(i * 5).arg(a).arg(b)));
+            atWeights += a == 6 && b == 2;
+        }
+        QVERIFY(atWeights >= 20);
+        QCOMPARE(weighted[1], std::make_pair(4.0, 4.0)); // one head per ClusterQueue and cycle at first
+
+        QTemporaryFile equal;
+        QVERIFY(equal.open());
+        QFile input(data + "sim-fair-sharing.yaml");
+        QVERIFY(input.open(QIODevice::ReadOnly));
+        equal.write(input.readAll().replace("weight: \"3\"", "weight: \"1\""));
+        equal.close();
+        const auto even = split(simulate(conf, equal.fileName()));
+        QVERIFY(even.size() > 40);
+        int halves = 0;
+        for (size_t i = 1; i <= 40; ++i) {
+            const auto [a, b] = even[i];
+            QCOMPARE(a + b, 8.0);
+            QVERIFY(a >= 3 && b >= 3);
+            halves += a == 4 && b == 4;
+        }
+        QVERIFY(halves >= 35);
     }
 };
 

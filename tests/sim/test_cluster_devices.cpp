@@ -210,6 +210,33 @@ class ClusterDevicesTest : public QObject {
         QCOMPARE(r.bindings.at("default/big-0"), std::string("n2"));
     }
 
+    // Names come and go by the million in a simulation: every name still held is found after any
+    // mix of releases, a released one is gone, and an id freed is reused.
+    void stringPoolKeepsWhatIsHeld() {
+        StringPool pool;
+        std::vector<uint32_t> ids;
+        for (int i = 0; i < 5000; ++i) ids.push_back(pool.intern("pod-" + std::to_string(i)));
+        QCOMPARE(pool.intern("pod-7"), ids[7]); // a second reference
+        for (int i = 0; i < 5000; i += 3) pool.release(ids[size_t(i)]);
+        pool.release(ids[7]);
+        QCOMPARE(pool.find("pod-7"), std::optional<uint32_t>(ids[7])); // one reference left
+        for (int i = 0; i < 5000; ++i) {
+            const auto found = pool.find("pod-" + std::to_string(i));
+            if (i % 3 == 0) {
+                QVERIFY(!found);
+            } else {
+                QCOMPARE(found, std::optional<uint32_t>(ids[size_t(i)]));
+                QCOMPARE(pool.str(*found), "pod-" + std::to_string(i));
+            }
+        }
+        QCOMPARE(pool.size(), size_t(5000 - 1667));
+        QCOMPARE(ids[4999], 4999u); // ids were given in order
+        const uint32_t again = pool.intern("job-new");
+        QCOMPARE(again % 3, 0u); // the id of a released name
+        QVERIFY(again < 5000);
+        QCOMPARE(pool.find("job-new"), std::optional<uint32_t>(again));
+    }
+
     void removedJobsFreeTheirSlotsAndNames() {
         ClusterState st = buildClusterState(twoNodes());
         const size_t strings = st.strings.size();

@@ -2,7 +2,9 @@
 
 #include "profiles/kube_default/kube_scheduler.h"
 
+#include <algorithm>
 #include <memory>
+#include <vector>
 
 namespace gantry::engine::kube_default {
 
@@ -15,10 +17,20 @@ class KubeDefaultProfile : public SchedulerProfile {
     BuildOptions buildOptions() const override { return kubeBuildOptions(); }
 
     CycleResult cycle(ClusterState& state, const CycleOptions& options) override {
-        CycleResult r = runKubeDefault(state, profile_, options.computeScores, options.compact, &checks_);
+        CycleResult r = runKubeDefault(state, profile_, options.computeScores, options.compact, &checks_,
+                                       options.pendingPods);
         if (options.compact) {
             // Each job's reason is its first pod's that stayed pending, in the job's pod order.
-            for (uint32_t j = 0; j < state.jobs.size(); ++j) {
+            std::vector<uint32_t> jobs;
+            if (options.pendingPods) {
+                for (uint32_t t : *options.pendingPods)
+                    if (state.tasks[t].job != UINT32_MAX) jobs.push_back(state.tasks[t].job);
+                std::sort(jobs.begin(), jobs.end());
+                jobs.erase(std::unique(jobs.begin(), jobs.end()), jobs.end());
+            } else {
+                for (uint32_t j = 0; j < state.jobs.size(); ++j) jobs.push_back(j);
+            }
+            for (uint32_t j : jobs) {
                 if (!state.jobAlive(j)) continue;
                 for (uint32_t t : state.jobs[j].tasks) {
                     if (state.tasks[t].status != TaskStatus::Pending) continue;

@@ -56,11 +56,16 @@ class KubeScheduler {
         balancedDims_ = {kCpu, kMemory};
     }
 
-    CycleResult run(bool scores, bool compact) {
+    CycleResult run(bool scores, bool compact, const std::vector<uint32_t>* pods) {
         CycleResult r;
         std::vector<uint32_t> queue;
-        for (uint32_t t = 0; t < st_.tasks.size(); ++t)
-            if (st_.tasks[t].status == TaskStatus::Pending) queue.push_back(t);
+        if (pods) {
+            for (uint32_t t : *pods)
+                if (st_.tasks[t].status == TaskStatus::Pending) queue.push_back(t);
+        } else {
+            for (uint32_t t = 0; t < st_.tasks.size(); ++t)
+                if (st_.tasks[t].status == TaskStatus::Pending) queue.push_back(t);
+        }
         std::stable_sort(queue.begin(), queue.end(), [&](uint32_t a, uint32_t b) {
             if (st_.tasks[a].kubePriority != st_.tasks[b].kubePriority)
                 return st_.tasks[a].kubePriority > st_.tasks[b].kubePriority;
@@ -74,23 +79,32 @@ class KubeScheduler {
                 auto& row = r.scores[st_.taskKey(t)];
                 for (size_t i = 0; i < all.size(); ++i) row[st_.nodeName(all[i])] = double(s[i]);
             }
+        st_.ensureIndexes();
         for (uint32_t t : queue) {
             feasible.clear();
             // Without pod (anti-)affinity on this pod or any placed one, InterPodAffinity has nothing to
             // count: the walk over every placed pod is skipped.
-            auto aff = podAffinityMatters(t) ? k8s::affinityPreFilter(st_, t) : k8s::AffinityState{};
+            const bool affinity = podAffinityMatters(t);
+            auto aff = affinity ? k8s::affinityPreFilter(st_, t) : k8s::AffinityState{};
             auto spread = k8s::spreadPreFilter(st_, t);
-            for (uint32_t n : all)
+            // The nodes of one bucket answer every filter and score alike: unless the pod's placement
+            // reads other pods or node names, each bucket's first node by name stands for all of
+            // them (the one the tie-break would pick among them).
+            const bool byBucket = !affinity && !st_.shapeOf(t).perNode;
+            const std::vector<uint32_t>& candidates = byBucket ? bucketFirsts() : all;
+            for (uint32_t n : candidates)
                 if (filter(t, n, aff, spread, nullptr)) feasible.push_back(n);
             const std::string key = st_.taskKey(t);
             if (feasible.empty()) {
                 // Why no node fits is worked out only for a pod that stays pending.
                 std::map<std::string, uint32_t> reasons;
                 std::vector<std::string> why;
-                for (uint32_t n : all) {
+                for (uint32_t n : candidates) {
                     why.clear();
                     filter(t, n, aff, spread, &why);
-                    for (const auto& w : why) reasons[w]++;
+                    const uint32_t nodes =
+                        byBucket ? uint32_t(st_.buckets[st_.nodeBucket[n]].ranks.size()) : 1;
+                    for (const auto& w : why) reasons[w] += nodes;
                 }
                 std::vector<std::string> parts;
                 for (const auto& [w, n] : reasons) parts.push_back(std::to_string(n) + " " + w);
@@ -122,13 +136,21 @@ class KubeScheduler {
         }
         // Gangs: kube-scheduler does not know them; report how far each got. A job that started
         // some pods but not minMember holds resources it cannot use: the deadlock gang scheduling
-        // avoids.
-        for (uint32_t j = 0; j < st_.jobs.size(); ++j) {
+        // avoids. The simulator's form keeps no maps by name: only the jobs of pods left pending can
+        // have their reasons extended.
+        std::vector<uint32_t> jobs;
+        if (compact) {
+            for (uint32_t t : queue)
+                if (st_.tasks[t].status == TaskStatus::Pending && st_.tasks[t].job != UINT32_MAX)
+                    jobs.push_back(st_.tasks[t].job);
+            std::sort(jobs.begin(), jobs.end());
+            jobs.erase(std::unique(jobs.begin(), jobs.end()), jobs.end());
+        } else {
+            for (uint32_t j = 0; j < st_.jobs.size(); ++j) jobs.push_back(j);
+        }
+        for (uint32_t j : jobs) {
             const auto& job = st_.jobs[j];
             if (!st_.jobAlive(j)) continue;
-            // The simulator's form keeps no maps by name: only a job with a pod left pending
-            // can have its reason extended.
-            if (compact && job.statusCount[int(TaskStatus::Pending)] == 0) continue;
             GangStatus g;
             g.minMember = job.minAvailable;
             g.tasks = int32_t(job.tasks.size());
@@ -204,6 +226,15 @@ class KubeScheduler {
         return true;
     }
 
+    // The first node by name of every bucket.
+    const std::vector<uint32_t>& bucketFirsts() {
+        bucketFirsts_.clear();
+        for (const NodeClass& c : st_.classes)
+            for (uint32_t b : c.buckets)
+                bucketFirsts_.push_back(st_.nodeByRank[*st_.buckets[b].ranks.begin()]);
+        return bucketFirsts_;
+    }
+
     bool podAffinityMatters(uint32_t t) const {
         const PodShape& pod = st_.shapeOf(t);
         return !pod.podAffinity.empty() || !pod.podAntiAffinity.empty() || st_.podsWithAffinity > 0;
@@ -266,19 +297,19 @@ class KubeScheduler {
     void bindTask(uint32_t t, uint32_t n) {
         const auto& task = st_.tasks[t];
         undo_.push_back(Undo{t, task.status, task.node, task.inK8sView});
-        st_.setTask(t, TaskStatus::Bound, int32_t(n));
+        // The k8s view first: setTask then moves the node to its new bucket once.
         st_.k8sAdd(t, n);
+        st_.setTask(t, TaskStatus::Bound, int32_t(n));
         st_.reindexNode(n);
     }
 
     void restore() {
         for (auto it = undo_.rbegin(); it != undo_.rend(); ++it) {
             const int32_t node = st_.tasks[it->task].node;
-            if (st_.tasks[it->task].inK8sView && !it->inK8s && node >= 0) {
-                st_.k8sRemove(it->task, uint32_t(node));
-                st_.reindexNode(uint32_t(node));
-            }
+            const bool leavesView = st_.tasks[it->task].inK8sView && !it->inK8s && node >= 0;
+            if (leavesView) st_.k8sRemove(it->task, uint32_t(node));
             st_.setTask(it->task, it->status, it->node);
+            if (leavesView) st_.reindexNode(uint32_t(node));
         }
         undo_.clear();
     }
@@ -289,6 +320,7 @@ class KubeScheduler {
     k8s::FitScorer fit_;
     std::vector<int> balancedDims_;
     std::vector<Undo> undo_;
+    std::vector<uint32_t> bucketFirsts_;
     StaticNodeChecks& checks_;
 };
 
@@ -311,9 +343,9 @@ StaticNodeChecks::Result StaticNodeChecks::check(const ClusterState& st, uint32_
 }
 
 CycleResult runKubeDefault(ClusterState& state, const KubeSchedulerProfile& profile, bool scores,
-                           bool compact, StaticNodeChecks* checks) {
+                           bool compact, StaticNodeChecks* checks, const std::vector<uint32_t>* pods) {
     StaticNodeChecks once;
-    return KubeScheduler(state, profile, checks ? *checks : once).run(scores, compact);
+    return KubeScheduler(state, profile, checks ? *checks : once).run(scores, compact, pods);
 }
 
 } // namespace gantry::engine

@@ -31,10 +31,12 @@ class StaticNodeChecks {
     std::vector<Result> results_;
 };
 
-// Schedules every pending pod of the state (the state is restored before returning). `compact`: the
-// simulator's form (CycleOptions::compact), without the PodGroup phases and gangs by name. `checks`:
-// kept across the cycles of one state (one for this call when null).
+// Schedules every pending pod of the state, or only `pods` (CycleOptions::pendingPods) when given
+// (the state is restored before returning). `compact`: the simulator's form (CycleOptions::compact),
+// without the PodGroup phases and gangs by name. `checks`: kept across the cycles of one state (one
+// for this call when null).
 CycleResult runKubeDefault(ClusterState& state, const KubeSchedulerProfile& profile, bool scores = false,
-                           bool compact = false, StaticNodeChecks* checks = nullptr);
+                           bool compact = false, StaticNodeChecks* checks = nullptr,
+                           const std::vector<uint32_t>* pods = nullptr);
 
 } // namespace gantry::engine

@@ -27,6 +27,25 @@ std::string measureName(const std::string& what, const std::string& resource) {
     return what + "_" + resource + (unitOf(resource) == ResourceUnit::Bytes ? "_gib" : "");
 }
 
+// Time from creation to the first quota reservation: how many got one, how many never did, and the
+// mean, p95 and max wait of those that did.
+std::vector<std::pair<std::string, double>> admissionWaits(std::vector<double> waits, int64_t never) {
+    std::vector<std::pair<std::string, double>> totals;
+    std::sort(waits.begin(), waits.end());
+    double sum = 0;
+    for (double x : waits) sum += x;
+    totals.emplace_back("admitted", double(waits.size()));
+    totals.emplace_back("never_admitted", double(never));
+    if (!waits.empty()) {
+        totals.emplace_back("mean_time_to_admission_seconds", sum / double(waits.size()));
+        totals.emplace_back(
+            "p95_time_to_admission_seconds",
+            waits[std::min(waits.size() - 1, size_t(std::ceil(0.95 * double(waits.size()))) - 1)]);
+        totals.emplace_back("max_time_to_admission_seconds", waits.back());
+    }
+    return totals;
+}
+
 } // namespace
 
 std::string workloadClass(const std::string& name) {
@@ -90,6 +109,24 @@ void ObjectRecorder::sample(const World& w) {
 }
 
 std::vector<ObjectSeries> ObjectRecorder::series(const World& w, const std::vector<Workload>& wls) const {
+    // Time to admission by workload class (Kueue's performance test reports its average) and by
+    // ClusterQueue.
+    std::map<std::string, std::vector<double>> waits;
+    std::map<std::string, int64_t> never;
+    std::vector<std::vector<double>> cqWaits(usage_.size());
+    std::vector<int64_t> cqNever(usage_.size(), 0);
+    for (const Workload& wl : wls) {
+        if (wl.untouched || wl.created == kZeroTime) continue;
+        const std::string cls = workloadClass(wl.name);
+        const bool inCq = wl.cq >= 0 && size_t(wl.cq) < usage_.size();
+        if (wl.firstAdmitted >= 0) {
+            waits[cls].push_back(wl.firstAdmitted - wl.created);
+            if (inCq) cqWaits[size_t(wl.cq)].push_back(wl.firstAdmitted - wl.created);
+        } else {
+            ++never[cls];
+            if (inCq) ++cqNever[size_t(wl.cq)];
+        }
+    }
     std::vector<ObjectSeries> out;
     for (size_t c = 0; c < usage_.size(); ++c) {
         ObjectSeries s;
@@ -112,35 +149,16 @@ std::vector<ObjectSeries> ObjectRecorder::series(const World& w, const std::vect
                 s.totals.emplace_back(measureName("mean_usage_pct_of_nominal", name),
                                       100.0 * sum / double(usage_[c][r].size()) / nominal);
         }
+        for (auto& total : admissionWaits(std::move(cqWaits[c]), cqNever[c]))
+            s.totals.push_back(std::move(total));
         out.push_back(std::move(s));
-    }
-    // Time to admission by workload class (Kueue's performance test reports its average).
-    std::map<std::string, std::vector<double>> waits;
-    std::map<std::string, int64_t> never;
-    for (const Workload& wl : wls) {
-        if (wl.untouched || wl.created == kZeroTime) continue;
-        const std::string cls = workloadClass(wl.name);
-        if (wl.firstAdmitted >= 0)
-            waits[cls].push_back(wl.firstAdmitted - wl.created);
-        else
-            ++never[cls];
     }
     for (auto& [cls, v] : never) waits.try_emplace(cls);
     for (auto& [cls, v] : waits) {
         ObjectSeries s;
         s.kind = "workload class";
         s.name = cls;
-        std::sort(v.begin(), v.end());
-        double sum = 0;
-        for (double x : v) sum += x;
-        s.totals.emplace_back("admitted", double(v.size()));
-        s.totals.emplace_back("never_admitted", double(never[cls]));
-        if (!v.empty()) {
-            s.totals.emplace_back("mean_time_to_admission_seconds", sum / double(v.size()));
-            s.totals.emplace_back("p95_time_to_admission_seconds",
-                                  v[std::min(v.size() - 1, size_t(std::ceil(0.95 * double(v.size()))) - 1)]);
-            s.totals.emplace_back("max_time_to_admission_seconds", v.back());
-        }
+        s.totals = admissionWaits(std::move(v), never[cls]);
         out.push_back(std::move(s));
     }
     return out;

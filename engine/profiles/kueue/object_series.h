@@ -1,7 +1,8 @@
 #pragma once
 // Kueue's own objects over a simulation: each ClusterQueue's usage against its nominal quota, what
 // it borrows from its cohort and what of its quota others use (lent), per resource summed over
-// flavors; and per workload class the time from creation to the first quota reservation.
+// flavors; and per ClusterQueue and per workload class the time from creation to the first quota
+// reservation.
 #include "profile/scheduler_profile.h"
 #include "profiles/kueue/workloads.h"
 

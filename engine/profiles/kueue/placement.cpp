@@ -20,6 +20,7 @@ void Placement::admit(ClusterState& st, const World& w, uint32_t wi, const Workl
     if (ownShape_.size() < st.tasks.size()) {
         ownShape_.resize(st.tasks.size(), UINT32_MAX);
         placeable_.resize(st.tasks.size(), 0);
+        listed_.resize(st.tasks.size(), 0);
     }
     std::map<std::string, size_t> podSetOf;
     for (size_t i = 0; i < wl.podSets.size(); ++i) podSetOf.emplace(wl.podSets[i].name, i);
@@ -33,6 +34,10 @@ void Placement::admit(ClusterState& st, const World& w, uint32_t wi, const Workl
         ++placed[it->second];
         placeable_[t] = 1;
         tasksOf_[wi].push_back(t);
+        if (!listed_[t]) {
+            listed_[t] = 1;
+            candidates_.push_back(t);
+        }
         Labels selector;
         std::vector<Toleration> tolerations;
         std::vector<int> seen;
@@ -62,19 +67,23 @@ void Placement::release(ClusterState& st, uint32_t wi, const Workload& wl) {
     tasksOf_[wi].clear();
 }
 
-CycleResult Placement::place(ClusterState& st, const CycleOptions& options) {
-    hidden_.clear();
-    for (uint32_t t = 0; t < st.tasks.size(); ++t) {
+CycleResult Placement::place(ClusterState& st, CycleOptions options) {
+    // A suspended job has no pods: kube-scheduler sees only the pending pods of admitted workloads.
+    std::sort(candidates_.begin(), candidates_.end());
+    pending_.clear();
+    size_t kept = 0;
+    for (uint32_t t : candidates_) {
         const TaskRec& task = st.tasks[t];
-        if (task.status != TaskStatus::Pending || task.job == UINT32_MAX) continue;
-        if (t < placeable_.size() && placeable_[t]) continue;
-        hidden_.push_back(t);
+        if (!placeable_[t] || task.status != TaskStatus::Pending) {
+            listed_[t] = 0;
+            continue;
+        }
+        candidates_[kept++] = t;
+        if (task.job != UINT32_MAX) pending_.push_back(t);
     }
-    // A suspended job has no pods: kube-scheduler must not see these.
-    for (uint32_t t : hidden_) st.setTask(t, TaskStatus::Unknown, -1);
-    CycleResult r = kube_->cycle(st, options);
-    for (uint32_t t : hidden_) st.setTask(t, TaskStatus::Pending, -1);
-    return r;
+    candidates_.resize(kept);
+    options.pendingPods = &pending_;
+    return kube_->cycle(st, options);
 }
 
 } // namespace gantry::engine::kueue

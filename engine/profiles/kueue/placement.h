@@ -24,14 +24,18 @@ class Placement {
     void release(ClusterState& st, uint32_t wi, const Workload& wl);
 
     // kube-scheduler's cycle over the pending pods that may be placed (bindings by index).
-    CycleResult place(ClusterState& st, const CycleOptions& options);
+    CycleResult place(ClusterState& st, CycleOptions options);
 
   private:
     std::unique_ptr<SchedulerProfile> kube_;
     std::vector<uint32_t> ownShape_; // per task: its shape before admission (UINT32_MAX: unchanged)
     std::vector<uint8_t> placeable_; // per task: admitted
+    std::vector<uint8_t> listed_;    // per task: in candidates_
     std::vector<std::vector<uint32_t>> tasksOf_; // per workload: its tasks made placeable
-    std::vector<uint32_t> hidden_;               // scratch
+    // Tasks made placeable and not yet seen placed. A placed pod of an admitted workload is pending
+    // again only when its workload is preempted, which releases it; admitting it again lists it again.
+    std::vector<uint32_t> candidates_;
+    std::vector<uint32_t> pending_; // scratch: the candidates pending now, ascending
 };
 
 } // namespace gantry::engine::kueue
