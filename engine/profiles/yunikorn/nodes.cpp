@@ -22,6 +22,7 @@ void NodeCollection::setPolicy(bool binpacking, std::vector<std::pair<int, doubl
 void NodeCollection::init(std::vector<Node> nodes) {
     nodes_ = std::move(nodes);
     ++grown_;
+    ++opened_;
     std::vector<uint32_t> order(nodes_.size());
     for (uint32_t i = 0; i < order.size(); ++i) order[i] = i;
     std::sort(order.begin(), order.end(),
@@ -90,7 +91,9 @@ std::vector<uint32_t> NodeCollection::fittingAfter(const Res& res, const Key& af
     return out;
 }
 
-uint32_t NodeCollection::closestFit(const Res& res) const {
+uint32_t NodeCollection::closestFit(const Res& res, uint32_t key) const {
+    if (key >= noneLargeEnough_.size()) noneLargeEnough_.resize(key + 1, 0);
+    if (noneLargeEnough_[key] == opened_) return kNoNode;
     uint32_t best = kNoNode;
     double bestScore = 0;
     forEachInBlocks(blockTotal_, res, [&](uint32_t n) {
@@ -102,6 +105,7 @@ uint32_t NodeCollection::closestFit(const Res& res) const {
             bestScore = score;
         }
     });
+    if (best == kNoNode) noneLargeEnough_[key] = opened_;
     return best;
 }
 
@@ -125,7 +129,10 @@ double NodeCollection::scoreOf(const Node& n) const {
 }
 
 void NodeCollection::reservationsChanged(uint32_t n) {
-    if (!nodes_[n].reserved()) ++grown_;
+    if (!nodes_[n].reserved()) {
+        ++grown_;
+        ++opened_;
+    }
     refreshBlock(n / kBlock);
 }
 

@@ -65,8 +65,8 @@ class NodeCollection {
     }
     // The open node whose total holds `res` and whose available comes closest to holding it (Resource
     // FitInScore, ties to the first in sort order): the node the core reserves for an ask no node
-    // takes. kNoNode when no open node is large enough.
-    uint32_t closestFit(const Res& res) const;
+    // takes. kNoNode when no open node is large enough. `key` as for forEachFitting.
+    uint32_t closestFit(const Res& res, uint32_t key) const;
     static constexpr uint32_t kNoNode = UINT32_MAX;
 
   private:
@@ -115,6 +115,10 @@ class NodeCollection {
     // Counts the times a node grew; per resource key, the count at which no open node fitted it.
     uint64_t grown_ = 1;
     mutable std::vector<uint64_t> nothingFits_;
+    // Totals never change, so no open node is large enough for a resource until some node opens:
+    // counts the times one did; per resource key, the count at which none was large enough.
+    uint64_t opened_ = 1;
+    mutable std::vector<uint64_t> noneLargeEnough_;
 };
 
 } // namespace gantry::engine::yunikorn
