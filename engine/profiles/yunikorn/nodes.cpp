@@ -13,9 +13,11 @@ void NodeCollection::setPolicy(bool binpacking, std::vector<std::pair<int, doubl
     binpacking_ = binpacking;
     weights_ = std::move(weights);
     sorted_.clear();
+    open_.clear();
     for (uint32_t n = 0; n < nodes_.size(); ++n) {
         nodes_[n].score = scoreOf(nodes_[n]);
-        sorted_.insert({nodes_[n].score, {nodes_[n].rank, n}});
+        sorted_.insert(keyOf(n));
+        if (open(nodes_[n])) open_.insert(keyOf(n));
     }
 }
 
@@ -133,6 +135,10 @@ void NodeCollection::reservationsChanged(uint32_t n) {
         ++grown_;
         ++opened_;
     }
+    if (open(nodes_[n]))
+        open_.insert(keyOf(n));
+    else
+        open_.erase(keyOf(n));
     refreshBlock(n / kBlock);
 }
 
@@ -153,9 +159,11 @@ void NodeCollection::updated(uint32_t n) {
     refreshBlock(n / kBlock);
     const double score = scoreOf(node);
     if (score == node.score) return;
-    sorted_.erase({node.score, {node.rank, n}});
+    sorted_.erase(keyOf(n));
+    if (open(node)) open_.erase(keyOf(n));
     node.score = score;
-    sorted_.insert({node.score, {node.rank, n}});
+    sorted_.insert(keyOf(n));
+    if (open(node)) open_.insert(keyOf(n));
 }
 
 } // namespace gantry::engine::yunikorn

@@ -76,7 +76,7 @@ class NodeCollection {
     // One scan; true when f stopped it.
     template <class F> bool forEachFittingOnce(const Res& res, F f) const {
         int direct = 0;
-        for (const auto& [score, rankAndNode] : sorted_) {
+        for (const auto& [score, rankAndNode] : open_) {
             // Where most nodes fit, one of the first does; past them, ask the blocks.
             if (direct++ == kDirect) {
                 // The rest as a heap: most scans stop at the first of them.
@@ -90,7 +90,7 @@ class NodeCollection {
                 return false;
             }
             const uint32_t n = rankAndNode.second;
-            if (open(nodes_[n]) && nodes_[n].available.fitIn(res) && !f(n)) return true;
+            if (nodes_[n].available.fitIn(res) && !f(n)) return true;
         }
         return false;
     }
@@ -106,6 +106,9 @@ class NodeCollection {
     std::vector<Node> nodes_;
     std::unordered_map<std::string, uint32_t> byId_;
     std::set<Key> sorted_;
+    // The open nodes alone, in the same order: reserved nodes keep their usage, and with it often
+    // the first places of the order, where a scan for an ask would pass them again and again.
+    std::set<Key> open_;
     bool binpacking_ = false;
     std::vector<std::pair<int, double>> weights_;
     // Per block of kBlock nodes (by index), per resource type below width_: the largest available
