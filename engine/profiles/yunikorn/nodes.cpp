@@ -93,6 +93,15 @@ std::vector<uint32_t> NodeCollection::fittingAfter(const Res& res, const Key& af
     return out;
 }
 
+uint32_t NodeCollection::firstFitting(const Res& res, const Key& after) const {
+    uint32_t first = kNoNode;
+    forEachInBlocks(blockAvailable_, res, [&](uint32_t n) {
+        if (!open(nodes_[n]) || keyOf(n) < after || !nodes_[n].available.fitIn(res)) return;
+        if (first == kNoNode || keyOf(n) < keyOf(first)) first = n;
+    });
+    return first;
+}
+
 uint32_t NodeCollection::closestFit(const Res& res, uint32_t key) const {
     if (key >= noneLargeEnough_.size()) noneLargeEnough_.resize(key + 1, 0);
     if (noneLargeEnough_[key] == opened_) return kNoNode;

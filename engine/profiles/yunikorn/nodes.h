@@ -79,8 +79,14 @@ class NodeCollection {
         for (const auto& [score, rankAndNode] : open_) {
             // Where most nodes fit, one of the first does; past them, ask the blocks.
             if (direct++ == kDirect) {
-                // The rest as a heap: most scans stop at the first of them.
-                std::vector<uint32_t> rest = fittingAfter(res, {score, rankAndNode});
+                // Most scans stop at the first of the rest (f fails only where it changes nothing):
+                // find it in one pass, and order the others only when f asks for more.
+                const Key after{score, rankAndNode};
+                const uint32_t first = firstFitting(res, after);
+                if (first == kNoNode) return false;
+                if (!f(first)) return true;
+                std::vector<uint32_t> rest = fittingAfter(res, after);
+                std::erase(rest, first);
                 auto later = [&](uint32_t l, uint32_t r) { return keyOf(l) > keyOf(r); };
                 std::make_heap(rest.begin(), rest.end(), later);
                 for (auto end = rest.end(); end != rest.begin(); --end) {
@@ -103,6 +109,7 @@ class NodeCollection {
     // f(n) for every node of the blocks that may hold res.
     template <class F> void forEachInBlocks(const std::vector<int64_t>& largest, const Res& res, F f) const;
     std::vector<uint32_t> fittingAfter(const Res& res, const Key& after) const;
+    uint32_t firstFitting(const Res& res, const Key& after) const; // of fittingAfter, kNoNode if none
     std::vector<Node> nodes_;
     std::unordered_map<std::string, uint32_t> byId_;
     std::set<Key> sorted_;
