@@ -96,12 +96,22 @@ class NodeCollection {
                 return false;
             }
             const uint32_t n = rankAndNode.second;
-            if (nodes_[n].available.fitIn(res) && !f(n)) return true;
+            if (roomFits(n, res) && !f(n)) return true;
         }
         return false;
     }
     static bool open(const Node& n) { return n.schedulable && !n.reserved(); }
     Key keyOf(uint32_t n) const { return {nodes_[n].score, {nodes_[n].rank, n}}; }
+    // available.fitIn(res), from the node's row of room_.
+    bool roomFits(uint32_t n, const Res& res) const {
+        const int64_t* room = room_.data() + size_t(n) * size_t(width_);
+        for (uint64_t m = res.mask(); m; m &= m - 1) {
+            const int k = __builtin_ctzll(m);
+            if (res.get(k) > (k < width_ ? room[k] : 0)) return false;
+        }
+        return true;
+    }
+    void refreshRoom(uint32_t n);
     double scoreOf(const Node& n) const;
     void refreshBlock(uint32_t b);
     // Whether some open node of block b may hold res (by its largest available or total).
@@ -122,6 +132,12 @@ class NodeCollection {
     // and total of its open nodes, negative amounts as 0.
     int width_ = 1;
     std::vector<int64_t> blockAvailable_, blockTotal_;
+    // What block scans read for each node, packed so that a scan does not pull in whole nodes:
+    // per node, per type below width_, its available resource (negative as 0); whether it is open;
+    // its place in the order.
+    std::vector<int64_t> room_;
+    std::vector<uint8_t> isOpen_;
+    std::vector<Key> keys_;
     // Counts the times a node grew; per resource key, the count at which no open node fitted it.
     uint64_t grown_ = 1;
     mutable std::vector<uint64_t> nothingFits_;
