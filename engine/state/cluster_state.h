@@ -117,6 +117,9 @@ struct JobRec {
     uint64_t requestMask = 0;       // scalar dims any of its tasks names
     uint32_t order = 0;
     bool changed = false; // listed in ClusterState::changedJobs
+    // ClusterState::requeues when the job was added or a task of it last went back to pending: until
+    // it changes, a task that left pending has not returned to it.
+    uint64_t requeuedAt = 0;
 };
 
 struct QueueRec {
@@ -245,6 +248,7 @@ class ClusterState {
     // Recorded only while trackChanges is on; the observer empties the list.
     bool trackChanges = false;
     std::vector<uint32_t> changedJobs;
+    uint64_t requeues = 0; // counts jobs added and tasks that went back to pending (JobRec::requeuedAt)
     void markChanged(uint32_t job) {
         if (!trackChanges || jobs[job].changed) return;
         jobs[job].changed = true;

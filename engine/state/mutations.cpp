@@ -94,6 +94,7 @@ void ClusterState::setTask(uint32_t task, TaskStatus status, int32_t node) {
         const auto& sh = shapes[t.shape];
         j.statusCount[int(t.status)]--;
         j.statusCount[int(status)]++;
+        if (status == TaskStatus::Pending && t.status != TaskStatus::Pending) j.requeuedAt = ++requeues;
         if (sh.bestEffort) {
             if (t.status == TaskStatus::Pending) j.pendingBestEffort--;
             if (status == TaskStatus::Pending) j.pendingBestEffort++;

@@ -343,6 +343,7 @@ struct StateBuilder {
 
     uint32_t addJobRecord(const PodGroup& g, const std::string& queue) {
         JobRec j;
+        j.requeuedAt = ++s.requeues;
         j.name = s.strings.intern(g.name);
         j.ns = s.strings.intern(g.ns);
         j.key = g.key();

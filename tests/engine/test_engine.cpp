@@ -375,6 +375,34 @@ class SessionTest : public QObject {
         const CycleResult r = ssn.run();
         QCOMPARE(r.bindings.at("ns/late-0"), std::string("b"));
     }
+    // A job's requeuedAt moves only when a task of it goes back to pending, and a job that takes a
+    // removed job's slot has its own: a reader that skips a job's first tasks while they have left
+    // pending (YuniKorn's pending reasons) relies on both.
+    void requeuedAtMarksTasksBackToPending() {
+        Cluster c;
+        c.queues.push_back(makeQueue("default"));
+        c.nodes.push_back(makeNode("a", 8000, 16));
+        c.podGroups.push_back(makeGroup("ns", "train", "default", 2));
+        for (int i = 0; i < 3; ++i)
+            c.pods.push_back(makePod("ns", "train-" + std::to_string(i), "train", 1000, 1));
+        ClusterState st = buildClusterState(c);
+        const uint32_t job = uint32_t(st.findJob("ns/train"));
+        const uint64_t added = st.jobs[job].requeuedAt;
+        for (uint32_t t : st.jobs[job].tasks) st.setTask(t, TaskStatus::Running, 0);
+        st.setTask(st.jobs[job].tasks[2], TaskStatus::Succeeded, -1);
+        QCOMPARE(st.jobs[job].requeuedAt, added);
+        st.setTask(st.jobs[job].tasks[1], TaskStatus::Pending, -1); // evicted: pending again
+        const uint64_t requeued = st.jobs[job].requeuedAt;
+        QVERIFY(requeued != added);
+        st.setTask(st.jobs[job].tasks[1], TaskStatus::Pending, -1); // already pending
+        QCOMPARE(st.jobs[job].requeuedAt, requeued);
+        for (uint32_t t : st.jobs[job].tasks) st.setTask(t, TaskStatus::Succeeded, -1);
+        st.removeJob(job);
+        const uint32_t next =
+            st.addJob(makeGroup("ns", "next", "default", 1), {makePod("ns", "next-0", "next", 1000, 1)});
+        QCOMPARE(next, job); // the slot is reused
+        QVERIFY(st.jobs[next].requeuedAt != added && st.jobs[next].requeuedAt != requeued);
+    }
     void gpuDeviceShares() {
         Cluster c;
         c.queues.push_back(makeQueue("default"));

@@ -128,7 +128,7 @@ class YuniKornScanTest : public QObject {
                 QCOMPARE(first,
                          std::vector<uint32_t>(scanned.begin(),
                                                scanned.begin() + long(std::min<size_t>(2, scanned.size()))));
-                QCOMPARE(nodes.closestFit(ask), closestByWalk(nodes, ask));
+                QCOMPARE(nodes.closestFit(ask, key), closestByWalk(nodes, ask));
             }
         }
     }

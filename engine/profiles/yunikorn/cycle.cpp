@@ -306,7 +306,7 @@ CycleDecision Partition::tryNodes(uint32_t app, uint32_t ask, double now) {
         return true;
     });
     if (allocated || !mayReserve) return out;
-    if (toReserve == kNone) toReserve = nodes.closestFit(res);
+    if (toReserve == kNone) toReserve = nodes.closestFit(res, asks[ask].res);
     if (toReserve != kNone) {
         if (!nodeConditions(toReserve, ask, false)) return {};
         out.type = ResultType::Reserved;

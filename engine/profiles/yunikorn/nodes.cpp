@@ -13,15 +13,20 @@ void NodeCollection::setPolicy(bool binpacking, std::vector<std::pair<int, doubl
     binpacking_ = binpacking;
     weights_ = std::move(weights);
     sorted_.clear();
+    open_.clear();
+    keys_.resize(nodes_.size());
     for (uint32_t n = 0; n < nodes_.size(); ++n) {
         nodes_[n].score = scoreOf(nodes_[n]);
-        sorted_.insert({nodes_[n].score, {nodes_[n].rank, n}});
+        keys_[n] = keyOf(n);
+        sorted_.insert(keyOf(n));
+        if (open(nodes_[n])) open_.insert(keyOf(n));
     }
 }
 
 void NodeCollection::init(std::vector<Node> nodes) {
     nodes_ = std::move(nodes);
     ++grown_;
+    ++opened_;
     std::vector<uint32_t> order(nodes_.size());
     for (uint32_t i = 0; i < order.size(); ++i) order[i] = i;
     std::sort(order.begin(), order.end(),
@@ -38,6 +43,9 @@ void NodeCollection::init(std::vector<Node> nodes) {
     }
     width_ = 1;
     for (const Node& node : nodes_) width_ = std::max(width_, 64 - __builtin_clzll(node.total.mask() | 1));
+    room_.assign(nodes_.size() * size_t(width_), 0);
+    isOpen_.assign(nodes_.size(), 0);
+    for (uint32_t n = 0; n < nodes_.size(); ++n) refreshRoom(n);
     const size_t blocks = (nodes_.size() + kBlock - 1) / kBlock;
     blockAvailable_.assign(blocks * size_t(width_), 0);
     blockTotal_.assign(blocks * size_t(width_), 0);
@@ -46,6 +54,12 @@ void NodeCollection::init(std::vector<Node> nodes) {
 }
 
 // Types at or above width_ are in no node's total, so no available has them above 0.
+void NodeCollection::refreshRoom(uint32_t n) {
+    int64_t* room = room_.data() + size_t(n) * size_t(width_);
+    for (int k = 0; k < width_; ++k) room[k] = std::max<int64_t>(0, nodes_[n].available.get(k));
+    isOpen_[n] = open(nodes_[n]);
+}
+
 void NodeCollection::refreshBlock(uint32_t b) {
     int64_t* available = blockAvailable_.data() + size_t(b) * size_t(width_);
     int64_t* total = blockTotal_.data() + size_t(b) * size_t(width_);
@@ -53,11 +67,11 @@ void NodeCollection::refreshBlock(uint32_t b) {
     std::fill(total, total + width_, 0);
     const uint32_t end = std::min<uint32_t>(uint32_t(nodes_.size()), (b + 1) * kBlock);
     for (uint32_t n = b * kBlock; n < end; ++n) {
-        const Node& node = nodes_[n];
-        if (!open(node)) continue;
+        if (!isOpen_[n]) continue;
+        const int64_t* room = room_.data() + size_t(n) * size_t(width_);
         for (int k = 0; k < width_; ++k) {
-            available[k] = std::max(available[k], node.available.get(k));
-            total[k] = std::max(total[k], node.total.get(k));
+            available[k] = std::max(available[k], room[k]);
+            total[k] = std::max(total[k], nodes_[n].total.get(k));
         }
     }
 }
@@ -85,12 +99,23 @@ void NodeCollection::forEachInBlocks(const std::vector<int64_t>& largest, const 
 std::vector<uint32_t> NodeCollection::fittingAfter(const Res& res, const Key& after) const {
     std::vector<uint32_t> out;
     forEachInBlocks(blockAvailable_, res, [&](uint32_t n) {
-        if (open(nodes_[n]) && keyOf(n) >= after && nodes_[n].available.fitIn(res)) out.push_back(n);
+        if (isOpen_[n] && keys_[n] >= after && roomFits(n, res)) out.push_back(n);
     });
     return out;
 }
 
-uint32_t NodeCollection::closestFit(const Res& res) const {
+uint32_t NodeCollection::firstFitting(const Res& res, const Key& after) const {
+    uint32_t first = kNoNode;
+    forEachInBlocks(blockAvailable_, res, [&](uint32_t n) {
+        if (!isOpen_[n] || keys_[n] < after || !roomFits(n, res)) return;
+        if (first == kNoNode || keys_[n] < keys_[first]) first = n;
+    });
+    return first;
+}
+
+uint32_t NodeCollection::closestFit(const Res& res, uint32_t key) const {
+    if (key >= noneLargeEnough_.size()) noneLargeEnough_.resize(key + 1, 0);
+    if (noneLargeEnough_[key] == opened_) return kNoNode;
     uint32_t best = kNoNode;
     double bestScore = 0;
     forEachInBlocks(blockTotal_, res, [&](uint32_t n) {
@@ -102,6 +127,7 @@ uint32_t NodeCollection::closestFit(const Res& res) const {
             bestScore = score;
         }
     });
+    if (best == kNoNode) noneLargeEnough_[key] = opened_;
     return best;
 }
 
@@ -125,7 +151,15 @@ double NodeCollection::scoreOf(const Node& n) const {
 }
 
 void NodeCollection::reservationsChanged(uint32_t n) {
-    if (!nodes_[n].reserved()) ++grown_;
+    if (!nodes_[n].reserved()) {
+        ++grown_;
+        ++opened_;
+    }
+    if (open(nodes_[n]))
+        open_.insert(keyOf(n));
+    else
+        open_.erase(keyOf(n));
+    refreshRoom(n);
     refreshBlock(n / kBlock);
 }
 
@@ -143,12 +177,16 @@ void NodeCollection::updated(uint32_t n) {
             break;
         }
     }
+    refreshRoom(n);
     refreshBlock(n / kBlock);
     const double score = scoreOf(node);
     if (score == node.score) return;
-    sorted_.erase({node.score, {node.rank, n}});
+    sorted_.erase(keyOf(n));
+    if (open(node)) open_.erase(keyOf(n));
     node.score = score;
-    sorted_.insert({node.score, {node.rank, n}});
+    keys_[n] = keyOf(n);
+    sorted_.insert(keyOf(n));
+    if (open(node)) open_.insert(keyOf(n));
 }
 
 } // namespace gantry::engine::yunikorn

@@ -65,8 +65,8 @@ class NodeCollection {
     }
     // The open node whose total holds `res` and whose available comes closest to holding it (Resource
     // FitInScore, ties to the first in sort order): the node the core reserves for an ask no node
-    // takes. kNoNode when no open node is large enough.
-    uint32_t closestFit(const Res& res) const;
+    // takes. kNoNode when no open node is large enough. `key` as for forEachFitting.
+    uint32_t closestFit(const Res& res, uint32_t key) const;
     static constexpr uint32_t kNoNode = UINT32_MAX;
 
   private:
@@ -76,11 +76,17 @@ class NodeCollection {
     // One scan; true when f stopped it.
     template <class F> bool forEachFittingOnce(const Res& res, F f) const {
         int direct = 0;
-        for (const auto& [score, rankAndNode] : sorted_) {
+        for (const auto& [score, rankAndNode] : open_) {
             // Where most nodes fit, one of the first does; past them, ask the blocks.
             if (direct++ == kDirect) {
-                // The rest as a heap: most scans stop at the first of them.
-                std::vector<uint32_t> rest = fittingAfter(res, {score, rankAndNode});
+                // Most scans stop at the first of the rest (f fails only where it changes nothing):
+                // find it in one pass, and order the others only when f asks for more.
+                const Key after{score, rankAndNode};
+                const uint32_t first = firstFitting(res, after);
+                if (first == kNoNode) return false;
+                if (!f(first)) return true;
+                std::vector<uint32_t> rest = fittingAfter(res, after);
+                std::erase(rest, first);
                 auto later = [&](uint32_t l, uint32_t r) { return keyOf(l) > keyOf(r); };
                 std::make_heap(rest.begin(), rest.end(), later);
                 for (auto end = rest.end(); end != rest.begin(); --end) {
@@ -90,12 +96,22 @@ class NodeCollection {
                 return false;
             }
             const uint32_t n = rankAndNode.second;
-            if (open(nodes_[n]) && nodes_[n].available.fitIn(res) && !f(n)) return true;
+            if (roomFits(n, res) && !f(n)) return true;
         }
         return false;
     }
     static bool open(const Node& n) { return n.schedulable && !n.reserved(); }
     Key keyOf(uint32_t n) const { return {nodes_[n].score, {nodes_[n].rank, n}}; }
+    // available.fitIn(res), from the node's row of room_.
+    bool roomFits(uint32_t n, const Res& res) const {
+        const int64_t* room = room_.data() + size_t(n) * size_t(width_);
+        for (uint64_t m = res.mask(); m; m &= m - 1) {
+            const int k = __builtin_ctzll(m);
+            if (res.get(k) > (k < width_ ? room[k] : 0)) return false;
+        }
+        return true;
+    }
+    void refreshRoom(uint32_t n);
     double scoreOf(const Node& n) const;
     void refreshBlock(uint32_t b);
     // Whether some open node of block b may hold res (by its largest available or total).
@@ -103,18 +119,32 @@ class NodeCollection {
     // f(n) for every node of the blocks that may hold res.
     template <class F> void forEachInBlocks(const std::vector<int64_t>& largest, const Res& res, F f) const;
     std::vector<uint32_t> fittingAfter(const Res& res, const Key& after) const;
+    uint32_t firstFitting(const Res& res, const Key& after) const; // of fittingAfter, kNoNode if none
     std::vector<Node> nodes_;
     std::unordered_map<std::string, uint32_t> byId_;
     std::set<Key> sorted_;
+    // The open nodes alone, in the same order: reserved nodes keep their usage, and with it often
+    // the first places of the order, where a scan for an ask would pass them again and again.
+    std::set<Key> open_;
     bool binpacking_ = false;
     std::vector<std::pair<int, double>> weights_;
     // Per block of kBlock nodes (by index), per resource type below width_: the largest available
     // and total of its open nodes, negative amounts as 0.
     int width_ = 1;
     std::vector<int64_t> blockAvailable_, blockTotal_;
+    // What block scans read for each node, packed so that a scan does not pull in whole nodes:
+    // per node, per type below width_, its available resource (negative as 0); whether it is open;
+    // its place in the order.
+    std::vector<int64_t> room_;
+    std::vector<uint8_t> isOpen_;
+    std::vector<Key> keys_;
     // Counts the times a node grew; per resource key, the count at which no open node fitted it.
     uint64_t grown_ = 1;
     mutable std::vector<uint64_t> nothingFits_;
+    // Totals never change, so no open node is large enough for a resource until some node opens:
+    // counts the times one did; per resource key, the count at which none was large enough.
+    uint64_t opened_ = 1;
+    mutable std::vector<uint64_t> noneLargeEnough_;
 };
 
 } // namespace gantry::engine::yunikorn

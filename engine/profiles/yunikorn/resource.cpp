@@ -104,19 +104,19 @@ void Res::prune() {
 }
 
 bool Res::fitIn(const Res& smaller) const {
-    bool fits = true;
-    forEach(smaller.mask_, [&](int k) {
-        if (smaller.get(k) > std::max<int64_t>(0, get(k))) fits = false;
-    });
-    return fits;
+    for (uint64_t m = smaller.mask_; m; m &= m - 1) {
+        const int k = __builtin_ctzll(m);
+        if (smaller.data()[k] > std::max<int64_t>(0, get(k))) return false;
+    }
+    return true;
 }
 
 bool Res::fitInMaxUndef(const Res& smaller) const {
-    bool fits = true;
-    forEach(smaller.mask_, [&](int k) {
-        if (has(k) && smaller.get(k) > std::max<int64_t>(0, get(k))) fits = false;
-    });
-    return fits;
+    for (uint64_t m = smaller.mask_ & mask_; m; m &= m - 1) {
+        const int k = __builtin_ctzll(m);
+        if (smaller.data()[k] > std::max<int64_t>(0, data()[k])) return false;
+    }
+    return true;
 }
 
 bool Res::fitInActual(const Res& smaller) const {

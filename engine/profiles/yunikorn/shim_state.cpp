@@ -90,6 +90,7 @@ void ShimState::attach(ClusterState& state, double now) {
 }
 
 const std::string* ShimState::rejectionOf(const ClusterState& state, uint32_t t) const {
+    if (rejected.empty()) return nullptr;
     const TaskRec& task = state.tasks[t];
     std::string id;
     if (t < pods_.size() && pods_[t].key == state.taskKey(t))

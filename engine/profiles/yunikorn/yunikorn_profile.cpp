@@ -72,6 +72,10 @@ class YuniKornProfile : public SchedulerProfile {
     Report last_;
     mutable double clockFrom_ = 0, clockNext_ = 0; // the last nextClockChange, until the next cycle
     std::vector<std::string> lastKeys_;            // ask -> pod key, filled for the JSON of the last cycle
+    // State job -> (its requeuedAt, how many of its first tasks were not pending) at its last
+    // reason: while requeuedAt stays, none of them is pending again, so the next reason need not
+    // walk a large job's running tasks again.
+    std::vector<std::pair<uint64_t, uint32_t>> runningPrefix_;
     // Over a simulation: per queue, per sample.
     std::vector<double> sampleTimes_;
     std::map<std::string, std::vector<std::array<double, 5>>> queueSamples_;
@@ -227,11 +231,19 @@ CycleResult YuniKornProfile::cycle(ClusterState& state, const CycleOptions& opti
             if (state.tasks[t].volcano && waits(t))
                 result.pending[state.taskKey(t)] = pendingReason(state, t);
     } else {
+        runningPrefix_.resize(state.jobs.size());
         for (uint32_t j = 0; j < state.jobs.size(); ++j) {
             if (!state.jobAlive(j) || state.jobs[j].statusCount[int(TaskStatus::Pending)] == 0) continue;
-            for (uint32_t t : state.jobs[j].tasks)
-                if (waits(t)) {
-                    result.jobReasons.emplace_back(j, pendingReason(state, t));
+            const std::vector<uint32_t>& tasks = state.jobs[j].tasks;
+            auto& [seen, from] = runningPrefix_[j];
+            if (seen != state.jobs[j].requeuedAt) {
+                seen = state.jobs[j].requeuedAt;
+                from = 0;
+            }
+            while (from < tasks.size() && state.tasks[tasks[from]].status != TaskStatus::Pending) ++from;
+            for (size_t i = from; i < tasks.size(); ++i)
+                if (waits(tasks[i])) {
+                    result.jobReasons.emplace_back(j, pendingReason(state, tasks[i]));
                     break;
                 }
         }
