@@ -4,7 +4,7 @@
 #      --jobs 2, and the speed-up between them;
 #   2. the bench/simulate_scale.sh inventory (make_sim_inventory.py NODES PODS, default 10,000 nodes
 #      and 100,000 pods): a plan of the h100 pool (target: under 60 s on 2 cores), with the default
-#      3 seeds and with --seeds 1.
+#      3 seeds with --jobs 2 and --jobs 1 (the same output, checked), and with --seeds 1.
 # Prints wall and CPU seconds, the points and simulations run, and the load average before each run:
 # on a shared machine the wall time is only meaningful next to it.
 #
@@ -56,7 +56,9 @@ python3 "$root/bench/make_sim_inventory.py" "$nodes" "$pods" > "$work/scale.yaml
 scale_plan=("$work/scale.yaml" --node-type h100 --slo 'wait.p99<30m' --min -256 --max 256)
 echo "== scale ($nodes nodes, $pods pods): ${scale_plan[*]:1}"
 run scale-seeds-3 "${scale_plan[@]}" --jobs 2
+run scale-seeds-3-j1 "${scale_plan[@]}" --jobs 1
+cmp -s "$work/scale-seeds-3.json" "$work/scale-seeds-3-j1.json" && echo "same answer and points for --jobs 1 and 2" ||
+    { echo "--jobs 1 and --jobs 2 differ" >&2; exit 1; }
+python3 -c "import sys; a, b = (float(open(f).read()) for f in sys.argv[1:]); print(f'speed-up --jobs 1 -> 2 (scale, 3 seeds): {a / b:.2f}x')" \
+    "$work/scale-seeds-3-j1.time.wall" "$work/scale-seeds-3.time.wall"
 run scale-seeds-1 "${scale_plan[@]}" --jobs 2 --seeds 1
-run scale-seeds-1-j1 "${scale_plan[@]}" --jobs 1 --seeds 1
-python3 -c "import sys; a, b = (float(open(f).read()) for f in sys.argv[1:]); print(f'speed-up --jobs 1 -> 2 (scale, 1 seed): {a / b:.2f}x')" \
-    "$work/scale-seeds-1-j1.time.wall" "$work/scale-seeds-1.time.wall"

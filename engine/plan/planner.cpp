@@ -1,11 +1,10 @@
 #include "plan/planner.h"
 
 #include "plan/parallel.h"
+#include "plan/run_ahead.h"
 #include "sim/whatif.h"
 
 #include <algorithm>
-#include <map>
-#include <mutex>
 #include <stdexcept>
 
 namespace gantry::plan {
@@ -116,77 +115,43 @@ const PlanPoint* PlanResult::answerPoint() const {
 
 PlanResult plan(const WhatIfSetup& setup, const PlanRequest& request, const PlanControl& control) {
     checkRequest(setup, request);
-    const int threads = threadCount(request.threads);
     const size_t seedCount = request.seeds.size();
-    std::map<std::vector<int64_t>, PlanPoint> measured;
-    int round = 0;
-    std::mutex progressMutex;
-
-    // A point fails at its first failing seed (in seed order): its later seeds are not run when that
-    // is known in time, and not kept when it is not, so what a point holds never depends on timing.
-    // The runs go seed by seed (every point's first seed, then every point's second ...) so that a
-    // point's failure is usually known before its later seeds start.
-    RoundOracle oracle =
-        [&](const std::vector<std::vector<int64_t>>& points) -> std::optional<std::vector<bool>> {
-        const size_t pointCount = points.size();
-        std::vector<PlanPoint> batch(pointCount);
-        std::vector<std::vector<std::optional<SeedRun>>> runs(pointCount,
-                                                              std::vector<std::optional<SeedRun>>(seedCount));
-        std::vector<size_t> firstFailing(pointCount, seedCount);
-        std::vector<size_t> settled(pointCount, 0);
-        int runsDone = 0;
-        const int runsTotal = int(pointCount * seedCount);
-        const bool finished = runParallel(
-            pointCount * seedCount, threads,
-            [&](size_t i) {
-                const size_t p = i % pointCount, s = i / pointCount;
-                bool skip = false;
-                {
-                    std::lock_guard<std::mutex> lock(progressMutex);
-                    skip = firstFailing[p] < s;
-                }
-                std::optional<SeedRun> run;
-                if (!skip)
-                    run = summarizeRun(runWhatIf(setup, request.types, points[p], request.seeds[s]),
-                                       request.slos);
-                std::lock_guard<std::mutex> lock(progressMutex);
-                if (run && !holdsAll(*run, request.slos)) firstFailing[p] = std::min(firstFailing[p], s);
-                runs[p][s] = std::move(run);
-                ++runsDone;
-                const PlanPoint* done = nullptr;
-                if (++settled[p] == seedCount) {
-                    PlanPoint& point = batch[p];
-                    point.counts = points[p];
-                    point.round = round;
-                    for (size_t k = 0; k < seedCount && k <= firstFailing[p]; ++k)
-                        point.seeds.push_back(std::move(*runs[p][k]));
-                    judge(point, request.slos);
-                    done = &point;
-                }
-                if (control.progress) control.progress(runsDone, runsTotal, round, done);
-            },
-            control.cancel);
-        if (!finished) return std::nullopt;
-        std::vector<bool> passed;
-        for (auto& point : batch) {
-            passed.push_back(point.pass);
-            measured.emplace(point.counts, std::move(point));
-        }
-        ++round;
-        return passed;
+    auto search = [&](const PointOracle& oracle) {
+        return request.types.size() == 1 ? searchSmallest(request.ranges[0], oracle)
+                                         : searchCheapest(request.ranges[0], request.ranges[1], oracle);
     };
+    RunAhead runs(
+        search,
+        [&](const std::vector<int64_t>& counts, size_t seed) {
+            return summarizeRun(runWhatIf(setup, request.types, counts, request.seeds[seed]), request.slos);
+        },
+        [&](const SeedRun& run) { return holdsAll(run, request.slos); }, seedCount,
+        threadCount(request.threads), control.cancel);
 
-    const SearchResult found = request.types.size() == 1
-                                   ? searchSmallest(request.ranges[0], oracle)
-                                   : searchCheapest(request.ranges[0], request.ranges[1], oracle);
+    std::vector<PlanPoint> measured;
+    const SearchResult found = search([&](const std::vector<int64_t>& counts) -> std::optional<bool> {
+        const int round = int(measured.size());
+        auto seeds = runs.await(counts, [&](size_t known) {
+            if (control.progress) control.progress(int(known), int(seedCount), round, nullptr);
+        });
+        if (!seeds) return std::nullopt;
+        PlanPoint& point = measured.emplace_back();
+        point.counts = counts;
+        point.round = round;
+        point.seeds = std::move(*seeds);
+        judge(point, request.slos);
+        if (control.progress) control.progress(int(point.seeds.size()), int(seedCount), round, &point);
+        return point.pass;
+    });
     PlanResult out;
     out.met = found.met;
     out.cancelled = found.cancelled;
     out.answer = found.answer;
     out.violations = found.violations;
-    for (auto& [counts, point] : measured) out.points.push_back(std::move(point));
-    std::stable_sort(out.points.begin(), out.points.end(),
-                     [](const PlanPoint& a, const PlanPoint& b) { return a.total() < b.total(); });
+    out.points = std::move(measured);
+    std::sort(out.points.begin(), out.points.end(), [](const PlanPoint& a, const PlanPoint& b) {
+        return std::pair(a.total(), a.counts) < std::pair(b.total(), b.counts);
+    });
     return out;
 }
 

@@ -56,7 +56,7 @@ SeedRun summarizeRun(const sim::SimResult& r, const std::vector<Slo>& slos);
 struct PlanPoint {
     std::vector<int64_t> counts; // per type
     bool pass = false;
-    int round = 0;
+    int round = 0; // its place in the search (0 = measured first); a round measures one point
     std::vector<bool> sloPass;                // per SLO, over the seeds kept
     std::vector<std::optional<double>> worst; // per SLO: the deciding seed's value
     std::vector<SeedRun> seeds;               // in seed order; a failing point's end at its first failing one
@@ -74,8 +74,8 @@ struct PlanResult {
 };
 
 struct PlanControl {
-    // After each finished simulation: how many of the round's are done, and the point it belonged to
-    // once all its seeds are done (else null).
+    // Called on the planner's thread as the point a round measures gets its seeds: how many of them
+    // are measured (of all the seeds), and the point once it has passed or failed (else null).
     std::function<void(int doneRuns, int roundRuns, int round, const PlanPoint* finished)> progress;
     const std::atomic<bool>* cancel = nullptr;
 };

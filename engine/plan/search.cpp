@@ -10,30 +10,19 @@ namespace {
 
 struct Cancelled {};
 
-// What the searches share: the points measured (and those known without measuring), round by round.
+// What the searches share: the points measured (and those known without measuring), in order.
 class Searcher {
   public:
-    explicit Searcher(const RoundOracle& oracle) : oracle_(oracle) {}
+    explicit Searcher(const PointOracle& oracle) : oracle_(oracle) {}
 
-    // Results for the points, measuring in one round those not known yet.
-    std::vector<bool> evaluate(const std::vector<std::vector<int64_t>>& points) {
-        std::vector<std::vector<int64_t>> unknown;
-        for (const auto& p : points)
-            if (!known_.count(p) && std::find(unknown.begin(), unknown.end(), p) == unknown.end())
-                unknown.push_back(p);
-        if (!unknown.empty()) {
-            auto passed = oracle_(unknown);
-            if (!passed) throw Cancelled{};
-            if (passed->size() != unknown.size()) throw std::logic_error("the oracle answered another round");
-            for (size_t i = 0; i < unknown.size(); ++i) {
-                known_[unknown[i]] = (*passed)[i];
-                result.tried.push_back({unknown[i], (*passed)[i], round_});
-            }
-            ++round_;
-        }
-        std::vector<bool> out;
-        for (const auto& p : points) out.push_back(known_.at(p));
-        return out;
+    // Whether the point passes, measuring it when it is not known yet.
+    bool evaluate(const std::vector<int64_t>& point) {
+        if (const auto it = known_.find(point); it != known_.end()) return it->second;
+        const auto passed = oracle_(point);
+        if (!passed) throw Cancelled{};
+        known_[point] = *passed;
+        result.tried.push_back({point, *passed, round_++});
+        return *passed;
     }
 
     // Taken as passing without a measurement (the two-type search's bound from the last column).
@@ -47,60 +36,32 @@ class Searcher {
     // The smallest x in [lo, hi] whose point passes.
     template <typename PointOf> Line smallest(int64_t lo, int64_t hi, PointOf pointOf) {
         std::optional<int64_t> lastFail, firstPass;
-        auto round = [&](std::vector<int64_t> xs) {
-            std::sort(xs.begin(), xs.end());
-            xs.erase(std::unique(xs.begin(), xs.end()), xs.end());
-            std::vector<std::vector<int64_t>> points;
-            for (int64_t x : xs) points.push_back(pointOf(x));
-            const auto passed = evaluate(points);
-            for (size_t i = 0; i < xs.size(); ++i) {
-                if (passed[i]) {
-                    if (!firstPass || xs[i] < *firstPass) firstPass = xs[i];
-                    break;
-                }
-                lastFail = std::max(lastFail.value_or(xs[i]), xs[i]);
-            }
+        auto tryAt = [&](int64_t x) {
+            if (evaluate(pointOf(x)))
+                firstPass = std::min(firstPass.value_or(x), x);
+            else if (!firstPass || x < *firstPass)
+                lastFail = std::max(lastFail.value_or(x), x);
         };
-        std::vector<int64_t> first;
-        for (int64_t k = 0; k < kProbes && lo + k <= hi; ++k) first.push_back(lo + k);
-        round(first);
-        int64_t step = kProbes - 1; // round 0 reached lo + 2; then lo + 4, lo + 8, lo + 16 ...
-        while (!firstPass) {
-            if (*lastFail >= hi) return {false, hi};
-            std::vector<int64_t> xs;
-            while (int(xs.size()) < kProbes) {
-                step = hi - lo <= 2 * step ? hi - lo : 2 * step;
-                const int64_t x = lo + step;
-                if (x > *lastFail) xs.push_back(x);
-                if (x == hi) break;
-            }
-            round(xs);
+        // lo, lo + 1, lo + 2, lo + 4 ...: the step doubles only while it stays below hi - lo. The
+        // first three are measured even after one passed: the only points past a passing one that
+        // the search tries, they can show a broken assumption at the bottom of the range.
+        for (int64_t step = 0; !firstPass || step <= 2; step = step == 0 ? 1 : 2 * step) {
+            const int64_t x = hi - lo <= step ? hi : lo + step;
+            tryAt(x);
+            if (x == hi) break;
         }
-        while (lastFail && *firstPass - *lastFail > 1) {
-            const int64_t gap = *firstPass - *lastFail;
-            std::vector<int64_t> xs;
-            for (int k = 1; k <= kProbes; ++k) {
-                const int64_t x = *lastFail + gap * k / (kProbes + 1);
-                if (x > *lastFail && x < *firstPass) xs.push_back(x);
-            }
-            round(xs);
-        }
+        if (!firstPass) return {false, hi};
+        while (lastFail && *firstPass - *lastFail > 1) tryAt(*lastFail + (*firstPass - *lastFail) / 2);
         return {true, *firstPass};
     }
 
     SearchResult result;
 
   private:
-    const RoundOracle& oracle_;
+    const PointOracle& oracle_;
     std::map<std::vector<int64_t>, bool> known_;
     int round_ = 0;
 };
-
-bool noMoreOfAny(const std::vector<int64_t>& a, const std::vector<int64_t>& b) {
-    for (size_t i = 0; i < a.size(); ++i)
-        if (a[i] > b[i]) return false;
-    return true;
-}
 
 void findViolations(SearchResult& r) {
     for (const auto& failing : r.tried) {
@@ -117,7 +78,13 @@ void checkRange(const Range& r) {
 
 } // namespace
 
-SearchResult searchSmallest(const Range& range, const RoundOracle& oracle) {
+bool noMoreOfAny(const std::vector<int64_t>& a, const std::vector<int64_t>& b) {
+    for (size_t i = 0; i < a.size() && i < b.size(); ++i)
+        if (a[i] > b[i]) return false;
+    return true;
+}
+
+SearchResult searchSmallest(const Range& range, const PointOracle& oracle) {
     checkRange(range);
     Searcher s(oracle);
     try {
@@ -140,24 +107,22 @@ size_t mostPoints(const Range& range, std::optional<int64_t> failing, std::optio
     size_t most = 0;
     for (int64_t threshold = lo; threshold <= hi;
          threshold += std::min(step, std::max<int64_t>(hi - threshold, 1))) {
-        auto passes = [threshold](const std::vector<std::vector<int64_t>>& points) {
-            std::vector<bool> out;
-            for (const auto& p : points) out.push_back(p[0] >= threshold);
-            return std::optional<std::vector<bool>>(std::move(out));
+        auto passes = [threshold](const std::vector<int64_t>& point) {
+            return std::optional<bool>(point[0] >= threshold);
         };
         most = std::max(most, searchSmallest(range, passes).tried.size());
     }
     return most;
 }
 
-SearchResult searchCheapest(const Range& first, const Range& second, const RoundOracle& oracle) {
+SearchResult searchCheapest(const Range& first, const Range& second, const PointOracle& oracle) {
     checkRange(first);
     checkRange(second);
     if (!(first.cost > 0) || !(second.cost > 0)) throw std::invalid_argument("node costs must be positive");
     Searcher s(oracle);
     try {
         // When the most of both types fails, no mix passes (monotonic): one run says so.
-        if (!s.evaluate({{first.max, second.max}})[0]) {
+        if (!s.evaluate({first.max, second.max})) {
             s.result.answer = {first.max, second.max};
             findViolations(s.result);
             return std::move(s.result);

@@ -2,14 +2,14 @@
 // The planner's search over node counts, apart from what a point costs to evaluate.
 //
 // One type: the smallest count in [min, max] whose point passes, assuming that more nodes never
-// make a point fail that fewer nodes pass (monotonic). Exponential then bisection, with up to
-// kProbes points per round so a round's points can run at once:
-//   round 0      min, min+1, min+2
-//   exponential  min+4, min+8, min+16, then min+32 ... (capped at max) until one passes
-//   bisection    between the highest failing and the lowest passing count, kProbes points
-//                spread evenly, until they are neighbours
-// Which points are tried depends only on what earlier rounds measured, never on how many threads
-// run them, so the answer and the points are the same for any number of threads.
+// make a point fail that fewer nodes pass (monotonic). One point at a time, exponential then
+// bisection:
+//   exponential  min, min+1, min+2, min+4, min+8 ... (capped at max) until one passes
+//   bisection    halfway between the highest failing and the lowest passing count, until they
+//                are neighbours
+// Which point comes next depends only on what the points before it measured, so the answer and
+// the points are the same however their simulations are run (plan/run_ahead.h runs the likely next
+// points on idle threads).
 //
 // Two types with costs: the cheapest mix. First the most of both (when that fails, nothing passes);
 // then, for each count a of the first type, from its minimum up,
@@ -23,10 +23,8 @@
 
 namespace gantry::plan {
 
-inline constexpr int kProbes = 3;
-
-// Evaluates a round's points (each one count per type) and says which pass; nullopt = cancelled.
-using RoundOracle = std::function<std::optional<std::vector<bool>>(const std::vector<std::vector<int64_t>>&)>;
+// Measures a point (one count per type) and says whether it passes; nullopt = cancelled.
+using PointOracle = std::function<std::optional<bool>(const std::vector<int64_t>&)>;
 
 struct Range {
     int64_t min = 0, max = 0;
@@ -36,7 +34,7 @@ struct Range {
 struct TriedPoint {
     std::vector<int64_t> counts;
     bool pass = false;
-    int round = 0;
+    int round = 0; // the point's place in the search: 0 for the first point measured
 };
 
 struct SearchResult {
@@ -52,13 +50,16 @@ struct SearchResult {
     std::vector<Violation> violations;
 };
 
-SearchResult searchSmallest(const Range& range, const RoundOracle& oracle);
+// Whether point a has no more nodes of any type than point b (the order the assumption is about).
+bool noMoreOfAny(const std::vector<int64_t>& a, const std::vector<int64_t>& b);
+
+SearchResult searchSmallest(const Range& range, const PointOracle& oracle);
 
 // The most points searchSmallest tries over `range` when its answer lies above `failing` and at or
 // below `passing` (what the points measured so far say; nullopt = nothing yet), if the assumption
 // holds: what a progress bar can promise. Found by running the search against the possible answers
 // (at most 1024 of them, spread evenly over a wider range).
 size_t mostPoints(const Range& range, std::optional<int64_t> failing, std::optional<int64_t> passing);
-SearchResult searchCheapest(const Range& first, const Range& second, const RoundOracle& oracle);
+SearchResult searchCheapest(const Range& first, const Range& second, const PointOracle& oracle);
 
 } // namespace gantry::plan
