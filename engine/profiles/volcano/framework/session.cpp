@@ -68,11 +68,14 @@ Session::Session(ClusterState& st, const SchedulerConf& c, const SessionOptions&
         if (evicts_) settled_->keepVictimIndexes();
         settled_->refresh();
         // The cache is only passed when it covers the configuration (SessionCache::parks less covers).
-        // A parked job may still pipeline pods in preempt or take them back in reclaim, and its
-        // pending reason is the one this session would give: with an action that evicts, no job is
-        // parked.
-        parking_ = options.parkJobs && options.compactResult && gangAloneDecides(conf) && !evicts_;
-        settled_->partition(parking_, sessionJobs);
+        // A parked job may still pipeline pods in preempt or take them back in reclaim: with an
+        // action that evicts, parked jobs stay in the session and only allocate passes them over.
+        // Of what allocate's failed try leaves behind, those actions read only the nodes it found
+        // unresolvable, to leave them out; a parked job's pods are not evaluated per node, so
+        // their unresolvable failures come from the node's class alone (selectors, taints, GPU
+        // model) and the predicates those actions ask reject the same nodes.
+        parking_ = options.parkJobs && options.compactResult && gangAloneDecides(conf);
+        settled_->partition(parking_ && !evicts_, sessionJobs);
         if (jobs.size() < state.jobs.size()) jobs.resize(state.jobs.size());
         if (slot_.size() < state.jobs.size()) slot_.resize(state.jobs.size());
     } else {
