@@ -41,7 +41,6 @@ class Preempt : public Action {
         auto jobLess = [&](uint32_t a, uint32_t b) { return ssn.jobOrderLess(a, b); };
         auto taskLess = [&](uint32_t a, uint32_t b) { return ssn.taskOrderLess(a, b); };
         std::map<uint32_t, PriorityQueue<decltype(jobLess)>> preemptors;
-        std::map<uint32_t, PriorityQueue<decltype(taskLess)>> preemptorTasks;
         std::map<uint32_t, std::vector<uint32_t>> underRequest;
         for (uint32_t j : ssn.sessionJobs) {
             if (ssn.isPending(j)) continue;
@@ -51,10 +50,6 @@ class Preempt : public Action {
             const uint32_t q = ssn.queueOf(j);
             preemptors.try_emplace(q, jobLess).first->second.push(j);
             underRequest[q].push_back(j);
-            auto& ts = preemptorTasks.try_emplace(j, taskLess).first->second;
-            for (uint32_t t : ssn.state.jobs[j].tasks)
-                if (ssn.state.tasks[t].status == TaskStatus::Pending && ssn.state.tasks[t].volcano)
-                    ts.push(t);
         }
         if (boundVictims_ && !preemptors.empty()) findLowestPriorities();
         PriorityQueue<decltype(queueLess)> queues(queueLess);
@@ -66,10 +61,18 @@ class Preempt : public Action {
                 auto& pq = preemptors.at(q);
                 if (pq.empty()) break;
                 const uint32_t j = pq.pop();
+                // Placed only where its pods fit as things are, too few of them for it to be
+                // pipelined: its statement would be discarded.
+                if (withoutVictims(j) && ssn.cannotStart(j)) continue;
+                // Its pending pods are those it had when the action began (until its turn only
+                // its running pods may go), and the task order is fixed.
+                PriorityQueue<decltype(taskLess)> ts(taskLess);
+                for (uint32_t t : ssn.state.jobs[j].tasks)
+                    if (ssn.state.tasks[t].status == TaskStatus::Pending && ssn.state.tasks[t].volcano)
+                        ts.push(t);
                 Statement stmt(ssn);
                 for (;;) {
                     if (!ssn.jobStarving(j)) break;
-                    auto& ts = preemptorTasks.at(j);
                     if (ts.empty()) break;
                     const uint32_t preemptor = ts.pop();
                     preempt(
@@ -138,6 +141,12 @@ class Preempt : public Action {
             if (!last && !firstOfTwo) return false;
         }
         return true;
+    }
+
+    // Whether the job's pods could only be placed where they fit as things are: no pod of its
+    // queue has a lower priority (placementWithoutVictims).
+    bool withoutVictims(uint32_t j) const {
+        return boundVictims_ && lowest_[ssn_->queueOf(j)] >= ssn_->state.jobs[j].priority;
     }
 
     // The lowest priority of a job of each queue that has pods a victim could come from (Bound or

@@ -690,13 +690,16 @@ bool Session::taskHasFitErrors(uint32_t j, uint32_t task) const {
     return false;
 }
 
-bool Session::parkedNow(uint32_t j) {
+bool Session::cannotStart(uint32_t j) {
     if (!parking_ || !settled_->parked(j)) return false;
     // Its pending pods are all of one shape; no more of them than fit by request could be placed.
     const auto& job = state.jobs[j];
     const int64_t fit = state.fitCount(state.tasks[job.tasks[0]].shape);
-    if (readyTaskNum(j) + waitingTaskNum(j) + pendingBestEffortTaskNum(j) + fit >= job.minAvailable)
-        return false;
+    return readyTaskNum(j) + waitingTaskNum(j) + pendingBestEffortTaskNum(j) + fit < job.minAvailable;
+}
+
+bool Session::parkedNow(uint32_t j) {
+    if (!cannotStart(j)) return false;
     jobs[j].parked = true;
     return true;
 }
