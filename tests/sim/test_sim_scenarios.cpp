@@ -426,6 +426,8 @@ class SimScenarioTest : public QObject {
                                     << "" << 43200.0 << false << int64_t(0);
         QTest::newRow("preempt") << "preempt.yaml"
                                  << "preempt-conf.yaml" << 0.0 << true << int64_t(1);
+        QTest::newRow("parked-preemptor") << "parked-preemptor.yaml"
+                                          << "preempt-conf.yaml" << 0.0 << true << int64_t(1);
         QTest::newRow("evicting") << "evicting.yaml"
                                   << "evicting-conf.yaml" << 0.0 << true << int64_t(20);
         QTest::newRow("contended-evicting") << "contended.yaml"

@@ -42,16 +42,27 @@ class Preempt : public Action {
         auto taskLess = [&](uint32_t a, uint32_t b) { return ssn.taskOrderLess(a, b); };
         std::map<uint32_t, PriorityQueue<decltype(jobLess)>> preemptors;
         std::map<uint32_t, std::vector<uint32_t>> underRequest;
+        std::vector<uint32_t> starving;
         for (uint32_t j : ssn.sessionJobs) {
             if (ssn.isPending(j)) continue;
             if (ssn.jobValid(j)) continue;
             if (!ssn.jobStarving(j)) continue;
             if (ssn.state.jobs[j].topology.mode != NetworkTopologyConstraint::Mode::None) continue;
-            const uint32_t q = ssn.queueOf(j);
-            preemptors.try_emplace(q, jobLess).first->second.push(j);
-            underRequest[q].push_back(j);
+            starving.push_back(j);
         }
-        if (boundVictims_ && !preemptors.empty()) findLowestPriorities();
+        if (boundVictims_ && !starving.empty()) findLowestPriorities();
+        // When this action can evict nothing, resources only shrink while it runs: a parked job
+        // that cannot start now cannot at its turn either, and is passed over then. Left out of
+        // the job order, it changes no other job's turn: nothing a job's place in the order
+        // depends on (priority, readiness, share) changes while it waits, so the order pops the
+        // lowest each time whatever else it holds.
+        const bool evictsNothing = cannotEvict(starving);
+        for (uint32_t j : starving) {
+            const uint32_t q = ssn.queueOf(j);
+            auto& pq = preemptors.try_emplace(q, jobLess).first->second;
+            underRequest[q].push_back(j);
+            if (!evictsNothing || !ssn.cannotStart(j)) pq.push(j);
+        }
         PriorityQueue<decltype(queueLess)> queues(queueLess);
         for (const auto& [q, pq] : preemptors) queues.push(q);
 
@@ -147,6 +158,16 @@ class Preempt : public Action {
     // queue has a lower priority (placementWithoutVictims).
     bool withoutVictims(uint32_t j) const {
         return boundVictims_ && lowest_[ssn_->queueOf(j)] >= ssn_->state.jobs[j].priority;
+    }
+
+    // Whether no starving job can take a pod: each one's pods could only be placed where they fit
+    // as things are, and none has a placed pod that a pod of its own could take.
+    bool cannotEvict(const std::vector<uint32_t>& starving) const {
+        const Session& ssn = *ssn_;
+        for (uint32_t j : starving)
+            if (!withoutVictims(j) || ssn.count(j, TaskStatus::Running) + ssn.count(j, TaskStatus::Bound) > 0)
+                return false;
+        return true;
     }
 
     // The lowest priority of a job of each queue that has pods a victim could come from (Bound or

@@ -33,14 +33,21 @@ class Reclaim : public Action {
         std::vector<uint32_t> first(ssn.state.queues.size(), UINT32_MAX);
         if (const SettledJobs* settled = ssn.settled())
             for (uint32_t q = 0; q < first.size(); ++q) first[q] = settled->firstSettled(q);
-        std::map<uint32_t, PriorityQueue<decltype(jobLess)>> preemptors;
+        std::vector<uint32_t> starving;
         for (uint32_t j : ssn.sessionJobs) {
             if (ssn.isPending(j)) continue;
             if (ssn.jobValid(j)) continue;
             const uint32_t q = ssn.queueOf(j);
             first[q] = std::min(first[q], j);
-            if (ssn.jobStarving(j)) preemptors.try_emplace(q, jobLess).first->second.push(j);
+            if (ssn.jobStarving(j)) starving.push_back(j);
         }
+        // Every starving job would be passed over at its turn (below) as long as nothing changes,
+        // and passing over changes nothing: the action would only pop its orders.
+        if (std::all_of(starving.begin(), starving.end(),
+                        [&](uint32_t j) { return !victimsPossible(ssn.queueOf(j)) && ssn.cannotStart(j); }))
+            return;
+        std::map<uint32_t, PriorityQueue<decltype(jobLess)>> preemptors;
+        for (uint32_t j : starving) preemptors.try_emplace(ssn.queueOf(j), jobLess).first->second.push(j);
         std::vector<std::pair<uint32_t, uint32_t>> order; // first job, queue
         for (uint32_t q = 0; q < first.size(); ++q)
             if (first[q] != UINT32_MAX) order.emplace_back(first[q], q);
