@@ -106,6 +106,10 @@ class Preempt : public Action {
             }
             // Preemption between tasks of one job.
             for (uint32_t j : underRequest[q]) {
+                // Its first pod would find no node where it fits and no pod of its own to take.
+                if (ssn.noneFits(j) &&
+                    ssn.count(j, TaskStatus::Running) + ssn.count(j, TaskStatus::Bound) == 0)
+                    continue;
                 PriorityQueue<decltype(taskLess)> intra(taskLess);
                 for (uint32_t t : ssn.state.jobs[j].tasks)
                     if (ssn.state.tasks[t].status == TaskStatus::Pending && ssn.state.tasks[t].volcano)

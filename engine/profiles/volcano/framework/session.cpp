@@ -75,7 +75,8 @@ Session::Session(ClusterState& st, const SchedulerConf& c, const SessionOptions&
         // their unresolvable failures come from the node's class alone (selectors, taints, GPU
         // model) and the predicates those actions ask reject the same nodes.
         parking_ = options.parkJobs && options.compactResult && gangAloneDecides(conf);
-        settled_->partition(parking_ && !evicts_, sessionJobs);
+        using Parked = SettledJobs::Parked;
+        settled_->partition(!parking_ ? Parked::In : evicts_ ? Parked::Summed : Parked::Out, sessionJobs);
         if (jobs.size() < state.jobs.size()) jobs.resize(state.jobs.size());
         if (slot_.size() < state.jobs.size()) slot_.resize(state.jobs.size());
     } else {
@@ -639,47 +640,47 @@ template <class Pred> std::vector<int32_t> roleCounts(const ClusterState& s, uin
         if (pred(s.tasks[t])) counts[s.tasks[t].role]++;
     return counts;
 }
+
+// Whether each role of the job has its minimum of pods that pass pred (counted role by role: a
+// job names few roles, the cluster many).
+template <class Pred> bool rolesAtMinimum(const ClusterState& s, uint32_t job, Pred pred) {
+    const auto& jr = s.jobs[job];
+    for (const auto& [role, min] : jr.minTaskMember) {
+        if (min <= 0) continue;
+        int32_t n = 0;
+        for (uint32_t t : jr.tasks) n += s.tasks[t].role == role && pred(s.tasks[t]);
+        if (n < min) return false;
+    }
+    return true;
+}
 } // namespace
 
 bool Session::checkTaskValid(uint32_t j) const {
     const auto& job = state.jobs[j];
     if (job.minAvailable < job.taskMinAvailableTotal) return true;
-    auto actual = roleCounts(state, j, [](const TaskRec& t) {
+    return rolesAtMinimum(state, j, [](const TaskRec& t) {
         return allocatedStatus(t.status) || t.status == TaskStatus::Succeeded ||
                t.status == TaskStatus::Pipelined || t.status == TaskStatus::Pending;
     });
-    for (const auto& [role, min] : job.minTaskMember) {
-        if (min == 0) continue;
-        if (actual[role] < min) return false;
-    }
-    return true;
 }
 
 bool Session::checkTaskReady(uint32_t j) const {
     const auto& job = state.jobs[j];
     if (job.minAvailable < job.taskMinAvailableTotal) return true;
-    if (job.minTaskMember.empty()) return true;
-    auto occupied = roleCounts(state, j, [](const TaskRec& t) {
+    return rolesAtMinimum(state, j, [](const TaskRec& t) {
         return allocatedStatus(t.status) || t.status == TaskStatus::Succeeded;
     });
-    for (const auto& [role, min] : job.minTaskMember)
-        if (occupied[role] < min) return false;
-    return true;
 }
 
 bool Session::checkTaskPipelined(uint32_t j) const {
     const auto& job = state.jobs[j];
     if (job.minAvailable < job.taskMinAvailableTotal) return true;
-    if (job.minTaskMember.empty()) return true;
-    auto occupied = roleCounts(state, j, [&](const TaskRec& t) {
+    return rolesAtMinimum(state, j, [&](const TaskRec& t) {
         if (allocatedStatus(t.status) || t.status == TaskStatus::Succeeded ||
             t.status == TaskStatus::Pipelined)
             return true;
         return t.status == TaskStatus::Pending && state.shapes[t.shape].vres.isEmpty();
     });
-    for (const auto& [role, min] : job.minTaskMember)
-        if (occupied[role] < min) return false;
-    return true;
 }
 
 bool Session::taskHasFitErrors(uint32_t j, uint32_t task) const {
@@ -696,6 +697,10 @@ bool Session::cannotStart(uint32_t j) {
     const auto& job = state.jobs[j];
     const int64_t fit = state.fitCount(state.tasks[job.tasks[0]].shape);
     return readyTaskNum(j) + waitingTaskNum(j) + pendingBestEffortTaskNum(j) + fit < job.minAvailable;
+}
+
+bool Session::noneFits(uint32_t j) const {
+    return settled_ && settled_->parked(j) && state.fitCount(state.tasks[state.jobs[j].tasks[0]].shape) == 0;
 }
 
 bool Session::parkedNow(uint32_t j) {
