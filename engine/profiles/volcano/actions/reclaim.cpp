@@ -43,9 +43,13 @@ class Reclaim : public Action {
         }
         // Every starving job would be passed over at its turn (below) as long as nothing changes,
         // and passing over changes nothing: the action would only pop its orders.
-        if (std::all_of(starving.begin(), starving.end(),
-                        [&](uint32_t j) { return !victimsPossible(ssn.queueOf(j)) && ssn.cannotStart(j); }))
-            return;
+        std::vector<int8_t> victims(ssn.state.queues.size(), -1); // victimsPossible, by queue
+        auto passedOver = [&](uint32_t j) {
+            int8_t& v = victims[ssn.queueOf(j)];
+            if (v < 0) v = victimsPossible(ssn.queueOf(j));
+            return !v && ssn.cannotStart(j);
+        };
+        if (std::all_of(starving.begin(), starving.end(), passedOver)) return;
         std::map<uint32_t, PriorityQueue<decltype(jobLess)>> preemptors;
         for (uint32_t j : starving) preemptors.try_emplace(ssn.queueOf(j), jobLess).first->second.push(j);
         std::vector<std::pair<uint32_t, uint32_t>> order; // first job, queue
