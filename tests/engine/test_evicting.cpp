@@ -245,10 +245,10 @@ class EvictingSessionTest : public QObject {
                 for (ClusterState* st : {&full, &cached, &park}) apply(*st, reference);
             }
         }
-        // The inputs really evict; with an action that evicts no job is parked (its pending reason
-        // must be the one a full session gives).
+        // The inputs really evict, and jobs really are parked (allocate passes them over; preempt
+        // and reclaim pass them over only while they can have no victims).
         QVERIFY2(evictions >= 5, qPrintable(QString::number(evictions)));
-        QVERIFY2(parked == 0, qPrintable(QString::number(parked)));
+        QVERIFY2(parked > 0, qPrintable(QString::number(parked)));
         qInfo("%d sessions, %d evictions, %d job-sessions parked", sessions, evictions, parked);
     }
 

@@ -410,8 +410,8 @@ class SimScenarioTest : public QObject {
         QTest::addColumn<QString>("inventory");
         QTest::addColumn<QString>("conf");
         QTest::addColumn<double>("horizon");
-        // Some waiting job is parked at some point (never with an action that evicts: a parked job's
-        // reason would not be the one the session gives).
+        // Some waiting job is parked at some point (with an action that evicts too: allocate passes
+        // it over, preempt and reclaim still try it).
         QTest::addColumn<bool>("parks");
         QTest::addColumn<int64_t>("evictions"); // at least this many pods evicted
         QTest::newRow("contended") << "contended.yaml"
@@ -425,11 +425,13 @@ class SimScenarioTest : public QObject {
         QTest::newRow("sample-12h") << "../../../resources/samples/gpu-cloud-east.yaml"
                                     << "" << 43200.0 << false << int64_t(0);
         QTest::newRow("preempt") << "preempt.yaml"
-                                 << "preempt-conf.yaml" << 0.0 << false << int64_t(1);
+                                 << "preempt-conf.yaml" << 0.0 << true << int64_t(1);
+        QTest::newRow("parked-preemptor") << "parked-preemptor.yaml"
+                                          << "preempt-conf.yaml" << 0.0 << true << int64_t(1);
         QTest::newRow("evicting") << "evicting.yaml"
-                                  << "evicting-conf.yaml" << 0.0 << false << int64_t(20);
+                                  << "evicting-conf.yaml" << 0.0 << true << int64_t(20);
         QTest::newRow("contended-evicting") << "contended.yaml"
-                                            << "evicting-conf.yaml" << 0.0 << false << int64_t(0);
+                                            << "evicting-conf.yaml" << 0.0 << true << int64_t(0);
     }
 
     void settledJobsOutChangeNothing() {

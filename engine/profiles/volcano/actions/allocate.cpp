@@ -59,6 +59,11 @@ class Allocate : public Action {
             }
             const auto& jobTasks = ssn.state.jobs[j].tasks;
             if (std::none_of(jobTasks.begin(), jobTasks.end(), toPlace)) continue;
+            // Parked from the start, parked at its turn: allocate only takes resources, so no
+            // more of its pods fit then. Left out of the job order, it changes no other job's
+            // turn: a job's place in the order (priority, readiness, share) does not change while
+            // it waits, so the order pops the lowest each time whatever else it holds.
+            if (ssn.parkedNow(j)) continue;
             const uint32_t q = ssn.queueOf(j);
             auto [it, inserted] = jobsByQueue.try_emplace(q, jobLess);
             if (inserted) queues.push(q);

@@ -41,22 +41,28 @@ class Preempt : public Action {
         auto jobLess = [&](uint32_t a, uint32_t b) { return ssn.jobOrderLess(a, b); };
         auto taskLess = [&](uint32_t a, uint32_t b) { return ssn.taskOrderLess(a, b); };
         std::map<uint32_t, PriorityQueue<decltype(jobLess)>> preemptors;
-        std::map<uint32_t, PriorityQueue<decltype(taskLess)>> preemptorTasks;
         std::map<uint32_t, std::vector<uint32_t>> underRequest;
+        std::vector<uint32_t> starving;
         for (uint32_t j : ssn.sessionJobs) {
             if (ssn.isPending(j)) continue;
             if (ssn.jobValid(j)) continue;
             if (!ssn.jobStarving(j)) continue;
             if (ssn.state.jobs[j].topology.mode != NetworkTopologyConstraint::Mode::None) continue;
-            const uint32_t q = ssn.queueOf(j);
-            preemptors.try_emplace(q, jobLess).first->second.push(j);
-            underRequest[q].push_back(j);
-            auto& ts = preemptorTasks.try_emplace(j, taskLess).first->second;
-            for (uint32_t t : ssn.state.jobs[j].tasks)
-                if (ssn.state.tasks[t].status == TaskStatus::Pending && ssn.state.tasks[t].volcano)
-                    ts.push(t);
+            starving.push_back(j);
         }
-        if (boundVictims_ && !preemptors.empty()) findLowestPriorities();
+        if (boundVictims_ && !starving.empty()) findLowestPriorities();
+        // When this action can evict nothing, resources only shrink while it runs: a parked job
+        // that cannot start now cannot at its turn either, and is passed over then. Left out of
+        // the job order, it changes no other job's turn: nothing a job's place in the order
+        // depends on (priority, readiness, share) changes while it waits, so the order pops the
+        // lowest each time whatever else it holds.
+        const bool evictsNothing = cannotEvict(starving);
+        for (uint32_t j : starving) {
+            const uint32_t q = ssn.queueOf(j);
+            auto& pq = preemptors.try_emplace(q, jobLess).first->second;
+            underRequest[q].push_back(j);
+            if (!evictsNothing || !ssn.cannotStart(j)) pq.push(j);
+        }
         PriorityQueue<decltype(queueLess)> queues(queueLess);
         for (const auto& [q, pq] : preemptors) queues.push(q);
 
@@ -66,10 +72,18 @@ class Preempt : public Action {
                 auto& pq = preemptors.at(q);
                 if (pq.empty()) break;
                 const uint32_t j = pq.pop();
+                // Placed only where its pods fit as things are, too few of them for it to be
+                // pipelined: its statement would be discarded.
+                if (withoutVictims(j) && ssn.cannotStart(j)) continue;
+                // Its pending pods are those it had when the action began (until its turn only
+                // its running pods may go), and the task order is fixed.
+                PriorityQueue<decltype(taskLess)> ts(taskLess);
+                for (uint32_t t : ssn.state.jobs[j].tasks)
+                    if (ssn.state.tasks[t].status == TaskStatus::Pending && ssn.state.tasks[t].volcano)
+                        ts.push(t);
                 Statement stmt(ssn);
                 for (;;) {
                     if (!ssn.jobStarving(j)) break;
-                    auto& ts = preemptorTasks.at(j);
                     if (ts.empty()) break;
                     const uint32_t preemptor = ts.pop();
                     preempt(
@@ -92,6 +106,10 @@ class Preempt : public Action {
             }
             // Preemption between tasks of one job.
             for (uint32_t j : underRequest[q]) {
+                // Its first pod would find no node where it fits and no pod of its own to take.
+                if (ssn.noneFits(j) &&
+                    ssn.count(j, TaskStatus::Running) + ssn.count(j, TaskStatus::Bound) == 0)
+                    continue;
                 PriorityQueue<decltype(taskLess)> intra(taskLess);
                 for (uint32_t t : ssn.state.jobs[j].tasks)
                     if (ssn.state.tasks[t].status == TaskStatus::Pending && ssn.state.tasks[t].volcano)
@@ -137,6 +155,22 @@ class Preempt : public Action {
             const bool firstOfTwo = voters.front()->name == "priority" && voters.size() <= 2;
             if (!last && !firstOfTwo) return false;
         }
+        return true;
+    }
+
+    // Whether the job's pods could only be placed where they fit as things are: no pod of its
+    // queue has a lower priority (placementWithoutVictims).
+    bool withoutVictims(uint32_t j) const {
+        return boundVictims_ && lowest_[ssn_->queueOf(j)] >= ssn_->state.jobs[j].priority;
+    }
+
+    // Whether no starving job can take a pod: each one's pods could only be placed where they fit
+    // as things are, and none has a placed pod that a pod of its own could take.
+    bool cannotEvict(const std::vector<uint32_t>& starving) const {
+        const Session& ssn = *ssn_;
+        for (uint32_t j : starving)
+            if (!withoutVictims(j) || ssn.count(j, TaskStatus::Running) + ssn.count(j, TaskStatus::Bound) > 0)
+                return false;
         return true;
     }
 

@@ -33,21 +33,25 @@ class Reclaim : public Action {
         std::vector<uint32_t> first(ssn.state.queues.size(), UINT32_MAX);
         if (const SettledJobs* settled = ssn.settled())
             for (uint32_t q = 0; q < first.size(); ++q) first[q] = settled->firstSettled(q);
-        std::map<uint32_t, PriorityQueue<decltype(jobLess)>> preemptors;
-        std::map<uint32_t, PriorityQueue<decltype(taskLess)>> preemptorTasks;
+        std::vector<uint32_t> starving;
         for (uint32_t j : ssn.sessionJobs) {
             if (ssn.isPending(j)) continue;
             if (ssn.jobValid(j)) continue;
             const uint32_t q = ssn.queueOf(j);
             first[q] = std::min(first[q], j);
-            if (ssn.jobStarving(j)) {
-                preemptors.try_emplace(q, jobLess).first->second.push(j);
-                auto& ts = preemptorTasks.try_emplace(j, taskLess).first->second;
-                for (uint32_t t : ssn.state.jobs[j].tasks)
-                    if (ssn.state.tasks[t].status == TaskStatus::Pending && ssn.state.tasks[t].volcano)
-                        ts.push(t);
-            }
+            if (ssn.jobStarving(j)) starving.push_back(j);
         }
+        // Every starving job would be passed over at its turn (below) as long as nothing changes,
+        // and passing over changes nothing: the action would only pop its orders.
+        std::vector<int8_t> victims(ssn.state.queues.size(), -1); // victimsPossible, by queue
+        auto passedOver = [&](uint32_t j) {
+            int8_t& v = victims[ssn.queueOf(j)];
+            if (v < 0) v = victimsPossible(ssn.queueOf(j));
+            return !v && ssn.cannotStart(j);
+        };
+        if (std::all_of(starving.begin(), starving.end(), passedOver)) return;
+        std::map<uint32_t, PriorityQueue<decltype(jobLess)>> preemptors;
+        for (uint32_t j : starving) preemptors.try_emplace(ssn.queueOf(j), jobLess).first->second.push(j);
         std::vector<std::pair<uint32_t, uint32_t>> order; // first job, queue
         for (uint32_t q = 0; q < first.size(); ++q)
             if (first[q] != UINT32_MAX) order.emplace_back(first[q], q);
@@ -61,10 +65,21 @@ class Reclaim : public Action {
                 if (it == preemptors.end() || it->second.empty()) break;
                 auto& jobsQ = it->second;
                 const uint32_t j = jobsQ.pop();
+                // Placed only where its pods fit as things are, too few of them for it to be
+                // pipelined: its statement would be discarded.
+                if (!victimsPossible(q) && ssn.cannotStart(j)) {
+                    if (!jobsQ.empty()) queues.push(q);
+                    continue;
+                }
+                // Its pending pods are those it had when the action began (until its turn only
+                // its running pods may go), and the task order is fixed.
+                PriorityQueue<decltype(taskLess)> ts(taskLess);
+                for (uint32_t t : ssn.state.jobs[j].tasks)
+                    if (ssn.state.tasks[t].status == TaskStatus::Pending && ssn.state.tasks[t].volcano)
+                        ts.push(t);
                 Statement stmt(ssn);
                 for (;;) {
                     if (!ssn.jobStarving(j)) break;
-                    auto& ts = preemptorTasks.at(j);
                     if (ts.empty()) break;
                     const uint32_t t = ts.pop();
                     if (ssn.state.shapeOf(t).preemptNever) continue;
@@ -106,19 +121,25 @@ class Reclaim : public Action {
         }
     }
 
-    // Whether reclaim cannot place the task on any node, decided without visiting one: no plugin
-    // that bounds a tier may take a pod of another reclaimable queue, so every node's victims are
-    // none, and no node's future idle resources hold the task (ClusterState::fitCount, the same
+    // Whether a task of queue q may find victims: some plugin that bounds a tier may take a pod of
+    // another reclaimable queue. Without, every node's victims are none.
+    bool victimsPossible(uint32_t q) const {
+        if (!bounded_) return true;
+        const ClusterState& st = ssn_->state;
+        for (uint32_t other = 0; other < st.queues.size(); ++other) {
+            if (other == q || !st.queues[other].reclaimable) continue;
+            for (const PluginSlot* b : bounding_)
+                if (b->reclaimsFrom(other)) return true;
+        }
+        return false;
+    }
+
+    // Whether reclaim cannot place the task on any node, decided without visiting one: it can have
+    // no victims and no node's future idle resources hold it (ClusterState::fitCount, the same
     // test as the one below on each node).
     bool hopeless(uint32_t task, uint32_t job) {
-        if (!bounded_) return false;
-        Session& ssn = *ssn_;
-        ClusterState& st = ssn.state;
-        for (uint32_t q = 0; q < st.queues.size(); ++q) {
-            if (q == ssn.queueOf(job) || !st.queues[q].reclaimable) continue;
-            for (const PluginSlot* b : bounding_)
-                if (b->reclaimsFrom(q)) return false;
-        }
+        if (victimsPossible(ssn_->queueOf(job))) return false;
+        ClusterState& st = ssn_->state;
         st.trackFits(st.tasks[task].shape);
         return st.fitCount(st.tasks[task].shape) == 0;
     }

@@ -68,11 +68,15 @@ Session::Session(ClusterState& st, const SchedulerConf& c, const SessionOptions&
         if (evicts_) settled_->keepVictimIndexes();
         settled_->refresh();
         // The cache is only passed when it covers the configuration (SessionCache::parks less covers).
-        // A parked job may still pipeline pods in preempt or take them back in reclaim, and its
-        // pending reason is the one this session would give: with an action that evicts, no job is
-        // parked.
-        parking_ = options.parkJobs && options.compactResult && gangAloneDecides(conf) && !evicts_;
-        settled_->partition(parking_, sessionJobs);
+        // A parked job may still pipeline pods in preempt or take them back in reclaim: with an
+        // action that evicts, parked jobs stay in the session and only allocate passes them over.
+        // Of what allocate's failed try leaves behind, those actions read only the nodes it found
+        // unresolvable, to leave them out; a parked job's pods are not evaluated per node, so
+        // their unresolvable failures come from the node's class alone (selectors, taints, GPU
+        // model) and the predicates those actions ask reject the same nodes.
+        parking_ = options.parkJobs && options.compactResult && gangAloneDecides(conf);
+        using Parked = SettledJobs::Parked;
+        settled_->partition(!parking_ ? Parked::In : evicts_ ? Parked::Summed : Parked::Out, sessionJobs);
         if (jobs.size() < state.jobs.size()) jobs.resize(state.jobs.size());
         if (slot_.size() < state.jobs.size()) slot_.resize(state.jobs.size());
     } else {
@@ -636,47 +640,47 @@ template <class Pred> std::vector<int32_t> roleCounts(const ClusterState& s, uin
         if (pred(s.tasks[t])) counts[s.tasks[t].role]++;
     return counts;
 }
+
+// Whether each role of the job has its minimum of pods that pass pred (counted role by role: a
+// job names few roles, the cluster many).
+template <class Pred> bool rolesAtMinimum(const ClusterState& s, uint32_t job, Pred pred) {
+    const auto& jr = s.jobs[job];
+    for (const auto& [role, min] : jr.minTaskMember) {
+        if (min <= 0) continue;
+        int32_t n = 0;
+        for (uint32_t t : jr.tasks) n += s.tasks[t].role == role && pred(s.tasks[t]);
+        if (n < min) return false;
+    }
+    return true;
+}
 } // namespace
 
 bool Session::checkTaskValid(uint32_t j) const {
     const auto& job = state.jobs[j];
     if (job.minAvailable < job.taskMinAvailableTotal) return true;
-    auto actual = roleCounts(state, j, [](const TaskRec& t) {
+    return rolesAtMinimum(state, j, [](const TaskRec& t) {
         return allocatedStatus(t.status) || t.status == TaskStatus::Succeeded ||
                t.status == TaskStatus::Pipelined || t.status == TaskStatus::Pending;
     });
-    for (const auto& [role, min] : job.minTaskMember) {
-        if (min == 0) continue;
-        if (actual[role] < min) return false;
-    }
-    return true;
 }
 
 bool Session::checkTaskReady(uint32_t j) const {
     const auto& job = state.jobs[j];
     if (job.minAvailable < job.taskMinAvailableTotal) return true;
-    if (job.minTaskMember.empty()) return true;
-    auto occupied = roleCounts(state, j, [](const TaskRec& t) {
+    return rolesAtMinimum(state, j, [](const TaskRec& t) {
         return allocatedStatus(t.status) || t.status == TaskStatus::Succeeded;
     });
-    for (const auto& [role, min] : job.minTaskMember)
-        if (occupied[role] < min) return false;
-    return true;
 }
 
 bool Session::checkTaskPipelined(uint32_t j) const {
     const auto& job = state.jobs[j];
     if (job.minAvailable < job.taskMinAvailableTotal) return true;
-    if (job.minTaskMember.empty()) return true;
-    auto occupied = roleCounts(state, j, [&](const TaskRec& t) {
+    return rolesAtMinimum(state, j, [&](const TaskRec& t) {
         if (allocatedStatus(t.status) || t.status == TaskStatus::Succeeded ||
             t.status == TaskStatus::Pipelined)
             return true;
         return t.status == TaskStatus::Pending && state.shapes[t.shape].vres.isEmpty();
     });
-    for (const auto& [role, min] : job.minTaskMember)
-        if (occupied[role] < min) return false;
-    return true;
 }
 
 bool Session::taskHasFitErrors(uint32_t j, uint32_t task) const {
@@ -687,13 +691,20 @@ bool Session::taskHasFitErrors(uint32_t j, uint32_t task) const {
     return false;
 }
 
-bool Session::parkedNow(uint32_t j) {
+bool Session::cannotStart(uint32_t j) {
     if (!parking_ || !settled_->parked(j)) return false;
     // Its pending pods are all of one shape; no more of them than fit by request could be placed.
     const auto& job = state.jobs[j];
     const int64_t fit = state.fitCount(state.tasks[job.tasks[0]].shape);
-    if (readyTaskNum(j) + waitingTaskNum(j) + pendingBestEffortTaskNum(j) + fit >= job.minAvailable)
-        return false;
+    return readyTaskNum(j) + waitingTaskNum(j) + pendingBestEffortTaskNum(j) + fit < job.minAvailable;
+}
+
+bool Session::noneFits(uint32_t j) const {
+    return settled_ && settled_->parked(j) && state.fitCount(state.tasks[state.jobs[j].tasks[0]].shape) == 0;
+}
+
+bool Session::parkedNow(uint32_t j) {
+    if (!cannotStart(j)) return false;
     jobs[j].parked = true;
     return true;
 }

@@ -83,6 +83,12 @@ class Session {
     }
     // Whether allocate should not try a parked job: too few of its pods fit for it to start.
     bool parkedNow(uint32_t job);
+    // Whether a parked job cannot start by placements where its pods fit as things are: fewer of
+    // them fit than it still needs. Preempt and reclaim pass such a job over while it can have no
+    // victims; parkedNow is this, with the job marked as not tried.
+    bool cannotStart(uint32_t job);
+    // Whether not one pod of a parked job fits as things are (its pods are all of one shape).
+    bool noneFits(uint32_t job) const;
     // Position of a listed job in sessionJobs, for plugins that keep per-job arrays.
     uint32_t sessionSlot(uint32_t job) const { return slot_[job]; }
 

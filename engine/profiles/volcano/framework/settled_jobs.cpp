@@ -211,17 +211,21 @@ void SettledJobs::apply(QueueTotals& totals, Sum& overcommit, const Contribution
     }
 }
 
-void SettledJobs::partition(bool park, std::vector<uint32_t>& sessionJobs) {
+void SettledJobs::partition(Parked parked, std::vector<uint32_t>& sessionJobs) {
     outQueues_ = queues_;
     if (outQueues_.size() < state_.queues.size()) outQueues_.resize(state_.queues.size());
     outInqueue_ = inqueue_;
     outParked_.clear();
     groupOut_.assign(groups_.size(), 0);
-    if (park)
+    summing_ = parked == Parked::Summed;
+    if (parked != Parked::In)
         for (size_t g = 0; g < groups_.size(); ++g) {
             const auto& grp = groups_[g];
-            if (grp.totals.jobs == 0 || state_.fitCount(grp.shape) >= grp.minAvailable) continue;
-            groupOut_[g] = 1;
+            if (grp.totals.jobs == 0) continue;
+            if (!summing_) {
+                if (state_.fitCount(grp.shape) >= grp.minAvailable) continue;
+                groupOut_[g] = 1;
+            }
             if (outQueues_.size() <= grp.queue) outQueues_.resize(grp.queue + 1);
             outQueues_[grp.queue].add(grp.totals);
             outInqueue_.add(grp.overcommit);

@@ -83,14 +83,19 @@ class SettledJobs {
     const Sum& inqueue() const { return inqueue_; } // over every queue
     size_t settledCount() const { return settledCount_; }
 
-    // The jobs of one session: the unsettled ones, less the parked groups that cannot start (all of
-    // them in when park is false). Then leftOut and leftOutInqueue give what proportion and
-    // overcommit add for the settled jobs and the parked ones left out, and leftOutParked lists
-    // the latter.
-    void partition(bool park, std::vector<uint32_t>& sessionJobs);
+    // What a session does with the parked jobs: keeps them as any other job (In), leaves the
+    // groups that cannot start out (Out), or keeps every one in but counts them through the
+    // totals (Summed: sessions whose actions evict, which still try them).
+    enum class Parked { In, Out, Summed };
+    // The jobs of one session: the unsettled ones, less the parked groups left out. Then leftOut
+    // and leftOutInqueue give what proportion and overcommit add for the settled jobs and the
+    // parked ones left out or summed (summed tells which jobs of the session those are), and
+    // leftOutParked lists the parked ones left out.
+    void partition(Parked parked, std::vector<uint32_t>& sessionJobs);
     const QueueTotals& leftOut(uint32_t q) const { return outQueues_[q]; }
     const Sum& leftOutInqueue() const { return outInqueue_; }
     const std::vector<uint32_t>& leftOutParked() const { return outParked_; }
+    bool summed(uint32_t job) const { return summing_ && parked(job); }
     // Parked: how many more of its pods a job needs placed is compared with fitCount(shape).
     bool parked(uint32_t job) const { return job < group_.size() && group_[job] >= 0; }
 
@@ -134,6 +139,7 @@ class SettledJobs {
     Sum outInqueue_;
     std::vector<uint32_t> outParked_;
     std::vector<uint8_t> groupOut_;
+    bool summing_ = false;
 };
 
 } // namespace gantry::engine

@@ -21,9 +21,11 @@ class Overcommit : public Plugin {
         idle_.multi(factor_);
         idle_.sub(ssn.state.totalUsed());
         inqueue_ = VResource(D);
-        // Jobs the session left out: settled (Running, every pod placed) or parked (Inqueue).
-        if (const SettledJobs* settled = ssn.settled()) inqueue_.add(settled->leftOutInqueue().resource(D));
+        // Jobs the session left out or summed: settled (Running, every pod placed) or parked (Inqueue).
+        const SettledJobs* settled = ssn.settled();
+        if (settled) inqueue_.add(settled->leftOutInqueue().resource(D));
         for (uint32_t j : ssn.sessionJobs) {
+            if (settled && settled->summed(j)) continue;
             const auto& job = ssn.state.jobs[j];
             const auto& phase = ssn.jobs[j].phase;
             if (phase == PodGroupPhase::Inqueue && job.hasMinResources) {

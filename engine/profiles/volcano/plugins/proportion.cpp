@@ -57,8 +57,9 @@ class Proportion : public Plugin {
                 attr.realCapability = real;
             }
         };
-        // Jobs the session left out (settled or parked) count through their queue's totals.
-        if (const SettledJobs* settled = ssn.settled())
+        // Jobs the session left out (settled or parked) or summed count through their queue's totals.
+        const SettledJobs* settled = ssn.settled();
+        if (settled)
             for (uint32_t qi = 0; qi < ssn.state.queues.size(); ++qi) {
                 const auto& totals = settled->leftOut(qi);
                 if (totals.jobs == 0) continue;
@@ -70,6 +71,7 @@ class Proportion : public Plugin {
                 attr.elastic.add(totals.elastic.resource(D));
             }
         for (uint32_t j : ssn.sessionJobs) {
+            if (settled && settled->summed(j)) continue;
             const uint32_t qi = ssn.queueOf(j);
             open(qi);
             auto& attr = attrs_[qi];
