@@ -45,9 +45,16 @@ class ItemWriter {
             out_.resize(start_);
             return false;
         }
+        // The list's apiVersion and kind come from the server: quoted like any other string.
         std::string head;
-        if (!hasApiVersion_ && !apiVersion.empty()) head += "apiVersion: " + apiVersion + "\n";
-        if (!hasKind_ && !listItemKind.empty()) head += "kind: " + listItemKind + "\n";
+        if (!hasApiVersion_ && !apiVersion.empty()) {
+            head += "apiVersion: ";
+            appendYamlStringValue(apiVersion, kSnapshotStrings, 2, head);
+        }
+        if (!hasKind_ && !listItemKind.empty()) {
+            head += "kind: ";
+            appendYamlStringValue(listItemKind, kSnapshotStrings, 2, head);
+        }
         if (!head.empty()) out_.insert(start_ + 4, head);
         return true;
     }

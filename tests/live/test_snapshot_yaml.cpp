@@ -112,6 +112,22 @@ class SnapshotYamlTest : public QObject {
         QVERIFY(text.find("\"looks like bool\": \"true\"") != std::string::npos);
     }
 
+    // The list's apiVersion and the item kind it implies come from the server too: a value YAML
+    // would misread (found by fuzz_list_stream: "v:" ended a line as a mapping indicator) is quoted.
+    void quotesTheListsApiVersionAndKind() {
+        const json list = {{"kind", "Pod: List"},
+                           {"apiVersion", "v:"},
+                           {"metadata", {{"resourceVersion", "1"}}},
+                           {"items", {{{"metadata", {{"name", "p"}}}}}}};
+        std::string text;
+        StreamedPage page = streamListPage(list.dump(), "Pod: ", text);
+        QCOMPARE(page.written, size_t(1));
+        auto docs = gantry::loadDocuments(text, "page.yaml");
+        QCOMPARE(docs.size(), size_t(1));
+        QCOMPARE(toJson(YAML::Load(text)),
+                 (json{{"apiVersion", "v:"}, {"kind", "Pod: "}, {"metadata", {{"name", "p"}}}}));
+    }
+
     void keepsSchedulingFieldsOnly() {
         json pod = {
             {"metadata",
