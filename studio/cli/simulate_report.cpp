@@ -353,6 +353,79 @@ std::map<std::string, std::string> simulationCsv(const sim::SimResult& r) {
     return files;
 }
 
+namespace {
+
+// "usage_nvidia.com/gpu" -> "usage nvidia.com/gpu", "mean_usage_pct_of_nominal_cpu" -> "mean usage % of
+// nominal cpu".
+std::string measureLabel(std::string key) {
+    for (char& c : key)
+        if (c == '_') c = ' ';
+    if (size_t at = key.find(" pct "); at != std::string::npos) key.replace(at, 5, " % ");
+    return key;
+}
+
+// A total with its label; "..._seconds" prints as a duration ("mean time to admission 6.4h").
+std::string measureItem(const std::string& key, double value) {
+    const std::string seconds = "_seconds";
+    if (key.size() > seconds.size() && key.ends_with(seconds))
+        return measureLabel(key.substr(0, key.size() - seconds.size())) + " " + duration(value);
+    char text[64];
+    std::snprintf(text, sizeof text, value == std::floor(value) && std::fabs(value) < 1e15 ? "%.0f" : "%.1f",
+                  value);
+    return measureLabel(key) + " " + text;
+}
+
+// Items joined by ", ", wrapped under `indent`.
+void printWrapped(std::ostream& out, const std::vector<std::string>& items, size_t indent) {
+    const size_t width = 110;
+    size_t column = indent;
+    out << std::string(indent, ' ');
+    for (size_t i = 0; i < items.size(); ++i) {
+        std::string item = items[i] + (i + 1 < items.size() ? "," : "");
+        if (column > indent && column + 1 + item.size() > width) {
+            out << '\n' << std::string(indent, ' ');
+            column = indent;
+        } else if (column > indent) {
+            out << ' ';
+            ++column;
+        }
+        out << item;
+        column += item.size();
+    }
+    out << '\n';
+}
+
+// The profile's own objects in its words (Kueue's ClusterQueues and workload classes, YuniKorn's
+// queues): each object's totals, then each series that was ever non-zero as mean / peak.
+void printProfileObjects(std::ostream& out, const std::vector<engine::ObjectSeries>& objects) {
+    const size_t shownPerKind = 20;
+    for (size_t first = 0; first < objects.size();) {
+        size_t end = first;
+        while (end < objects.size() && objects[end].kind == objects[first].kind) ++end;
+        out << "\nPer " << objects[first].kind << " (series: mean / peak over the run)\n";
+        for (size_t i = first; i < end && i < first + shownPerKind; ++i) {
+            const auto& o = objects[i];
+            out << "  " << o.name << '\n';
+            std::vector<std::string> items;
+            for (const auto& [key, value] : o.totals) items.push_back(measureItem(key, value));
+            if (!items.empty()) printWrapped(out, items, 4);
+            items.clear();
+            char text[96];
+            for (const auto& [key, values] : o.series) {
+                if (peak(values) == 0) continue;
+                std::snprintf(text, sizeof text, " %.1f / %.1f", mean(values), peak(values));
+                items.push_back(measureLabel(key) + text);
+            }
+            if (!items.empty()) printWrapped(out, items, 4);
+        }
+        if (end - first > shownPerKind)
+            out << "  ... " << (end - first - shownPerKind) << " more (--json or --csv for all)\n";
+        first = end;
+    }
+}
+
+} // namespace
+
 void printSimulationSummary(std::ostream& out, const sim::SimResult& r, const ReportContext& ctx) {
     char line[512];
     out << "Simulated " << ctx.input << " with " << r.profile << " for " << duration(r.endSeconds) << " ("
@@ -420,6 +493,7 @@ void printSimulationSummary(std::ostream& out, const sim::SimResult& r, const Re
                       opt(q.capabilityGpus).c_str(), mean(q.usedGpus), peak(q.usedGpus));
         out << line;
     }
+    printProfileObjects(out, r.objects);
     if (!r.pendingReasons.empty()) {
         out << "\nWhy jobs waited (job-hours)\n";
         size_t shown = 0;

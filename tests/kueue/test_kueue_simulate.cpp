@@ -70,6 +70,27 @@ class KueueSimulateTest : public QObject {
         QCOMPARE((*cq)["totals"]["mean_time_to_admission_seconds"].get<double>(), 1.0 / 3.0);
     }
 
+    // Without --json the same measures are read in Kueue's words, per ClusterQueue and per class.
+    void readableSummaryPerClusterQueue() {
+        QProcess p;
+        p.start(GANTRY_CLI, {"simulate", QString(GANTRY_TEST_DATA) + "/kueue/sim-flavors.yaml", "--profile",
+                             "kueue", "--eviction-grace", "0", "--sample", "10s"});
+        QVERIFY(p.waitForFinished(60000));
+        QCOMPARE(p.exitCode(), 0);
+        const QString text = QString::fromUtf8(p.readAllStandardOutput());
+        const qsizetype cq = text.indexOf("Per ClusterQueue");
+        const qsizetype classes = text.indexOf("Per workload class");
+        QVERIFY2(cq >= 0 && classes > cq, qPrintable(text));
+        const QString cqPart = text.mid(cq, classes - cq);
+        QVERIFY(cqPart.contains("\n  team-a\n"));
+        QVERIFY(cqPart.contains("mean usage % of nominal cpu 75, admitted 3, never admitted 0"));
+        QVERIFY(cqPart.contains("max time to admission 1s"));
+        QVERIFY(cqPart.contains("usage cpu 6.0 / 8.0, nominal cpu 8.0 / 8.0"));
+        QVERIFY(!cqPart.contains("borrowed")); // never borrowed: a series that stayed zero is left out
+        QVERIFY(text.mid(classes).contains(
+            "\n  urgent\n    admitted 1, never admitted 0, mean time to admission 1s"));
+    }
+
     void quotaAloneLimitsAdmission() {
         // Without urgent-1 (horizon before it arrives) both train workloads hold one flavor each.
         const json out = simulate({"--horizon", "9s"});
