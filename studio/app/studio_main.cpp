@@ -1,9 +1,12 @@
 #include "studio_main.h"
 
+#include "core/project_commands.h"
 #include "main_window.h"
+#include "profile/registry.h"
 #include "studio_style.h"
 #include "tabs/cluster_tab.h"
 #include "tabs/plan_tab.h"
+#include "tabs/results_tab.h"
 #include "workspace.h"
 
 #include <QComboBox>
@@ -102,12 +105,22 @@ int run(QApplication& app) {
         "With --screenshot: run a plan and show the Plan view. SPEC is KEY=VALUE pairs separated by ';': "
         "node-type, slo (repeatable), profiles (comma-separated), seeds, min, max.",
         "SPEC");
+    QCommandLineOption profiles(
+        "profiles",
+        "With --screenshot: run the what-if under these profiles (comma-separated) instead of the project's.",
+        "NAMES");
+    QCommandLineOption resultsTable("results-table",
+                                    "With --screenshot: the table under the results charts (" +
+                                        ResultsTab::tableNames().join(", ") + ").",
+                                    "NAME");
     QCommandLineOption dark("dark", "Use a dark palette whatever the system's (to check the dark look).");
     parser.addOption(screenshot);
     parser.addOption(tab);
     parser.addOption(planSpec);
     parser.addOption(gpuColors);
     parser.addOption(mapProfile);
+    parser.addOption(profiles);
+    parser.addOption(resultsTable);
     parser.addOption(dark);
     parser.process(app);
     applyStudioStyle(app, parser.isSet(dark));
@@ -117,6 +130,12 @@ int run(QApplication& app) {
     if (parser.isSet(tab) && !MainWindow::tabNames().contains(parser.value(tab).toLower())) {
         std::fprintf(stderr, "gantry-studio: unknown tab '%s' (use one of: %s)\n",
                      qPrintable(parser.value(tab)), qPrintable(MainWindow::tabNames().join(", ")));
+        return 1;
+    }
+    if (parser.isSet(resultsTable) &&
+        !ResultsTab::tableNames().contains(parser.value(resultsTable).toLower())) {
+        std::fprintf(stderr, "gantry-studio: unknown results table '%s' (use one of: %s)\n",
+                     qPrintable(parser.value(resultsTable)), qPrintable(ResultsTab::tableNames().join(", ")));
         return 1;
     }
     const QStringList colorModes{"occupancy", "queue", "job", "fragmentation", "idle"}; // GpuColorMode order
@@ -139,6 +158,18 @@ int run(QApplication& app) {
     }
     if (shot) {
         auto* ws = window->workspace();
+        if (parser.isSet(profiles)) {
+            SimulationSettings settings = ws->document()->project().simulation;
+            settings.profiles.clear();
+            for (const QString& name : parser.value(profiles).split(',', Qt::SkipEmptyParts)) {
+                if (!engine::findProfile(name.trimmed().toStdString())) {
+                    std::fprintf(stderr, "gantry-studio: unknown profile '%s'\n", qPrintable(name));
+                    return 1;
+                }
+                settings.profiles.push_back(name.trimmed().toStdString());
+            }
+            ws->document()->undoStack()->push(new SetSimulationSettingsCommand(ws->document(), settings));
+        }
         if (!files.isEmpty() && ws->runner()->unavailableReason().isEmpty()) {
             ws->runWhatIf();
             if (!ws->runner()->waitForFinished(300000)) {
@@ -175,6 +206,11 @@ int run(QApplication& app) {
                     cluster->showBox()->setCurrentIndex(cluster->showBox()->findData(int(i) + 1));
         }
         if (parser.isSet(tab)) window->setCurrentTab(parser.value(tab));
+        if (parser.isSet(resultsTable) && !window->resultsTab()->showTable(parser.value(resultsTable))) {
+            std::fprintf(stderr, "gantry-studio: the results table '%s' is empty for this what-if\n",
+                         qPrintable(parser.value(resultsTable)));
+            return 3;
+        }
         QString error;
         if (!renderScreenshot(*window, parser.value(screenshot), &error)) {
             std::fprintf(stderr, "gantry-studio: %s\n", qPrintable(error));

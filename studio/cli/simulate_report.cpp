@@ -1,5 +1,7 @@
 #include "simulate_report.h"
 
+#include "profile/object_measures.h"
+
 #include <charconv>
 #include <cmath>
 #include <cstdio>
@@ -355,24 +357,13 @@ std::map<std::string, std::string> simulationCsv(const sim::SimResult& r) {
 
 namespace {
 
-// "usage_nvidia.com/gpu" -> "usage nvidia.com/gpu", "mean_usage_pct_of_nominal_cpu" -> "mean usage % of
-// nominal cpu".
-std::string measureLabel(std::string key) {
-    for (char& c : key)
-        if (c == '_') c = ' ';
-    if (size_t at = key.find(" pct "); at != std::string::npos) key.replace(at, 5, " % ");
-    return key;
-}
-
-// A total with its label; "..._seconds" prints as a duration ("mean time to admission 6.4h").
+// A total with its label; a duration in seconds reads as one ("mean time to admission 6.4h").
 std::string measureItem(const std::string& key, double value) {
-    const std::string seconds = "_seconds";
-    if (key.size() > seconds.size() && key.ends_with(seconds))
-        return measureLabel(key.substr(0, key.size() - seconds.size())) + " " + duration(value);
+    if (engine::isDurationMeasure(key)) return engine::measureLabel(key) + " " + duration(value);
     char text[64];
     std::snprintf(text, sizeof text, value == std::floor(value) && std::fabs(value) < 1e15 ? "%.0f" : "%.1f",
                   value);
-    return measureLabel(key) + " " + text;
+    return engine::measureLabel(key) + " " + text;
 }
 
 // Items joined by ", ", wrapped under `indent`.
@@ -412,9 +403,10 @@ void printProfileObjects(std::ostream& out, const std::vector<engine::ObjectSeri
             items.clear();
             char text[96];
             for (const auto& [key, values] : o.series) {
-                if (peak(values) == 0) continue;
-                std::snprintf(text, sizeof text, " %.1f / %.1f", mean(values), peak(values));
-                items.push_back(measureLabel(key) + text);
+                const engine::SeriesSummary summary = engine::summarizeSeries(values);
+                if (summary.peak == 0) continue;
+                std::snprintf(text, sizeof text, " %.1f / %.1f", summary.mean, summary.peak);
+                items.push_back(engine::measureLabel(key) + text);
             }
             if (!items.empty()) printWrapped(out, items, 4);
         }

@@ -4,6 +4,7 @@
 #include "core/queue_commands.h"
 #include "input_error.h"
 #include "models/pending_jobs_model.h"
+#include "models/profile_objects_model.h"
 #include "studio_test_support.h"
 #include "test_registry.h"
 #include "whatif/whatif_runner.h"
@@ -13,6 +14,7 @@
 #include <QSignalSpy>
 #include <QThread>
 #include <QtTest>
+#include <numeric>
 
 using namespace gantry;
 using namespace gantry::studio;
@@ -263,6 +265,50 @@ class WhatIfTest : public QObject {
             QVERIFY2(std::abs(heldPct - *peak) < 0.01,
                      qPrintable(QString("%1 vs %2").arg(heldPct).arg(*peak)));
         }
+    }
+
+    // Under Kueue the results speak of ClusterQueues: the model shows each one's measures from the
+    // simulator's own objects, GPU measures first, series as mean and peak.
+    void kueueResultsShowClusterQueues() {
+        Workspace ws(makeDefaultWhatIfEngine());
+        const QString sample = QStringLiteral(GANTRY_SOURCE_DIR "/resources/samples/busy-week.yaml");
+        Project p = loadFile(sample).project;
+        p.simulation.profiles = {"kueue"};
+        p.simulation.horizonSeconds = 24 * 3600;
+        ws.document()->replace(p, {}, sample);
+        QVERIFY(ws.runWhatIf());
+        QVERIFY(ws.runner()->waitForFinished(300000));
+        const auto result = ws.results().results.at(0);
+        QCOMPARE(result->profileName, std::string("kueue"));
+        ProfileObjectsModel model;
+        QAbstractItemModelTester tester(&model);
+        model.setResult(result);
+        const auto& objects = result->sim->objects;
+        QCOMPARE(model.rowCount(), int(objects.size()));
+        QCOMPARE(model.data(model.index(0, 0)).toString(), QString("ClusterQueue"));
+        QCOMPARE(model.data(model.index(0, 1)).toString(), QString::fromStdString(objects[0].name));
+        QVERIFY(model.headerData(2, Qt::Horizontal).toString().contains("nvidia.com/gpu"));
+        // Find the GPU usage series column and check it against the series itself.
+        int usage = -1;
+        for (int c = 2; c < model.columnCount(); ++c)
+            if (model.headerData(c, Qt::Horizontal).toString().simplified() ==
+                "usage nvidia.com/gpu (mean · peak)")
+                usage = c;
+        QVERIFY(usage > 0);
+        const auto& series =
+            std::find_if(objects[0].series.begin(), objects[0].series.end(), [](const auto& s) {
+                return s.first == "usage_nvidia.com/gpu";
+            })->second;
+        const double peak = *std::max_element(series.begin(), series.end());
+        QVERIFY(peak > 0);
+        QVERIFY(model.data(model.index(0, usage)).toString().endsWith(QString::number(peak, 'g', 6)));
+        QCOMPARE(model.data(model.index(0, usage), ProfileObjectsModel::SortRole).toDouble(),
+                 std::accumulate(series.begin(), series.end(), 0.0) / double(series.size()));
+        // A workload class has no quota: its usage cell is empty, its admissions are counted.
+        const auto cls = std::find_if(objects.begin(), objects.end(),
+                                      [](const auto& o) { return o.kind == "workload class"; });
+        QVERIFY(cls != objects.end());
+        QVERIFY(model.data(model.index(int(cls - objects.begin()), usage)).toString().isEmpty());
     }
 
     void anEmptyProjectSaysWhatToAdd() {

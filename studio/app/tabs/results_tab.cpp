@@ -3,6 +3,7 @@
 #include "core/quota_terms.h"
 #include "models/comparison_model.h"
 #include "models/pending_jobs_model.h"
+#include "models/profile_objects_model.h"
 #include "profile/registry.h"
 #include "widgets/result_charts.h"
 #include "widgets/stat_card.h"
@@ -151,6 +152,21 @@ ResultsTab::ResultsTab(Workspace* workspace, QWidget* parent) : QWidget(parent),
 
     idleChart_ = chartView(bottom_);
     bottom_->addTab(idleChart_, tr("Idle GPUs"));
+
+    // The scheduler's own objects (Kueue's ClusterQueues, YuniKorn's queues), in its words.
+    objects_ = new ProfileObjectsModel(this);
+    auto* objectSorter = new QSortFilterProxyModel(this);
+    objectSorter->setSourceModel(objects_);
+    objectSorter->setSortRole(ProfileObjectsModel::SortRole);
+    objectsTable_ = new QTableView(bottom_);
+    objectsTable_->setModel(objectSorter);
+    objectsTable_->setSortingEnabled(true);
+    objectsTable_->sortByColumn(-1, Qt::AscendingOrder); // the profile's own order until asked
+    objectsTable_->setAlternatingRowColors(true);
+    objectsTable_->setSelectionBehavior(QAbstractItemView::SelectRows);
+    objectsTable_->verticalHeader()->setVisible(false);
+    objectsTable_->setWordWrap(false);
+    bottom_->addTab(objectsTable_, tr("Scheduler's objects"));
 
     grid->addWidget(allocChart_, 0, 0);
     grid->addWidget(queueChart_, 0, 1);
@@ -320,6 +336,17 @@ void ResultsTab::refresh() {
         bottom_->setCurrentIndex(0);
 }
 
+QStringList ResultsTab::tableNames() {
+    return {"pending", "compare", "reasons", "idle", "objects"}; // the order of the tabs
+}
+
+bool ResultsTab::showTable(const QString& name) {
+    const int index = int(tableNames().indexOf(name.toLower()));
+    if (index < 0 || !bottom_->isTabEnabled(index)) return false;
+    bottom_->setCurrentIndex(index);
+    return true;
+}
+
 void ResultsTab::showProfile(int index) {
     const auto& run = ws_->results();
     const auto result =
@@ -346,6 +373,14 @@ void ResultsTab::showProfile(int index) {
     bottom_->setTabText(2,
                         a ? tr("Why jobs waited (%1)").arg(a->pendingReasons.size()) : tr("Why jobs waited"));
     setChart(idleChart_, makeIdleChart(a, palette()));
+
+    objects_->setResult(result);
+    objectsTable_->resizeColumnsToContents();
+    const int objectsTab = bottom_->indexOf(objectsTable_);
+    const auto* info = a ? engine::findProfile(a->profileName) : nullptr;
+    const QString who = info ? qs(info->title) : tr("Scheduler");
+    bottom_->setTabText(objectsTab, tr("%1's objects (%2)").arg(who).arg(objects_->rowCount()));
+    bottom_->setTabEnabled(objectsTab, objects_->rowCount() > 0);
 }
 
 } // namespace gantry::studio

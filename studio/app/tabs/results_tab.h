@@ -18,6 +18,7 @@ namespace gantry::studio {
 class Workspace;
 class ComparisonModel;
 class PendingJobsModel;
+class ProfileObjectsModel;
 class StatCard;
 
 class ResultsTab : public QWidget {
@@ -26,6 +27,10 @@ class ResultsTab : public QWidget {
     explicit ResultsTab(Workspace* workspace, QWidget* parent = nullptr);
     PendingJobsModel* pendingModel() const { return pending_; }
     ComparisonModel* comparison() const { return compare_; }
+    ProfileObjectsModel* profileObjects() const { return objects_; }
+    // The tables under the charts, by name (for --screenshot): pending, compare, reasons, idle, objects.
+    static QStringList tableNames();
+    bool showTable(const QString& name);
 
   signals:
     void statusMessage(const QString& text, int timeoutMs = 0);
@@ -52,6 +57,8 @@ class ResultsTab : public QWidget {
     QTabWidget* bottom_;
     QComboBox* profileOf_;
     PendingJobsModel* pending_;
+    ProfileObjectsModel* objects_;
+    QTableView* objectsTable_;
     QTableView* pendingTable_;
     ComparisonModel* compare_;
     QTableView* compareTable_;
