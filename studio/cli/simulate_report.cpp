@@ -119,7 +119,8 @@ nlohmann::ordered_json simulationDocument(const sim::SimResult& r, const ReportC
                  {"completed", r.jobsCompleted},
                  {"running_at_end", r.jobsRunningAtEnd},
                  {"pending_at_end", r.jobsPendingAtEnd},
-                 {"partial_at_end", r.jobsPartialAtEnd}};
+                 {"partial_at_end", r.jobsPartialAtEnd},
+                 {"failed", r.jobsFailed}};
     o["pods"] = {{"total", r.podsTotal}, {"placed_at_end", r.podsPlacedAtEnd}};
     o["gpu"] = {{"mean_allocation_pct", r.meanGpuAllocationPct},
                 {"allocated_gpu_hours", r.allocatedGpuHours},
@@ -430,6 +431,7 @@ void printSimulationSummary(std::ostream& out, const sim::SimResult& r, const Re
                   static_cast<long long>(r.jobsStarted), static_cast<long long>(r.jobsCompleted),
                   static_cast<long long>(r.jobsRunningAtEnd), static_cast<long long>(r.jobsPendingAtEnd));
     out << line;
+    if (r.jobsFailed > 0) out << "Failed: " << r.jobsFailed << " jobs the scheduler gave up (listed below)\n";
     std::snprintf(line, sizeof line, "GPU allocation: %.1f %% on average, %.1f GPU-hours allocated\n",
                   r.meanGpuAllocationPct, r.allocatedGpuHours);
     out << line;
@@ -505,6 +507,16 @@ void printSimulationSummary(std::ostream& out, const sim::SimResult& r, const Re
             }
             out << "  " << p.job << " (" << p.queue << ", waited " << duration(p.waitingSeconds)
                 << "): " << p.reason << '\n';
+        }
+    }
+    if (!r.failedJobs.empty()) {
+        out << "\nFailed jobs (" << r.failedJobs.size() << ")\n";
+        for (size_t i = 0; i < r.failedJobs.size(); ++i) {
+            if (i == 10) {
+                out << "  ... " << (r.failedJobs.size() - 10) << " more (--json for all)\n";
+                break;
+            }
+            out << "  " << r.failedJobs[i].first << ": " << r.failedJobs[i].second << '\n';
         }
     }
     for (const auto& w : r.warnings) out << "note: " << w << '\n';

@@ -99,6 +99,30 @@ class SimCliTest : public QObject {
         QVERIFY(d.contains("pending_at_end"));
     }
 
+    // Every job is accounted for: started, still pending, or failed. Under YuniKorn the busy
+    // week's Hard-style gangs that cannot be placed before their placeholders time out fail; they
+    // are counted, listed with YuniKorn's reason, and said in the summary.
+    void failedJobsAreCountedAndListed() {
+        const QString busyWeek = QString(GANTRY_SOURCE_DIR) + "/resources/samples/busy-week.yaml";
+        Run r = simulate({busyWeek, "--profile", "yunikorn", "--json"});
+        QCOMPARE(r.exitCode, 0);
+        const json doc = r.doc();
+        const json& jobs = doc["jobs"];
+        const int failed = jobs["failed"].get<int>();
+        QVERIFY(failed > 0);
+        QCOMPARE(jobs["arrived"].get<int>(),
+                 jobs["started"].get<int>() + jobs["pending_at_end"].get<int>() + failed);
+        QCOMPARE(int(doc["failed_jobs"].size()), failed);
+        for (const auto& f : doc["failed_jobs"])
+            QVERIFY2(f["reason"].get<std::string>().find("placeholders timed out") != std::string::npos,
+                     f.dump().c_str());
+        Run text = simulate({busyWeek, "--profile", "yunikorn"});
+        const QString out = QString::fromUtf8(text.out);
+        QVERIFY2(out.contains(QString("Failed: %1 jobs").arg(failed)), qPrintable(out));
+        QVERIFY(out.contains(QString("Failed jobs (%1)\n  ").arg(failed)));
+        QVERIFY(out.contains(QString::fromStdString(doc["failed_jobs"][0]["job"].get<std::string>() + ": ")));
+    }
+
     void sameSeedSameBytes() {
         QTemporaryDir dir;
         const QString a = dir.path() + "/a", b = dir.path() + "/b";

@@ -295,8 +295,19 @@ void ResultsTab::refresh() {
                             runs.size() > 1
                                 ? others([&](const WhatIfResult& r) { return mean(r.fragmentationPct, r); })
                                 : tr("mean, of all GPUs · end %1").arg(pct(lastOr(a->fragmentationPct))));
+        // Jobs the scheduler gave up (YuniKorn's Hard gangs whose placeholders timed out, rejected
+        // applications) are neither started nor pending: said here, listed by `gantry simulate`.
+        const int64_t failed = a->sim ? a->sim->jobsFailed : 0;
+        QStringList startedDetail;
+        if (failed > 0) startedDetail << tr("%n failed", nullptr, int(failed));
+        if (runs.size() > 1)
+            startedDetail << others([](const WhatIfResult& r) {
+                const int64_t f = r.sim ? r.sim->jobsFailed : 0;
+                return f > 0 ? tr("%1 (%2 failed)").arg(r.jobsStarted).arg(f)
+                             : QString::number(r.jobsStarted);
+            });
         startedCard_->setValue(tr("%1 of %2").arg(a->jobsStarted).arg(a->jobsTotal),
-                               others([](const WhatIfResult& r) { return QString::number(r.jobsStarted); }));
+                               startedDetail.join(QStringLiteral(" · ")));
         pendingCard_->setValue(formatCount(qint64(a->pending.size())), others([](const WhatIfResult& r) {
                                    return formatCount(qint64(r.pending.size()));
                                }));
