@@ -4,6 +4,7 @@
 #include "export/export.h"
 #include "validation/manifest_validator.h"
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -12,7 +13,9 @@
 
 namespace gantry {
 
-ExportBundle exportProject(const Project& project, const ExportOptions& options) {
+namespace {
+
+ExportBundle exportFor(const Project& project, const ExportOptions& options) {
     switch (options.target) {
     case TargetScheduler::Volcano:
         return exportVolcano(project, options);
@@ -22,6 +25,34 @@ ExportBundle exportProject(const Project& project, const ExportOptions& options)
         return exportKueue(project, options);
     }
     return exportVolcano(project, options);
+}
+
+// The namespaces the exported objects live in, first in apply order: a LocalQueue or a Job in a
+// namespace the cluster does not have yet is refused by the API server. Applying a Namespace that
+// exists changes nothing; the ones every cluster has are left out.
+void addNamespaces(ExportBundle& bundle) {
+    std::vector<std::string> names;
+    for (const auto& o : bundle.objects) {
+        const Json* ns = o.object.contains("metadata") ? &o.object["metadata"] : nullptr;
+        if (!ns || !ns->contains("namespace") || !(*ns)["namespace"].is_string()) continue;
+        const std::string name = (*ns)["namespace"].get<std::string>();
+        if (name == "default" || name.starts_with("kube-")) continue;
+        if (std::find(names.begin(), names.end(), name) == names.end()) names.push_back(name);
+    }
+    std::vector<ExportedObject> namespaces;
+    for (const auto& name : names)
+        namespaces.push_back(
+            {Json{{"apiVersion", "v1"}, {"kind", "Namespace"}, {"metadata", {{"name", name}}}},
+             "namespaces.yaml"});
+    bundle.objects.insert(bundle.objects.begin(), namespaces.begin(), namespaces.end());
+}
+
+} // namespace
+
+ExportBundle exportProject(const Project& project, const ExportOptions& options) {
+    ExportBundle bundle = exportFor(project, options);
+    addNamespaces(bundle);
+    return bundle;
 }
 
 namespace {

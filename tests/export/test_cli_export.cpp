@@ -57,7 +57,7 @@ class CliExportTest : public QObject {
         QCOMPARE(r.code, 0);
         QVERIFY2(r.out.startsWith("gantry export --target kueue: "), qPrintable(r.out));
         QVERIFY(r.out.contains("Lossy steps ("));
-        QVERIFY(r.out.endsWith("Wrote 9 files to " + out + "\n"));
+        QVERIFY(r.out.endsWith("Wrote 10 files to " + out + "\n")); // with namespaces.yaml
         // What gantry export wrote, gantry validate accepts.
         QStringList files;
         for (const QString& f : QDir(out).entryList({"*.yaml"}, QDir::Files)) files << QDir(out).filePath(f);

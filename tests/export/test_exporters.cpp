@@ -4,6 +4,7 @@
 #include "test_registry.h"
 
 #include <QtTest>
+#include <algorithm>
 
 using namespace gantry;
 using namespace gantry::test;
@@ -256,6 +257,27 @@ class ExportersTest : public QObject {
                 QVERIFY2(!hasErrors(d), qPrintable(f + " -> " + toString(target) + ":\n" +
                                                    messages(d, Severity::Error).join('\n')));
                 QVERIFY(b.objects.size() > 10);
+                // The namespaces of the namespaced objects come first, each once; the ones every
+                // cluster has are not among them.
+                std::vector<std::string> declared, used;
+                for (const auto& object : b.objects) {
+                    const Json& meta = object.object["metadata"];
+                    if (object.object["kind"] == "Namespace") {
+                        QCOMPARE(object.file, std::string("namespaces.yaml"));
+                        QVERIFY2(used.empty(), "a Namespace after an object that lives in one");
+                        declared.push_back(meta["name"].get<std::string>());
+                    } else if (meta.contains("namespace")) {
+                        used.push_back(meta["namespace"].get<std::string>());
+                    }
+                }
+                std::sort(declared.begin(), declared.end());
+                QVERIFY(std::adjacent_find(declared.begin(), declared.end()) == declared.end());
+                std::sort(used.begin(), used.end());
+                used.erase(std::unique(used.begin(), used.end()), used.end());
+                std::erase_if(used,
+                              [](const std::string& n) { return n == "default" || n.starts_with("kube-"); });
+                QCOMPARE(declared, used);
+                QVERIFY(!declared.empty());
             }
         }
     }
