@@ -70,6 +70,9 @@ class NodeCollection {
     // takes. kNoNode when no open node is large enough. `key` as for forEachFitting.
     uint32_t closestFit(const Res& res, uint32_t key) const;
     static constexpr uint32_t kNoNode = UINT32_MAX;
+    // Counts the times a node grew (freed resources or opened): between two equal counts, every
+    // node kept or lost room and none opened.
+    uint64_t growths() const { return grown_; }
 
   private:
     using Key = NodeRuns::Key;

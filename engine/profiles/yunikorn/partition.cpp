@@ -536,10 +536,12 @@ void Partition::insertSorted(Application& a, uint32_t ask) {
     };
     auto it = std::upper_bound(a.sortedRequests.begin(), a.sortedRequests.end(), ask, before);
     a.sortedRequests.insert(it, ask);
+    ++a.revision;
 }
 
 void Partition::eraseSorted(Application& a, uint32_t ask) {
     std::erase(a.sortedRequests, ask);
+    ++a.revision;
 }
 
 void Partition::transition(uint32_t app, AppState to) {
@@ -659,6 +661,7 @@ Res Partition::allocateAsk(uint32_t ask) {
     Ask& k = asks[ask];
     Application& a = apps[k.app];
     k.allocated = true;
+    ++a.revision;
     if (k.priority >= a.askMaxPriority) updateAskMaxPriority(k.app);
     const Res& res = askRes[k.res];
     a.pending = sub(a.pending, res);
@@ -671,6 +674,7 @@ void Partition::deallocateAsk(uint32_t ask) {
     Ask& k = asks[ask];
     Application& a = apps[k.app];
     k.allocated = false;
+    ++a.revision;
     if (k.priority > a.askMaxPriority) {
         a.askMaxPriority = k.priority;
         updateAppPriority(k.app);
@@ -684,6 +688,7 @@ void Partition::deallocateAsk(uint32_t ask) {
 // addAllocationInternal
 void Partition::addAllocationToApp(uint32_t app, uint32_t ask, bool replaced) {
     Application& a = apps[app];
+    ++a.revision;
     Ask& k = asks[ask];
     const Res& res = askRes[k.res];
     if (k.placeholder) {
@@ -727,6 +732,7 @@ int Partition::unReserveInternal(uint32_t app, int index) {
     std::erase(nodes[r.node].reservations, r.ask);
     nodes.reservationsChanged(r.node);
     a.reservations.erase(a.reservations.begin() + index);
+    ++a.revision;
     return 1;
 }
 
@@ -744,6 +750,7 @@ bool Partition::reserveInternal(uint32_t app, uint32_t node, uint32_t ask, doubl
     n.reservations.push_back(ask);
     nodes.reservationsChanged(node);
     a.reservations.push_back(Reservation{ask, node, now});
+    ++a.revision;
     return true;
 }
 

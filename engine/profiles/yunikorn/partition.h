@@ -98,6 +98,20 @@ struct Reservation {
     double createTime = 0;
 };
 
+// The last visit of an application by one phase of the cycle (tryAllocate, tryReservedAllocate),
+// when it decided nothing, tried no node and attempted no preemption: a new visit would decide
+// nothing and write only what that one wrote, as long as the application stays as it was
+// (revision), so does the clock, no node frees resources or opens (growths), and the queue's and
+// the user's headroom still hold the largest ask it tried (Partition::stillQuiet). The core visits
+// such applications at every cycle; the skipped visits are what makes a cycle over many waiting
+// applications cost what changed.
+struct QuietVisit {
+    bool valid = false;
+    uint64_t revision = 0, growths = 0;
+    double now = 0;
+    Res largest;
+};
+
 struct Application {
     std::string id;
     uint32_t queue = kNone; // leaf
@@ -125,6 +139,9 @@ struct Application {
     bool forced = false;
     int32_t job = -1; // the cluster state's job (simulator), -1 when none
     std::string rejectedMessage;
+    // Counts the changes to its asks, allocations, reservations and their reasons to wait.
+    uint64_t revision = 0;
+    QuietVisit quietAllocate, quietReserved; // the last visits of tryAllocate and tryReservedAllocate
     // Gone for good: nothing of it is scheduled, and no timer of it fires.
     bool finished() const {
         return state == AppState::Completed || state == AppState::Failed || state == AppState::Rejected;
@@ -288,6 +305,13 @@ class Partition {
     void watchClock(uint32_t app);
     std::vector<uint32_t> clockApps_;
 
+    // Visits that change nothing need not be repeated (QuietVisit).
+    void revised(uint32_t app) { ++apps[app].revision; }
+    bool stillQuiet(const QuietVisit& visit, uint32_t app, const Res& headRoom, double now);
+    void markQuiet(QuietVisit* visit, uint32_t app, Res largest, double now) const;
+    // Whether a preemption attempt for the ask waits (its preconditions, its delay, its frequency).
+    bool preemptionWaits(const Ask& k, double preemptionDelay, double now) const;
+
     // nodes
     bool tryNode(uint32_t app, uint32_t node, uint32_t ask, double now, CycleDecision* out);
     bool preAllocateCheck(uint32_t node, uint32_t ask) const;
@@ -307,8 +331,10 @@ class Partition {
     CycleDecision tryRequiredNode(uint32_t app, uint32_t ask, double now);
     void requiredNodePreemption(uint32_t app, uint32_t ask, uint32_t node);
     std::vector<uint32_t> requiredNodeVictims; // marked outside a result, reported with the cycle
-    CycleDecision tryNodes(uint32_t app, uint32_t ask, double now);
-    CycleDecision tryNodesNoReserve(uint32_t app, uint32_t ask, uint32_t reservedNode, double now);
+    // *quiet turns false when a node was tried or chosen to reserve.
+    CycleDecision tryNodes(uint32_t app, uint32_t ask, double now, bool* quiet);
+    CycleDecision tryNodesNoReserve(uint32_t app, uint32_t ask, uint32_t reservedNode, double now,
+                                    bool* quiet);
     bool tryPreemption(uint32_t app, const Res& headRoom, double preemptionDelay, int* attemptsLeft,
                        uint32_t ask, bool nodesTried, double now, CycleDecision* out);
     CycleDecision applyDecision(CycleDecision d, double now);
