@@ -385,12 +385,26 @@ int32_t Partition::recalculatePriority(Queue& q) {
     return currentPriority(q);
 }
 
+// One of the priorities the queue's is the largest of changed: the largest is looked for again only
+// when the one that was it went down.
+int32_t Partition::setPriority(Queue& q, std::map<uint32_t, int32_t>& priorities, uint32_t key,
+                               int32_t value) {
+    auto [at, added] = priorities.try_emplace(key, value);
+    const int32_t old = at->second;
+    at->second = value;
+    if (value >= q.currentPriority) {
+        q.currentPriority = value;
+        return currentPriority(q);
+    }
+    if (!added && old == q.currentPriority) return recalculatePriority(q);
+    return currentPriority(q);
+}
+
 void Partition::updateQueuePriority(uint32_t q, uint32_t child, int32_t value) {
     for (int32_t at = int32_t(q); at >= 0;) {
         Queue& queue = queues[size_t(at)];
         if (queue.leaf) return;
-        queue.childPriorities[child] = value;
-        value = recalculatePriority(queue);
+        value = setPriority(queue, queue.childPriorities, child, value);
         child = uint32_t(at);
         at = queue.parent;
     }
@@ -399,8 +413,7 @@ void Partition::updateQueuePriority(uint32_t q, uint32_t child, int32_t value) {
 void Partition::updateAppPriority(uint32_t app) {
     const Application& a = apps[app];
     Queue& q = queues[a.queue];
-    q.appPriorities[app] = a.askMaxPriority;
-    const int32_t value = recalculatePriority(q);
+    const int32_t value = setPriority(q, q.appPriorities, app, a.askMaxPriority);
     if (q.parent >= 0) updateQueuePriority(uint32_t(q.parent), a.queue, value);
 }
 

@@ -274,6 +274,7 @@ class Partition {
     void updateAppPriority(uint32_t app);
     void updateQueuePriority(uint32_t q, uint32_t child, int32_t value);
     int32_t recalculatePriority(Queue& q);
+    int32_t setPriority(Queue& q, std::map<uint32_t, int32_t>& priorities, uint32_t key, int32_t value);
     std::vector<uint32_t> sortQueues(uint32_t q) const;
     std::vector<uint32_t> sortApplications(uint32_t q, bool withPlaceholdersOnly) const;
     void queueReserve(uint32_t q, uint32_t app);
