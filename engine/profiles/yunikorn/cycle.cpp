@@ -166,7 +166,7 @@ CycleDecision Partition::queueTryAllocate(uint32_t q, double now) {
     const Res room = headRoom(q);
     const double preemptionDelay = queues[q].preemptionDelay;
     int attemptsLeft = kMaxPreemptionsPerQueue;
-    for (uint32_t app : sortApplications(q, false)) {
+    for (uint32_t app : sortedApplications(q)) {
         Application& a = apps[app];
         const bool inQueue = canRunApp(q, app);
         const bool byUser = ugm.canRunApp(a.queuePath, app, a.user);

@@ -536,6 +536,7 @@ bool Partition::addApplication(Application app, std::string* why) {
     const uint32_t index = uint32_t(apps.size());
     apps.push_back(std::move(app));
     queues[size_t(q)].apps.push_back(index);
+    ++queues[size_t(q)].appsRevision;
     return true;
 }
 
@@ -549,12 +550,12 @@ void Partition::insertSorted(Application& a, uint32_t ask) {
     };
     auto it = std::upper_bound(a.sortedRequests.begin(), a.sortedRequests.end(), ask, before);
     a.sortedRequests.insert(it, ask);
-    ++a.revision;
+    revised(a);
 }
 
 void Partition::eraseSorted(Application& a, uint32_t ask) {
     std::erase(a.sortedRequests, ask);
-    ++a.revision;
+    revised(a);
 }
 
 void Partition::transition(uint32_t app, AppState to) {
@@ -674,7 +675,7 @@ Res Partition::allocateAsk(uint32_t ask) {
     Ask& k = asks[ask];
     Application& a = apps[k.app];
     k.allocated = true;
-    ++a.revision;
+    revised(a);
     if (k.priority >= a.askMaxPriority) updateAskMaxPriority(k.app);
     const Res& res = askRes[k.res];
     a.pending = sub(a.pending, res);
@@ -687,7 +688,7 @@ void Partition::deallocateAsk(uint32_t ask) {
     Ask& k = asks[ask];
     Application& a = apps[k.app];
     k.allocated = false;
-    ++a.revision;
+    revised(a);
     if (k.priority > a.askMaxPriority) {
         a.askMaxPriority = k.priority;
         updateAppPriority(k.app);
@@ -701,7 +702,7 @@ void Partition::deallocateAsk(uint32_t ask) {
 // addAllocationInternal
 void Partition::addAllocationToApp(uint32_t app, uint32_t ask, bool replaced) {
     Application& a = apps[app];
-    ++a.revision;
+    revised(a);
     Ask& k = asks[ask];
     const Res& res = askRes[k.res];
     if (k.placeholder) {
@@ -745,7 +746,7 @@ int Partition::unReserveInternal(uint32_t app, int index) {
     std::erase(nodes[r.node].reservations, r.ask);
     nodes.reservationsChanged(r.node);
     a.reservations.erase(a.reservations.begin() + index);
-    ++a.revision;
+    revised(a);
     return 1;
 }
 
@@ -763,7 +764,7 @@ bool Partition::reserveInternal(uint32_t app, uint32_t node, uint32_t ask, doubl
     n.reservations.push_back(ask);
     nodes.reservationsChanged(node);
     a.reservations.push_back(Reservation{ask, node, now});
-    ++a.revision;
+    revised(a);
     return true;
 }
 
@@ -898,6 +899,7 @@ void Partition::removeApplication(uint32_t app) {
     std::vector<uint32_t> allocs = a.allocations;
     for (uint32_t r : allocs) removeAllocation(r, false);
     std::erase(queues[a.queue].apps, app);
+    ++queues[a.queue].appsRevision;
     std::erase(queues[a.queue].allocatingAccepted, app);
     for (int32_t at = int32_t(a.queue); at >= 0; at = queues[size_t(at)].parent)
         std::erase(queues[size_t(at)].allocatingAccepted, app);

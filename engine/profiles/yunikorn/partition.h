@@ -171,6 +171,10 @@ struct Queue {
     std::map<uint32_t, int32_t> childPriorities, appPriorities;
     std::vector<std::pair<uint32_t, int>> reservedApps; // app -> reservations, in order
     std::vector<uint32_t> apps;
+    // Counts the changes to its applications (Partition::revised) and to the list of them; the
+    // applications in the order the cycle visits them, as of sortedAt.
+    uint64_t appsRevision = 1, sortedAt = 0;
+    std::vector<uint32_t> sortedApps;
     SourceRef source;
 };
 
@@ -277,6 +281,9 @@ class Partition {
     int32_t setPriority(Queue& q, std::map<uint32_t, int32_t>& priorities, uint32_t key, int32_t value);
     std::vector<uint32_t> sortQueues(uint32_t q) const;
     std::vector<uint32_t> sortApplications(uint32_t q, bool withPlaceholdersOnly) const;
+    // sortApplications(q, false), sorted again only when one of the queue's applications changed (the
+    // sort reads nothing else but the queue's configuration).
+    const std::vector<uint32_t>& sortedApplications(uint32_t q);
     void queueReserve(uint32_t q, uint32_t app);
     void queueUnReserve(uint32_t q, uint32_t app, int releases);
 
@@ -306,8 +313,13 @@ class Partition {
     void watchClock(uint32_t app);
     std::vector<uint32_t> clockApps_;
 
-    // Visits that change nothing need not be repeated (QuietVisit).
-    void revised(uint32_t app) { ++apps[app].revision; }
+    // An application changed: its quiet visits (QuietVisit) and its queue's order of applications
+    // are stale.
+    void revised(Application& a) {
+        ++a.revision;
+        ++queues[a.queue].appsRevision;
+    }
+    void revised(uint32_t app) { revised(apps[app]); }
     bool stillQuiet(const QuietVisit& visit, uint32_t app, const Res& headRoom, double now);
     void markQuiet(QuietVisit* visit, uint32_t app, Res largest, double now) const;
     // Whether a preemption attempt for the ask waits (its preconditions, its delay, its frequency).

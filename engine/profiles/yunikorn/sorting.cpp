@@ -62,6 +62,15 @@ std::vector<uint32_t> Partition::sortQueues(uint32_t q) const {
     return order;
 }
 
+const std::vector<uint32_t>& Partition::sortedApplications(uint32_t q) {
+    Queue& queue = queues[q];
+    if (queue.sortedAt != queue.appsRevision) {
+        queue.sortedApps = sortApplications(q, false);
+        queue.sortedAt = queue.appsRevision;
+    }
+    return queue.sortedApps;
+}
+
 std::vector<uint32_t> Partition::sortApplications(uint32_t q, bool withPlaceholdersOnly) const {
     std::vector<uint32_t> out;
     const Queue& queue = queues[q];
