@@ -31,16 +31,24 @@ void merge(CycleDecision& into, CycleDecision&& from) {
 
 // ---------------------------------------------------------------- visits that change nothing
 
-bool Partition::stillQuiet(const QuietVisit& visit, uint32_t app, const Res& headRoom, double now) {
+bool Partition::stillQuiet(Phase phase, uint32_t app, const Res& headRoom, double now) {
     const Application& a = apps[app];
+    if (!a.quiet) return false;
+    const QuietVisit& visit = (*a.quiet).*phase;
     if (!visit.valid || visit.revision != a.revision || visit.growths != nodes.growths() || visit.now != now)
         return false;
     return headRoom.fitInMaxUndef(visit.largest) &&
            ugm.headroom(a.queuePath, app, a.user).fitInMaxUndef(visit.largest);
 }
 
-void Partition::markQuiet(QuietVisit* visit, uint32_t app, Res largest, double now) const {
-    *visit = QuietVisit{true, apps[app].revision, nodes.growths(), now, std::move(largest)};
+void Partition::forgetQuiet(Phase phase, uint32_t app) {
+    if (apps[app].quiet) ((*apps[app].quiet).*phase).valid = false;
+}
+
+void Partition::markQuiet(Phase phase, uint32_t app, Res largest, double now) {
+    Application& a = apps[app];
+    if (!a.quiet) a.quiet = std::make_unique<QuietVisits>();
+    (*a.quiet).*phase = QuietVisit{true, a.revision, nodes.growths(), now, std::move(largest)};
 }
 
 namespace {
@@ -228,8 +236,8 @@ CycleDecision Partition::queueTryPlaceholderAllocate(uint32_t q, double now) {
 CycleDecision Partition::appTryAllocate(uint32_t app, const Res& headRoom, double preemptionDelay,
                                         int* attemptsLeft, double now) {
     Application& a = apps[app];
-    if (stillQuiet(a.quietAllocate, app, headRoom, now)) return {};
-    a.quietAllocate.valid = false;
+    if (stillQuiet(&QuietVisits::allocate, app, headRoom, now)) return {};
+    forgetQuiet(&QuietVisits::allocate, app);
     const Res userRoom = ugm.headroom(a.queuePath, app, a.user);
     const Queue& queue = queues[a.queue];
     uint64_t unschedulable = 0;
@@ -281,7 +289,7 @@ CycleDecision Partition::appTryAllocate(uint32_t app, const Res& headRoom, doubl
         }
         ++unschedulable;
     }
-    if (quiet) markQuiet(&apps[app].quietAllocate, app, std::move(tried), now);
+    if (quiet) markQuiet(&QuietVisits::allocate, app, std::move(tried), now);
     return {};
 }
 
@@ -376,8 +384,8 @@ CycleDecision Partition::tryNodesNoReserve(uint32_t app, uint32_t ask, uint32_t 
 
 CycleDecision Partition::appTryReservedAllocate(uint32_t app, const Res& headRoom, double now) {
     Application& a = apps[app];
-    if (stillQuiet(a.quietReserved, app, headRoom, now)) return {};
-    a.quietReserved.valid = false;
+    if (stillQuiet(&QuietVisits::reserved, app, headRoom, now)) return {};
+    forgetQuiet(&QuietVisits::reserved, app);
     const Res userRoom = ugm.headroom(a.queuePath, app, a.user);
     bool quiet = true;
     Res tried = Res::empty();
@@ -428,7 +436,7 @@ CycleDecision Partition::appTryReservedAllocate(uint32_t app, const Res& headRoo
         CycleDecision out = tryNodesNoReserve(app, r.ask, r.node, now, &quiet);
         if (out.type != ResultType::None) return out;
     }
-    if (quiet) markQuiet(&apps[app].quietReserved, app, std::move(tried), now);
+    if (quiet) markQuiet(&QuietVisits::reserved, app, std::move(tried), now);
     return {};
 }
 

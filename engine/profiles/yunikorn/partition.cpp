@@ -900,6 +900,7 @@ void Partition::removeApplication(uint32_t app) {
     for (uint32_t r : allocs) removeAllocation(r, false);
     std::erase(queues[a.queue].apps, app);
     ++queues[a.queue].appsRevision;
+    a.quiet.reset();
     std::erase(queues[a.queue].allocatingAccepted, app);
     for (int32_t at = int32_t(a.queue); at >= 0; at = queues[size_t(at)].parent)
         std::erase(queues[size_t(at)].allocatingAccepted, app);

@@ -17,6 +17,7 @@
 #include <functional>
 #include <limits>
 #include <map>
+#include <memory>
 #include <set>
 #include <string>
 #include <vector>
@@ -111,6 +112,9 @@ struct QuietVisit {
     double now = 0;
     Res largest;
 };
+struct QuietVisits {
+    QuietVisit allocate, reserved; // tryAllocate's and tryReservedAllocate's
+};
 
 struct Application {
     std::string id;
@@ -141,7 +145,8 @@ struct Application {
     std::string rejectedMessage;
     // Counts the changes to its asks, allocations, reservations and their reasons to wait.
     uint64_t revision = 0;
-    QuietVisit quietAllocate, quietReserved; // the last visits of tryAllocate and tryReservedAllocate
+    // Its last quiet visits, from its first one until it leaves (most applications never wait).
+    std::unique_ptr<QuietVisits> quiet;
     // Gone for good: nothing of it is scheduled, and no timer of it fires.
     bool finished() const {
         return state == AppState::Completed || state == AppState::Failed || state == AppState::Rejected;
@@ -320,8 +325,10 @@ class Partition {
         ++queues[a.queue].appsRevision;
     }
     void revised(uint32_t app) { revised(apps[app]); }
-    bool stillQuiet(const QuietVisit& visit, uint32_t app, const Res& headRoom, double now);
-    void markQuiet(QuietVisit* visit, uint32_t app, Res largest, double now) const;
+    using Phase = QuietVisit QuietVisits::*;
+    bool stillQuiet(Phase phase, uint32_t app, const Res& headRoom, double now);
+    void forgetQuiet(Phase phase, uint32_t app);
+    void markQuiet(Phase phase, uint32_t app, Res largest, double now);
     // Whether a preemption attempt for the ask waits (its preconditions, its delay, its frequency).
     bool preemptionWaits(const Ask& k, double preemptionDelay, double now) const;
 
