@@ -27,6 +27,14 @@ void merge(CycleDecision& into, CycleDecision&& from) {
     }
 }
 
+// Raises `largest` to hold `res` too.
+void raiseTo(Res& largest, const Res& res) {
+    for (uint64_t m = res.mask(); m; m &= m - 1) {
+        const int k = __builtin_ctzll(m);
+        if (!largest.has(k) || res.get(k) > largest.get(k)) largest.set(k, res.get(k));
+    }
+}
+
 } // namespace
 
 // ---------------------------------------------------------------- visits that change nothing
@@ -50,18 +58,6 @@ void Partition::markQuiet(Phase phase, uint32_t app, Res largest, double now) {
     if (!a.quiet) a.quiet = std::make_unique<QuietVisits>();
     (*a.quiet).*phase = QuietVisit{true, a.revision, nodes.growths(), now, std::move(largest)};
 }
-
-namespace {
-
-// Raises `largest` to hold `res` too.
-void raiseTo(Res& largest, const Res& res) {
-    for (uint64_t m = res.mask(); m; m &= m - 1) {
-        const int k = __builtin_ctzll(m);
-        if (!largest.has(k) || res.get(k) > largest.get(k)) largest.set(k, res.get(k));
-    }
-}
-
-} // namespace
 
 // ---------------------------------------------------------------- nodes
 
