@@ -3,7 +3,8 @@
 // 50,000 pending pods in applications of 10 over a 50-queue tree (four parents with guaranteed
 // shares, 46 leaves), one pod in five asking for a GPU (more GPUs asked than the cluster has).
 // The core's cycles run until one decides nothing, as `gantry cycle` runs them. Prints the time of
-// each phase and a digest of the decisions; time the whole process from outside for the figure.
+// each phase and digests of the decisions (by pod, and in allocation order); time the whole
+// process from outside for the figure.
 //
 //   yunikorn_cycle_bench [--nodes N] [--pods P] [--app-size S]
 #include "cycle_bench_nodes.h"
@@ -123,7 +124,14 @@ int main(int argc, char** argv) {
     for (const auto& [pod, node] : result.bindings)
         for (const std::string* s : {&pod, &node})
             for (char ch : *s) digest = (digest ^ uint8_t(ch)) * 1099511628211ULL;
-    std::printf("allocations %zu, pending %zu, digest %016llx\n", result.bindings.size(),
-                result.pending.size(), static_cast<unsigned long long>(digest));
+    // The same over the allocations in the order they were made (equal: the same sequence too).
+    uint64_t orderDigest = 1469598103934665603ULL;
+    for (const auto& [task, node] : result.boundTasks)
+        for (uint32_t v : {task, node})
+            for (int b = 0; b < 4; ++b)
+                orderDigest = (orderDigest ^ ((v >> (8 * b)) & 0xff)) * 1099511628211ULL;
+    std::printf("allocations %zu, pending %zu, digest %016llx, order digest %016llx\n",
+                result.bindings.size(), result.pending.size(), static_cast<unsigned long long>(digest),
+                static_cast<unsigned long long>(orderDigest));
     return 0;
 }

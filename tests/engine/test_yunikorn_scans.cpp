@@ -1,7 +1,8 @@
-// YuniKorn's node scans visit only the open nodes an ask fits (block maxima, and a memo of the
-// resources no node fitted) and pick the node to reserve without walking the order: random node
-// collections of one to several blocks, crowded by allocations, reservations and releases in turn,
-// give the same nodes, in the same order, as the full walk of the sorted nodes filtered by hand.
+// YuniKorn's node scans visit only the open nodes an ask fits (runs of the order with their largest
+// free resources, and a memo of the resources no node fitted) and pick the node to reserve without
+// walking the order (block maxima): random node collections of one to several runs and blocks,
+// crowded by allocations, reservations and releases in turn, give the same nodes, in the same
+// order, as the full walk of the sorted nodes filtered by hand.
 #include "profiles/yunikorn/nodes.h"
 #include "test_registry.h"
 
@@ -68,7 +69,7 @@ class YuniKornScanTest : public QObject {
         QFETCH(uint32_t, seed);
         std::mt19937 rng(seed);
         auto pick = [&](int n) { return int(rng() % uint32_t(n)); };
-        const int count = 1 + pick(300); // past the first nodes walked one by one, over several blocks
+        const int count = 1 + pick(300); // over several runs and blocks
         std::vector<Node> list(static_cast<size_t>(count));
         for (int n = 0; n < count; ++n) {
             Node& node = list[size_t(n)];

@@ -27,7 +27,37 @@ void merge(CycleDecision& into, CycleDecision&& from) {
     }
 }
 
+// Raises `largest` to hold `res` too.
+void raiseTo(Res& largest, const Res& res) {
+    for (uint64_t m = res.mask(); m; m &= m - 1) {
+        const int k = __builtin_ctzll(m);
+        if (!largest.has(k) || res.get(k) > largest.get(k)) largest.set(k, res.get(k));
+    }
+}
+
 } // namespace
+
+// ---------------------------------------------------------------- visits that change nothing
+
+bool Partition::stillQuiet(Phase phase, uint32_t app, const Res& headRoom, double now) {
+    const Application& a = apps[app];
+    if (!a.quiet) return false;
+    const QuietVisit& visit = (*a.quiet).*phase;
+    if (!visit.valid || visit.revision != a.revision || visit.growths != nodes.growths() || visit.now != now)
+        return false;
+    return headRoom.fitInMaxUndef(visit.largest) &&
+           ugm.headroom(a.queuePath, app, a.user).fitInMaxUndef(visit.largest);
+}
+
+void Partition::forgetQuiet(Phase phase, uint32_t app) {
+    if (apps[app].quiet) ((*apps[app].quiet).*phase).valid = false;
+}
+
+void Partition::markQuiet(Phase phase, uint32_t app, Res largest, double now) {
+    Application& a = apps[app];
+    if (!a.quiet) a.quiet = std::make_unique<QuietVisits>();
+    (*a.quiet).*phase = QuietVisit{true, a.revision, nodes.growths(), now, std::move(largest)};
+}
 
 // ---------------------------------------------------------------- nodes
 
@@ -44,6 +74,7 @@ bool Partition::nodeConditions(uint32_t node, uint32_t ask, bool allocate) {
     std::string why;
     if (predicate(asks[ask], node, allocate, &why)) return true;
     asks[ask].lastFailure = why;
+    revised(asks[ask].app);
     return false;
 }
 
@@ -139,7 +170,7 @@ CycleDecision Partition::queueTryAllocate(uint32_t q, double now) {
     const Res room = headRoom(q);
     const double preemptionDelay = queues[q].preemptionDelay;
     int attemptsLeft = kMaxPreemptionsPerQueue;
-    for (uint32_t app : sortApplications(q, false)) {
+    for (uint32_t app : sortedApplications(q)) {
         Application& a = apps[app];
         const bool inQueue = canRunApp(q, app);
         const bool byUser = ugm.canRunApp(a.queuePath, app, a.user);
@@ -201,9 +232,13 @@ CycleDecision Partition::queueTryPlaceholderAllocate(uint32_t q, double now) {
 CycleDecision Partition::appTryAllocate(uint32_t app, const Res& headRoom, double preemptionDelay,
                                         int* attemptsLeft, double now) {
     Application& a = apps[app];
+    if (stillQuiet(&QuietVisits::allocate, app, headRoom, now)) return {};
+    forgetQuiet(&QuietVisits::allocate, app);
     const Res userRoom = ugm.headroom(a.queuePath, app, a.user);
     const Queue& queue = queues[a.queue];
     uint64_t unschedulable = 0;
+    bool quiet = true;
+    Res tried = Res::empty();
     const std::vector<uint32_t> requests = a.sortedRequests;
     for (uint32_t ask : requests) {
         if (queue.unschedAskBackoff > 0 && unschedulable >= queue.unschedAskBackoff) {
@@ -218,10 +253,12 @@ CycleDecision Partition::appTryAllocate(uint32_t app, const Res& headRoom, doubl
         k.lastFailure.clear();
         if (!userRoom.fitInMaxUndef(res)) {
             k.lastFailure = "Not enough user quota";
+            quiet = false;
             continue;
         }
         k.schedulingAttempted = true;
         if (!headRoom.fitInMaxUndef(res)) {
+            quiet = false;
             if (preemptionEnabled) {
                 CycleDecision r;
                 if (tryPreemption(app, headRoom, preemptionDelay, attemptsLeft, ask, false, now, &r))
@@ -230,21 +267,25 @@ CycleDecision Partition::appTryAllocate(uint32_t app, const Res& headRoom, doubl
             asks[ask].lastFailure = "Not enough queue quota";
             continue;
         }
+        raiseTo(tried, res);
         if (k.hasRequiredNode()) {
+            quiet = false;
             if (k.requiredNode < 0) continue; // the node is not registered (yet)
             CycleDecision r = tryRequiredNode(app, ask, now);
             if (r.type != ResultType::None) return r;
             continue;
         }
-        CycleDecision r = tryNodes(app, ask, now);
+        CycleDecision r = tryNodes(app, ask, now, &quiet);
         if (r.type != ResultType::None) return r;
         if (asks[ask].lastFailure.empty()) asks[ask].lastFailure = "no node has room for it";
         if (preemptionEnabled) {
+            quiet = quiet && preemptionWaits(asks[ask], preemptionDelay, now);
             CycleDecision p;
             if (tryPreemption(app, headRoom, preemptionDelay, attemptsLeft, ask, true, now, &p)) return p;
         }
         ++unschedulable;
     }
+    if (quiet) markQuiet(&QuietVisits::allocate, app, std::move(tried), now);
     return {};
 }
 
@@ -283,7 +324,7 @@ CycleDecision Partition::tryRequiredNode(uint32_t app, uint32_t ask, double now)
 // enough, a reservation on the node with the best FitInScore. Nodes the ask does not fit fail
 // tryNode before any check with a side effect, so only the nodes it fits are tried; when one of them
 // was tried, its score (0) is the best.
-CycleDecision Partition::tryNodes(uint32_t app, uint32_t ask, double now) {
+CycleDecision Partition::tryNodes(uint32_t app, uint32_t ask, double now, bool* quiet) {
     CycleDecision out;
     const Application& a = apps[app];
     const int r = reservationIndex(a, ask);
@@ -293,6 +334,7 @@ CycleDecision Partition::tryNodes(uint32_t app, uint32_t ask, double now) {
     uint32_t toReserve = kNone;
     bool allocated = false;
     nodes.forEachFitting(res, asks[ask].res, [&](uint32_t n) {
+        *quiet = false;
         if (!nodes[n].total.fitIn(res)) return true;
         if (tryNode(app, n, ask, now, &out)) {
             if (reservedNode != kNone) {
@@ -308,6 +350,7 @@ CycleDecision Partition::tryNodes(uint32_t app, uint32_t ask, double now) {
     if (allocated || !mayReserve) return out;
     if (toReserve == kNone) toReserve = nodes.closestFit(res, asks[ask].res);
     if (toReserve != kNone) {
+        *quiet = false;
         if (!nodeConditions(toReserve, ask, false)) return {};
         out.type = ResultType::Reserved;
         out.ask = ask;
@@ -316,11 +359,13 @@ CycleDecision Partition::tryNodes(uint32_t app, uint32_t ask, double now) {
     return out;
 }
 
-CycleDecision Partition::tryNodesNoReserve(uint32_t app, uint32_t ask, uint32_t reservedNode, double now) {
+CycleDecision Partition::tryNodesNoReserve(uint32_t app, uint32_t ask, uint32_t reservedNode, double now,
+                                           bool* quiet) {
     CycleDecision out;
     const Res& res = askRes[asks[ask].res];
     bool allocated = false;
     nodes.forEachFitting(res, asks[ask].res, [&](uint32_t n) {
+        *quiet = false;
         if (!nodes[n].total.fitIn(res) || n == reservedNode) return true;
         if (tryNode(app, n, ask, now, &out)) {
             out.type = ResultType::AllocatedReserved;
@@ -335,7 +380,11 @@ CycleDecision Partition::tryNodesNoReserve(uint32_t app, uint32_t ask, uint32_t 
 
 CycleDecision Partition::appTryReservedAllocate(uint32_t app, const Res& headRoom, double now) {
     Application& a = apps[app];
+    if (stillQuiet(&QuietVisits::reserved, app, headRoom, now)) return {};
+    forgetQuiet(&QuietVisits::reserved, app);
     const Res userRoom = ugm.headroom(a.queuePath, app, a.user);
+    bool quiet = true;
+    Res tried = Res::empty();
     auto fits = [&](uint32_t ask) {
         const Res& res = askRes[asks[ask].res];
         return userRoom.fitInMaxUndef(res) && headRoom.fitInMaxUndef(res);
@@ -351,6 +400,7 @@ CycleDecision Partition::appTryReservedAllocate(uint32_t app, const Res& headRoo
             return out;
         }
         if (!fits(r.ask)) {
+            quiet = false;
             // The core cancels it once now - (created + wait) exceeds the wait timeout.
             if (now - (r.createTime + timings.reservationWaitTimeout) > timings.reservationWaitTimeout) {
                 int index = reservationIndex(apps[app], r.ask);
@@ -362,10 +412,15 @@ CycleDecision Partition::appTryReservedAllocate(uint32_t app, const Res& headRoo
             }
             continue;
         }
+        raiseTo(tried, askRes[k.res]);
+        if (k.hasRequiredNode()) quiet = false;
         if (k.hasRequiredNode() && !nodes[r.node].available.fitIn(askRes[k.res]) && !k.triggeredPreemption) {
             requiredNodePreemption(app, r.ask, r.node);
             continue;
         }
+        // tryNode fails here at once, changing nothing, until the node frees resources.
+        if (!preAllocateCheck(r.node, r.ask)) continue;
+        quiet = false;
         CycleDecision out;
         if (tryNode(app, r.node, r.ask, now, &out)) {
             out.type = ResultType::AllocatedReserved;
@@ -374,9 +429,10 @@ CycleDecision Partition::appTryReservedAllocate(uint32_t app, const Res& headRoo
     }
     for (const Reservation& r : apps[app].reservations) {
         if (asks[r.ask].hasRequiredNode() || !fits(r.ask)) continue;
-        CycleDecision out = tryNodesNoReserve(app, r.ask, r.node, now);
+        CycleDecision out = tryNodesNoReserve(app, r.ask, r.node, now, &quiet);
         if (out.type != ResultType::None) return out;
     }
+    if (quiet) markQuiet(&QuietVisits::reserved, app, std::move(tried), now);
     return {};
 }
 
@@ -399,6 +455,7 @@ CycleDecision Partition::appTryPlaceholderAllocate(uint32_t app, double now) {
             if (p.released || p.preempted || p.taskGroup != req.taskGroup) continue;
             if (sub(askRes[p.res], askRes[req.res]).hasNegativeValue()) {
                 p.released = true;
+                revised(app);
                 out.released.push_back(ph);
                 continue;
             }
@@ -481,12 +538,14 @@ void Partition::requiredNodePreemption(uint32_t app, uint32_t ask, uint32_t node
         current.addTo(askRes[asks[c].res]);
         victims.push_back(c);
     }
+    revised(req.app);
     if (victims.empty() || !strictlyGreaterThanOrEquals(add(current, nodes[node].available), need)) {
         req.lastFailure = "no victim found for required node preemption";
         return;
     }
     for (uint32_t v : victims) {
         asks[v].preempted = true;
+        revised(asks[v].app);
         incPreempting(apps[asks[v].app].queue, askRes[asks[v].res]);
         requiredNodeVictims.push_back(v);
     }

@@ -13,13 +13,10 @@ void NodeCollection::setPolicy(bool binpacking, std::vector<std::pair<int, doubl
     binpacking_ = binpacking;
     weights_ = std::move(weights);
     sorted_.clear();
-    open_.clear();
-    keys_.resize(nodes_.size());
     for (uint32_t n = 0; n < nodes_.size(); ++n) {
         nodes_[n].score = scoreOf(nodes_[n]);
-        keys_[n] = keyOf(n);
         sorted_.insert(keyOf(n));
-        if (open(nodes_[n])) open_.insert(keyOf(n));
+        refreshRoom(n);
     }
 }
 
@@ -41,76 +38,42 @@ void NodeCollection::init(std::vector<Node> nodes) {
         node.available.subFrom(node.occupied);
         node.available.prune();
     }
-    width_ = 1;
-    for (const Node& node : nodes_) width_ = std::max(width_, 64 - __builtin_clzll(node.total.mask() | 1));
-    room_.assign(nodes_.size() * size_t(width_), 0);
-    isOpen_.assign(nodes_.size(), 0);
-    for (uint32_t n = 0; n < nodes_.size(); ++n) refreshRoom(n);
-    const size_t blocks = (nodes_.size() + kBlock - 1) / kBlock;
-    blockAvailable_.assign(blocks * size_t(width_), 0);
-    blockTotal_.assign(blocks * size_t(width_), 0);
-    for (uint32_t b = 0; b < blocks; ++b) refreshBlock(b);
+    int width = 1;
+    for (const Node& node : nodes_) width = std::max(width, 64 - __builtin_clzll(node.total.mask() | 1));
+    open_.reset(nodes_.size(), width);
     setPolicy(binpacking_, weights_);
+    const size_t blocks = (nodes_.size() + kBlock - 1) / kBlock;
+    blockTotal_.assign(blocks * size_t(width), 0);
+    for (uint32_t b = 0; b < blocks; ++b) refreshBlock(b);
 }
 
-// Types at or above width_ are in no node's total, so no available has them above 0.
+// Types at or above the width are in no node's total, so no available has them above 0.
 void NodeCollection::refreshRoom(uint32_t n) {
-    int64_t* room = room_.data() + size_t(n) * size_t(width_);
-    for (int k = 0; k < width_; ++k) room[k] = std::max<int64_t>(0, nodes_[n].available.get(k));
-    isOpen_[n] = open(nodes_[n]);
+    int64_t room[kMaxResDims];
+    for (int k = 0; k < open_.width(); ++k) room[k] = std::max<int64_t>(0, nodes_[n].available.get(k));
+    open_.update(n, keyOf(n), room, open(nodes_[n]));
 }
 
 void NodeCollection::refreshBlock(uint32_t b) {
-    int64_t* available = blockAvailable_.data() + size_t(b) * size_t(width_);
-    int64_t* total = blockTotal_.data() + size_t(b) * size_t(width_);
-    std::fill(available, available + width_, 0);
-    std::fill(total, total + width_, 0);
+    const int width = open_.width();
+    int64_t* total = blockTotal_.data() + size_t(b) * size_t(width);
+    std::fill(total, total + width, 0);
     const uint32_t end = std::min<uint32_t>(uint32_t(nodes_.size()), (b + 1) * kBlock);
     for (uint32_t n = b * kBlock; n < end; ++n) {
-        if (!isOpen_[n]) continue;
-        const int64_t* room = room_.data() + size_t(n) * size_t(width_);
-        for (int k = 0; k < width_; ++k) {
-            available[k] = std::max(available[k], room[k]);
-            total[k] = std::max(total[k], nodes_[n].total.get(k));
-        }
+        if (!open(nodes_[n])) continue;
+        for (int k = 0; k < width; ++k) total[k] = std::max(total[k], nodes_[n].total.get(k));
     }
 }
 
-bool NodeCollection::blockMayFit(const std::vector<int64_t>& largest, uint32_t b, const Res& res) const {
-    const int64_t* row = largest.data() + size_t(b) * size_t(width_);
+bool NodeCollection::blockMayFit(uint32_t b, const Res& res) const {
+    const int width = open_.width();
+    const int64_t* row = blockTotal_.data() + size_t(b) * size_t(width);
     for (uint64_t m = res.mask(); m; m &= m - 1) {
         const int k = __builtin_ctzll(m);
         const int64_t want = res.get(k);
-        if (want > 0 && (k >= width_ || want > row[k])) return false;
+        if (want > 0 && (k >= width || want > row[k])) return false;
     }
     return true;
-}
-
-template <class F>
-void NodeCollection::forEachInBlocks(const std::vector<int64_t>& largest, const Res& res, F f) const {
-    const uint32_t blocks = uint32_t(largest.size() / size_t(width_));
-    for (uint32_t b = 0; b < blocks; ++b) {
-        if (!blockMayFit(largest, b, res)) continue;
-        const uint32_t end = std::min<uint32_t>(uint32_t(nodes_.size()), (b + 1) * kBlock);
-        for (uint32_t n = b * kBlock; n < end; ++n) f(n);
-    }
-}
-
-std::vector<uint32_t> NodeCollection::fittingAfter(const Res& res, const Key& after) const {
-    std::vector<uint32_t> out;
-    forEachInBlocks(blockAvailable_, res, [&](uint32_t n) {
-        if (isOpen_[n] && keys_[n] >= after && roomFits(n, res)) out.push_back(n);
-    });
-    return out;
-}
-
-uint32_t NodeCollection::firstFitting(const Res& res, const Key& after) const {
-    uint32_t first = kNoNode;
-    forEachInBlocks(blockAvailable_, res, [&](uint32_t n) {
-        if (!isOpen_[n] || keys_[n] < after || !roomFits(n, res)) return;
-        if (first == kNoNode || keys_[n] < keys_[first]) first = n;
-    });
-    return first;
 }
 
 uint32_t NodeCollection::closestFit(const Res& res, uint32_t key) const {
@@ -118,15 +81,20 @@ uint32_t NodeCollection::closestFit(const Res& res, uint32_t key) const {
     if (noneLargeEnough_[key] == opened_) return kNoNode;
     uint32_t best = kNoNode;
     double bestScore = 0;
-    forEachInBlocks(blockTotal_, res, [&](uint32_t n) {
-        const Node& node = nodes_[n];
-        if (!open(node) || !node.total.fitIn(res)) return;
-        const double score = res.fitInScore(node.available);
-        if (best == kNoNode || score < bestScore || (score == bestScore && keyOf(n) < keyOf(best))) {
-            best = n;
-            bestScore = score;
+    const uint32_t blocks = uint32_t(blockTotal_.size() / size_t(open_.width()));
+    for (uint32_t b = 0; b < blocks; ++b) {
+        if (!blockMayFit(b, res)) continue;
+        const uint32_t end = std::min<uint32_t>(uint32_t(nodes_.size()), (b + 1) * kBlock);
+        for (uint32_t n = b * kBlock; n < end; ++n) {
+            const Node& node = nodes_[n];
+            if (!open(node) || !node.total.fitIn(res)) continue;
+            const double score = res.fitInScore(node.available);
+            if (best == kNoNode || score < bestScore || (score == bestScore && keyOf(n) < keyOf(best))) {
+                best = n;
+                bestScore = score;
+            }
         }
-    });
+    }
     if (best == kNoNode) noneLargeEnough_[key] = opened_;
     return best;
 }
@@ -155,10 +123,6 @@ void NodeCollection::reservationsChanged(uint32_t n) {
         ++grown_;
         ++opened_;
     }
-    if (open(nodes_[n]))
-        open_.insert(keyOf(n));
-    else
-        open_.erase(keyOf(n));
     refreshRoom(n);
     refreshBlock(n / kBlock);
 }
@@ -177,16 +141,13 @@ void NodeCollection::updated(uint32_t n) {
             break;
         }
     }
-    refreshRoom(n);
-    refreshBlock(n / kBlock);
     const double score = scoreOf(node);
-    if (score == node.score) return;
-    sorted_.erase(keyOf(n));
-    if (open(node)) open_.erase(keyOf(n));
-    node.score = score;
-    keys_[n] = keyOf(n);
-    sorted_.insert(keyOf(n));
-    if (open(node)) open_.insert(keyOf(n));
+    if (score != node.score) {
+        sorted_.erase(keyOf(n));
+        node.score = score;
+        sorted_.insert(keyOf(n));
+    }
+    refreshRoom(n);
 }
 
 } // namespace gantry::engine::yunikorn

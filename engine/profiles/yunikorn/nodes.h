@@ -2,10 +2,11 @@
 // The partition's nodes (yunikorn-core objects.Node and the node collection): capacity, what
 // YuniKorn allocated, what other schedulers' pods occupy, reservations, and the order the node
 // sorting policy gives them (fair: least used first; binpacking: most used first; ties by node
-// id), kept sorted as usage changes. Scans for an ask visit only the nodes it can fit: blocks of
-// nodes keep the largest free and total resources of their open nodes, so a full cluster is
-// passed over block by block instead of node by node; and where no open node fitted a resource,
-// none does until some node grows (frees resources or opens), so the scan is not repeated.
+// id), kept sorted as usage changes. Scans for an ask visit only the nodes it can fit: runs of
+// open nodes in order keep their largest free resources (NodeRuns), so nodes without room are
+// passed over run by run instead of node by node; and where no open node fitted a resource, none
+// does until some node grows (frees resources or opens), so the scan is not repeated.
+#include "profiles/yunikorn/node_runs.h"
 #include "profiles/yunikorn/resource.h"
 
 #include <algorithm>
@@ -51,8 +52,9 @@ class NodeCollection {
             if (!f(rankAndNode.second)) return;
     }
     // Open nodes (schedulable, not reserved) where `res` fits the available resource, in sort order;
-    // f returns false to stop. The same nodes forEach gives when filtered so. `key` names the
-    // resource (equal keys, equal resources) for the memo of resources no node fits.
+    // f returns false to stop, and may change nodes only when it stops. The same nodes forEach gives
+    // when filtered so. `key` names the resource (equal keys, equal resources) for the memo of
+    // resources no node fits.
     template <class F> void forEachFitting(const Res& res, uint32_t key, F f) const {
         if (key >= nothingFits_.size()) nothingFits_.resize(key + 1, 0);
         if (nothingFits_[key] == grown_) return;
@@ -61,83 +63,39 @@ class NodeCollection {
             some = true;
             return f(n);
         };
-        if (!forEachFittingOnce(res, visit) && !some) nothingFits_[key] = grown_;
+        if (!open_.forEachFitting(res, visit) && !some) nothingFits_[key] = grown_;
     }
     // The open node whose total holds `res` and whose available comes closest to holding it (Resource
     // FitInScore, ties to the first in sort order): the node the core reserves for an ask no node
     // takes. kNoNode when no open node is large enough. `key` as for forEachFitting.
     uint32_t closestFit(const Res& res, uint32_t key) const;
     static constexpr uint32_t kNoNode = UINT32_MAX;
+    // Counts the times a node grew (freed resources or opened): between two equal counts, every
+    // node kept or lost room and none opened.
+    uint64_t growths() const { return grown_; }
 
   private:
-    using Key = std::pair<double, std::pair<uint32_t, uint32_t>>; // (score, (rank, node))
+    using Key = NodeRuns::Key;
     static constexpr uint32_t kBlock = 64;
-    static constexpr int kDirect = 32;
-    // One scan; true when f stopped it.
-    template <class F> bool forEachFittingOnce(const Res& res, F f) const {
-        int direct = 0;
-        for (const auto& [score, rankAndNode] : open_) {
-            // Where most nodes fit, one of the first does; past them, ask the blocks.
-            if (direct++ == kDirect) {
-                // Most scans stop at the first of the rest (f fails only where it changes nothing):
-                // find it in one pass, and order the others only when f asks for more.
-                const Key after{score, rankAndNode};
-                const uint32_t first = firstFitting(res, after);
-                if (first == kNoNode) return false;
-                if (!f(first)) return true;
-                std::vector<uint32_t> rest = fittingAfter(res, after);
-                std::erase(rest, first);
-                auto later = [&](uint32_t l, uint32_t r) { return keyOf(l) > keyOf(r); };
-                std::make_heap(rest.begin(), rest.end(), later);
-                for (auto end = rest.end(); end != rest.begin(); --end) {
-                    std::pop_heap(rest.begin(), end, later);
-                    if (!f(*(end - 1))) return true;
-                }
-                return false;
-            }
-            const uint32_t n = rankAndNode.second;
-            if (roomFits(n, res) && !f(n)) return true;
-        }
-        return false;
-    }
     static bool open(const Node& n) { return n.schedulable && !n.reserved(); }
     Key keyOf(uint32_t n) const { return {nodes_[n].score, {nodes_[n].rank, n}}; }
-    // available.fitIn(res), from the node's row of room_.
-    bool roomFits(uint32_t n, const Res& res) const {
-        const int64_t* room = room_.data() + size_t(n) * size_t(width_);
-        for (uint64_t m = res.mask(); m; m &= m - 1) {
-            const int k = __builtin_ctzll(m);
-            if (res.get(k) > (k < width_ ? room[k] : 0)) return false;
-        }
-        return true;
-    }
+    // The node's free resources and place in the order, as the open nodes' order reads them.
     void refreshRoom(uint32_t n);
     double scoreOf(const Node& n) const;
     void refreshBlock(uint32_t b);
-    // Whether some open node of block b may hold res (by its largest available or total).
-    bool blockMayFit(const std::vector<int64_t>& largest, uint32_t b, const Res& res) const;
-    // f(n) for every node of the blocks that may hold res.
-    template <class F> void forEachInBlocks(const std::vector<int64_t>& largest, const Res& res, F f) const;
-    std::vector<uint32_t> fittingAfter(const Res& res, const Key& after) const;
-    uint32_t firstFitting(const Res& res, const Key& after) const; // of fittingAfter, kNoNode if none
+    // Whether some open node of block b may hold res (by its largest total).
+    bool blockMayFit(uint32_t b, const Res& res) const;
     std::vector<Node> nodes_;
     std::unordered_map<std::string, uint32_t> byId_;
     std::set<Key> sorted_;
     // The open nodes alone, in the same order: reserved nodes keep their usage, and with it often
     // the first places of the order, where a scan for an ask would pass them again and again.
-    std::set<Key> open_;
+    NodeRuns open_;
     bool binpacking_ = false;
     std::vector<std::pair<int, double>> weights_;
-    // Per block of kBlock nodes (by index), per resource type below width_: the largest available
-    // and total of its open nodes, negative amounts as 0.
-    int width_ = 1;
-    std::vector<int64_t> blockAvailable_, blockTotal_;
-    // What block scans read for each node, packed so that a scan does not pull in whole nodes:
-    // per node, per type below width_, its available resource (negative as 0); whether it is open;
-    // its place in the order.
-    std::vector<int64_t> room_;
-    std::vector<uint8_t> isOpen_;
-    std::vector<Key> keys_;
+    // Per block of kBlock nodes (by index), per resource type below open_.width(): the largest
+    // total of its open nodes.
+    std::vector<int64_t> blockTotal_;
     // Counts the times a node grew; per resource key, the count at which no open node fitted it.
     uint64_t grown_ = 1;
     mutable std::vector<uint64_t> nothingFits_;

@@ -385,12 +385,26 @@ int32_t Partition::recalculatePriority(Queue& q) {
     return currentPriority(q);
 }
 
+// One of the priorities the queue's is the largest of changed: the largest is looked for again only
+// when the one that was it went down.
+int32_t Partition::setPriority(Queue& q, std::map<uint32_t, int32_t>& priorities, uint32_t key,
+                               int32_t value) {
+    auto [at, added] = priorities.try_emplace(key, value);
+    const int32_t old = at->second;
+    at->second = value;
+    if (value >= q.currentPriority) {
+        q.currentPriority = value;
+        return currentPriority(q);
+    }
+    if (!added && old == q.currentPriority) return recalculatePriority(q);
+    return currentPriority(q);
+}
+
 void Partition::updateQueuePriority(uint32_t q, uint32_t child, int32_t value) {
     for (int32_t at = int32_t(q); at >= 0;) {
         Queue& queue = queues[size_t(at)];
         if (queue.leaf) return;
-        queue.childPriorities[child] = value;
-        value = recalculatePriority(queue);
+        value = setPriority(queue, queue.childPriorities, child, value);
         child = uint32_t(at);
         at = queue.parent;
     }
@@ -399,8 +413,7 @@ void Partition::updateQueuePriority(uint32_t q, uint32_t child, int32_t value) {
 void Partition::updateAppPriority(uint32_t app) {
     const Application& a = apps[app];
     Queue& q = queues[a.queue];
-    q.appPriorities[app] = a.askMaxPriority;
-    const int32_t value = recalculatePriority(q);
+    const int32_t value = setPriority(q, q.appPriorities, app, a.askMaxPriority);
     if (q.parent >= 0) updateQueuePriority(uint32_t(q.parent), a.queue, value);
 }
 
@@ -523,6 +536,7 @@ bool Partition::addApplication(Application app, std::string* why) {
     const uint32_t index = uint32_t(apps.size());
     apps.push_back(std::move(app));
     queues[size_t(q)].apps.push_back(index);
+    ++queues[size_t(q)].appsRevision;
     return true;
 }
 
@@ -536,10 +550,12 @@ void Partition::insertSorted(Application& a, uint32_t ask) {
     };
     auto it = std::upper_bound(a.sortedRequests.begin(), a.sortedRequests.end(), ask, before);
     a.sortedRequests.insert(it, ask);
+    revised(a);
 }
 
 void Partition::eraseSorted(Application& a, uint32_t ask) {
     std::erase(a.sortedRequests, ask);
+    revised(a);
 }
 
 void Partition::transition(uint32_t app, AppState to) {
@@ -659,6 +675,7 @@ Res Partition::allocateAsk(uint32_t ask) {
     Ask& k = asks[ask];
     Application& a = apps[k.app];
     k.allocated = true;
+    revised(a);
     if (k.priority >= a.askMaxPriority) updateAskMaxPriority(k.app);
     const Res& res = askRes[k.res];
     a.pending = sub(a.pending, res);
@@ -671,6 +688,7 @@ void Partition::deallocateAsk(uint32_t ask) {
     Ask& k = asks[ask];
     Application& a = apps[k.app];
     k.allocated = false;
+    revised(a);
     if (k.priority > a.askMaxPriority) {
         a.askMaxPriority = k.priority;
         updateAppPriority(k.app);
@@ -684,6 +702,7 @@ void Partition::deallocateAsk(uint32_t ask) {
 // addAllocationInternal
 void Partition::addAllocationToApp(uint32_t app, uint32_t ask, bool replaced) {
     Application& a = apps[app];
+    revised(a);
     Ask& k = asks[ask];
     const Res& res = askRes[k.res];
     if (k.placeholder) {
@@ -727,6 +746,7 @@ int Partition::unReserveInternal(uint32_t app, int index) {
     std::erase(nodes[r.node].reservations, r.ask);
     nodes.reservationsChanged(r.node);
     a.reservations.erase(a.reservations.begin() + index);
+    revised(a);
     return 1;
 }
 
@@ -744,6 +764,7 @@ bool Partition::reserveInternal(uint32_t app, uint32_t node, uint32_t ask, doubl
     n.reservations.push_back(ask);
     nodes.reservationsChanged(node);
     a.reservations.push_back(Reservation{ask, node, now});
+    revised(a);
     return true;
 }
 
@@ -878,6 +899,8 @@ void Partition::removeApplication(uint32_t app) {
     std::vector<uint32_t> allocs = a.allocations;
     for (uint32_t r : allocs) removeAllocation(r, false);
     std::erase(queues[a.queue].apps, app);
+    ++queues[a.queue].appsRevision;
+    a.quiet.reset();
     std::erase(queues[a.queue].allocatingAccepted, app);
     for (int32_t at = int32_t(a.queue); at >= 0; at = queues[size_t(at)].parent)
         std::erase(queues[size_t(at)].allocatingAccepted, app);

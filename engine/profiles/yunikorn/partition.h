@@ -17,6 +17,7 @@
 #include <functional>
 #include <limits>
 #include <map>
+#include <memory>
 #include <set>
 #include <string>
 #include <vector>
@@ -98,6 +99,23 @@ struct Reservation {
     double createTime = 0;
 };
 
+// The last visit of an application by one phase of the cycle (tryAllocate, tryReservedAllocate),
+// when it decided nothing, tried no node and attempted no preemption: a new visit would decide
+// nothing and write only what that one wrote, as long as the application stays as it was
+// (revision), so does the clock, no node frees resources or opens (growths), and the queue's and
+// the user's headroom still hold the largest ask it tried (Partition::stillQuiet). The core visits
+// such applications at every cycle; the skipped visits are what makes a cycle over many waiting
+// applications cost what changed.
+struct QuietVisit {
+    bool valid = false;
+    uint64_t revision = 0, growths = 0;
+    double now = 0;
+    Res largest;
+};
+struct QuietVisits {
+    QuietVisit allocate, reserved; // tryAllocate's and tryReservedAllocate's
+};
+
 struct Application {
     std::string id;
     uint32_t queue = kNone; // leaf
@@ -125,6 +143,10 @@ struct Application {
     bool forced = false;
     int32_t job = -1; // the cluster state's job (simulator), -1 when none
     std::string rejectedMessage;
+    // Counts the changes to its asks, allocations, reservations and their reasons to wait.
+    uint64_t revision = 0;
+    // Its last quiet visits, from its first one until it leaves (most applications never wait).
+    std::unique_ptr<QuietVisits> quiet;
     // Gone for good: nothing of it is scheduled, and no timer of it fires.
     bool finished() const {
         return state == AppState::Completed || state == AppState::Failed || state == AppState::Rejected;
@@ -154,6 +176,10 @@ struct Queue {
     std::map<uint32_t, int32_t> childPriorities, appPriorities;
     std::vector<std::pair<uint32_t, int>> reservedApps; // app -> reservations, in order
     std::vector<uint32_t> apps;
+    // Counts the changes to its applications (Partition::revised) and to the list of them; the
+    // applications in the order the cycle visits them, as of sortedAt.
+    uint64_t appsRevision = 1, sortedAt = 0;
+    std::vector<uint32_t> sortedApps;
     SourceRef source;
 };
 
@@ -257,8 +283,12 @@ class Partition {
     void updateAppPriority(uint32_t app);
     void updateQueuePriority(uint32_t q, uint32_t child, int32_t value);
     int32_t recalculatePriority(Queue& q);
+    int32_t setPriority(Queue& q, std::map<uint32_t, int32_t>& priorities, uint32_t key, int32_t value);
     std::vector<uint32_t> sortQueues(uint32_t q) const;
     std::vector<uint32_t> sortApplications(uint32_t q, bool withPlaceholdersOnly) const;
+    // sortApplications(q, false), sorted again only when one of the queue's applications changed (the
+    // sort reads nothing else but the queue's configuration).
+    const std::vector<uint32_t>& sortedApplications(uint32_t q);
     void queueReserve(uint32_t q, uint32_t app);
     void queueUnReserve(uint32_t q, uint32_t app, int releases);
 
@@ -288,6 +318,20 @@ class Partition {
     void watchClock(uint32_t app);
     std::vector<uint32_t> clockApps_;
 
+    // An application changed: its quiet visits (QuietVisit) and its queue's order of applications
+    // are stale.
+    void revised(Application& a) {
+        ++a.revision;
+        ++queues[a.queue].appsRevision;
+    }
+    void revised(uint32_t app) { revised(apps[app]); }
+    using Phase = QuietVisit QuietVisits::*;
+    bool stillQuiet(Phase phase, uint32_t app, const Res& headRoom, double now);
+    void forgetQuiet(Phase phase, uint32_t app);
+    void markQuiet(Phase phase, uint32_t app, Res largest, double now);
+    // Whether a preemption attempt for the ask waits (its preconditions, its delay, its frequency).
+    bool preemptionWaits(const Ask& k, double preemptionDelay, double now) const;
+
     // nodes
     bool tryNode(uint32_t app, uint32_t node, uint32_t ask, double now, CycleDecision* out);
     bool preAllocateCheck(uint32_t node, uint32_t ask) const;
@@ -307,8 +351,10 @@ class Partition {
     CycleDecision tryRequiredNode(uint32_t app, uint32_t ask, double now);
     void requiredNodePreemption(uint32_t app, uint32_t ask, uint32_t node);
     std::vector<uint32_t> requiredNodeVictims; // marked outside a result, reported with the cycle
-    CycleDecision tryNodes(uint32_t app, uint32_t ask, double now);
-    CycleDecision tryNodesNoReserve(uint32_t app, uint32_t ask, uint32_t reservedNode, double now);
+    // *quiet turns false when a node was tried or chosen to reserve.
+    CycleDecision tryNodes(uint32_t app, uint32_t ask, double now, bool* quiet);
+    CycleDecision tryNodesNoReserve(uint32_t app, uint32_t ask, uint32_t reservedNode, double now,
+                                    bool* quiet);
     bool tryPreemption(uint32_t app, const Res& headRoom, double preemptionDelay, int* attemptsLeft,
                        uint32_t ask, bool nodesTried, double now, CycleDecision* out);
     CycleDecision applyDecision(CycleDecision d, double now);

@@ -530,16 +530,18 @@ struct Preemptor {
     }
 };
 
+// CheckPreconditions, and the time since the ask came and since its last attempt.
+bool Partition::preemptionWaits(const Ask& k, double preemptionDelay, double now) const {
+    if (!k.allowPreemptOther || k.triggeredPreemption || k.hasRequiredNode()) return true;
+    if (now < k.createTime + preemptionDelay) return true;
+    return k.preemptCheckTime != kNever && now < k.preemptCheckTime + timings.preemptAttemptFrequency;
+}
+
 bool Partition::tryPreemption(uint32_t app, const Res& headRoom, double preemptionDelay, int* attemptsLeft,
                               uint32_t ask, bool nodesTried, double now, CycleDecision* out) {
     (void)headRoom;
     Ask& k = asks[ask];
-    if (*attemptsLeft == 0) return false;
-    // CheckPreconditions
-    if (!k.allowPreemptOther || k.triggeredPreemption || k.hasRequiredNode()) return false;
-    if (now < k.createTime + preemptionDelay) return false;
-    if (k.preemptCheckTime != kNever && now < k.preemptCheckTime + timings.preemptAttemptFrequency)
-        return false;
+    if (*attemptsLeft == 0 || preemptionWaits(k, preemptionDelay, now)) return false;
     k.preemptCheckTime = now;
     --*attemptsLeft;
     Preemptor pre{*this, app, ask, apps[app].queue, askRes[k.res], nodesTried, now, {}, {}, {}, {}, {}};
@@ -548,6 +550,7 @@ bool Partition::tryPreemption(uint32_t app, const Res& headRoom, double preempti
     if (!pre.run(&node, &victims)) return false;
     for (uint32_t v : victims) {
         asks[v].preempted = true;
+        revised(asks[v].app);
         incPreempting(apps[asks[v].app].queue, askRes[asks[v].res]);
     }
     asks[ask].triggeredPreemption = true;

@@ -270,12 +270,13 @@ bool isZero(const Res& r) {
 
 bool strictlyGreaterThanZero(const Res& r) {
     if (r.isNil()) return false;
-    bool greater = false, negative = false;
-    forEach(r.mask(), [&](int k) {
-        negative |= r.get(k) < 0;
-        greater |= r.get(k) > 0;
-    });
-    return greater && !negative;
+    bool greater = false;
+    for (uint64_t m = r.mask(); m; m &= m - 1) {
+        const int64_t v = r.get(__builtin_ctzll(m));
+        if (v < 0) return false;
+        greater |= v > 0;
+    }
+    return greater;
 }
 
 bool strictlyGreaterThan(const Res& larger, const Res& smaller) {
@@ -374,13 +375,6 @@ double fairShare(const Res& allocated, const Res& guaranteed, const Res& fairMax
         if (found && s > best) best = s;
     });
     return best;
-}
-
-int compUsageRatioSeparately(const Res& lAllocated, const Res& lGuaranteed, const Res& lFairMax,
-                             const Res& rAllocated, const Res& rGuaranteed, const Res& rFairMax) {
-    const double l = fairShare(lAllocated, lGuaranteed, lFairMax);
-    const double r = fairShare(rAllocated, rGuaranteed, rFairMax);
-    return l > r ? 1 : l < r ? -1 : 0;
 }
 
 } // namespace gantry::engine::yunikorn

@@ -100,8 +100,6 @@ bool equalsOrEmpty(const Res& l, const Res& r);
 
 // Shares and fairness.
 int compUsageRatio(const Res& l, const Res& r, const Res& total);
-int compUsageRatioSeparately(const Res& lAllocated, const Res& lGuaranteed, const Res& lFairMax,
-                             const Res& rAllocated, const Res& rGuaranteed, const Res& rFairMax);
 double fairShare(const Res& allocated, const Res& guaranteed, const Res& fairMax);
 
 } // namespace gantry::engine::yunikorn

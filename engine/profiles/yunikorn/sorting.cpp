@@ -11,34 +11,46 @@
 namespace gantry::engine::yunikorn {
 
 std::vector<uint32_t> Partition::sortQueues(uint32_t q) const {
-    std::vector<uint32_t> out;
+    std::vector<uint32_t> children;
     const Queue& parent = queues[q];
-    if (parent.leaf) return out;
+    if (parent.leaf) return children;
     for (uint32_t c : parent.children)
-        if (strictlyGreaterThanZero(queues[c].pending)) out.push_back(c);
-    if (out.size() < 2) return out;
+        if (strictlyGreaterThanZero(queues[c].pending)) children.push_back(c);
+    if (children.size() < 2) return children;
     std::vector<Res> fairMax; // by position before sorting
-    for (uint32_t c : out) fairMax.push_back(fairMaxResource(c));
-    auto fairness = [&](int i, int j) {
-        const Queue& l = queues[out[size_t(i)]];
-        const Queue& r = queues[out[size_t(j)]];
-        return compUsageRatioSeparately(l.allocated, l.guaranteed, fairMax[size_t(i)], r.allocated,
-                                        r.guaranteed, fairMax[size_t(j)]);
+    for (uint32_t c : children) fairMax.push_back(fairMaxResource(c));
+    // Where the children share one fair max, which position reads which does not matter: each
+    // child's share is worked out once.
+    bool oneFairMax = true;
+    for (const Res& max : fairMax) oneFairMax = oneFairMax && equals(max, fairMax.front());
+    std::vector<double> share; // by child, with one fair max
+    if (oneFairMax)
+        for (uint32_t c : children)
+            share.push_back(fairShare(queues[c].allocated, queues[c].guaranteed, fairMax[0]));
+    // The sort moves the children's positions before sorting.
+    std::vector<uint32_t> order(children.size());
+    for (uint32_t i = 0; i < order.size(); ++i) order[i] = i;
+    auto child = [&](int i) -> const Queue& { return queues[children[order[size_t(i)]]]; };
+    auto fairness = [&](int i, int j) { // compUsageRatioSeparately
+        const double l = oneFairMax ? share[order[size_t(i)]]
+                                    : fairShare(child(i).allocated, child(i).guaranteed, fairMax[size_t(i)]);
+        const double r = oneFairMax ? share[order[size_t(j)]]
+                                    : fairShare(child(j).allocated, child(j).guaranteed, fairMax[size_t(j)]);
+        return l > r ? 1 : l < r ? -1 : 0;
     };
     auto morePending = [&](int i, int j) {
-        return strictlyGreaterThan(sub(queues[out[size_t(i)]].pending, queues[out[size_t(j)]].pending),
-                                   Res::empty());
+        return strictlyGreaterThan(sub(child(i).pending, child(j).pending), Res::empty());
     };
-    auto priority = [&](int i) { return currentPriority(queues[out[size_t(i)]]); };
+    auto priority = [&](int i) { return currentPriority(child(i)); };
     if (parent.prioritySortEnabled) {
-        goStableSort(out, [&](int i, int j) {
+        goStableSort(order, [&](int i, int j) {
             const int32_t lp = priority(i), rp = priority(j);
             if (lp != rp) return lp > rp;
             const int comp = fairness(i, j);
             return comp == 0 ? morePending(i, j) : comp < 0;
         });
     } else {
-        goStableSort(out, [&](int i, int j) {
+        goStableSort(order, [&](int i, int j) {
             const int comp = fairness(i, j);
             if (comp != 0) return comp < 0;
             const int32_t lp = priority(i), rp = priority(j);
@@ -46,7 +58,17 @@ std::vector<uint32_t> Partition::sortQueues(uint32_t q) const {
             return morePending(i, j);
         });
     }
-    return out;
+    for (uint32_t& i : order) i = children[i];
+    return order;
+}
+
+const std::vector<uint32_t>& Partition::sortedApplications(uint32_t q) {
+    Queue& queue = queues[q];
+    if (queue.sortedAt != queue.appsRevision) {
+        queue.sortedApps = sortApplications(q, false);
+        queue.sortedAt = queue.appsRevision;
+    }
+    return queue.sortedApps;
 }
 
 std::vector<uint32_t> Partition::sortApplications(uint32_t q, bool withPlaceholdersOnly) const {

@@ -14,6 +14,7 @@ void Partition::timeoutPlaceholders(uint32_t app, std::vector<uint32_t>* release
                                     std::vector<uint32_t>* failed) {
     Application& a = apps[app];
     a.placeholderTimer = kNever;
+    revised(a);
     if ((a.state == AppState::Running || a.state == AppState::Completing) &&
         !isZero(a.allocatedPlaceholder)) {
         for (uint32_t ask : a.allocations) {
