@@ -12,7 +12,11 @@ With --queues N (N >= 8) the four team queues become parents of leaf queues, N q
 (YuniKorn's scale run asks for a 50-queue tree): each team's share is split evenly over its leaves
 and each workload template evenly over the leaves of its team.
 
-usage: make_sim_inventory.py NODES PODS [--queues N] > inventory.yaml
+With --volcano-tree as well, the parents sit under a queue named root and every queue carries its
+volcano.sh/hierarchy path (weights: the teams' shares in percent), the two forms of a tree Volcano's
+capacity plugin with enableHierarchy and hierarchical drf read.
+
+usage: make_sim_inventory.py NODES PODS [--queues N [--volcano-tree]] > inventory.yaml
 """
 import argparse
 
@@ -20,7 +24,10 @@ ap = argparse.ArgumentParser()
 ap.add_argument("nodes", type=int, nargs="?", default=10000)
 ap.add_argument("pods", type=int, nargs="?", default=1000000)
 ap.add_argument("--queues", type=int, default=0)
+ap.add_argument("--volcano-tree", action="store_true")
 args = ap.parse_args()
+if args.volcano_tree and not args.queues:
+    ap.error("--volcano-tree needs --queues")
 nodes, pods = args.nodes, args.pods
 gpus = nodes * 8
 teams = [("serving", 0.4), ("research", 0.25), ("training", 0.25), ("batch", 0.1)]
@@ -82,14 +89,26 @@ w("  - {name: research-high, value: 10000}")
 w("  - {name: research, value: 1000, globalDefault: true}")
 w("  - {name: best-effort, value: 0, preemptionPolicy: Never}")
 w("queues:")
+# With --volcano-tree the teams are indented under root and each queue names its path.
+pad = "    " if args.volcano_tree else ""
+if args.volcano_tree:
+    w("  - name: root")
+    w("    queues:")
+def hierarchy(indent, *path_weights):
+    if args.volcano_tree:
+        path = "/".join(["root"] + [p for p, _ in path_weights])
+        weights = "/".join(["1"] + [str(x) for _, x in path_weights])
+        w(f"{indent}annotations: {{volcano.sh/hierarchy: {path}, volcano.sh/hierarchy-weights: '{weights}'}}")
 for team, share in teams:
-    w(f"  - name: {team}")
-    w(f"    deserved: {{nvidia.com/gpu: {int(gpus * share)}}}")
+    w(f"{pad}  - name: {team}")
+    w(f"{pad}    deserved: {{nvidia.com/gpu: {int(gpus * share)}}}")
+    hierarchy(f"{pad}    ", (team, int(share * 100)))
     if leaves[team]:
-        w("    queues:")
+        w(f"{pad}    queues:")
     for leaf in leaves[team]:
-        w(f"      - name: {leaf}")
-        w(f"        deserved: {{nvidia.com/gpu: {int(gpus * share) // len(leaves[team])}}}")
+        w(f"{pad}      - name: {leaf}")
+        w(f"{pad}        deserved: {{nvidia.com/gpu: {int(gpus * share) // len(leaves[team])}}}")
+        hierarchy(f"{pad}        ", (team, int(share * 100)), (leaf, 1))
 w("workloads:")
 for name, team, pc, replicas, gpu, milli, cpu, mem, share, duration, checkpoint in mix:
     queues = leaves[team] or [team]

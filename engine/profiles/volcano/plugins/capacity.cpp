@@ -141,7 +141,7 @@ class Capacity : public Plugin {
             }
         }
         const auto& job = s_->state.jobs[j];
-        const auto& phase = s_->jobs[j].phase;
+        const auto& phase = job.phase; // as the session opens, the session's phase is the state's
         if (phase == PodGroupPhase::Inqueue && job.hasMinResources)
             a.inqueue.add(s_->inqueueResource(j, s_->jobAllocated(j)));
         if (phase == PodGroupPhase::Running && job.hasMinResources &&
@@ -168,22 +168,40 @@ class Capacity : public Plugin {
         if (!rec.guarantee.empty()) a.guarantee = VResource::fromList(rec.guarantee, s_->state.dims);
     }
 
+    // What the session left out (settled or parked jobs) or sums (SettledJobs::summed) of queue q.
+    void addLeftOut(Attr& a, const SettledJobs::QueueTotals& t) {
+        a.allocated.add(t.allocated.resource(D_));
+        a.request.add(t.request.resource(D_));
+        a.inqueue.add(t.inqueue.resource(D_));
+        a.elastic.add(t.elastic.resource(D_));
+    }
+    bool countsAlone(uint32_t j) const { return !s_->settled() || !s_->settled()->summed(j); }
+
     void buildFlat() {
         VResource totalGuarantee(D_);
         for (const auto& q : s_->state.queues)
             if (!q.guarantee.empty()) totalGuarantee.add(VResource::fromList(q.guarantee, s_->state.dims));
-        for (uint32_t j : s_->sessionJobs) {
-            const uint32_t q = s_->queueOf(j);
+        auto open = [&](uint32_t q) {
             auto& a = attrs_[q];
-            if (!a.used) {
-                initAttr(a, q, true);
-                VResource real = VResource::exceededPart(total_, totalGuarantee);
-                real.add(a.guarantee);
-                if (!s_->state.queues[q].capability.empty())
-                    real.minDimensionResource(a.capability, Missing::Infinity);
-                a.realCapability = real;
-            }
-            accumulateJob(a, j);
+            if (a.used) return;
+            initAttr(a, q, true);
+            VResource real = VResource::exceededPart(total_, totalGuarantee);
+            real.add(a.guarantee);
+            if (!s_->state.queues[q].capability.empty())
+                real.minDimensionResource(a.capability, Missing::Infinity);
+            a.realCapability = real;
+        };
+        // The totals are exact integers: adding them first changes no sum.
+        if (const SettledJobs* settled = s_->settled())
+            for (uint32_t q = 0; q < s_->state.queues.size(); ++q)
+                if (settled->leftOut(q).jobs > 0) {
+                    open(q);
+                    addLeftOut(attrs_[q], settled->leftOut(q));
+                }
+        for (uint32_t j : s_->sessionJobs) {
+            if (!countsAlone(j)) continue;
+            open(s_->queueOf(j));
+            accumulateJob(attrs_[s_->queueOf(j)], j);
         }
         for (auto& a : attrs_) {
             if (!a.used) continue;
@@ -191,6 +209,43 @@ class Capacity : public Plugin {
             a.deserved = VResource::max(a.deserved, a.guarantee);
             updateShare(a);
         }
+    }
+
+    // Adds to a leaf queue's attributes what add puts there, and the same to its ancestors'.
+    template <class Add> void addToLeaf(Attr& a, Add add) {
+        VResource oldAllocated = a.allocated, oldRequest = a.request, oldInqueue = a.inqueue,
+                  oldElastic = a.elastic;
+        add(a);
+        VResource dAlloc = a.allocated, dReq = a.request, dInq = a.inqueue, dEla = a.elastic;
+        dAlloc.sub(oldAllocated);
+        dReq.sub(oldRequest);
+        dInq.sub(oldInqueue);
+        dEla.sub(oldElastic);
+        for (uint32_t anc : a.ancestors) {
+            attrs_[anc].allocated.add(dAlloc);
+            attrs_[anc].request.add(dReq);
+            attrs_[anc].inqueue.add(dInq);
+            attrs_[anc].elastic.add(dEla);
+        }
+    }
+
+    // Upstream adds the jobs in job order and stops at the first in a queue with children; when
+    // the session left jobs out, that one is found by walking every job as a full session lists it.
+    bool refuseJobInParent() {
+        for (auto& a : attrs_)
+            for (auto* r : {&a.allocated, &a.request, &a.elastic, &a.inqueue}) *r = VResource(D_);
+        for (uint32_t j = 0; j < s_->state.jobs.size(); ++j) {
+            const auto& job = s_->state.jobs[j];
+            if (job.queue < 0 || job.key.empty()) continue;
+            auto& a = attrs_[uint32_t(job.queue)];
+            if (!a.children.empty()) {
+                s_->warnings.push_back("job " + job.key + " is in non-leaf queue " +
+                                       s_->state.queues[a.queue].name + "; capacity hierarchy is not ready");
+                break;
+            }
+            addToLeaf(a, [&](Attr& x) { accumulateJob(x, j); });
+        }
+        return false;
     }
 
     bool buildHierarchical() {
@@ -238,28 +293,24 @@ class Capacity : public Plugin {
             std::reverse(anc.begin(), anc.end());
             attrs_[q].ancestors = std::move(anc);
         }
-        for (uint32_t j : s_->sessionJobs) {
-            auto& a = attrs_[s_->queueOf(j)];
-            if (!a.children.empty()) {
-                s_->warnings.push_back("job " + s_->state.jobs[j].key + " is in non-leaf queue " +
-                                       s_->state.queues[a.queue].name + "; capacity hierarchy is not ready");
-                return false;
+        bool jobsInLeaves = true;
+        if (const SettledJobs* settled = s_->settled())
+            for (uint32_t q = 0; q < s_->state.queues.size() && jobsInLeaves; ++q) {
+                if (settled->leftOut(q).jobs == 0) continue;
+                if (!isLeaf(q))
+                    jobsInLeaves = false;
+                else
+                    addToLeaf(attrs_[q], [&](Attr& x) { addLeftOut(x, settled->leftOut(q)); });
             }
-            VResource oldAllocated = a.allocated, oldRequest = a.request, oldInqueue = a.inqueue,
-                      oldElastic = a.elastic;
-            accumulateJob(a, j);
-            VResource dAlloc = a.allocated, dReq = a.request, dInq = a.inqueue, dEla = a.elastic;
-            dAlloc.sub(oldAllocated);
-            dReq.sub(oldRequest);
-            dInq.sub(oldInqueue);
-            dEla.sub(oldElastic);
-            for (uint32_t anc : a.ancestors) {
-                attrs_[anc].allocated.add(dAlloc);
-                attrs_[anc].request.add(dReq);
-                attrs_[anc].inqueue.add(dInq);
-                attrs_[anc].elastic.add(dEla);
-            }
+        for (size_t i = 0; i < s_->sessionJobs.size() && jobsInLeaves; ++i) {
+            const uint32_t j = s_->sessionJobs[i];
+            if (!countsAlone(j)) continue;
+            if (!isLeaf(s_->queueOf(j)))
+                jobsInLeaves = false;
+            else
+                addToLeaf(attrs_[s_->queueOf(j)], [&](Attr& x) { accumulateJob(x, j); });
         }
+        if (!jobsInLeaves) return refuseJobInParent();
         auto& r = attrs_[root_];
         if (r.capability.isEmpty()) {
             VResource inf = VResource::infinite(D_);
@@ -531,7 +582,8 @@ class Capacity : public Plugin {
 
 PluginDescriptor capacityPlugin() {
     PluginTraits t;
-    // It reads every job of a queue (shares, hierarchy, topology): settled jobs stay in.
+    // It reads the jobs only as sums per queue, which the settled jobs' totals give.
+    t.allowsSettledJobsOut = [](const PluginOption&) { return true; };
     return {"capacity", [](const PluginOption& option) { return std::make_unique<Capacity>(option); },
             std::move(t)};
 }

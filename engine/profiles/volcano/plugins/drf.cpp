@@ -22,28 +22,20 @@ struct Attr {
     VResource allocated;
 };
 
+// A node of the hierarchy: a queue path component, or a job's leaf. Its share and saturation are
+// worked out from its children only when asked (dirty: some leaf below changed; epoch: the
+// demanding dimensions it was worked out with), so a change costs the path above it and a
+// comparison costs the subtrees that differ, not a walk of every job.
 struct HNode {
     HNode* parent = nullptr;
     Attr attr;
     VResource request;
     double weight = 1;
     bool saturated = false;
-    std::string hierarchy;
     bool leaf = false;
+    bool dirty = true;
+    uint64_t epoch = 0;
     std::map<std::string, std::unique_ptr<HNode>> children;
-
-    std::unique_ptr<HNode> clone(HNode* p) const {
-        auto n = std::make_unique<HNode>();
-        n->parent = p;
-        n->attr = attr;
-        n->request = request;
-        n->weight = weight;
-        n->saturated = saturated;
-        n->hierarchy = hierarchy;
-        n->leaf = leaf;
-        for (const auto& [k, c] : children) n->children[k] = c->clone(n.get());
-        return n;
-    }
 };
 
 std::vector<std::string> split(const std::string& s, char sep) {
@@ -68,19 +60,22 @@ class Drf : public Plugin {
         attrs_.assign(ssn.sessionJobs.size(), Attr{});
         totalAllocated_ = VResource(ssn.state.D());
         root_ = std::make_unique<HNode>();
-        root_->hierarchy = "root";
         root_->attr.allocated = VResource(ssn.state.D());
         root_->request = VResource(ssn.state.D());
+        leaves_.assign(hierarchy_ ? ssn.sessionJobs.size() : 0, nullptr);
+        paths_.clear();
+        if (hierarchy_)
+            for (const auto& q : ssn.state.queues) paths_.push_back(split(q.hierarchy, '/'));
         for (uint32_t j : ssn.sessionJobs) {
             auto& a = attr(j);
             a.allocated = ssn.jobAllocated(j);
             updateShare(a);
             if (hierarchy_) {
-                const auto& q = ssn.state.queues[ssn.queueOf(j)];
                 totalAllocated_.add(a.allocated);
-                updateHierarchicalShare(*root_, totalAllocated_, j, a, q.hierarchy, q.hierarchyWeights);
+                setLeaf(j, a);
             }
         }
+        if (hierarchy_) setDemanding(totalAllocated_);
 
         auto& self = ssn.self();
         self.preemptable = [this](uint32_t preemptor, const std::vector<uint32_t>& preemptees, int* vote) {
@@ -105,7 +100,7 @@ class Drf : public Plugin {
         };
         if (hierarchy_) {
             self.queueOrder = [this](uint32_t l, uint32_t r) {
-                double ret = compareQueues(*root_, l, r);
+                double ret = compareQueues(l, r);
                 if (ret < 0) return -1;
                 if (ret > 0) return 1;
                 return 0;
@@ -129,9 +124,9 @@ class Drf : public Plugin {
                 a.allocated.add(s_->taskRes(t));
                 updateShare(a);
                 if (hierarchy_) {
-                    const auto& q = s_->state.queues[s_->queueOf(j)];
                     totalAllocated_.add(s_->taskRes(t));
-                    updateHierarchicalShare(*root_, totalAllocated_, j, a, q.hierarchy, q.hierarchyWeights);
+                    setDemanding(totalAllocated_);
+                    setLeaf(j, a);
                 }
             },
             [this](uint32_t t) {
@@ -141,9 +136,9 @@ class Drf : public Plugin {
                 a.allocated.sub(s_->taskRes(t));
                 updateShare(a);
                 if (hierarchy_) {
-                    const auto& q = s_->state.queues[s_->queueOf(j)];
                     totalAllocated_.sub(s_->taskRes(t));
-                    updateHierarchicalShare(*root_, totalAllocated_, j, a, q.hierarchy, q.hierarchyWeights);
+                    setDemanding(totalAllocated_);
+                    setLeaf(j, a);
                 }
             });
     }
@@ -162,32 +157,51 @@ class Drf : public Plugin {
     }
     void updateShare(Attr& a) const { a.share = calculateShare(a.allocated); }
 
-    static bool resourceSaturated(const VResource& allocated, const VResource& request,
-                                  const std::vector<bool>& demanding) {
+    // Whether a job's leaf is saturated: some resource it asks for is fully given, or it asks for
+    // one the cluster has no more of (demanding: the dimensions still short of the total).
+    static bool resourceSaturated(const VResource& allocated, const VResource& request, uint64_t demanding) {
         for (int d : allocated.resourceNames()) {
             if (allocated.get(d) != 0 && request.get(d) != 0 && allocated.get(d) >= request.get(d))
                 return true;
-            if (!demanding[size_t(d)] && request.get(d) != 0) return true;
+            if (!((demanding >> d) & 1u) && request.get(d) != 0) return true;
         }
         return false;
     }
 
-    void buildHierarchy(HNode& root, uint32_t job, const Attr& attr, const std::string& hierarchy,
-                        const std::string& weights) {
-        HNode* inode = &root;
-        auto paths = split(hierarchy, '/');
-        auto ws = split(weights, '/');
+    // The demanding dimensions as of totalAllocated; a change makes every leaf's saturation stale.
+    void setDemanding(const VResource& totalAllocated) {
+        uint64_t demanding = 0;
+        for (int d : totalNames_)
+            if (totalAllocated.get(d) < total_.get(d)) demanding |= uint64_t(1) << d;
+        if (demanding != demanding_) ++epoch_;
+        demanding_ = demanding;
+    }
+
+    // Gives the job's leaf these attributes (upstream rebuilds the leaf), creating it and the path
+    // of its queue's hierarchy when new, and marks the path above it for working out again.
+    void setLeaf(uint32_t job, const Attr& attr) {
+        HNode*& leaf = leaves_[s_->sessionSlot(job)];
+        if (!leaf) leaf = addLeaf(job);
+        leaf->attr = attr;
+        for (HNode* n = leaf; n && !n->dirty; n = n->parent) n->dirty = true;
+    }
+
+    HNode* addLeaf(uint32_t job) {
+        const auto& q = s_->state.queues[s_->queueOf(job)];
+        const auto& paths = paths_[s_->queueOf(job)];
+        HNode* inode = root_.get();
+        std::vector<std::string> ws;
         for (size_t i = 1; i < paths.size(); ++i) {
             auto it = inode->children.find(paths[i]);
             if (it != inode->children.end()) {
                 inode = it->second.get();
                 continue;
             }
+            if (ws.empty()) ws = split(q.hierarchyWeights, '/');
             double w = i < ws.size() ? parseGoFloat(ws[i]).value_or(0) : 0;
             if (w < 1) w = 1;
             auto child = std::make_unique<HNode>();
             child->weight = w;
-            child->hierarchy = paths[i];
             child->request = VResource(s_->state.D());
             child->attr.allocated = VResource(s_->state.D());
             child->parent = inode;
@@ -196,25 +210,29 @@ class Drf : public Plugin {
             inode = raw;
         }
         auto leaf = std::make_unique<HNode>();
-        leaf->weight = 1;
-        leaf->attr = attr;
-        leaf->hierarchy = s_->state.jobs[job].key;
         leaf->leaf = true;
         VResource totalRequest(s_->state.D());
         for (uint32_t t : s_->state.jobs[job].tasks) totalRequest.add(s_->taskRes(t));
         leaf->request = totalRequest;
         leaf->parent = inode;
-        inode->children[leaf->hierarchy] = std::move(leaf);
+        HNode* raw = leaf.get();
+        inode->children[s_->state.jobs[job].key] = std::move(leaf); // a key has a '/', a path component none
+        return raw;
     }
 
-    void updateHierarchicalShareRec(HNode& node, const std::vector<bool>& demanding) {
+    // Works out the node's share and saturation from its children, as upstream's recursive update
+    // does for the whole tree, for the stale nodes only: the values are the same.
+    void evaluate(HNode& node) {
+        if (!node.dirty && node.epoch == epoch_) return;
+        node.dirty = false;
+        node.epoch = epoch_;
         if (node.leaf) {
-            node.saturated = resourceSaturated(node.attr.allocated, node.request, demanding);
+            node.saturated = resourceSaturated(node.attr.allocated, node.request, demanding_);
             return;
         }
         double mdr = 1;
         for (auto& [k, child] : node.children) {
-            updateHierarchicalShareRec(*child, demanding);
+            evaluate(*child);
             if (child->attr.share != 0 && !child->saturated) {
                 double rs = calculateShare(child->attr.allocated);
                 if (rs < mdr) mdr = rs;
@@ -238,22 +256,19 @@ class Drf : public Plugin {
         node.saturated = saturated;
     }
 
-    void updateHierarchicalShare(HNode& root, const VResource& totalAllocated, uint32_t job, const Attr& attr,
-                                 const std::string& hierarchy, const std::string& weights) {
-        std::vector<bool> demanding(size_t(s_->state.D()), false);
-        for (int d : totalNames_)
-            if (totalAllocated.get(d) < total_.get(d)) demanding[size_t(d)] = true;
-        buildHierarchy(root, job, attr, hierarchy, weights);
-        updateHierarchicalShareRec(root, demanding);
-    }
-
-    double compareQueues(HNode& root, uint32_t lq, uint32_t rq) const {
-        HNode* l = &root;
-        HNode* r = &root;
-        auto lp = split(s_->state.queues[lq].hierarchy, '/');
-        auto rp = split(s_->state.queues[rq].hierarchy, '/');
+    double compareQueues(uint32_t lq, uint32_t rq) {
+        HNode* l = root_.get();
+        HNode* r = root_.get();
+        const auto& lp = paths_[lq];
+        const auto& rp = paths_[rq];
         const size_t depth = std::min(lp.size(), rp.size());
         for (size_t i = 0; i < depth; ++i) {
+            // A node compared with itself needs no working out: its share is finite, so with a
+            // finite weight it equals itself whatever it is.
+            if (l != r || !std::isfinite(l->weight)) {
+                evaluate(*l);
+                evaluate(*r);
+            }
             if (!l->saturated && r->saturated) return -1;
             if (l->saturated && !r->saturated) return 1;
             if (l->attr.share / l->weight == r->attr.share / r->weight) {
@@ -271,35 +286,42 @@ class Drf : public Plugin {
         return 0;
     }
 
+    // Upstream works on a copy of the tree; this changes the leaves in place and puts them back.
     std::vector<uint32_t> reclaim(uint32_t reclaimer, const std::vector<uint32_t>& reclaimees) {
         std::vector<uint32_t> victims;
-        VResource totalAllocated = totalAllocated_;
-        auto root = root_->clone(nullptr);
         const uint32_t lj = s_->jobOf(reclaimer);
         if (lj == UINT32_MAX || !s_->inSession(lj)) return victims;
-        const auto& lq = s_->state.queues[s_->queueOf(lj)];
+        VResource totalAllocated = totalAllocated_;
         Attr lattr;
         lattr.allocated = attr(lj).allocated;
         lattr.allocated.add(s_->taskRes(reclaimer));
         totalAllocated.add(s_->taskRes(reclaimer));
         updateShare(lattr);
-        updateHierarchicalShare(*root, totalAllocated, lj, lattr, lq.hierarchy, lq.hierarchyWeights);
+        setDemanding(totalAllocated);
+        setLeaf(lj, lattr);
         for (uint32_t t : reclaimees) {
             const uint32_t rj = s_->jobOf(t);
             if (rj == UINT32_MAX || !s_->inSession(rj)) continue;
-            const auto& rq = s_->state.queues[s_->queueOf(rj)];
             totalAllocated.sub(s_->taskRes(t));
             Attr rattr;
             rattr.allocated = attr(rj).allocated;
             rattr.allocated.sub(s_->taskRes(t));
             updateShare(rattr);
-            updateHierarchicalShare(*root, totalAllocated, rj, rattr, rq.hierarchy, rq.hierarchyWeights);
-            double ret = compareQueues(*root, s_->queueOf(lj), s_->queueOf(rj));
+            setDemanding(totalAllocated);
+            setLeaf(rj, rattr);
+            double ret = compareQueues(s_->queueOf(lj), s_->queueOf(rj));
             totalAllocated.add(s_->taskRes(t));
             rattr.allocated.add(s_->taskRes(t));
             updateShare(rattr);
-            updateHierarchicalShare(*root, totalAllocated, rj, rattr, rq.hierarchy, rq.hierarchyWeights);
+            setDemanding(totalAllocated);
+            setLeaf(rj, rattr);
             if (ret < 0) victims.push_back(t);
+        }
+        setDemanding(totalAllocated_);
+        setLeaf(lj, attr(lj));
+        for (uint32_t t : reclaimees) {
+            const uint32_t rj = s_->jobOf(t);
+            if (rj != UINT32_MAX && s_->inSession(rj)) setLeaf(rj, attr(rj));
         }
         return victims;
     }
@@ -324,6 +346,10 @@ class Drf : public Plugin {
     }
     VResource totalAllocated_;
     std::unique_ptr<HNode> root_;
+    std::vector<HNode*> leaves_;                  // by position in sessionJobs
+    std::vector<std::vector<std::string>> paths_; // by queue: its hierarchy, split
+    uint64_t demanding_ = 0;
+    uint64_t epoch_ = 0;
 };
 
 } // namespace
