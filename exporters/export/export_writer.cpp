@@ -36,7 +36,7 @@ void addNamespaces(ExportBundle& bundle) {
         const Json* ns = o.object.contains("metadata") ? &o.object["metadata"] : nullptr;
         if (!ns || !ns->contains("namespace") || !(*ns)["namespace"].is_string()) continue;
         const std::string name = (*ns)["namespace"].get<std::string>();
-        if (name == "default" || name.starts_with("kube-")) continue;
+        if (name.empty() || name == "default" || name.starts_with("kube-")) continue;
         if (std::find(names.begin(), names.end(), name) == names.end()) names.push_back(name);
     }
     std::vector<ExportedObject> namespaces;
