@@ -15,6 +15,12 @@ const Json* ManifestObject::at(std::initializer_list<const char*> keys) const {
     return v;
 }
 
+std::string stringAt(const Json& object, const char* key) {
+    if (!object.is_object()) return {};
+    auto it = object.find(key);
+    return it != object.end() && it->is_string() ? it->get<std::string>() : std::string();
+}
+
 std::string describeProblem(const ManifestObject& object, const FieldPath& path, const std::string& message) {
     std::string out;
     if (object.doc && object.doc->index > 0) out = "document " + std::to_string(object.doc->index) + ", ";

@@ -48,6 +48,10 @@ class ProblemSink {
 // "document 2, Queue team-a, spec.weight: must be ..." (the message every check produces).
 std::string describeProblem(const ManifestObject& object, const FieldPath& path, const std::string& message);
 
+// The string under `key` of an object, or "" when it is missing or not a string: the schema check
+// reports the wrong type, the rules must not throw on it.
+std::string stringAt(const Json& object, const char* key);
+
 // Quantity helpers for the rules. A quantity is a string or an integer; invalid ones are skipped
 // here because the schema check reports them.
 std::optional<int64_t> quantityAmount(const std::string& resource, const Json& value);

@@ -48,7 +48,7 @@ void checkTaskGroups(const ManifestObject& o, const Json* templateMeta, const Fi
             sink.error(o, at, where + " is not an object");
             continue;
         }
-        std::string name = g.value("name", "");
+        std::string name = stringAt(g, "name");
         if (name.empty())
             sink.error(o, at, where + ": name is required");
         else if (!names.insert(name).second)

@@ -55,7 +55,7 @@ void checkResourceGroups(const ManifestObject& o, bool clusterQueue, bool inCoho
             const Json& fl = flavors[f];
             if (!fl.is_object()) continue;
             FieldPath fp = gp.field("flavors").index(f);
-            std::string flavor = fl.value("name", "");
+            std::string flavor = stringAt(fl, "name");
             auto [it, fresh] = flavorGroup.emplace(flavor, g);
             if (!fresh)
                 sink.error(o, fp.field("name"),
@@ -69,7 +69,7 @@ void checkResourceGroups(const ManifestObject& o, bool clusterQueue, bool inCoho
                 const Json& q = resources[r];
                 if (!q.is_object()) continue;
                 FieldPath qp = fp.field("resources").index(r);
-                std::string name = q.value("name", "");
+                std::string name = stringAt(q, "name");
                 if (r < covered.size() && name != covered[r])
                     sink.error(o, qp.field("name"),
                                "must be \"" + covered[r] +
@@ -152,7 +152,7 @@ void checkKueueObjects(const std::vector<ManifestObject>& objects, ProblemSink& 
                 for (const auto& rg : *groups)
                     if (rg.is_object() && rg.contains("flavors") && rg["flavors"].is_array())
                         for (const auto& f : rg["flavors"])
-                            if (f.is_object()) own.insert(f.value("name", ""));
+                            if (f.is_object()) own.insert(stringAt(f, "name"));
             if (const Json* checks = o.at({"spec", "admissionChecksStrategy", "admissionChecks"});
                 checks && checks->is_array())
                 for (size_t i = 0; i < checks->size(); ++i)

@@ -263,7 +263,7 @@ void checkJob(const ManifestObject& job, const std::map<std::string, const Manif
             const Json& t = (*tasks)[i];
             FieldPath at = spec.field("tasks").index(i);
             if (!t.is_object()) continue;
-            std::string name = t.value("name", "");
+            std::string name = stringAt(t, "name");
             if (!names.insert(name).second) sink.error(job, at.field("name"), "duplicated task name found");
             if (name.size() > 63) // the CRD's pattern checks the characters
                 sink.error(job, at.field("name"),
@@ -348,11 +348,11 @@ void checkHyperNode(const ManifestObject& hn, const std::map<std::string, const 
         const Json& m = (*members)[i];
         if (!m.is_object()) continue;
         FieldPath mp = at.index(i);
-        std::string type = m.value("type", "");
+        std::string type = stringAt(m, "type");
         const Json* sel = m.contains("selector") ? &m["selector"] : nullptr;
         if (!sel || !sel->is_object()) continue; // the schema reported it
         if (sel->contains("exactMatch") && (*sel)["exactMatch"].is_object()) {
-            std::string name = (*sel)["exactMatch"].value("name", "");
+            std::string name = stringAt((*sel)["exactMatch"], "name");
             if (name.empty())
                 sink.error(hn, mp.field("selector").field("exactMatch").field("name"),
                            "member exactMatch name is required");
@@ -374,7 +374,7 @@ void checkHyperNode(const ManifestObject& hn, const std::map<std::string, const 
             }
         }
         if (sel->contains("regexMatch") && (*sel)["regexMatch"].is_object()) {
-            std::string pattern = (*sel)["regexMatch"].value("pattern", "");
+            std::string pattern = stringAt((*sel)["regexMatch"], "pattern");
             FieldPath pp = mp.field("selector").field("regexMatch").field("pattern");
             auto count = [&](char c) { return std::count(pattern.begin(), pattern.end(), c); };
             if (pattern.empty())
