@@ -173,7 +173,14 @@ MainWindow::MainWindow(std::unique_ptr<WhatIfEngine> engine, const QString& auto
     updateTitle();
 }
 
-MainWindow::~MainWindow() = default;
+// The workspace is a child, so QWidget's destructor deletes it after this class is gone, and its undo
+// stack still reports itself clean on the way out: nothing of the workspace may reach this window then
+// (UBSan: a slot called on a MainWindow that is already a plain QWidget).
+MainWindow::~MainWindow() {
+    ws_->document()->disconnect(this);
+    ws_->runner()->disconnect(this);
+    ws_->disconnect(this);
+}
 
 void MainWindow::showStatus(const QString& text, int timeoutMs) {
     statusBar()->showMessage(text, timeoutMs);
