@@ -123,6 +123,26 @@ class SimCliTest : public QObject {
         QVERIFY(out.contains(QString::fromStdString(doc["failed_jobs"][0]["job"].get<std::string>() + ": ")));
     }
 
+    // A job that ends and a gang that arrives within one cycle share the job's index in the state;
+    // under YuniKorn the gang is still its own application: placeholders first, then it runs. With
+    // 1-second cycles the two never share a cycle, so both cycle lengths must start every job.
+    void yunikornGangAfterAJobEndsInTheSameCycle() {
+        for (const QString cycle : {"10s", "1s"}) {
+            Run r = simulate({kData + "yunikorn-job-slot-reuse.yaml", "--profile", "yunikorn", "--cycle",
+                              cycle, "--json"});
+            QCOMPARE(r.exitCode, 0);
+            const json doc = r.doc();
+            const json& jobs = doc["jobs"];
+            QCOMPARE(jobs["arrived"].get<int>(), 3);
+            QCOMPARE(jobs["started"].get<int>(), 3);
+            QCOMPARE(jobs["completed"].get<int>(), 3);
+            QCOMPARE(jobs["partial_at_end"].get<int>(), 0);
+            QCOMPARE(doc["gang"]["jobs"].get<int>(), 2);
+            // Each job waits at most one cycle for its placeholders and one for its pods.
+            QVERIFY2(doc["wait_seconds"]["max"].get<double>() <= 20.0, doc["wait_seconds"].dump().c_str());
+        }
+    }
+
     void sameSeedSameBytes() {
         QTemporaryDir dir;
         const QString a = dir.path() + "/a", b = dir.path() + "/b";

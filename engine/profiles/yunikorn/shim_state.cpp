@@ -63,6 +63,7 @@ void ShimState::attach(ClusterState& state, double now) {
     state.changedJobs.clear();
     askOfTask.assign(state.tasks.size(), -1);
     jobApp_.assign(state.jobs.size(), -1);
+    jobOrder_.assign(state.jobs.size(), 0);
     for (uint32_t t = 0; t < state.tasks.size(); ++t) {
         const TaskRec& task = state.tasks[t];
         if (completedStatus(task.status)) continue;
@@ -205,6 +206,7 @@ Ask ShimState::askFor(const ClusterState& state, uint32_t t, uint32_t app, doubl
 
 uint32_t ShimState::appForJob(ClusterState& state, uint32_t job, double now) {
     if (jobApp_.size() <= job) jobApp_.resize(state.jobs.size(), -1);
+    if (jobOrder_.size() <= job) jobOrder_.resize(state.jobs.size(), 0);
     if (jobApp_[job] >= 0) return uint32_t(jobApp_[job]);
     Partition& p = *partition_;
     const JobRec& j = state.jobs[job];
@@ -245,6 +247,7 @@ uint32_t ShimState::appForJob(ClusterState& state, uint32_t job, double now) {
     }
     const uint32_t app = uint32_t(p.apps.size()) - 1;
     jobApp_[job] = int32_t(app);
+    jobOrder_[job] = j.order;
     appIds_[p.apps[app].id] = app;
     originatorUid_.resize(p.apps.size());
     appAsks_.resize(p.apps.size());
@@ -334,8 +337,7 @@ void ShimState::afterDecision(ClusterState& state, const CycleDecision& d, bool 
     if (!simulated) return;
     // The shim deletes replaced and released placeholders, and those of its own that were preempted.
     if (d.type == ResultType::Replaced) p.removeAllocation(d.replaced, true);
-    for (uint32_t ph : d.released)
-        if (p.asks[ph].task < 0 || true) releasePlaceholder(ph);
+    for (uint32_t ph : d.released) releasePlaceholder(ph);
     for (uint32_t v : d.preempted)
         if (p.asks[v].task < 0) p.removeAllocation(v, false);
     if (d.ask != kNone) submitHeld(state, p.asks[d.ask].app);
@@ -366,9 +368,11 @@ void ShimState::sync(ClusterState& state, double now) {
     for (uint32_t j : changed) state.jobs[j].changed = false;
     if (askOfTask.size() < state.tasks.size()) askOfTask.resize(state.tasks.size(), -1);
     if (jobApp_.size() < state.jobs.size()) jobApp_.resize(state.jobs.size(), -1);
-    // Jobs gone first: their task slots may be taken by new arrivals.
+    // Jobs gone first: their task slots may be taken by new arrivals, and an arrival may have taken
+    // a finished job's index since the last cycle (a new application, not the old one's pods).
     for (uint32_t j : changed) {
-        if (state.jobAlive(j) || jobApp_[j] < 0) continue;
+        if (jobApp_[j] < 0) continue;
+        if (state.jobAlive(j) && jobOrder_[j] == state.jobs[j].order) continue;
         removeApp(state, uint32_t(jobApp_[j]));
         jobApp_[j] = -1;
     }

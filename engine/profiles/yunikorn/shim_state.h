@@ -80,7 +80,10 @@ class ShimState {
     std::vector<std::string> originatorUid_;     // app -> uid of its originator pod
     std::vector<std::vector<uint32_t>> appAsks_; // app -> its asks (for removal)
     std::vector<int32_t> jobApp_;                // state job -> app
-    std::vector<uint32_t> watched_;              // jobless tasks the simulator may take off their node
+    // state job -> JobRec::order of the job its app was made for: the state hands a finished job's
+    // index (and task slots) to the next arrival, which is another application.
+    std::vector<uint32_t> jobOrder_;
+    std::vector<uint32_t> watched_; // jobless tasks the simulator may take off their node
 };
 
 } // namespace gantry::engine::yunikorn
