@@ -80,6 +80,9 @@ class SchedulerProfile {
                                    const std::vector<uint32_t>& /*waitingJobs*/) const {
         return std::numeric_limits<double>::infinity();
     }
+    // Whether nextClockChange reads its waitingJobs argument; when not, the caller need not build
+    // the list (the simulator would at every event).
+    virtual bool clockChangeReadsWaitingJobs() const { return true; }
 
     // Over a simulation: sample() at every time of the simulator's grid (after that time's cycle),
     // objectSeries() once at the end.

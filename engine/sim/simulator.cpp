@@ -186,7 +186,8 @@ class Simulator {
     double nextClockChange(double from) {
         if (!profile_->decisionsDependOnClock()) return kInf;
         waitingJobs_.clear();
-        waiting_.forEach([&](uint32_t slot) { waitingJobs_.push_back(active_[slot].stateJob); });
+        if (profile_->clockChangeReadsWaitingJobs())
+            waiting_.forEach([&](uint32_t slot) { waitingJobs_.push_back(active_[slot].stateJob); });
         return profile_->nextClockChange(st_, from, waitingJobs_);
     }
 

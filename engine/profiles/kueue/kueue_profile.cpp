@@ -118,6 +118,7 @@ class KueueProfile : public SchedulerProfile {
         const double t = s_.queues().nextBackoff();
         return t >= from ? t : std::numeric_limits<double>::infinity();
     }
+    bool clockChangeReadsWaitingJobs() const override { return false; }
 
     void sample(const ClusterState&, double) override { recorder_.sample(s_.world()); }
     std::vector<ObjectSeries> objectSeries() const override {

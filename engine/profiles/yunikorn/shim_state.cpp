@@ -363,7 +363,9 @@ void ShimState::removeApp(ClusterState& state, uint32_t app) {
 // A simulation's changes since the last cycle, as the shim's events.
 void ShimState::sync(ClusterState& state, double now) {
     Partition& p = *partition_;
-    std::vector<uint32_t> changed = std::move(state.changedJobs);
+    // Swapped, not moved: both lists keep their capacity from cycle to cycle.
+    std::vector<uint32_t>& changed = syncedJobs;
+    changed.swap(state.changedJobs);
     state.changedJobs.clear();
     for (uint32_t j : changed) state.jobs[j].changed = false;
     if (askOfTask.size() < state.tasks.size()) askOfTask.resize(state.tasks.size(), -1);

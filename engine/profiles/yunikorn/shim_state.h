@@ -60,6 +60,9 @@ class ShimState {
     // Tasks of the state this shim put on a node or took off one during a cycle (undone by the
     // profile so the cycle leaves the state as it found it).
     std::vector<std::pair<uint32_t, uint32_t>> k8sAdded;
+    // The state jobs the last sync() took from ClusterState::changedJobs (every job whose tasks,
+    // phase or existence changed since the cycle before).
+    std::vector<uint32_t> syncedJobs;
 
   private:
     uint32_t appFor(ClusterState& state, uint32_t task, double now, bool* rejectedApp);

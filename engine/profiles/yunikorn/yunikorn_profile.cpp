@@ -6,6 +6,7 @@
 #include "profiles/yunikorn/validate.h"
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
 #include <iomanip>
 #include <memory>
@@ -52,6 +53,7 @@ class YuniKornProfile : public SchedulerProfile {
         }
         return clockNext_;
     }
+    bool clockChangeReadsWaitingJobs() const override { return false; }
 
     CycleResult cycle(ClusterState& state, const CycleOptions& options) override;
     nlohmann::ordered_json cycleJson(const CycleResult& result, const CycleOptions& options) const override;
@@ -76,6 +78,12 @@ class YuniKornProfile : public SchedulerProfile {
     // reason: while requeuedAt stays, none of them is pending again, so the next reason need not
     // walk a large job's running tasks again.
     std::vector<std::pair<uint64_t, uint32_t>> runningPrefix_;
+    // State jobs with a pending task, as a bitmap by job index: a compact cycle reports reasons for
+    // these only instead of walking every job slot (most jobs run). Kept from the jobs the shim's
+    // sync() saw change: a job's pending count and existence change only with its tasks, which
+    // lists it in ClusterState::changedJobs.
+    std::vector<uint64_t> pendingJobs_;
+    void notePending(const ClusterState& state, uint32_t job);
     // Over a simulation: per queue, per sample.
     std::vector<double> sampleTimes_;
     std::map<std::string, std::vector<std::array<double, 5>>> queueSamples_;
@@ -147,8 +155,13 @@ CycleResult YuniKornProfile::cycle(ClusterState& state, const CycleOptions& opti
     if (!shim_.attached()) {
         attach(state, now);
         result.warnings = notes_;
+        pendingJobs_.assign((state.jobs.size() + 63) / 64, 0);
+        for (uint32_t j = 0; j < state.jobs.size(); ++j) notePending(state, j);
     } else {
         shim_.sync(state, now);
+        if (pendingJobs_.size() * 64 < state.jobs.size())
+            pendingJobs_.resize((state.jobs.size() + 63) / 64, 0);
+        for (uint32_t j : shim_.syncedJobs) notePending(state, j);
     }
     Partition& p = shim_.partition();
     last_ = Report{};
@@ -232,21 +245,29 @@ CycleResult YuniKornProfile::cycle(ClusterState& state, const CycleOptions& opti
                 result.pending[state.taskKey(t)] = pendingReason(state, t);
     } else {
         runningPrefix_.resize(state.jobs.size());
+#ifdef GANTRY_YK_VERIFY
+        // The bitmap against the walk of every job slot it replaces.
         for (uint32_t j = 0; j < state.jobs.size(); ++j) {
-            if (!state.jobAlive(j) || state.jobs[j].statusCount[int(TaskStatus::Pending)] == 0) continue;
-            const std::vector<uint32_t>& tasks = state.jobs[j].tasks;
-            auto& [seen, from] = runningPrefix_[j];
-            if (seen != state.jobs[j].requeuedAt) {
-                seen = state.jobs[j].requeuedAt;
-                from = 0;
-            }
-            while (from < tasks.size() && state.tasks[tasks[from]].status != TaskStatus::Pending) ++from;
-            for (size_t i = from; i < tasks.size(); ++i)
-                if (waits(tasks[i])) {
-                    result.jobReasons.emplace_back(j, pendingReason(state, tasks[i]));
-                    break;
-                }
+            const bool pending = state.jobAlive(j) && state.jobs[j].statusCount[int(TaskStatus::Pending)] > 0;
+            if (pending != bool((pendingJobs_[j / 64] >> (j % 64)) & 1u)) std::abort();
         }
+#endif
+        for (size_t w = 0; w < pendingJobs_.size(); ++w)
+            for (uint64_t bits = pendingJobs_[w]; bits; bits &= bits - 1) {
+                const uint32_t j = uint32_t(w * 64 + size_t(std::countr_zero(bits)));
+                const std::vector<uint32_t>& tasks = state.jobs[j].tasks;
+                auto& [seen, from] = runningPrefix_[j];
+                if (seen != state.jobs[j].requeuedAt) {
+                    seen = state.jobs[j].requeuedAt;
+                    from = 0;
+                }
+                while (from < tasks.size() && state.tasks[tasks[from]].status != TaskStatus::Pending) ++from;
+                for (size_t i = from; i < tasks.size(); ++i)
+                    if (waits(tasks[i])) {
+                        result.jobReasons.emplace_back(j, pendingReason(state, tasks[i]));
+                        break;
+                    }
+            }
     }
     // Pod names for `gantry cycle`'s output only: a simulation asks for none.
     lastKeys_.clear();
@@ -255,6 +276,14 @@ CycleResult YuniKornProfile::cycle(ClusterState& state, const CycleOptions& opti
         for (uint32_t a = 0; a < p.asks.size(); ++a) lastKeys_[a] = podKey(state, a);
     }
     return result;
+}
+
+void YuniKornProfile::notePending(const ClusterState& state, uint32_t job) {
+    const uint64_t bit = uint64_t(1) << (job % 64);
+    if (state.jobAlive(job) && state.jobs[job].statusCount[int(TaskStatus::Pending)] > 0)
+        pendingJobs_[job / 64] |= bit;
+    else
+        pendingJobs_[job / 64] &= ~bit;
 }
 
 std::string YuniKornProfile::pendingReason(const ClusterState& state, uint32_t task) const {
