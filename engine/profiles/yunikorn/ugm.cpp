@@ -122,6 +122,8 @@ bool UserGroupManager::canRunApp(const std::string& queuePath, uint32_t app, con
 
 void UserGroupManager::increase(const std::string& queuePath, uint32_t app, const Res& usage,
                                 const UserGroup& user) {
+    // Without a limit nothing reads the trackers (headroom and canRunApp return first).
+    if (!limited_) return;
     const auto levels = hierarchy(queuePath);
     auto add = [&](Tracker& t) {
         for (const auto& l : levels) {
@@ -139,6 +141,7 @@ void UserGroupManager::increase(const std::string& queuePath, uint32_t app, cons
 
 void UserGroupManager::decrease(const std::string& queuePath, uint32_t app, const Res& usage,
                                 const UserGroup& user, bool removeApp) {
+    if (!limited_) return;
     const auto levels = hierarchy(queuePath);
     auto sub = [&](Tracker& t) {
         for (const auto& l : levels) {

@@ -37,7 +37,7 @@ class UserGroupManager {
     void increase(const std::string& queuePath, uint32_t app, const Res& usage, const UserGroup& user);
     void decrease(const std::string& queuePath, uint32_t app, const Res& usage, const UserGroup& user,
                   bool removeApp);
-    // Usage of a user at a queue path (for reports).
+    // Usage of a user at a queue path (for reports). Tracked only when a limit is configured.
     Res userUsage(const std::string& user, const std::string& path) const;
 
   private:
