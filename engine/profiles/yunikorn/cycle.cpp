@@ -518,6 +518,9 @@ void Partition::requiredNodePreemption(uint32_t app, uint32_t ask, uint32_t node
         if (!need.matchAny(askRes[o.res]) || o.released) continue;
         candidates.push_back(other);
     }
+    // In creation order (ask slots are reused), the order the sort below was given by index before.
+    std::sort(candidates.begin(), candidates.end(),
+              [&](uint32_t x, uint32_t y) { return asks[x].order < asks[y].order; });
     // SortAllocations (its last tie answers "less" both ways, so Go's sort decides).
     auto type = [&](const Ask& o) { return o.originator ? 3 : !o.allowPreemptSelf ? 2 : 1; };
     goStableSort(candidates, [&](int i, int j) {

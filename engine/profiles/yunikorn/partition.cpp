@@ -464,11 +464,11 @@ void Partition::removeForeign(uint32_t node, const Res& res) {
 
 uint32_t Partition::appIndex(const std::string& id) const {
     for (uint32_t i = 0; i < apps.size(); ++i)
-        if (apps[i].id == id) return i;
+        if (apps[i].queue != kNone && apps[i].id == id) return i;
     return kNone;
 }
 
-bool Partition::addApplication(Application app, std::string* why) {
+bool Partition::addApplication(Application app, std::string* why, uint32_t* added) {
     PlacementRequest req;
     req.queue = app.queuePath;
     req.user = app.user;
@@ -533,10 +533,19 @@ bool Partition::addApplication(Application app, std::string* why) {
     }
     app.queue = uint32_t(q);
     app.queuePath = queues[size_t(q)].path;
-    const uint32_t index = uint32_t(apps.size());
-    apps.push_back(std::move(app));
+    app.seq = nextAppSeq++;
+    uint32_t index;
+    if (!freeApps_.empty()) {
+        index = freeApps_.back();
+        freeApps_.pop_back();
+        apps[index] = std::move(app);
+    } else {
+        index = uint32_t(apps.size());
+        apps.push_back(std::move(app));
+    }
     queues[size_t(q)].apps.push_back(index);
     ++queues[size_t(q)].appsRevision;
+    *added = index;
     return true;
 }
 
@@ -613,11 +622,21 @@ void Partition::failApplication(uint32_t app) {
     }
 }
 
-uint32_t Partition::addAsk(uint32_t app, Ask ask) {
-    const uint32_t index = uint32_t(asks.size());
-    ask.app = app;
+uint32_t Partition::takeAskSlot(Ask ask) {
     ask.order = nextAskOrder++;
-    asks.push_back(std::move(ask));
+    if (freeAsks_.empty()) {
+        asks.push_back(std::move(ask));
+        return uint32_t(asks.size()) - 1;
+    }
+    const uint32_t index = freeAsks_.back();
+    freeAsks_.pop_back();
+    asks[index] = std::move(ask);
+    return index;
+}
+
+uint32_t Partition::addAsk(uint32_t app, Ask ask) {
+    ask.app = app;
+    const uint32_t index = takeAskSlot(std::move(ask));
     Application& a = apps[app];
     const Ask& k = asks[index];
     if (k.createTime < a.submissionTime) a.submissionTime = k.createTime;
@@ -640,10 +659,8 @@ uint32_t Partition::addAsk(uint32_t app, Ask ask) {
 // UpdateAllocation of an allocation the shim found already placed: the queue and node count it
 // whatever their limits.
 uint32_t Partition::recoverAllocation(uint32_t app, Ask newAsk, uint32_t node, double now) {
-    const uint32_t ask = uint32_t(asks.size());
     newAsk.app = app;
-    newAsk.order = nextAskOrder++;
-    asks.push_back(std::move(newAsk));
+    const uint32_t ask = takeAskSlot(std::move(newAsk));
     Ask& k = asks[ask];
     Application& a = apps[k.app];
     const Res& res = askRes[k.res];
@@ -909,6 +926,42 @@ void Partition::removeApplication(uint32_t app) {
     if (queues[a.queue].parent >= 0) updateQueuePriority(uint32_t(queues[a.queue].parent), a.queue, value);
     if (a.state == AppState::Running) decRunningApps(a.queue);
     a.state = AppState::Completed;
+}
+
+void Partition::releaseApplication(uint32_t app, const std::vector<uint32_t>& appAsks) {
+    Application& a = apps[app];
+    // The user trackers keep applications by index (their running sets and groups): with limits
+    // the slot is not reused.
+    if (ugm.limited() || !a.requests.empty() || !a.allocations.empty() || !a.reservations.empty()) return;
+    const Queue& q = queues[a.queue];
+    if (q.appPriorities.count(app)) return;
+    for (const auto& [other, n] : q.reservedApps)
+        if (other == app) return;
+    for (uint32_t k : appAsks)
+        if (asks[k].app != app) return;
+#ifdef GANTRY_YK_VERIFY
+    // Nothing else names the application or its asks any more.
+    for (const Queue& queue : queues) {
+        if (std::find(queue.apps.begin(), queue.apps.end(), app) != queue.apps.end() ||
+            std::find(queue.allocatingAccepted.begin(), queue.allocatingAccepted.end(), app) !=
+                queue.allocatingAccepted.end())
+            std::abort();
+        for (const auto& [other, n] : queue.reservedApps)
+            if (other == app) std::abort();
+    }
+    for (uint32_t n = 0; n < nodes.size(); ++n)
+        for (uint32_t r : nodes[n].reservations)
+            if (asks[r].app == app) std::abort();
+    for (uint32_t r : requiredNodeVictims)
+        if (asks[r].app == app) std::abort();
+#endif
+    if (a.clockWatched) std::erase(clockApps_, app);
+    for (uint32_t k : appAsks) {
+        asks[k] = Ask{};
+        freeAsks_.push_back(k);
+    }
+    a = Application{}; // queue kNone marks the slot free
+    freeApps_.push_back(app);
 }
 
 } // namespace gantry::engine::yunikorn

@@ -142,6 +142,7 @@ struct Application {
     bool clockWatched = false; // in Partition::clockApps_
     bool forced = false;
     int32_t job = -1; // the cluster state's job (simulator), -1 when none
+    uint64_t seq = 0; // creation order (Partition::nextAppSeq): slots are reused, so not the index
     std::string rejectedMessage;
     // Counts the changes to its asks, allocations, reservations and their reasons to wait.
     uint64_t revision = 0;
@@ -211,8 +212,8 @@ class Partition {
     // --- nodes, applications, asks (the shim's events) ---
     void setNodes(std::vector<Node> nodes); // every node at once; the root's max is their total
     // Places the application with the placement rules; returns false (and the reason) when YuniKorn
-    // rejects it.
-    bool addApplication(Application app, std::string* why);
+    // rejects it, else true and its index in *index.
+    bool addApplication(Application app, std::string* why, uint32_t* index);
     uint32_t addAsk(uint32_t app, Ask ask);                                       // pending
     uint32_t recoverAllocation(uint32_t app, Ask ask, uint32_t node, double now); // already running there
     void addForeign(uint32_t node, const Res& res); // a pod of another scheduler
@@ -222,6 +223,10 @@ class Partition {
     void removeAsk(uint32_t ask);         // a pending ask that went away
     void removeApplication(uint32_t app); // every ask and allocation of it is gone
     uint32_t appIndex(const std::string& id) const;
+    // The shim is done with a removed application (removeApplication): its slot and those of its
+    // asks (every ask it ever had) are reused by later ones, so a long simulation holds only what is
+    // in flight. Keeps the slot (as before) when anything may still name it.
+    void releaseApplication(uint32_t app, const std::vector<uint32_t>& asks);
 
     // --- scheduling ---
     CycleDecision schedule(double now);
@@ -249,6 +254,7 @@ class Partition {
     int reservationCount = 0;
     int placeholderAllocations = 0;
     uint32_t nextAskOrder = 0;
+    uint64_t nextAppSeq = 0;
 
     const Res& resOf(const Ask& a) const { return askRes[a.res]; }
     Res maxResourceOf(uint32_t q) const { return maxResource(q); }
@@ -317,6 +323,9 @@ class Partition {
     // pending, and the clock passes them by.
     void watchClock(uint32_t app);
     std::vector<uint32_t> clockApps_;
+    // Slots of released applications and asks (releaseApplication), taken before growing.
+    std::vector<uint32_t> freeApps_, freeAsks_;
+    uint32_t takeAskSlot(Ask ask);
 
     // An application changed: its quiet visits (QuietVisit) and its queue's order of applications
     // are stale.

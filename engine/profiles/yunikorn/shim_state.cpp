@@ -102,6 +102,20 @@ const std::string* ShimState::rejectionOf(const ClusterState& state, uint32_t t)
     return it == rejected.end() ? nullptr : &it->second;
 }
 
+// The per-application tables for a new application, whose slot may be a released one's.
+void ShimState::newApp(uint32_t app) {
+    if (appJob.size() <= app) {
+        originatorUid_.resize(app + 1);
+        appAsks_.resize(app + 1);
+        held.resize(app + 1);
+        appJob.resize(app + 1, -1);
+    }
+    originatorUid_[app].clear();
+    appAsks_[app].clear();
+    held[app].clear();
+    appJob[app] = -1;
+}
+
 uint32_t ShimState::appFor(ClusterState& state, uint32_t t, double now, bool* rejectedApp) {
     *rejectedApp = false;
     const bool input = t < pods_.size() && pods_[t].key == state.taskKey(t);
@@ -141,17 +155,14 @@ uint32_t ShimState::appFor(ClusterState& state, uint32_t t, double now, bool* re
     }
     a.placeholderData.resize(a.taskGroups.size());
     std::string why;
+    uint32_t app = kNone;
     if (input && !meta.validUser) {
         why = "invalid username, it contains invalid characters";
-    } else if (!p.addApplication(std::move(a), &why)) {
+    } else if (!p.addApplication(std::move(a), &why, &app)) {
     } else {
-        const uint32_t app = uint32_t(p.apps.size()) - 1;
         appIds_[id] = app;
-        originatorUid_.resize(p.apps.size());
+        newApp(app);
         originatorUid_[app] = input ? (meta.placeholder ? pods_[t].ownerUid : pods_[t].uid) : std::string();
-        appAsks_.resize(p.apps.size());
-        held.resize(p.apps.size());
-        appJob.resize(p.apps.size(), -1);
         return app;
     }
     appIds_[id] = kNone;
@@ -240,19 +251,16 @@ uint32_t ShimState::appForJob(ClusterState& state, uint32_t job, double now) {
         a.execTimeout = p.timings.defaultPlaceholderTimeout;
     }
     std::string why;
-    if (!p.addApplication(std::move(a), &why)) {
+    uint32_t app = kNone;
+    if (!p.addApplication(std::move(a), &why, &app)) {
         rejected[j.key] = why;
         rejectedJobs.emplace_back(job, why);
         return kNone;
     }
-    const uint32_t app = uint32_t(p.apps.size()) - 1;
     jobApp_[job] = int32_t(app);
     jobOrder_[job] = j.order;
     appIds_[p.apps[app].id] = app;
-    originatorUid_.resize(p.apps.size());
-    appAsks_.resize(p.apps.size());
-    held.resize(p.apps.size());
-    appJob.resize(p.apps.size(), -1);
+    newApp(app);
     appJob[app] = int32_t(job);
     const bool gang = !p.apps[app].taskGroups.empty();
     for (uint32_t t : j.tasks) {
@@ -271,13 +279,26 @@ uint32_t ShimState::appForJob(ClusterState& state, uint32_t job, double now) {
     return app;
 }
 
+// The askRes index of a placeholder's resource, shared by every gang asking for the same (the
+// nodes' memos key resources by index: equal keys must be equal resources, which identical ones
+// are), instead of one per application.
+uint32_t ShimState::groupRes(const Res& res) {
+    Partition& p = *partition_;
+    for (uint32_t r : groupRes_) {
+        const Res& have = p.askRes[r];
+        if (have.isNil() == res.isNil() && have.mask() == res.mask() && equals(have, res)) return r;
+    }
+    p.askRes.push_back(res);
+    groupRes_.push_back(uint32_t(p.askRes.size()) - 1);
+    return groupRes_.back();
+}
+
 // The shim's Reserving phase: minMember placeholder pods of each task group, owned by the
 // originator, with its priority.
 void ShimState::addPlaceholders(ClusterState& state, uint32_t app, uint32_t modelTask, double now) {
     Partition& p = *partition_;
     for (size_t g = 0; g < p.apps[app].taskGroups.size(); ++g) {
-        p.askRes.push_back(p.apps[app].taskGroups[g].minResource);
-        const uint32_t res = uint32_t(p.askRes.size()) - 1;
+        const uint32_t res = groupRes(p.apps[app].taskGroups[g].minResource);
         for (int32_t m = 0; m < p.apps[app].taskGroups[g].minMember; ++m) {
             Ask k;
             k.shapeTask = int32_t(modelTask);
@@ -354,9 +375,14 @@ void ShimState::removeApp(ClusterState& state, uint32_t app) {
         else
             p.removeAsk(ask);
     }
-    appAsks_[app].clear();
     held[app].clear();
     p.removeApplication(app);
+    // The id table is read only while attaching: a later application may take the id and the slot.
+    if (auto it = appIds_.find(p.apps[app].id); it != appIds_.end() && it->second == app) appIds_.erase(it);
+    p.releaseApplication(app, appAsks_[app]);
+    appAsks_[app].clear();
+    originatorUid_[app].clear();
+    appJob[app] = -1;
     (void)state;
 }
 

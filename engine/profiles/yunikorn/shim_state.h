@@ -72,13 +72,16 @@ class ShimState {
     Res resOfList(const ResourceList& list);
     void addPlaceholders(ClusterState& state, uint32_t app, uint32_t modelTask, double now);
     void removeApp(ClusterState& state, uint32_t app);
+    void newApp(uint32_t app);
+    uint32_t groupRes(const Res& res);
     std::string queuePathOf(const std::string& queueName) const;
 
     PartitionConfig config_;
     std::vector<InputPod> pods_;
     std::vector<std::pair<std::string, std::string>> queuePaths_; // source queue name -> path
     std::unique_ptr<Partition> partition_;
-    std::vector<int32_t> shapeRes_; // state shape -> askRes index
+    std::vector<int32_t> shapeRes_;  // state shape -> askRes index
+    std::vector<uint32_t> groupRes_; // askRes indexes of placeholder resources (groupRes)
     std::map<std::string, uint32_t> appIds_;
     std::vector<std::string> originatorUid_;     // app -> uid of its originator pod
     std::vector<std::vector<uint32_t>> appAsks_; // app -> its asks (for removal)

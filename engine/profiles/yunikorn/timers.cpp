@@ -55,8 +55,9 @@ void Partition::watchClock(uint32_t app) {
 }
 
 void Partition::fireTimers(double now, std::vector<uint32_t>* released, std::vector<uint32_t>* failedApps) {
-    // In application order, as the core's timers fire here.
-    std::sort(clockApps_.begin(), clockApps_.end());
+    // In application order (of creation: slots are reused), as the core's timers fire here.
+    std::sort(clockApps_.begin(), clockApps_.end(),
+              [&](uint32_t x, uint32_t y) { return apps[x].seq < apps[y].seq; });
     for (size_t i = 0, n = clockApps_.size(); i < n; ++i) {
         const uint32_t app = clockApps_[i]; // a timeout may watch more applications
         if (!apps[app].finished() && apps[app].placeholderTimer != kNever &&

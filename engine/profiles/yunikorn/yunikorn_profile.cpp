@@ -95,8 +95,8 @@ std::string YuniKornProfile::podKey(const ClusterState& state, uint32_t ask) con
     if (k.task >= 0) return state.taskKey(uint32_t(k.task));
     const Application& a = shim_.partition().apps[k.app];
     return a.tags.count("namespace")
-               ? a.tags.at("namespace") + "/tg-" + a.id.substr(0, 28) + "-" + std::to_string(ask)
-               : "tg-" + std::to_string(ask);
+               ? a.tags.at("namespace") + "/tg-" + a.id.substr(0, 28) + "-" + std::to_string(k.order)
+               : "tg-" + std::to_string(k.order);
 }
 
 bool YuniKornProfile::predicate(const ClusterState& state, const Ask& ask, uint32_t node, bool allocate,
@@ -176,7 +176,7 @@ CycleResult YuniKornProfile::cycle(ClusterState& state, const CycleOptions& opti
         last_.failedApps = failed;
     }
     const int limit = options.passes > 0 ? options.passes : std::numeric_limits<int>::max();
-    int guard = 4 * int(p.asks.size()) + 64;
+    int guard = 4 * int(p.nextAskOrder) + 64; // every ask ever made (slots are reused)
     for (int pass = 0; pass < limit; ++pass) {
         CycleDecision d = p.schedule(now);
         if (!d.activity()) {
@@ -273,7 +273,8 @@ CycleResult YuniKornProfile::cycle(ClusterState& state, const CycleOptions& opti
     lastKeys_.clear();
     if (!options.compact) {
         lastKeys_.resize(p.asks.size());
-        for (uint32_t a = 0; a < p.asks.size(); ++a) lastKeys_[a] = podKey(state, a);
+        for (uint32_t a = 0; a < p.asks.size(); ++a)
+            if (p.asks[a].app != kNone) lastKeys_[a] = podKey(state, a);
     }
     return result;
 }
