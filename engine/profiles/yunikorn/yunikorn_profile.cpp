@@ -84,9 +84,20 @@ class YuniKornProfile : public SchedulerProfile {
     // lists it in ClusterState::changedJobs.
     std::vector<uint64_t> pendingJobs_;
     void notePending(const ClusterState& state, uint32_t job);
-    // Over a simulation: per queue, per sample.
-    std::vector<double> sampleTimes_;
-    std::map<std::string, std::vector<std::array<double, 5>>> queueSamples_;
+    // Over a simulation, per queue path (a column each, found by path as the output finds it),
+    // from the path's first sample on (earlier samples read as zeros): usage and pending as the
+    // partition keeps them (divided by the unit only for the output), the fair share, and the
+    // guaranteed and max amounts as runs, since they change only when queues are created.
+    struct QueueColumns {
+        uint32_t first = 0;
+        std::vector<int64_t> usage, pending;
+        std::vector<double> fair;
+        std::vector<std::pair<uint32_t, double>> guaranteed, max; // (from sample, value)
+    };
+    uint32_t samples_ = 0;
+    std::vector<int32_t> columnOf_; // queue -> its path's column (-1: not sampled yet)
+    std::map<std::string, uint32_t> columnByPath_;
+    std::vector<QueueColumns> columns_;
     int gpuDim_ = -2;
 };
 
@@ -361,7 +372,7 @@ void YuniKornProfile::printCycle(std::ostream& out, const CycleResult& result, c
 
 // ---------------------------------------------------------------- over a simulation
 
-void YuniKornProfile::sample(const ClusterState&, double t) {
+void YuniKornProfile::sample(const ClusterState&, double) {
     if (!shim_.attached()) return;
     const Partition& p = shim_.partition();
     if (gpuDim_ == -2) {
@@ -372,19 +383,38 @@ void YuniKornProfile::sample(const ClusterState&, double t) {
                 break;
             }
     }
-    sampleTimes_.push_back(t);
+    const uint32_t i = samples_++;
+    const double unit = gpuDim_ >= 0 ? 1000.0 : 1.0;
+    auto amount = [&](const Res& r) {
+        return gpuDim_ >= 0 && r.has(gpuDim_) ? double(r.get(gpuDim_)) / unit : std::nan("");
+    };
+    // A run starts where the value changes (bit for bit: NaN for an amount not set).
+    auto record = [&](std::vector<std::pair<uint32_t, double>>& runs, double v) {
+        if (runs.empty() || std::bit_cast<uint64_t>(runs.back().second) != std::bit_cast<uint64_t>(v))
+            runs.emplace_back(i, v);
+    };
+    if (columnOf_.size() < p.queues.size()) columnOf_.resize(p.queues.size(), -1);
     for (uint32_t q = 0; q < p.queues.size(); ++q) {
         const Queue& queue = p.queues[q];
-        auto& rows = queueSamples_[queue.path];
-        rows.resize(sampleTimes_.size() - 1, {0, 0, 0, 0, 0});
-        const double unit = gpuDim_ >= 0 ? 1000.0 : 1.0;
-        auto amount = [&](const Res& r) {
-            return gpuDim_ >= 0 && r.has(gpuDim_) ? double(r.get(gpuDim_)) / unit : std::nan("");
-        };
-        const double usage = gpuDim_ >= 0 ? double(queue.allocated.get(gpuDim_)) / unit : 0;
-        rows.push_back({usage, amount(queue.guaranteed), amount(p.maxResourceOf(q)),
-                        fairShare(queue.allocated, queue.guaranteed, p.fairMaxOf(q)),
-                        gpuDim_ >= 0 ? double(queue.pending.get(gpuDim_)) / unit : 0});
+        if (columnOf_[q] < 0) {
+            auto [it, added] = columnByPath_.try_emplace(queue.path, uint32_t(columns_.size()));
+            if (added) columns_.emplace_back().first = i;
+            columnOf_[q] = int32_t(it->second);
+        }
+        QueueColumns& c = columns_[size_t(columnOf_[q])];
+        if (c.first + c.usage.size() > i) {
+            // A second queue with the same path: its row replaces the first one's, as before.
+            c.usage.pop_back();
+            c.pending.pop_back();
+            c.fair.pop_back();
+            for (auto* runs : {&c.guaranteed, &c.max})
+                if (!runs->empty() && runs->back().first == i) runs->pop_back();
+        }
+        c.usage.push_back(gpuDim_ >= 0 ? queue.allocated.get(gpuDim_) : 0);
+        c.pending.push_back(gpuDim_ >= 0 ? queue.pending.get(gpuDim_) : 0);
+        c.fair.push_back(fairShare(queue.allocated, queue.guaranteed, p.fairMaxOf(q)));
+        record(c.guaranteed, amount(queue.guaranteed));
+        record(c.max, amount(p.maxResourceOf(q)));
     }
 }
 
@@ -393,22 +423,35 @@ std::vector<ObjectSeries> YuniKornProfile::objectSeries() const {
     if (!shim_.attached()) return out;
     const Partition& p = shim_.partition();
     const std::string unit = gpuDim_ >= 0 && p.dims.names[size_t(gpuDim_)] == "vcore" ? "vcores" : "gpus";
+    const double divisor = gpuDim_ >= 0 ? 1000.0 : 1.0;
     for (const auto& queue : p.queues) {
-        auto it = queueSamples_.find(queue.path);
-        if (it == queueSamples_.end()) continue;
+        auto it = columnByPath_.find(queue.path);
+        if (it == columnByPath_.end()) continue;
+        const QueueColumns& c = columns_[it->second];
         ObjectSeries s;
         s.kind = "queue";
         s.name = queue.path;
-        const char* names[5] = {"usage_", "guaranteed_", "max_", "fair_share", "pending_"};
-        for (int m = 0; m < 5; ++m) {
-            std::vector<double> values;
-            values.reserve(sampleTimes_.size());
-            for (size_t i = 0; i < sampleTimes_.size(); ++i)
-                values.push_back(i < it->second.size() ? it->second[i][size_t(m)] : 0.0);
-            std::string name = names[m];
-            if (name.back() == '_') name += unit;
-            s.series.emplace_back(name, std::move(values));
-        }
+        auto column = [&](auto valueAt) {
+            std::vector<double> values(samples_, 0.0);
+            for (uint32_t i = c.first; i < samples_; ++i) values[i] = valueAt(i - c.first);
+            return values;
+        };
+        auto amounts = [&](const std::vector<int64_t>& raw) {
+            return column([&](uint32_t k) { return gpuDim_ >= 0 ? double(raw[k]) / divisor : 0; });
+        };
+        auto runs = [&](const std::vector<std::pair<uint32_t, double>>& list) {
+            std::vector<double> values(samples_, 0.0);
+            for (size_t r = 0; r < list.size(); ++r) {
+                const uint32_t end = r + 1 < list.size() ? list[r + 1].first : samples_;
+                for (uint32_t i = list[r].first; i < end; ++i) values[i] = list[r].second;
+            }
+            return values;
+        };
+        s.series.emplace_back("usage_" + unit, amounts(c.usage));
+        s.series.emplace_back("guaranteed_" + unit, runs(c.guaranteed));
+        s.series.emplace_back("max_" + unit, runs(c.max));
+        s.series.emplace_back("fair_share", column([&](uint32_t k) { return c.fair[k]; }));
+        s.series.emplace_back("pending_" + unit, amounts(c.pending));
         out.push_back(std::move(s));
     }
     return out;
