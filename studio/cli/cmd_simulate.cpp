@@ -149,7 +149,7 @@ bool writeCsv(const std::string& dir, const std::map<std::string, std::string>& 
 int report(const sim::SimResult& result, const ReportContext& context, const std::string& csvDir, bool json) {
     if (!csvDir.empty() && !writeCsv(csvDir, simulationCsv(result))) return RuntimeFailure;
     if (json)
-        std::cout << simulationJson(result, context);
+        writeSimulationJson(std::cout, result, context);
     else
         printSimulationSummary(std::cout, result, context);
     return Ok;
