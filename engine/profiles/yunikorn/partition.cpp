@@ -380,9 +380,19 @@ int32_t Partition::currentPriority(const Queue& q) const {
 
 int32_t Partition::recalculatePriority(Queue& q) {
     int32_t cur = kMinPriority;
-    for (const auto& [k, v] : q.leaf ? q.appPriorities : q.childPriorities) cur = std::max(cur, v);
+    if (q.leaf) {
+        // The largest of appPriorities' values (every value is at least kMinPriority).
+        if (!q.appPriorityCount.empty()) cur = q.appPriorityCount.rbegin()->first;
+    } else {
+        for (const auto& [k, v] : q.childPriorities) cur = std::max(cur, v);
+    }
     q.currentPriority = cur;
     return currentPriority(q);
+}
+
+void Partition::uncountAppPriority(Queue& q, int32_t value) {
+    auto it = q.appPriorityCount.find(value);
+    if (--it->second == 0) q.appPriorityCount.erase(it);
 }
 
 // One of the priorities the queue's is the largest of changed: the largest is looked for again only
@@ -392,6 +402,10 @@ int32_t Partition::setPriority(Queue& q, std::map<uint32_t, int32_t>& priorities
     auto [at, added] = priorities.try_emplace(key, value);
     const int32_t old = at->second;
     at->second = value;
+    if (&priorities == &q.appPriorities) {
+        if (!added) uncountAppPriority(q, old);
+        ++q.appPriorityCount[value];
+    }
     if (value >= q.currentPriority) {
         q.currentPriority = value;
         return currentPriority(q);
@@ -921,7 +935,10 @@ void Partition::removeApplication(uint32_t app) {
     std::erase(queues[a.queue].allocatingAccepted, app);
     for (int32_t at = int32_t(a.queue); at >= 0; at = queues[size_t(at)].parent)
         std::erase(queues[size_t(at)].allocatingAccepted, app);
-    queues[a.queue].appPriorities.erase(app);
+    if (auto it = queues[a.queue].appPriorities.find(app); it != queues[a.queue].appPriorities.end()) {
+        uncountAppPriority(queues[a.queue], it->second);
+        queues[a.queue].appPriorities.erase(it);
+    }
     const int32_t value = recalculatePriority(queues[a.queue]);
     if (queues[a.queue].parent >= 0) updateQueuePriority(uint32_t(queues[a.queue].parent), a.queue, value);
     if (a.state == AppState::Running) decRunningApps(a.queue);

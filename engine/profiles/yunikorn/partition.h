@@ -175,6 +175,9 @@ struct Queue {
     Res allocated = Res::empty(), pending = Res::empty(), preempting = Res::empty();
     int32_t currentPriority = kMinPriority;
     std::map<uint32_t, int32_t> childPriorities, appPriorities;
+    // A leaf's appPriorities values with their counts: the largest is the last key, where walking
+    // every application of the queue to find it again cost most of a large simulation.
+    std::map<int32_t, uint32_t> appPriorityCount;
     std::vector<std::pair<uint32_t, int>> reservedApps; // app -> reservations, in order
     std::vector<uint32_t> apps;
     // Counts the changes to its applications (Partition::revised) and to the list of them; the
@@ -289,6 +292,7 @@ class Partition {
     void updateAppPriority(uint32_t app);
     void updateQueuePriority(uint32_t q, uint32_t child, int32_t value);
     int32_t recalculatePriority(Queue& q);
+    void uncountAppPriority(Queue& q, int32_t value);
     int32_t setPriority(Queue& q, std::map<uint32_t, int32_t>& priorities, uint32_t key, int32_t value);
     std::vector<uint32_t> sortQueues(uint32_t q) const;
     std::vector<uint32_t> sortApplications(uint32_t q, bool withPlaceholdersOnly) const;
