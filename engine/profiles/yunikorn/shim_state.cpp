@@ -58,6 +58,7 @@ void ShimState::attach(ClusterState& state, double now) {
         node.schedulable = !state.nodes[n].unschedulable;
     }
     p.setNodes(std::move(nodes));
+    attaching_ = true;
     state.trackChanges = true;
     for (uint32_t j : state.changedJobs) state.jobs[j].changed = false;
     state.changedJobs.clear();
@@ -88,6 +89,9 @@ void ShimState::attach(ClusterState& state, double now) {
         askOfTask[t] = int32_t(index);
         appAsks_[app].push_back(index);
     }
+    // Only the input pods look applications up by id (appFor): later ones need no entry.
+    attaching_ = false;
+    appIds_ = {};
 }
 
 const std::string* ShimState::rejectionOf(const ClusterState& state, uint32_t t) const {
@@ -259,7 +263,7 @@ uint32_t ShimState::appForJob(ClusterState& state, uint32_t job, double now) {
     }
     jobApp_[job] = int32_t(app);
     jobOrder_[job] = j.order;
-    appIds_[p.apps[app].id] = app;
+    if (attaching_) appIds_[p.apps[app].id] = app;
     newApp(app);
     appJob[app] = int32_t(job);
     const bool gang = !p.apps[app].taskGroups.empty();
@@ -377,8 +381,6 @@ void ShimState::removeApp(ClusterState& state, uint32_t app) {
     }
     held[app].clear();
     p.removeApplication(app);
-    // The id table is read only while attaching: a later application may take the id and the slot.
-    if (auto it = appIds_.find(p.apps[app].id); it != appIds_.end() && it->second == app) appIds_.erase(it);
     p.releaseApplication(app, appAsks_[app]);
     appAsks_[app].clear();
     originatorUid_[app].clear();

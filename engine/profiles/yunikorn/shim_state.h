@@ -80,9 +80,10 @@ class ShimState {
     std::vector<InputPod> pods_;
     std::vector<std::pair<std::string, std::string>> queuePaths_; // source queue name -> path
     std::unique_ptr<Partition> partition_;
-    std::vector<int32_t> shapeRes_;  // state shape -> askRes index
-    std::vector<uint32_t> groupRes_; // askRes indexes of placeholder resources (groupRes)
-    std::map<std::string, uint32_t> appIds_;
+    std::vector<int32_t> shapeRes_;          // state shape -> askRes index
+    std::vector<uint32_t> groupRes_;         // askRes indexes of placeholder resources (groupRes)
+    std::map<std::string, uint32_t> appIds_; // while attaching: application id -> app (kNone: rejected)
+    bool attaching_ = false;
     std::vector<std::string> originatorUid_;     // app -> uid of its originator pod
     std::vector<std::vector<uint32_t>> appAsks_; // app -> its asks (for removal)
     std::vector<int32_t> jobApp_;                // state job -> app
