@@ -20,6 +20,36 @@ double gpusOf(const ResourceList& list) {
     return any ? double(milli) / 1000.0 : -1.0;
 }
 
+// Each group's (queue's, priority's) wait and completion distributions, from its jobs' values in
+// job order. One group's values are listed at a time (the jobs sorted by group first, stably):
+// listing every group's at once held six values per job at the run's highest point.
+template <class GroupOf>
+void groupDistributions(const std::vector<JobOutcome>& outcomes, const SimWorkload& workload, size_t groups,
+                        GroupOf groupOf, std::vector<Distribution>& waits, std::vector<Distribution>& jcts) {
+    std::vector<uint32_t> start(groups + 1, 0);
+    for (size_t j = 0; j < outcomes.size(); ++j)
+        if (const int64_t g = groupOf(j); g >= 0) ++start[size_t(g) + 1];
+    for (size_t g = 0; g < groups; ++g) start[g + 1] += start[g];
+    std::vector<uint32_t> jobs(start.back()), at(start.begin(), start.end() - 1);
+    for (size_t j = 0; j < outcomes.size(); ++j)
+        if (const int64_t g = groupOf(j); g >= 0) jobs[at[size_t(g)]++] = uint32_t(j);
+    waits.resize(groups);
+    jcts.resize(groups);
+    std::vector<double> w, c;
+    for (size_t g = 0; g < groups; ++g) {
+        w.clear();
+        c.clear();
+        for (uint32_t k = start[g]; k < start[g + 1]; ++k) {
+            const auto& out = outcomes[jobs[k]];
+            const double arrival = workload.jobs[jobs[k]].arrival;
+            if (out.firstStart >= 0) w.push_back(out.firstStart - arrival);
+            if (out.end >= 0) c.push_back(out.end - arrival);
+        }
+        waits[g] = distributionOf(w);
+        jcts[g] = distributionOf(c);
+    }
+}
+
 } // namespace
 
 void summarizeJobs(const std::vector<JobOutcome>& outcomes, const SimWorkload& workload,
@@ -28,8 +58,6 @@ void summarizeJobs(const std::vector<JobOutcome>& outcomes, const SimWorkload& w
     // Queues.
     std::vector<GroupSummary> byQueue(state.queues.size());
     std::map<int32_t, GroupSummary, std::greater<int32_t>> byPriority;
-    std::vector<std::vector<double>> waitsQ(state.queues.size()), jctQ(state.queues.size());
-    std::map<int32_t, std::vector<double>, std::greater<int32_t>> waitsP, jctP;
     std::vector<double> waits, jcts, gangWaits;
     for (size_t j = 0; j < workload.jobs.size(); ++j) {
         const auto& out = outcomes[j];
@@ -47,15 +75,11 @@ void summarizeJobs(const std::vector<JobOutcome>& outcomes, const SimWorkload& w
             ++gq.started;
             ++gp.started;
             waits.push_back(out.firstStart - arrival);
-            waitsQ[size_t(out.queue)].push_back(out.firstStart - arrival);
-            waitsP[out.priority].push_back(out.firstStart - arrival);
         }
         if (out.end >= 0) {
             ++gq.completed;
             ++gp.completed;
             jcts.push_back(out.end - arrival);
-            jctQ[size_t(out.queue)].push_back(out.end - arrival);
-            jctP[out.priority].push_back(out.end - arrival);
         }
         if (out.gangWait >= 0) gangWaits.push_back(out.gangWait);
         if (out.waitingAtEnd) {
@@ -68,6 +92,20 @@ void summarizeJobs(const std::vector<JobOutcome>& outcomes, const SimWorkload& w
     r.wait = distributionOf(std::move(waits));
     r.completion = distributionOf(std::move(jcts));
     r.gangWait = distributionOf(std::move(gangWaits));
+    const size_t jobs = workload.jobs.size();
+    std::vector<Distribution> waitQ, jctQ, waitP, jctP;
+    groupDistributions(
+        outcomes, workload, state.queues.size(),
+        [&](size_t j) { return j < jobs ? int64_t(outcomes[j].queue) : int64_t(-1); }, waitQ, jctQ);
+    std::map<int32_t, uint32_t> priorityGroup; // priority -> its place in byPriority
+    for (const auto& [prio, g] : byPriority) priorityGroup.emplace(prio, uint32_t(priorityGroup.size()));
+    groupDistributions(
+        outcomes, workload, byPriority.size(),
+        [&](size_t j) {
+            if (j >= jobs || outcomes[j].queue < 0) return int64_t(-1);
+            return int64_t(priorityGroup.at(outcomes[j].priority));
+        },
+        waitP, jctP);
     for (size_t q = 0; q < state.queues.size(); ++q) {
         const auto& rec = state.queues[q];
         QueueSeries s;
@@ -82,14 +120,14 @@ void summarizeJobs(const std::vector<JobOutcome>& outcomes, const SimWorkload& w
         if (it != queueWaits.end()) s.waitSeconds = it->second;
         s.summary = byQueue[q];
         s.summary.key = rec.name;
-        s.summary.wait = distributionOf(std::move(waitsQ[q]));
-        s.summary.completion = distributionOf(std::move(jctQ[q]));
+        s.summary.wait = waitQ[q];
+        s.summary.completion = jctQ[q];
         r.queues.push_back(std::move(s));
     }
     for (auto& [prio, g] : byPriority) {
         g.key = std::to_string(prio);
-        g.wait = distributionOf(std::move(waitsP[prio]));
-        g.completion = distributionOf(std::move(jctP[prio]));
+        g.wait = waitP[priorityGroup.at(prio)];
+        g.completion = jctP[priorityGroup.at(prio)];
         r.byPriority.push_back(std::move(g));
     }
 }
