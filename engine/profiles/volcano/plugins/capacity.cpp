@@ -42,6 +42,13 @@ class Capacity : public Plugin {
         self.reclaimable = [this](uint32_t reclaimer, const std::vector<uint32_t>& reclaimees, int* vote) {
             return reclaim(reclaimer, reclaimees, vote);
         };
+        self.reclaimsTask = [this](uint32_t reclaimer, uint32_t t) { return reclaimsTask(reclaimer, t); };
+        // A queue's pods are victims only while it is above its deserved share in a dimension it
+        // has one in, or when they ask for nothing it has one in (C1 of the plan: the walk's
+        // tests, with the allocation as it is now, the highest it gets during a walk).
+        self.reclaimsFrom = [this](uint32_t q) {
+            return ready_ && attrs_[q].used && (overDeserved(attrs_[q]) || holdsIrrelevant(q));
+        };
         self.preemptive = [this](uint32_t q, const std::vector<uint32_t>& tasks) {
             return preemptive(q, tasks);
         };
@@ -480,7 +487,9 @@ class Capacity : public Plugin {
 
     // Whether reclaimee t (of a used queue) may be taken for the reclaimer, with alloc(x) giving
     // queue x's allocation as the walk has left it; the ancestors whose allocation the victim then
-    // lowers go to ancestors.
+    // lowers go to ancestors. The walk (reclaim) and its bound (reclaimsTask, with the allocations
+    // as they are, the highest they can be during a walk) ask this same question. Every test but
+    // the queue-independent ones only fails more as an allocation falls.
     template <class Alloc>
     bool eligible(const Attr& reclaimerAttr, const VResource& reclaimerReq, uint32_t t, Alloc&& alloc,
                   std::vector<uint32_t>& ancestors) {
@@ -521,6 +530,46 @@ class Capacity : public Plugin {
         const uint32_t rj = s_->jobOf(reclaimer);
         if (rj == UINT32_MAX || !s_->inSession(rj) || !attrs_[s_->queueOf(rj)].used) return nullptr;
         return &attrs_[s_->queueOf(rj)];
+    }
+
+    // Whether greaterPartlyWithRelevantDimensions(deserved, req) can hold for some request: some
+    // dimension the queue has a deserved share in (cpu and memory from 0.1, any present scalar but
+    // pods) is allocated above it.
+    static bool overDeserved(const Attr& a) {
+        const VResource &al = a.allocated, &de = a.deserved;
+        if (de.cpu >= 0.1 && al.cpu > de.cpu) return true;
+        if (de.mem >= 0.1 && al.mem > de.mem) return true;
+        for (uint64_t m = de.mask(); m; m &= m - 1) {
+            const int d = __builtin_ctzll(m);
+            if (d != kPods && al.get(d) > de.get(d)) return true;
+        }
+        return false;
+    }
+
+    // The names a resource holds at least 0.1 of, as bits (cpu 0, memory 1, a scalar its dim).
+    static uint64_t nameBits(const VResource& r) {
+        uint64_t out = (r.cpu >= 0.1 ? 1u : 0u) | (r.mem >= 0.1 ? 2u : 0u);
+        for (uint64_t m = r.mask(); m; m &= m - 1) {
+            const int d = __builtin_ctzll(m);
+            if (r.get(d) >= 0.1) out |= uint64_t(1) << d;
+        }
+        return out;
+    }
+
+    // Whether some pod shape of the state asks for nothing queue q has a deserved share in (such a
+    // pod is taken whatever the queue's share): the shapes' name sets are gathered once per session
+    // (and again from where they stopped when shapes were added), a handful of distinct ones.
+    bool holdsIrrelevant(uint32_t q) {
+        const auto& shapes = s_->state.shapes;
+        for (; shapesSeen_ < shapes.size(); ++shapesSeen_) {
+            const uint64_t b = nameBits(shapes[shapesSeen_].vres);
+            if (std::find(shapeNames_.begin(), shapeNames_.end(), b) == shapeNames_.end())
+                shapeNames_.push_back(b);
+        }
+        const uint64_t deserved = nameBits(attrs_[q].deserved);
+        for (uint64_t b : shapeNames_)
+            if (!(b & deserved)) return true;
+        return false;
     }
 
     // A reclaimee the walk asks about at all.
@@ -564,6 +613,15 @@ class Capacity : public Plugin {
         return victims;
     }
 
+    // reclaimsTask: the walk's test with the allocations as they are.
+    bool reclaimsTask(uint32_t reclaimer, uint32_t t) {
+        const Attr* ra = reclaimerAttr(reclaimer);
+        if (!ra || !considered(t)) return false;
+        return eligible(
+            *ra, s_->taskRes(reclaimer), t,
+            [this](uint32_t x) -> const VResource& { return attrs_[x].allocated; }, ancestors_);
+    }
+
     void onEvent(uint32_t t, int sign) {
         const uint32_t j = s_->jobOf(t);
         if (j == UINT32_MAX || !s_->inSession(j)) return;
@@ -599,6 +657,8 @@ class Capacity : public Plugin {
     std::vector<uint32_t> walkStamp_, ancestors_;
     uint32_t walk_ = 0;
     VResource except_;
+    std::vector<uint64_t> shapeNames_; // holdsIrrelevant: distinct name sets of the first shapesSeen_ shapes
+    size_t shapesSeen_ = 0;
 };
 
 } // namespace
