@@ -325,6 +325,21 @@ std::vector<int> VResource::intersection(const VResource& a, const VResource& b,
     return out;
 }
 
+bool VResource::sharesName(const VResource& a, const VResource& b, bool dropPods) {
+    // Names as bits (cpu 0, memory 1, a scalar its dim): the same test as intersection's.
+    auto bits = [](const VResource& r) {
+        uint64_t out = (r.cpu >= kMinResource ? 1u : 0u) | (r.mem >= kMinResource ? 2u : 0u);
+        for (uint64_t m = r.mask_; m; m &= m - 1) {
+            const int d = __builtin_ctzll(m);
+            if (r.scalar_[size_t(d)] >= kMinResource) out |= uint64_t(1) << d;
+        }
+        return out;
+    };
+    uint64_t both = bits(a) & bits(b);
+    if (dropPods) both &= ~(uint64_t(1) << kPods);
+    return both != 0;
+}
+
 std::string VResource::str(const ResourceDims& dims) const {
     auto fmt = [](double v) {
         if (v == std::numeric_limits<double>::max()) return std::string("max");

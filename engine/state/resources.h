@@ -98,6 +98,8 @@ class VResource {
     static VResource min(const VResource& l, const VResource& r);
     // Dimensions present with at least 0.1 in both (api.Intersection), "pods" optionally dropped.
     static std::vector<int> intersection(const VResource& a, const VResource& b, bool dropPods);
+    // Whether that intersection is non-empty, without building it.
+    static bool sharesName(const VResource& a, const VResource& b, bool dropPods);
 
     std::string str(const ResourceDims& dims) const;
 

@@ -23,6 +23,7 @@ class Reclaim : public Action {
         if (auto v = ssn.actionArgument("reclaim", "predicateErrorCacheEnable"))
             if (auto b = parseGoBool(trim(*v))) search_->setErrorCache(*b);
         findBounds(ssn);
+        indexed_ = false;
         auto queueLess = [&](uint32_t a, uint32_t b) { return ssn.queueOrderLess(a, b); };
         auto jobLess = [&](uint32_t a, uint32_t b) { return ssn.jobOrderLess(a, b); };
         auto taskLess = [&](uint32_t a, uint32_t b) { return ssn.taskOrderLess(a, b); };
@@ -100,31 +101,34 @@ class Reclaim : public Action {
     // For each tier whose plugins may name victims, the plugin that bounds what the tier decides:
     // a tier decides with victims its last voting plugin names (Session::tierVictims), and with
     // at most two voters, victims the first names too. Bounded only when each such plugin says
-    // which queues it may take from (reclaimsFrom; the plugins that do always vote), and with the
-    // node index on (the reference session visits every node).
+    // which pods it may take (reclaimsTask, else reclaimsFrom by queue; the plugins that do always
+    // vote), and with the node index on (the reference session visits every node).
     void findBounds(const Session& ssn) {
         bounding_.clear();
         bounded_ = ssn.options.useNodeIndex;
+        byQueue_ = true;
         const auto& slots = ssn.pluginSlots;
+        auto bounds = [](const PluginSlot* s) { return s->reclaimsFrom || s->reclaimsTask; };
         for (size_t i = 0; i < slots.size() && bounded_;) {
             std::vector<const PluginSlot*> voters;
             const int tier = slots[i].tier;
             for (; i < slots.size() && slots[i].tier == tier; ++i)
                 if (slots[i].reclaimableOn && slots[i].reclaimable) voters.push_back(&slots[i]);
             if (voters.empty()) continue;
-            if (voters.back()->reclaimsFrom)
+            if (bounds(voters.back()))
                 bounding_.push_back(voters.back());
-            else if (voters.size() <= 2 && voters.front()->reclaimsFrom)
+            else if (voters.size() <= 2 && bounds(voters.front()))
                 bounding_.push_back(voters.front());
             else
                 bounded_ = false;
+            if (bounded_ && !bounding_.back()->reclaimsFrom) byQueue_ = false;
         }
     }
 
     // Whether a task of queue q may find victims: some plugin that bounds a tier may take a pod of
     // another reclaimable queue. Without, every node's victims are none.
     bool victimsPossible(uint32_t q) const {
-        if (!bounded_) return true;
+        if (!bounded_ || !byQueue_) return true;
         const ClusterState& st = ssn_->state;
         for (uint32_t other = 0; other < st.queues.size(); ++other) {
             if (other == q || !st.queues[other].reclaimable) continue;
@@ -132,6 +136,80 @@ class Reclaim : public Action {
                 if (b->reclaimsFrom(other)) return true;
         }
         return false;
+    }
+
+    // Whether some plugin that bounds a tier may name reclaimee x a victim of task: the victims of
+    // a node are among the reclaimees for which this holds. The answer depends on x's job and
+    // shape only (PluginSlot::reclaimsTask), and nothing changes during one task's node walk (a
+    // node's evictions are discarded or the walk ends), so it is kept by job for the walk (takeWalk_).
+    bool mayTake(uint32_t task, uint32_t x) {
+        const uint32_t j = ssn_->jobOf(x), shape = ssn_->state.tasks[x].shape;
+        if (takeStamp_.size() < ssn_->state.jobs.size()) {
+            takeStamp_.resize(ssn_->state.jobs.size(), 0);
+            takeShape_.resize(ssn_->state.jobs.size(), 0);
+            takeValue_.resize(ssn_->state.jobs.size(), 0);
+        }
+        if (takeStamp_[j] == takeWalk_ && takeShape_[j] == shape) return takeValue_[j] != 0;
+        bool may = false;
+        for (const PluginSlot* b : bounding_)
+            if (b->reclaimsTask ? b->reclaimsTask(task, x) : b->reclaimsFrom(ssn_->queueOf(j))) {
+                may = true;
+                break;
+            }
+        takeStamp_[j] = takeWalk_;
+        takeShape_[j] = shape;
+        takeValue_[j] = may;
+        return may;
+    }
+
+    // The nodes holding Running preemptable pods of each queue, as the first task's walk begins.
+    // Pods only leave Running during the action (evictions; a discarded one comes back), so a
+    // reclaimee's node is in its queue's list.
+    void indexQueueNodes() {
+        const ClusterState& st = ssn_->state;
+        queueNodes_.assign(st.queues.size(), {});
+        for (uint32_t n = 0; n < st.nodes.size(); ++n)
+            for (uint32_t x : st.nodeTasks[n]) {
+                const auto& xt = st.tasks[x];
+                if (xt.status != TaskStatus::Running || !xt.preemptable || xt.job == UINT32_MAX) continue;
+                const int32_t q = st.jobs[xt.job].queue;
+                if (q < 0) continue;
+                auto& list = queueNodes_[size_t(q)];
+                if (list.empty() || list.back() != n) list.push_back(n);
+            }
+    }
+
+    // The nodes where a task of queue q may be placed by reclaim (C3 of the plan), by rank: those
+    // holding pods of another reclaimable queue that some bounding plugin may take from, and those
+    // whose future idle resources hold the task (ClusterState::nodesFitting, the test the node
+    // walk makes). On any other node the victims are none and the task does not fit: the walk
+    // would pass it by, and neither its predicates nor the calls skipped there change anything
+    // (the predicate errors are per call and dropped).
+    void candidateNodes(uint32_t task, uint32_t q, const std::vector<bool>& excluded) {
+        ClusterState& st = ssn_->state;
+        if (!indexed_) {
+            indexQueueNodes();
+            indexed_ = true;
+        }
+        if (nodeStamp_.size() != st.nodes.size()) nodeStamp_.assign(st.nodes.size(), 0);
+        ++nodeWalk_;
+        cand_.clear();
+        auto add = [&](uint32_t n) {
+            if (nodeStamp_[n] == nodeWalk_ || excluded[n]) return;
+            nodeStamp_[n] = nodeWalk_;
+            cand_.push_back(n);
+        };
+        for (uint32_t other = 0; other < st.queues.size(); ++other) {
+            if (other == q || !st.queues[other].reclaimable || queueNodes_[other].empty()) continue;
+            bool may = !byQueue_;
+            for (size_t b = 0; b < bounding_.size() && !may; ++b) may = bounding_[b]->reclaimsFrom(other);
+            if (!may) continue;
+            for (uint32_t n : queueNodes_[other]) add(n);
+        }
+        st.trackFits(st.tasks[task].shape);
+        for (uint32_t n : st.nodesFitting(st.tasks[task].shape)) add(n);
+        std::sort(cand_.begin(), cand_.end(),
+                  [&](uint32_t a, uint32_t b) { return st.nodes[a].rank < st.nodes[b].rank; });
     }
 
     // Whether reclaim cannot place the task on any node, decided without visiting one: it can have
@@ -154,14 +232,21 @@ class Reclaim : public Action {
             for (uint32_t c : fe->second.unresolvableClasses)
                 for (uint32_t n : ssn.state.classes[c].members) excluded[n] = true;
         }
+        ++takeWalk_;
         search_->newScope();
         FitErrors fe;
-        search_->predicateNodes(task, ssn.clusterTopHyperNode(), PredicateMode::Preempt, passing_, fe,
-                                &excluded);
+        if (bounded_) {
+            candidateNodes(task, ssn.queueOf(job), excluded);
+            search_->predicateNodes(task, cand_, passing_, fe);
+        } else {
+            search_->predicateNodes(task, ssn.clusterTopHyperNode(), PredicateMode::Preempt, passing_, fe,
+                                    &excluded);
+        }
         const auto& req = ssn.taskRes(task);
+        auto& reclaimees = reclaimees_;
         for (const auto& c : passing_) {
             const uint32_t n = c.node;
-            std::vector<uint32_t> reclaimees;
+            reclaimees.clear();
             for (uint32_t x : st.nodeTasks[n]) {
                 const auto& xt = st.tasks[x];
                 if (xt.status != TaskStatus::Running || !xt.preemptable) continue;
@@ -177,6 +262,13 @@ class Reclaim : public Action {
             VResource withVictims = available;
             for (uint32_t x : reclaimees) withVictims.add(ssn.taskRes(x));
             if (!req.lessEqual(withVictims, Missing::Zero)) continue;
+            // Nor would the reclaimees some bounding plugin may take (the asking has no effect).
+            if (bounded_) {
+                withVictims = available;
+                for (uint32_t x : reclaimees)
+                    if (mayTake(task, x)) withVictims.add(ssn.taskRes(x));
+                if (!req.lessEqual(withVictims, Missing::Zero)) continue;
+            }
             // Upstream lists a node's pods in map order; Gantry hands them over in victim order.
             ssn.sortVictims(reclaimees, task);
             auto victims = ssn.reclaimableVictims(task, reclaimees);
@@ -218,8 +310,17 @@ class Reclaim : public Action {
     Session* ssn_ = nullptr;
     std::unique_ptr<NodeSearch> search_;
     std::vector<Candidate> passing_;
+    std::vector<uint32_t> reclaimees_;
+    std::vector<std::vector<uint32_t>> queueNodes_; // indexQueueNodes, by queue
+    std::vector<uint32_t> cand_, nodeStamp_;        // candidateNodes
+    uint32_t nodeWalk_ = 0;
+    bool indexed_ = false;
+    std::vector<uint32_t> takeStamp_, takeShape_; // mayTake, by job: the walk and shape answered
+    std::vector<uint8_t> takeValue_;
+    uint32_t takeWalk_ = 0;
     std::vector<const PluginSlot*> bounding_; // findBounds
     bool bounded_ = false;
+    bool byQueue_ = true; // every bounding plugin has reclaimsFrom
 };
 
 } // namespace

@@ -166,6 +166,31 @@ void NodeSearch::beforePlace(uint32_t node) {
     }
 }
 
+void NodeSearch::visitNode(uint32_t task, uint32_t n, PredicateMode mode, CacheEntry* cache, FitResult& r,
+                           FitErrors& fe, std::vector<Candidate>& passing) {
+    if (cache)
+        if (const FitResult* c = cached(*cache, n)) {
+            addFailure(fe, *c, 1, &n, 1);
+            return;
+        }
+    evaluate(task, n, mode, r);
+    if (!r.ok()) {
+        addFailure(fe, r, 1, &n, 1);
+        if (cache) cache->byNode.emplace(n, r);
+        return;
+    }
+    passing.push_back(Candidate{n, 1, UINT32_MAX});
+}
+
+void NodeSearch::predicateNodes(uint32_t task, const std::vector<uint32_t>& nodes,
+                                std::vector<Candidate>& passing, FitErrors& fe) {
+    passing.clear();
+    fe = FitErrors{};
+    CacheEntry* cache = cacheFor(task, true);
+    FitResult r;
+    for (uint32_t n : nodes) visitNode(task, n, PredicateMode::Preempt, cache, r, fe, passing);
+}
+
 void NodeSearch::predicateNodes(uint32_t task, int32_t hyperNode, PredicateMode mode,
                                 std::vector<Candidate>& passing, FitErrors& fe,
                                 const std::vector<bool>* excluded) {
@@ -179,18 +204,7 @@ void NodeSearch::predicateNodes(uint32_t task, int32_t hyperNode, PredicateMode 
     if (mode == PredicateMode::Preempt || perNode(task)) {
         auto visit = [&](uint32_t n) {
             if (excluded && (*excluded)[n]) return;
-            if (cache)
-                if (const FitResult* c = cached(*cache, n)) {
-                    addFailure(fe, *c, 1, &n, 1);
-                    return;
-                }
-            evaluate(task, n, mode, r);
-            if (!r.ok()) {
-                addFailure(fe, r, 1, &n, 1);
-                if (cache) cache->byNode.emplace(n, r);
-                return;
-            }
-            passing.push_back(Candidate{n, 1, UINT32_MAX});
+            visitNode(task, n, mode, cache, r, fe, passing);
         };
         if (all) {
             for (uint32_t rank = 0; rank < st.nodeByRank.size(); ++rank) visit(st.nodeByRank[rank]);

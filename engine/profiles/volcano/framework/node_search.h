@@ -36,6 +36,10 @@ class NodeSearch {
     // Nodes of hyperNode (clusterTop = all) where task passes; fe receives the failures.
     void predicateNodes(uint32_t task, int32_t hyperNode, PredicateMode mode, std::vector<Candidate>& passing,
                         FitErrors& fe, const std::vector<bool>* excluded = nullptr);
+    // The same in Preempt mode over the given nodes only, in the order given (reclaim's nodes that
+    // can matter, by rank).
+    void predicateNodes(uint32_t task, const std::vector<uint32_t>& nodes, std::vector<Candidate>& passing,
+                        FitErrors& fe);
     // allocate's prioritizeNodes: idle-fitting nodes first, then future-idle ones. -1 = none.
     int32_t prioritizeNodes(uint32_t task, const std::vector<Candidate>& passing,
                             double* bestScore = nullptr);
@@ -54,6 +58,10 @@ class NodeSearch {
     uint32_t insufficientReason(uint32_t task, uint32_t node);
 
   private:
+    struct CacheEntry;
+    // Preempt-mode (or node-by-node) evaluation of one node, through the error cache.
+    void visitNode(uint32_t task, uint32_t n, PredicateMode mode, CacheEntry* cache, FitResult& r,
+                   FitErrors& fe, std::vector<Candidate>& passing);
     void evaluate(uint32_t task, uint32_t node, PredicateMode mode, FitResult& out);
     void scoreCandidates(uint32_t task, const Candidate* c, size_t n, std::vector<double>& scores);
     void addFailure(FitErrors& fe, const FitResult& r, uint32_t count, const uint32_t* nodes, size_t nNodes);

@@ -85,6 +85,11 @@ struct PluginSlot {
     // Whether reclaimable may still name a pod of this queue a victim in this session's reclaim
     // (false: none of its pods, whatever the reclaimees). Absent: any.
     QueuePredicate reclaimsFrom;
+    // Whether reclaimable may name this running pod a victim of this reclaimer in this session's
+    // reclaim, as things are now (false: it will not, whatever the other reclaimees). The answer
+    // must be the same for pods of one job with one shape (reclaim asks once per job and shape
+    // while nothing changes). Absent: ask reclaimsFrom of the pod's queue.
+    std::function<bool(uint32_t reclaimer, uint32_t task)> reclaimsTask;
     AllocatableFn allocatable;
     PreemptiveFn preemptive;
     PredicateFn predicate;

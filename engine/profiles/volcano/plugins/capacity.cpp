@@ -42,6 +42,13 @@ class Capacity : public Plugin {
         self.reclaimable = [this](uint32_t reclaimer, const std::vector<uint32_t>& reclaimees, int* vote) {
             return reclaim(reclaimer, reclaimees, vote);
         };
+        self.reclaimsTask = [this](uint32_t reclaimer, uint32_t t) { return reclaimsTask(reclaimer, t); };
+        // A queue's pods are victims only while it is above its deserved share in a dimension it
+        // has one in, or when they ask for nothing it has one in (C1 of the plan: the walk's
+        // tests, with the allocation as it is now, the highest it gets during a walk).
+        self.reclaimsFrom = [this](uint32_t q) {
+            return ready_ && attrs_[q].used && (overDeserved(attrs_[q]) || holdsIrrelevant(q));
+        };
         self.preemptive = [this](uint32_t q, const std::vector<uint32_t>& tasks) {
             return preemptive(q, tasks);
         };
@@ -475,76 +482,144 @@ class Capacity : public Plugin {
     }
 
     static bool hasRelevantDeserved(const VResource& req, const VResource& deserved) {
-        return !VResource::intersection(req, deserved, false).empty();
+        return VResource::sharesName(req, deserved, false);
+    }
+
+    // Whether reclaimee t (of a used queue) may be taken for the reclaimer, with alloc(x) giving
+    // queue x's allocation as the walk has left it; the ancestors whose allocation the victim then
+    // lowers go to ancestors. The walk (reclaim) and its bound (reclaimsTask, with the allocations
+    // as they are, the highest they can be during a walk) ask this same question. Every test but
+    // the queue-independent ones only fails more as an allocation falls.
+    template <class Alloc>
+    bool eligible(const Attr& reclaimerAttr, const VResource& reclaimerReq, uint32_t t, Alloc&& alloc,
+                  std::vector<uint32_t>& ancestors) {
+        ancestors.clear();
+        const Attr& attr = attrs_[s_->queueOf(s_->jobOf(t))];
+        const VResource& req = s_->taskRes(t);
+        if (!VResource::sharesName(req, reclaimerReq, true)) return false;
+        const VResource& allocated = alloc(attr.queue);
+        except_ = allocated;
+        except_.sub(req);
+        if (!attr.guarantee.lessEqual(except_, Missing::Zero)) return false;
+        if (!hasRelevantDeserved(req, attr.deserved)) {
+            if (hierarchy_ && ancestorReclaimLevel_ > 0 && sharesAncestorWithinLevel(reclaimerAttr, attr) &&
+                !hasRelevantDeserved(reclaimerReq, reclaimerAttr.deserved))
+                return false;
+        } else if (!allocated.greaterPartlyWithRelevantDimensions(attr.deserved, req)) {
+            return false;
+        }
+        if (hierarchy_ && ancestorReclaimLevel_ > 0) {
+            for (int level = 1; level <= ancestorReclaimLevel_; ++level) {
+                auto reclaimeeAnc = ancestorAtDepth(attr, level);
+                if (!reclaimeeAnc || *reclaimeeAnc == root_) continue;
+                auto reclaimerAnc = ancestorAtDepth(reclaimerAttr, level);
+                if (reclaimerAnc && *reclaimerAnc == *reclaimeeAnc) continue;
+                const Attr& aa = attrs_[*reclaimeeAnc];
+                const VResource& ancAllocated = alloc(*reclaimeeAnc);
+                ancestors.push_back(*reclaimeeAnc);
+                if (!hasRelevantDeserved(req, aa.deserved)) continue;
+                if (!ancAllocated.greaterPartlyWithRelevantDimensions(aa.deserved, req)) return false;
+            }
+        }
+        return true;
+    }
+
+    // The reclaimer's queue attributes, or null when capacity names no victim for it.
+    const Attr* reclaimerAttr(uint32_t reclaimer) const {
+        if (!ready_) return nullptr;
+        const uint32_t rj = s_->jobOf(reclaimer);
+        if (rj == UINT32_MAX || !s_->inSession(rj) || !attrs_[s_->queueOf(rj)].used) return nullptr;
+        return &attrs_[s_->queueOf(rj)];
+    }
+
+    // Whether greaterPartlyWithRelevantDimensions(deserved, req) can hold for some request: some
+    // dimension the queue has a deserved share in (cpu and memory from 0.1, any present scalar but
+    // pods) is allocated above it.
+    static bool overDeserved(const Attr& a) {
+        const VResource &al = a.allocated, &de = a.deserved;
+        if (de.cpu >= 0.1 && al.cpu > de.cpu) return true;
+        if (de.mem >= 0.1 && al.mem > de.mem) return true;
+        for (uint64_t m = de.mask(); m; m &= m - 1) {
+            const int d = __builtin_ctzll(m);
+            if (d != kPods && al.get(d) > de.get(d)) return true;
+        }
+        return false;
+    }
+
+    // The names a resource holds at least 0.1 of, as bits (cpu 0, memory 1, a scalar its dim).
+    static uint64_t nameBits(const VResource& r) {
+        uint64_t out = (r.cpu >= 0.1 ? 1u : 0u) | (r.mem >= 0.1 ? 2u : 0u);
+        for (uint64_t m = r.mask(); m; m &= m - 1) {
+            const int d = __builtin_ctzll(m);
+            if (r.get(d) >= 0.1) out |= uint64_t(1) << d;
+        }
+        return out;
+    }
+
+    // Whether some pod shape of the state asks for nothing queue q has a deserved share in (such a
+    // pod is taken whatever the queue's share): the shapes' name sets are gathered once per session
+    // (and again from where they stopped when shapes were added), a handful of distinct ones.
+    bool holdsIrrelevant(uint32_t q) {
+        const auto& shapes = s_->state.shapes;
+        for (; shapesSeen_ < shapes.size(); ++shapesSeen_) {
+            const uint64_t b = nameBits(shapes[shapesSeen_].vres);
+            if (std::find(shapeNames_.begin(), shapeNames_.end(), b) == shapeNames_.end())
+                shapeNames_.push_back(b);
+        }
+        const uint64_t deserved = nameBits(attrs_[q].deserved);
+        for (uint64_t b : shapeNames_)
+            if (!(b & deserved)) return true;
+        return false;
+    }
+
+    // A reclaimee the walk asks about at all.
+    bool considered(uint32_t t) const {
+        const uint32_t j = s_->jobOf(t);
+        return j != UINT32_MAX && s_->inSession(j) && attrs_[s_->queueOf(j)].used;
     }
 
     std::vector<uint32_t> reclaim(uint32_t reclaimer, const std::vector<uint32_t>& reclaimees, int* vote) {
         std::vector<uint32_t> victims;
-        if (!ready_) {
+        const Attr* ra = reclaimerAttr(reclaimer);
+        if (!ra) {
             *vote = -1;
             return victims;
         }
-        const uint32_t rj = s_->jobOf(reclaimer);
-        if (rj == UINT32_MAX || !s_->inSession(rj) || !attrs_[s_->queueOf(rj)].used) {
-            *vote = -1;
-            return victims;
-        }
-        const Attr& reclaimerAttr = attrs_[s_->queueOf(rj)];
         const VResource& reclaimerReq = s_->taskRes(reclaimer);
         std::vector<uint32_t> ordered = reclaimees;
         s_->sortVictims(ordered, reclaimer);
-        std::map<uint32_t, VResource> allocations;
+        // Each queue's allocation as the victims so far leave it, copied at first use (walk_).
+        if (walkStamp_.size() != attrs_.size()) {
+            walkStamp_.assign(attrs_.size(), 0);
+            walkAlloc_.resize(attrs_.size());
+        }
+        ++walk_;
+        auto alloc = [this](uint32_t x) -> VResource& {
+            if (walkStamp_[x] != walk_) {
+                walkStamp_[x] = walk_;
+                walkAlloc_[x] = attrs_[x].allocated;
+            }
+            return walkAlloc_[x];
+        };
         for (uint32_t t : ordered) {
-            const uint32_t j = s_->jobOf(t);
-            if (j == UINT32_MAX || !s_->inSession(j)) continue;
-            const uint32_t q = s_->queueOf(j);
-            const Attr& attr = attrs_[q];
-            if (!attr.used) continue;
+            if (!considered(t)) continue;
+            if (!eligible(*ra, reclaimerReq, t, alloc, ancestors_)) continue;
             const VResource& req = s_->taskRes(t);
-            if (VResource::intersection(req, reclaimerReq, true).empty()) continue;
-            auto it = allocations.find(q);
-            if (it == allocations.end()) it = allocations.emplace(q, attr.allocated).first;
-            VResource& allocated = it->second;
-            VResource except = allocated;
-            except.sub(req);
-            if (!attr.guarantee.lessEqual(except, Missing::Zero)) continue;
-            bool childEligible = false;
-            if (!hasRelevantDeserved(req, attr.deserved)) {
-                if (hierarchy_ && ancestorReclaimLevel_ > 0 &&
-                    sharesAncestorWithinLevel(reclaimerAttr, attr) &&
-                    !hasRelevantDeserved(reclaimerReq, reclaimerAttr.deserved))
-                    continue;
-                childEligible = true;
-            } else if (allocated.greaterPartlyWithRelevantDimensions(attr.deserved, req)) {
-                childEligible = true;
-            }
-            if (!childEligible) continue;
-            std::vector<uint32_t> ancestorQueues;
-            bool ancestorEligible = true;
-            if (hierarchy_ && ancestorReclaimLevel_ > 0) {
-                for (int level = 1; level <= ancestorReclaimLevel_; ++level) {
-                    auto reclaimeeAnc = ancestorAtDepth(attr, level);
-                    if (!reclaimeeAnc || *reclaimeeAnc == root_) continue;
-                    auto reclaimerAnc = ancestorAtDepth(reclaimerAttr, level);
-                    if (reclaimerAnc && *reclaimerAnc == *reclaimeeAnc) continue;
-                    const Attr& aa = attrs_[*reclaimeeAnc];
-                    auto ai = allocations.find(*reclaimeeAnc);
-                    if (ai == allocations.end()) ai = allocations.emplace(*reclaimeeAnc, aa.allocated).first;
-                    ancestorQueues.push_back(*reclaimeeAnc);
-                    if (!hasRelevantDeserved(req, aa.deserved)) continue;
-                    if (!ai->second.greaterPartlyWithRelevantDimensions(aa.deserved, req)) {
-                        ancestorEligible = false;
-                        break;
-                    }
-                }
-            }
-            if (!ancestorEligible) continue;
-            allocated.sub(req);
-            for (uint32_t aq : ancestorQueues) allocations[aq].sub(req);
+            alloc(s_->queueOf(s_->jobOf(t))).sub(req);
+            for (uint32_t aq : ancestors_) alloc(aq).sub(req);
             victims.push_back(t);
         }
         *vote = 1;
         return victims;
+    }
+
+    // reclaimsTask: the walk's test with the allocations as they are.
+    bool reclaimsTask(uint32_t reclaimer, uint32_t t) {
+        const Attr* ra = reclaimerAttr(reclaimer);
+        if (!ra || !considered(t)) return false;
+        return eligible(
+            *ra, s_->taskRes(reclaimer), t,
+            [this](uint32_t x) -> const VResource& { return attrs_[x].allocated; }, ancestors_);
     }
 
     void onEvent(uint32_t t, int sign) {
@@ -576,6 +651,14 @@ class Capacity : public Plugin {
     bool ready_ = true;
     uint32_t root_ = UINT32_MAX;
     int ancestorReclaimLevel_ = 0;
+    // Scratch of the reclaim walk: allocations by queue (valid where walkStamp_ == walk_), the
+    // victim's ancestors, a remainder.
+    std::vector<VResource> walkAlloc_;
+    std::vector<uint32_t> walkStamp_, ancestors_;
+    uint32_t walk_ = 0;
+    VResource except_;
+    std::vector<uint64_t> shapeNames_; // holdsIrrelevant: distinct name sets of the first shapesSeen_ shapes
+    size_t shapesSeen_ = 0;
 };
 
 } // namespace

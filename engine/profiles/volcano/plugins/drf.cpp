@@ -110,6 +110,8 @@ class Drf : public Plugin {
                 *vote = 1;
                 return reclaim(reclaimer, reclaimees);
             };
+            self.reclaimsTask = [this](uint32_t reclaimer, uint32_t t) { return verdict(reclaimer, t); };
+            memo_ = ssn.options.useNodeIndex; // reference sessions work every verdict out
         }
         self.jobOrder = [this](uint32_t l, uint32_t r) {
             const double ls = attr(l).share, rs = attr(r).share;
@@ -118,6 +120,7 @@ class Drf : public Plugin {
         };
         ssn.addEventHandler(
             [this](uint32_t t) {
+                ++generation_;
                 const uint32_t j = s_->jobOf(t);
                 if (j == UINT32_MAX || !s_->inSession(j)) return;
                 auto& a = attr(j);
@@ -130,6 +133,7 @@ class Drf : public Plugin {
                 }
             },
             [this](uint32_t t) {
+                ++generation_;
                 const uint32_t j = s_->jobOf(t);
                 if (j == UINT32_MAX || !s_->inSession(j)) return;
                 auto& a = attr(j);
@@ -287,43 +291,60 @@ class Drf : public Plugin {
     }
 
     // Upstream works on a copy of the tree; this changes the leaves in place and puts them back.
+    // Each reclaimee's verdict is worked out on the tree as it stands with the reclaimer's pod
+    // placed, and the tree is put back after each, so the verdicts do not depend on one another.
     std::vector<uint32_t> reclaim(uint32_t reclaimer, const std::vector<uint32_t>& reclaimees) {
         std::vector<uint32_t> victims;
         const uint32_t lj = s_->jobOf(reclaimer);
         if (lj == UINT32_MAX || !s_->inSession(lj)) return victims;
+        for (uint32_t t : reclaimees)
+            if (verdict(reclaimer, t)) victims.push_back(t);
+        return victims;
+    }
+
+    // Whether reclaim names reclaimee t a victim of reclaimer: the reclaimer's queue, with its pod
+    // placed, still compares below t's queue with t's pod gone. A function of the allocations
+    // (generation_ counts their changes), the reclaimer's job and shape, and t's job and shape: kept
+    // for those until a pod is allocated or deallocated (H8 of the plan).
+    bool verdict(uint32_t reclaimer, uint32_t t) {
+        const uint32_t lj = s_->jobOf(reclaimer), rj = s_->jobOf(t);
+        if (lj == UINT32_MAX || !s_->inSession(lj) || rj == UINT32_MAX || !s_->inSession(rj)) return false;
+        if (!memo_) return workOutVerdict(reclaimer, t);
+        const uint32_t shape = s_->state.tasks[reclaimer].shape;
+        if (verdictJob_ != lj || verdictShape_ != shape || verdictGeneration_ != generation_) {
+            verdicts_.clear();
+            verdictJob_ = lj;
+            verdictShape_ = shape;
+            verdictGeneration_ = generation_;
+        }
+        const uint64_t key = uint64_t(rj) << 32 | s_->state.tasks[t].shape;
+        if (auto it = verdicts_.find(key); it != verdicts_.end()) return it->second != 0;
+        const bool v = workOutVerdict(reclaimer, t);
+        verdicts_.emplace(key, uint8_t(v));
+        return v;
+    }
+
+    bool workOutVerdict(uint32_t reclaimer, uint32_t t) {
+        const uint32_t lj = s_->jobOf(reclaimer), rj = s_->jobOf(t);
         VResource totalAllocated = totalAllocated_;
         Attr lattr;
         lattr.allocated = attr(lj).allocated;
         lattr.allocated.add(s_->taskRes(reclaimer));
         totalAllocated.add(s_->taskRes(reclaimer));
         updateShare(lattr);
-        setDemanding(totalAllocated);
         setLeaf(lj, lattr);
-        for (uint32_t t : reclaimees) {
-            const uint32_t rj = s_->jobOf(t);
-            if (rj == UINT32_MAX || !s_->inSession(rj)) continue;
-            totalAllocated.sub(s_->taskRes(t));
-            Attr rattr;
-            rattr.allocated = attr(rj).allocated;
-            rattr.allocated.sub(s_->taskRes(t));
-            updateShare(rattr);
-            setDemanding(totalAllocated);
-            setLeaf(rj, rattr);
-            double ret = compareQueues(s_->queueOf(lj), s_->queueOf(rj));
-            totalAllocated.add(s_->taskRes(t));
-            rattr.allocated.add(s_->taskRes(t));
-            updateShare(rattr);
-            setDemanding(totalAllocated);
-            setLeaf(rj, rattr);
-            if (ret < 0) victims.push_back(t);
-        }
+        totalAllocated.sub(s_->taskRes(t));
+        Attr rattr;
+        rattr.allocated = attr(rj).allocated;
+        rattr.allocated.sub(s_->taskRes(t));
+        updateShare(rattr);
+        setDemanding(totalAllocated);
+        setLeaf(rj, rattr);
+        const double ret = compareQueues(s_->queueOf(lj), s_->queueOf(rj));
         setDemanding(totalAllocated_);
+        setLeaf(rj, attr(rj));
         setLeaf(lj, attr(lj));
-        for (uint32_t t : reclaimees) {
-            const uint32_t rj = s_->jobOf(t);
-            if (rj != UINT32_MAX && s_->inSession(rj)) setLeaf(rj, attr(rj));
-        }
-        return victims;
+        return ret < 0;
     }
 
     Session* s_ = nullptr;
@@ -350,6 +371,11 @@ class Drf : public Plugin {
     std::vector<std::vector<std::string>> paths_; // by queue: its hierarchy, split
     uint64_t demanding_ = 0;
     uint64_t epoch_ = 0;
+    // verdict's memo: by reclaimee job and shape, for one reclaimer job and shape and generation.
+    bool memo_ = false;
+    uint64_t generation_ = 0, verdictGeneration_ = UINT64_MAX;
+    uint32_t verdictJob_ = UINT32_MAX, verdictShape_ = UINT32_MAX;
+    std::unordered_map<uint64_t, uint8_t> verdicts_;
 };
 
 } // namespace

@@ -59,6 +59,12 @@ class Gang : public Plugin {
             }
             return elastic_[q] != 0;
         };
+        // A pod is a victim only if its job has more pods ready than minAvailable (the count only
+        // falls while evictable walks the job's pods).
+        self.reclaimsTask = [s](uint32_t, uint32_t t) {
+            const uint32_t j = s->state.tasks[t].job;
+            return j != UINT32_MAX && s->inSession(j) && s->readyTaskNum(j) > s->state.jobs[j].minAvailable;
+        };
         self.jobOrder = [s](uint32_t l, uint32_t r) {
             const bool lr = s->isReady(l), rr = s->isReady(r);
             if (lr && rr) return 0;
