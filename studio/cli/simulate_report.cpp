@@ -237,14 +237,9 @@ nlohmann::ordered_json simulationDocument(const sim::SimResult& r, const ReportC
     return o;
 }
 
-std::string simulationJson(const sim::SimResult& r, const ReportContext& ctx) {
-    return simulationDocument(r, ctx).dump(1) + "\n";
-}
-
 void writeSimulationJson(std::ostream& out, const sim::SimResult& r, const ReportContext& ctx) {
-    // operator<< with width 1 is dump(1): the same serializer, indent and error handling. The
-    // string dump(1) builds doubles while it grows, and `+ "\n"` copied it once more: at a
-    // million pods that was the largest block of the run.
+    // operator<< with width 1 is dump(1): the same serializer, indent and error handling, without
+    // the whole text in one string (at a million pods that string was the largest block of the run).
     out << std::setw(1) << simulationDocument(r, ctx) << '\n';
 }
 

@@ -17,7 +17,6 @@ struct ReportContext {
 };
 
 nlohmann::ordered_json simulationDocument(const sim::SimResult& r, const ReportContext& context);
-std::string simulationJson(const sim::SimResult& r, const ReportContext& context);
 // The same bytes written to `out` as they are made, without the whole text in memory at once.
 void writeSimulationJson(std::ostream& out, const sim::SimResult& r, const ReportContext& context);
 // File name -> contents: timeseries.csv, queues.csv, priorities.csv, pending.csv, reasons.csv.
