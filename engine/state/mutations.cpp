@@ -2,6 +2,7 @@
 // and removing a finished job; the lookups by name.
 #include "state/cluster_state.h"
 
+#include <algorithm>
 #include <stdexcept>
 
 namespace gantry::engine {
@@ -33,16 +34,50 @@ int ClusterState::findJob(const std::string& key) const {
     return it == jobIndex.end() ? -1 : int(it->second);
 }
 
+void ClusterState::trackHyperNodes() {
+    if (hyperNodesTracked() || hyperNodes.empty()) return;
+    const size_t d = size_t(D());
+    for (auto* sums : {&hnAllocatable, &hnUsed, &hnIdle, &hnReleasing, &hnPipelined})
+        sums->assign(hyperNodes.size() * d, 0);
+    hnAllocMask.assign(hyperNodes.size(), 0);
+    for (size_t h = 0; h < hyperNodes.size(); ++h)
+        for (uint32_t n : hyperNodes[h].nodes) {
+            hnAllocMask[h] |= nodes[n].allocMask;
+            auto add = [&](std::vector<int64_t>& sums, const std::vector<int64_t>& rows) {
+                const int64_t* row = nodeRow(rows, n);
+                for (size_t i = 0; i < d; ++i) sums[h * d + i] += row[i];
+            };
+            add(hnAllocatable, allocatable);
+            add(hnUsed, used);
+            add(hnIdle, idle);
+            add(hnReleasing, releasing);
+            add(hnPipelined, pipelined);
+        }
+}
+
 void ClusterState::nodeAccount(uint32_t task, uint32_t node, TaskStatus status, int sign) {
     const auto& req = shapes[tasks[task].shape].request;
     const int d = D();
+    const int r = std::min(d, int(req.size()));
+    // The hypernodes holding the node, when their sums are kept: they change by the same amounts.
+    static const std::vector<int32_t> none;
+    const std::vector<int32_t>& above = hyperNodesTracked() ? nodes[node].hyperNodes : none;
+    auto patch = [&](std::vector<int64_t>& sums, int64_t k) {
+        for (int32_t h : above) {
+            int64_t* row = sums.data() + size_t(h) * size_t(d);
+            for (int i = 0; i < r; ++i) row[i] += k * req[size_t(i)];
+        }
+    };
     int64_t* idl = nodeRow(idle, node);
     int64_t* usd = nodeRow(used, node);
     if (status == TaskStatus::Pipelined) {
         int64_t* pip = nodeRow(pipelined, node);
-        for (int i = 0; i < d && i < int(req.size()); ++i) pip[i] += sign * req[size_t(i)];
+        for (int i = 0; i < r; ++i) pip[i] += sign * req[size_t(i)];
+        patch(hnPipelined, sign);
         return;
     }
+    patch(hnUsed, sign);
+    patch(hnIdle, -sign);
     const bool sums = usedSum.size() == size_t(d);
     for (int i = 0; i < d && i < int(req.size()); ++i) {
         const int64_t delta = sign * req[size_t(i)];
@@ -56,7 +91,8 @@ void ClusterState::nodeAccount(uint32_t task, uint32_t node, TaskStatus status, 
     }
     if (status == TaskStatus::Releasing) {
         int64_t* rel = nodeRow(releasing, node);
-        for (int i = 0; i < d && i < int(req.size()); ++i) rel[i] += sign * req[size_t(i)];
+        for (int i = 0; i < r; ++i) rel[i] += sign * req[size_t(i)];
+        patch(hnReleasing, sign);
     }
 }
 
