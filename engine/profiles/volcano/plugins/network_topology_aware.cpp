@@ -59,25 +59,27 @@ class NetworkTopologyAware : public Plugin {
             minTier_ = st.hyperNodeTiers.front();
             maxTier_ = st.hyperNodeTiers.back();
         }
+        // Each hypernode's status from the sums the state keeps of its nodes' rows (integers, as a
+        // walk over the nodes would add them). allocatable, idle and futureIdle name cpu, memory and
+        // what some node declares; used names cpu, memory and what some node uses.
+        ssn.state.trackHyperNodes();
         cache_.assign(st.hyperNodes.size(), HnStatus{});
         for (size_t h = 0; h < st.hyperNodes.size(); ++h) {
             auto& c = cache_[h];
             c.allocatable = c.used = c.idle = c.futureIdle = VResource(D);
-            for (uint32_t n : st.hyperNodes[h].nodes) {
-                for (int d = 0; d < D; ++d) {
-                    const int64_t* al = st.nodeRow(st.allocatable, n);
-                    const int64_t* us = st.nodeRow(st.used, n);
-                    const int64_t* id = st.nodeRow(st.idle, n);
-                    const int64_t* rl = st.nodeRow(st.releasing, n);
-                    const int64_t* pp = st.nodeRow(st.pipelined, n);
-                    auto addTo = [&](VResource& r, double v) { r.set(d, r.get(d) + v); };
-                    if (d < 2 || ((st.nodes[n].allocMask >> d) & 1u)) {
-                        addTo(c.allocatable, double(al[d]));
-                        addTo(c.idle, double(id[d]));
-                        addTo(c.futureIdle, double(id[d] + rl[d] - pp[d]));
-                    }
-                    if (d < 2 || us[d] != 0) addTo(c.used, double(us[d]));
+            const size_t row = h * size_t(D);
+            const int64_t* al = st.hnAllocatable.data() + row;
+            const int64_t* us = st.hnUsed.data() + row;
+            const int64_t* id = st.hnIdle.data() + row;
+            const int64_t* rl = st.hnReleasing.data() + row;
+            const int64_t* pp = st.hnPipelined.data() + row;
+            for (int d = 0; d < D; ++d) {
+                if (d < 2 || ((st.hnAllocMask[h] >> d) & 1u)) {
+                    c.allocatable.set(d, double(al[d]));
+                    c.idle.set(d, double(id[d]));
+                    c.futureIdle.set(d, double(id[d] + rl[d] - pp[d]));
                 }
+                if (d < 2 || us[d] != 0) c.used.set(d, double(us[d]));
             }
         }
         auto& self = ssn.self();
@@ -332,7 +334,10 @@ class NetworkTopologyAware : public Plugin {
 
 PluginDescriptor networkTopologyAwarePlugin() {
     PluginTraits t;
-    // It reads every job of a queue (shares, hierarchy, topology): settled jobs stay in.
+    // It reads the nodes (hypernode sums, the event's node) and jobs with pending pods: the one
+    // being scored or allocated, which is listed. Preempt takes no topology job as a preemptor,
+    // reclaim and victim order read no topology, and topology jobs are never parked.
+    t.allowsSettledJobsOut = [](const PluginOption&) { return true; };
     return {"network-topology-aware",
             [](const PluginOption& option) { return std::make_unique<NetworkTopologyAware>(option); },
             std::move(t)};
