@@ -246,7 +246,9 @@ class ClusterState {
 
     // Per-hypernode sums of the member nodes' rows (hypernode h at [h * D, (h + 1) * D)) and the OR
     // of their allocMask, on request: kept up to date by every change from then on, so a reader
-    // need not walk each hypernode's nodes (network-topology-aware, every session).
+    // need not walk each hypernode's nodes (network-topology-aware, every session). Allocatable,
+    // idle, releasing and pipelined add a node's cpu, memory and the dimensions it declares (a pod
+    // may hold one its node lacks); used adds every dimension.
     void trackHyperNodes();
     bool hyperNodesTracked() const { return !hnUsed.empty(); }
     std::vector<int64_t> hnAllocatable, hnUsed, hnIdle, hnReleasing, hnPipelined;

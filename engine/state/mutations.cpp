@@ -43,15 +43,16 @@ void ClusterState::trackHyperNodes() {
     for (size_t h = 0; h < hyperNodes.size(); ++h)
         for (uint32_t n : hyperNodes[h].nodes) {
             hnAllocMask[h] |= nodes[n].allocMask;
-            auto add = [&](std::vector<int64_t>& sums, const std::vector<int64_t>& rows) {
+            auto add = [&](std::vector<int64_t>& sums, const std::vector<int64_t>& rows, uint64_t mask) {
                 const int64_t* row = nodeRow(rows, n);
-                for (size_t i = 0; i < d; ++i) sums[h * d + i] += row[i];
+                for (size_t i = 0; i < d; ++i)
+                    if (i < 2 || ((mask >> i) & 1u)) sums[h * d + i] += row[i];
             };
-            add(hnAllocatable, allocatable);
-            add(hnUsed, used);
-            add(hnIdle, idle);
-            add(hnReleasing, releasing);
-            add(hnPipelined, pipelined);
+            add(hnAllocatable, allocatable, nodes[n].allocMask);
+            add(hnUsed, used, ~uint64_t(0));
+            add(hnIdle, idle, nodes[n].allocMask);
+            add(hnReleasing, releasing, nodes[n].allocMask);
+            add(hnPipelined, pipelined, nodes[n].allocMask);
         }
 }
 
@@ -62,10 +63,12 @@ void ClusterState::nodeAccount(uint32_t task, uint32_t node, TaskStatus status, 
     // The hypernodes holding the node, when their sums are kept: they change by the same amounts.
     static const std::vector<int32_t> none;
     const std::vector<int32_t>& above = hyperNodesTracked() ? nodes[node].hyperNodes : none;
-    auto patch = [&](std::vector<int64_t>& sums, int64_t k) {
+    const uint64_t declared = nodes[node].allocMask;
+    auto patch = [&](std::vector<int64_t>& sums, int64_t k, uint64_t mask) {
         for (int32_t h : above) {
             int64_t* row = sums.data() + size_t(h) * size_t(d);
-            for (int i = 0; i < r; ++i) row[i] += k * req[size_t(i)];
+            for (int i = 0; i < r; ++i)
+                if (i < 2 || ((mask >> i) & 1u)) row[i] += k * req[size_t(i)];
         }
     };
     int64_t* idl = nodeRow(idle, node);
@@ -73,11 +76,11 @@ void ClusterState::nodeAccount(uint32_t task, uint32_t node, TaskStatus status, 
     if (status == TaskStatus::Pipelined) {
         int64_t* pip = nodeRow(pipelined, node);
         for (int i = 0; i < r; ++i) pip[i] += sign * req[size_t(i)];
-        patch(hnPipelined, sign);
+        patch(hnPipelined, sign, declared);
         return;
     }
-    patch(hnUsed, sign);
-    patch(hnIdle, -sign);
+    patch(hnUsed, sign, ~uint64_t(0));
+    patch(hnIdle, -sign, declared);
     const bool sums = usedSum.size() == size_t(d);
     for (int i = 0; i < d && i < int(req.size()); ++i) {
         const int64_t delta = sign * req[size_t(i)];
@@ -92,7 +95,7 @@ void ClusterState::nodeAccount(uint32_t task, uint32_t node, TaskStatus status, 
     if (status == TaskStatus::Releasing) {
         int64_t* rel = nodeRow(releasing, node);
         for (int i = 0; i < r; ++i) rel[i] += sign * req[size_t(i)];
-        patch(hnReleasing, sign);
+        patch(hnReleasing, sign, declared);
     }
 }
 
