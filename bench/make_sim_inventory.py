@@ -16,7 +16,11 @@ With --volcano-tree as well, the parents sit under a queue named root and every 
 volcano.sh/hierarchy path (weights: the teams' shares in percent), the two forms of a tree Volcano's
 capacity plugin with enableHierarchy and hierarchical drf read.
 
-usage: make_sim_inventory.py NODES PODS [--queues N [--volcano-tree]] > inventory.yaml
+With --topology the inventory declares its HyperNodes (racks of 16 nodes in two zones, from the
+pools' layout) and the training gangs must run inside one HyperNode of tier 2 at most (hard
+networkTopology), the input of network-topology-aware (bench/network-topology.conf).
+
+usage: make_sim_inventory.py NODES PODS [--queues N [--volcano-tree]] [--topology] > inventory.yaml
 """
 import argparse
 
@@ -25,6 +29,7 @@ ap.add_argument("nodes", type=int, nargs="?", default=10000)
 ap.add_argument("pods", type=int, nargs="?", default=1000000)
 ap.add_argument("--queues", type=int, default=0)
 ap.add_argument("--volcano-tree", action="store_true")
+ap.add_argument("--topology", action="store_true")
 args = ap.parse_args()
 if args.volcano_tree and not args.queues:
     ap.error("--volcano-tree needs --queues")
@@ -72,6 +77,8 @@ w = out.append
 w("apiVersion: gantry.io/v1alpha1")
 w("kind: Inventory")
 w(f"name: sim-scale-{nodes}-{pods}")
+if args.topology:
+    w("hyperNodes: true")
 w("pools:")
 quarter = nodes // 4
 for i, (pool, model) in enumerate([("h100", "NVIDIA-H100"), ("a100", "NVIDIA-A100"),
@@ -115,6 +122,8 @@ for name, team, pc, replicas, gpu, milli, cpu, mem, share, duration, checkpoint 
     for queue in queues:
         jobs = max(1, int(pods * share / len(queues) / replicas))
         w(f"  - name: {name if queue == team else name + '-' + queue}")
+        if args.topology and name == "train-4x8":
+            w("    networkTopology: {mode: hard, highestTierAllowed: 2}")
         w(f"    queue: {queue}")
         w(f"    priorityClass: {pc}")
         w(f"    jobs: {jobs}")

@@ -4,16 +4,17 @@
 # allocate, backfill) and once with each --conf FILE (default bench/preempt-reclaim.conf: preempt
 # and reclaim enabled, as operators run them). With --tree the inventory has a 50-queue tree under
 # a queue named root with volcano.sh/hierarchy paths (make_sim_inventory.py --queues 50
-# --volcano-tree), which bench/capacity-hierarchy.conf and bench/hierarchical-drf.conf need. Each
-# run is timed as a whole process with /usr/bin/time -v; prints both wall and CPU times (on a
-# shared machine the CPU time is the steadier), their ratios over plain, each run's peak memory
-# per pod and how many pods each run evicted, so that a fast run that evicts nothing is seen for
-# what it is.
+# --volcano-tree), which bench/capacity-hierarchy.conf and bench/hierarchical-drf.conf need; with
+# --topology it has HyperNodes and hard-topology training gangs (make_sim_inventory.py --topology),
+# which bench/network-topology.conf needs. Each run is timed as a whole process with
+# /usr/bin/time -v; prints both wall and CPU times (on a shared machine the CPU time is the
+# steadier), their ratios over plain, each run's peak memory per pod and how many pods each run
+# evicted, so that a fast run that evicts nothing is seen for what it is.
 # Targets on a 2-core machine: 1,000,000 pods in under 30 s plain and under 60 s with preempt and
 # reclaim; with --horizon 8h, preempt and reclaim within 3x plain; under 200 bytes per pod.
 #
-#   bench/simulate_policies.sh [NODES [PODS [--tree] [--conf FILE]... [extra gantry simulate options,
-#                              e.g. --horizon 8h]]]
+#   bench/simulate_policies.sh [NODES [PODS [--tree] [--topology] [--conf FILE]...
+#                              [extra gantry simulate options, e.g. --horizon 8h]]]
 #   e.g. bench/simulate_policies.sh 10000 1000000 --tree --conf bench/capacity-hierarchy.conf \
 #        --conf bench/hierarchical-drf.conf --horizon 8h
 #
@@ -26,10 +27,12 @@ nodes="${1:-10000}"
 pods="${2:-1000000}"
 shift $(($# > 2 ? 2 : $#))
 tree=()
+topology=()
 confs=()
 while [ $# -gt 0 ]; do
     case "$1" in
     --tree) tree=(--queues 50 --volcano-tree) ;;
+    --topology) topology=(--topology) ;;
     --conf) confs+=("$(cd "$(dirname "$2")" && pwd)/$(basename "$2")"); shift ;;
     *) break ;;
     esac
@@ -42,7 +45,7 @@ command -v /usr/bin/time >/dev/null || { echo "needs /usr/bin/time (Debian packa
 
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
-python3 "$root/bench/make_sim_inventory.py" "$nodes" "$pods" "${tree[@]}" >"$work/inventory.yaml"
+python3 "$root/bench/make_sim_inventory.py" "$nodes" "$pods" "${tree[@]}" "${topology[@]}" >"$work/inventory.yaml"
 
 run() { # NAME [options]
     local name="$1"

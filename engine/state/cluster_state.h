@@ -244,6 +244,16 @@ class ClusterState {
     VResource totalAllocatable() const; // as the sum of every node's Volcano allocatable
     VResource totalUsed() const;        // as the sum of every node's used (dimensions in use)
 
+    // Per-hypernode sums of the member nodes' rows (hypernode h at [h * D, (h + 1) * D)) and the OR
+    // of their allocMask, on request: kept up to date by every change from then on, so a reader
+    // need not walk each hypernode's nodes (network-topology-aware, every session). Allocatable,
+    // idle, releasing and pipelined add a node's cpu, memory and the dimensions it declares (a pod
+    // may hold one its node lacks); used adds every dimension.
+    void trackHyperNodes();
+    bool hyperNodesTracked() const { return !hnUsed.empty(); }
+    std::vector<int64_t> hnAllocatable, hnUsed, hnIdle, hnReleasing, hnPipelined;
+    std::vector<uint64_t> hnAllocMask;
+
     // Jobs whose pods or phase changed, for an observer that keeps per-job summaries (SettledJobs).
     // Recorded only while trackChanges is on; the observer empties the list.
     bool trackChanges = false;

@@ -2,6 +2,7 @@
 // and removing a finished job; the lookups by name.
 #include "state/cluster_state.h"
 
+#include <algorithm>
 #include <stdexcept>
 
 namespace gantry::engine {
@@ -33,16 +34,53 @@ int ClusterState::findJob(const std::string& key) const {
     return it == jobIndex.end() ? -1 : int(it->second);
 }
 
+void ClusterState::trackHyperNodes() {
+    if (hyperNodesTracked() || hyperNodes.empty()) return;
+    const size_t d = size_t(D());
+    for (auto* sums : {&hnAllocatable, &hnUsed, &hnIdle, &hnReleasing, &hnPipelined})
+        sums->assign(hyperNodes.size() * d, 0);
+    hnAllocMask.assign(hyperNodes.size(), 0);
+    for (size_t h = 0; h < hyperNodes.size(); ++h)
+        for (uint32_t n : hyperNodes[h].nodes) {
+            hnAllocMask[h] |= nodes[n].allocMask;
+            auto add = [&](std::vector<int64_t>& sums, const std::vector<int64_t>& rows, uint64_t mask) {
+                const int64_t* row = nodeRow(rows, n);
+                for (size_t i = 0; i < d; ++i)
+                    if (i < 2 || ((mask >> i) & 1u)) sums[h * d + i] += row[i];
+            };
+            add(hnAllocatable, allocatable, nodes[n].allocMask);
+            add(hnUsed, used, ~uint64_t(0));
+            add(hnIdle, idle, nodes[n].allocMask);
+            add(hnReleasing, releasing, nodes[n].allocMask);
+            add(hnPipelined, pipelined, nodes[n].allocMask);
+        }
+}
+
 void ClusterState::nodeAccount(uint32_t task, uint32_t node, TaskStatus status, int sign) {
     const auto& req = shapes[tasks[task].shape].request;
     const int d = D();
+    const int r = std::min(d, int(req.size()));
+    // The hypernodes holding the node, when their sums are kept: they change by the same amounts.
+    static const std::vector<int32_t> none;
+    const std::vector<int32_t>& above = hyperNodesTracked() ? nodes[node].hyperNodes : none;
+    const uint64_t declared = nodes[node].allocMask;
+    auto patch = [&](std::vector<int64_t>& sums, int64_t k, uint64_t mask) {
+        for (int32_t h : above) {
+            int64_t* row = sums.data() + size_t(h) * size_t(d);
+            for (int i = 0; i < r; ++i)
+                if (i < 2 || ((mask >> i) & 1u)) row[i] += k * req[size_t(i)];
+        }
+    };
     int64_t* idl = nodeRow(idle, node);
     int64_t* usd = nodeRow(used, node);
     if (status == TaskStatus::Pipelined) {
         int64_t* pip = nodeRow(pipelined, node);
-        for (int i = 0; i < d && i < int(req.size()); ++i) pip[i] += sign * req[size_t(i)];
+        for (int i = 0; i < r; ++i) pip[i] += sign * req[size_t(i)];
+        patch(hnPipelined, sign, declared);
         return;
     }
+    patch(hnUsed, sign, ~uint64_t(0));
+    patch(hnIdle, -sign, declared);
     const bool sums = usedSum.size() == size_t(d);
     for (int i = 0; i < d && i < int(req.size()); ++i) {
         const int64_t delta = sign * req[size_t(i)];
@@ -56,7 +94,8 @@ void ClusterState::nodeAccount(uint32_t task, uint32_t node, TaskStatus status, 
     }
     if (status == TaskStatus::Releasing) {
         int64_t* rel = nodeRow(releasing, node);
-        for (int i = 0; i < d && i < int(req.size()); ++i) rel[i] += sign * req[size_t(i)];
+        for (int i = 0; i < r; ++i) rel[i] += sign * req[size_t(i)];
+        patch(hnReleasing, sign, declared);
     }
 }
 

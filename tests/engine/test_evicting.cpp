@@ -217,6 +217,7 @@ struct Decisions {
     std::vector<std::pair<uint32_t, PodGroupPhase>> phases;
     std::map<uint32_t, std::string> reasons;
     std::set<uint32_t> untried;
+    std::set<std::string> warnings;
 };
 
 // Without a cache, the reference: every job, every node (no index, no shortcut in preempt).
@@ -235,6 +236,7 @@ Decisions decide(ClusterState& st, SessionCache* cache, const SchedulerConf& con
     std::sort(d.phases.begin(), d.phases.end());
     d.reasons.insert(r.jobReasons.begin(), r.jobReasons.end());
     d.untried.insert(r.parkedJobs.begin(), r.parkedJobs.end());
+    d.warnings.insert(r.warnings.begin(), r.warnings.end());
     return d;
 }
 
@@ -267,6 +269,80 @@ void compare(const Decisions& shortcut, const Decisions& full) {
         QCOMPARE(QString::fromStdString(shortcut.reasons.at(j)), QString::fromStdString(reason));
     }
     QCOMPARE(shortcut.reasons.size() + shortcut.untried.size(), full.reasons.size());
+}
+
+// --- network-topology-aware ---
+
+HyperNodeMember member(HyperNodeMember::Type type, const std::string& name) {
+    HyperNodeMember m;
+    m.type = type;
+    m.value = name;
+    return m;
+}
+
+// A contended cluster (above) with HyperNodes: racks of two to four nodes (tier 1, "rack") in two
+// zones (tier 2, "zone"). A third of the waiting gangs must run inside one HyperNode of tier 1 or 2
+// (hard), one more in soft mode, and a waiting and a running job name a tier no HyperNode has
+// (warned about, placed as without a constraint).
+Cluster randomTopologyCluster(uint32_t seed) {
+    Cluster c = randomContendedCluster(seed, seed > 40);
+    std::mt19937 rng(seed * 7919);
+    auto pick = [&](int n) { return int(rng() % uint32_t(n)); };
+    std::vector<std::string> racks[2];
+    for (size_t first = 0; first < c.nodes.size();) {
+        const size_t size = std::min(c.nodes.size() - first, size_t(2 + pick(3)));
+        HyperNode rack;
+        rack.name = "rack-" + std::to_string(first);
+        rack.tier = 1;
+        rack.tierName = "rack";
+        for (size_t n = first; n < first + size; ++n)
+            rack.members.push_back(member(HyperNodeMember::Type::Node, c.nodes[n].name));
+        racks[pick(2)].push_back(rack.name);
+        c.hyperNodes.push_back(std::move(rack));
+        first += size;
+    }
+    for (int z = 0; z < 2; ++z) {
+        HyperNode zone;
+        zone.name = "zone-" + std::to_string(z);
+        zone.tier = 2;
+        zone.tierName = "zone";
+        for (const auto& r : racks[z]) zone.members.push_back(member(HyperNodeMember::Type::HyperNode, r));
+        c.hyperNodes.push_back(std::move(zone));
+    }
+    bool unknownWaiting = false, unknownRunning = false;
+    for (auto& g : c.podGroups) {
+        auto& t = g.networkTopology;
+        if (g.phase == PodGroupPhase::Running) {
+            if (!unknownRunning && pick(3) == 0) {
+                unknownRunning = true;
+                t.mode = NetworkTopologyConstraint::Mode::Hard;
+                t.highestTierName = "spine";
+            }
+        } else if (!unknownWaiting && pick(4) == 0) {
+            unknownWaiting = true;
+            t.mode = NetworkTopologyConstraint::Mode::Hard;
+            t.highestTierName = "block";
+        } else if (const int r = pick(9); r < 3) {
+            t.mode = NetworkTopologyConstraint::Mode::Hard;
+            if (r == 0)
+                t.highestTierName = "rack";
+            else
+                t.highestTierAllowed = 1 + pick(2);
+        } else if (r == 3) {
+            t.mode = NetworkTopologyConstraint::Mode::Soft;
+        }
+    }
+    return c;
+}
+
+// The production policy with network-topology-aware, scoring with its defaults.
+SchedulerConf topologyConf() {
+    SchedulerConf c = makeConf(kEvicting, {{"priority", "gang", "conformance"},
+                                           {"overcommit", "drf", "predicates", "proportion", "nodeorder",
+                                            "binpack", "deviceshare", "network-topology-aware"}});
+    c.tiers[0].plugins[1].switches["enablePreemptable"] = false;
+    c.tiers[1].plugins[1].switches["enablePreemptable"] = false;
+    return c;
 }
 
 } // namespace
@@ -354,6 +430,52 @@ class EvictingSessionTest : public QObject {
         }
         // Jobs of q0 that preempt pipelined (where they fit as things are, or by reclaim).
         QVERIFY2(pipelinedWithoutVictims >= 5, qPrintable(QString::number(pipelinedWithoutVictims)));
+    }
+
+    // As shortcutsDecideAsFullSessions, with network-topology-aware on clusters with HyperNodes.
+    // The warnings about unknown tier names are compared as the simulator keeps them (each once,
+    // from the first session on): settled jobs are never listed, the first session checks them.
+    void topologyDecidesAsFullSessions() {
+        const SchedulerConf policy = topologyConf();
+        QVERIFY(SessionCache::covers(policy));
+        int evictions = 0, parked = 0, topologyPlaced = 0, warned = 0;
+        for (uint32_t seed = 1; seed <= 80; ++seed) {
+            const Cluster c = randomTopologyCluster(seed);
+            ClusterState full = buildClusterState(c), cached = buildClusterState(c),
+                         park = buildClusterState(c);
+            SessionCache cachedCache(cached), parkCache(park);
+            std::set<std::string> fullWarnings, cachedWarnings, parkWarnings;
+            for (int round = 0; round < 4; ++round) {
+                const Decisions reference = decide(full, nullptr, policy, false);
+                const Decisions withSettled = decide(cached, &cachedCache, policy, false);
+                const Decisions withParked = decide(park, &parkCache, policy, true);
+                QVERIFY(withSettled.untried.empty());
+                compare(withSettled, reference);
+                compare(withParked, reference);
+                fullWarnings.insert(reference.warnings.begin(), reference.warnings.end());
+                cachedWarnings.insert(withSettled.warnings.begin(), withSettled.warnings.end());
+                parkWarnings.insert(withParked.warnings.begin(), withParked.warnings.end());
+                QCOMPARE(cachedWarnings, fullWarnings);
+                QCOMPARE(parkWarnings, fullWarnings);
+                if (QTest::currentTestFailed()) {
+                    qWarning("seed %u, round %d", seed, round);
+                    return;
+                }
+                evictions += int(reference.evicted.size());
+                parked += int(withParked.untried.size());
+                for (const auto& [t, node] : reference.bound)
+                    topologyPlaced +=
+                        full.jobs[full.tasks[t].job].topology.mode != NetworkTopologyConstraint::Mode::None;
+                for (ClusterState* st : {&full, &cached, &park}) apply(*st, reference);
+            }
+            warned += int(fullWarnings.size());
+        }
+        qInfo("%d evictions, %d job-sessions parked, %d pods of topology jobs bound, %d warnings", evictions,
+              parked, topologyPlaced, warned);
+        QVERIFY2(evictions >= 81, qPrintable(QString::number(evictions)));
+        QVERIFY2(parked > 0, qPrintable(QString::number(parked)));
+        QVERIFY2(topologyPlaced >= 111, qPrintable(QString::number(topologyPlaced)));
+        QVERIFY2(warned >= 75, qPrintable(QString::number(warned)));
     }
 };
 

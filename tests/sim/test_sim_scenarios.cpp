@@ -432,6 +432,9 @@ class SimScenarioTest : public QObject {
                                   << "evicting-conf.yaml" << 0.0 << true << int64_t(20);
         QTest::newRow("contended-evicting") << "contended.yaml"
                                             << "evicting-conf.yaml" << 0.0 << true << int64_t(0);
+        // network-topology-aware: hard-topology gangs placed inside HyperNodes.
+        QTest::newRow("topology") << "topology.yaml"
+                                  << "topology-conf.yaml" << 28800.0 << true << int64_t(0);
     }
 
     void settledJobsOutChangeNothing() {

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <utility>
 
 namespace gantry::engine {
 
@@ -93,7 +94,8 @@ Session::Session(ClusterState& st, const SchedulerConf& c, const SessionOptions&
         jobs[j].phase = state.jobs[j].phase;
         slot_[j] = i;
     }
-    adjustTopology();
+    // Jobs settled from the start are never listed: the first session of a cache checks them too.
+    adjustTopology(cache && !std::exchange(cache->topologyChecked, true));
     openPlugins();
 }
 
@@ -109,21 +111,30 @@ void Session::releaseJobs() {
     for (uint32_t j : sessionJobs) jobs[j] = JobSession{};
 }
 
-void Session::adjustTopology() {
+std::optional<int32_t> Session::tierAllowed(uint32_t j, bool warn) {
+    const auto& t = state.jobs[j].topology;
+    if (t.highestTierAllowed || t.highestTierName.empty()) return t.highestTierAllowed;
+    auto it = state.hyperNodeTierByName.find(t.highestTierName);
+    if (it != state.hyperNodeTierByName.end()) return it->second;
+    if (warn)
+        warnings.push_back("PodGroup " + state.jobs[j].key + " names hypernode tier '" + t.highestTierName +
+                           "', which no HyperNode has");
+    return std::nullopt;
+}
+
+void Session::adjustTopology(bool warnEveryJob) {
     const int32_t maxTier = state.hyperNodes.empty() ? 1 : state.hyperNodes.back().tier;
+    // The jobs a full session lists, in the same order, so that the warnings are the same.
+    if (warnEveryJob)
+        for (uint32_t j = 0; j < state.jobs.size(); ++j)
+            if (state.jobs[j].queue >= 0 && !state.jobs[j].key.empty() &&
+                state.jobs[j].topology.mode != NetworkTopologyConstraint::Mode::None)
+                tierAllowed(j, true);
     for (uint32_t j : sessionJobs) {
         const auto& t = state.jobs[j].topology;
         auto& js = jobs[j];
         if (t.mode == NetworkTopologyConstraint::Mode::None) continue;
-        std::optional<int32_t> tier = t.highestTierAllowed;
-        if (!tier && !t.highestTierName.empty()) {
-            auto it = state.hyperNodeTierByName.find(t.highestTierName);
-            if (it != state.hyperNodeTierByName.end())
-                tier = it->second;
-            else
-                warnings.push_back("PodGroup " + state.jobs[j].key + " names hypernode tier '" +
-                                   t.highestTierName + "', which no HyperNode has");
-        }
+        const std::optional<int32_t> tier = tierAllowed(j, !warnEveryJob);
         // recoverAllocatedHyperNode: the lowest-tier hypernode holding every placed task.
         std::vector<int32_t> holding;
         bool first = true;

@@ -201,7 +201,10 @@ class Session {
 
   private:
     void openPlugins();
-    void adjustTopology();
+    // warnEveryJob: warn about unknown tier names for every job a full session would list, not only
+    // for the listed ones (the first session of a cache, whose settled jobs are left out).
+    void adjustTopology(bool warnEveryJob);
+    std::optional<int32_t> tierAllowed(uint32_t job, bool warn);
     std::vector<uint32_t> tierVictims(bool reclaim, uint32_t task, const std::vector<uint32_t>& candidates);
     struct Undo {
         uint32_t task;

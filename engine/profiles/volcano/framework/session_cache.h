@@ -42,6 +42,7 @@ struct SessionCache {
     SettledJobs settled;
     std::vector<JobSession> jobs; // default-valued outside a session
     std::vector<uint32_t> slot;   // job -> position in Session::sessionJobs (valid for those only)
+    bool topologyChecked = false; // a session warned about every job's unknown hypernode tier name
 };
 
 } // namespace gantry::engine

@@ -8,8 +8,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <deque>
-#include <set>
 #include <sstream>
 
 namespace gantry::engine::plugins {
@@ -59,25 +57,27 @@ class NetworkTopologyAware : public Plugin {
             minTier_ = st.hyperNodeTiers.front();
             maxTier_ = st.hyperNodeTiers.back();
         }
+        // Each hypernode's status from the sums the state keeps of its nodes' rows (integers, as a
+        // walk over the nodes would add them). allocatable, idle and futureIdle name cpu, memory and
+        // what some node declares; used names cpu, memory and what some node uses.
+        ssn.state.trackHyperNodes();
         cache_.assign(st.hyperNodes.size(), HnStatus{});
         for (size_t h = 0; h < st.hyperNodes.size(); ++h) {
             auto& c = cache_[h];
             c.allocatable = c.used = c.idle = c.futureIdle = VResource(D);
-            for (uint32_t n : st.hyperNodes[h].nodes) {
-                for (int d = 0; d < D; ++d) {
-                    const int64_t* al = st.nodeRow(st.allocatable, n);
-                    const int64_t* us = st.nodeRow(st.used, n);
-                    const int64_t* id = st.nodeRow(st.idle, n);
-                    const int64_t* rl = st.nodeRow(st.releasing, n);
-                    const int64_t* pp = st.nodeRow(st.pipelined, n);
-                    auto addTo = [&](VResource& r, double v) { r.set(d, r.get(d) + v); };
-                    if (d < 2 || ((st.nodes[n].allocMask >> d) & 1u)) {
-                        addTo(c.allocatable, double(al[d]));
-                        addTo(c.idle, double(id[d]));
-                        addTo(c.futureIdle, double(id[d] + rl[d] - pp[d]));
-                    }
-                    if (d < 2 || us[d] != 0) addTo(c.used, double(us[d]));
+            const size_t row = h * size_t(D);
+            const int64_t* al = st.hnAllocatable.data() + row;
+            const int64_t* us = st.hnUsed.data() + row;
+            const int64_t* id = st.hnIdle.data() + row;
+            const int64_t* rl = st.hnReleasing.data() + row;
+            const int64_t* pp = st.hnPipelined.data() + row;
+            for (int d = 0; d < D; ++d) {
+                if (d < 2 || ((st.hnAllocMask[h] >> d) & 1u)) {
+                    c.allocatable.set(d, double(al[d]));
+                    c.idle.set(d, double(id[d]));
+                    c.futureIdle.set(d, double(id[d] + rl[d] - pp[d]));
                 }
+                if (d < 2 || us[d] != 0) c.used.set(d, double(us[d]));
             }
         }
         auto& self = ssn.self();
@@ -276,23 +276,38 @@ class NetworkTopologyAware : public Plugin {
             else
                 return {};
         }
-        std::map<int32_t, std::vector<int32_t>> byTier;
-        std::deque<int32_t> queue{root};
-        std::set<int32_t> seen{root};
-        while (!queue.empty()) {
-            const int32_t cur = queue.front();
-            queue.pop_front();
-            if (eligible(cur, highest, allocated, minResource, purpose))
-                byTier[st.hyperNodes[size_t(cur)].tier].push_back(cur);
-            std::vector<int32_t> children = st.hyperNodes[size_t(cur)].children;
-            std::sort(children.begin(), children.end(), [&](int32_t a, int32_t b) {
-                return st.hyperNodes[size_t(a)].name < st.hyperNodes[size_t(b)].name;
-            });
-            for (int32_t c : children)
-                if (seen.insert(c).second) queue.push_back(c);
+        if (childrenByName_.empty()) {
+            childrenByName_.resize(st.hyperNodes.size());
+            for (size_t h = 0; h < st.hyperNodes.size(); ++h) {
+                auto& children = childrenByName_[h] = st.hyperNodes[h].children;
+                std::sort(children.begin(), children.end(), [&](int32_t a, int32_t b) {
+                    return st.hyperNodes[size_t(a)].name < st.hyperNodes[size_t(b)].name;
+                });
+            }
+            seen_.assign(st.hyperNodes.size(), 0);
         }
+        // Visit order, then the eligible ones grouped by tier (lowest first) in that order.
+        const uint32_t stamp = ++visit_;
+        seen_[size_t(root)] = stamp;
+        queue_.assign(1, root);
+        found_.clear();
+        for (size_t head = 0; head < queue_.size(); ++head) {
+            const int32_t cur = queue_[head];
+            if (eligible(cur, highest, allocated, minResource, purpose)) found_.push_back(cur);
+            for (int32_t c : childrenByName_[size_t(cur)])
+                if (seen_[size_t(c)] != stamp) {
+                    seen_[size_t(c)] = stamp;
+                    queue_.push_back(c);
+                }
+        }
+        auto tierOf = [&](int32_t h) { return st.hyperNodes[size_t(h)].tier; };
+        std::stable_sort(found_.begin(), found_.end(),
+                         [&](int32_t a, int32_t b) { return tierOf(a) < tierOf(b); });
         std::vector<std::vector<int32_t>> out;
-        for (auto& [tier, hs] : byTier) out.push_back(hs);
+        for (size_t i = 0; i < found_.size(); ++i) {
+            if (i == 0 || tierOf(found_[i]) != tierOf(found_[i - 1])) out.emplace_back();
+            out.back().push_back(found_[i]);
+        }
         if (purpose != Purpose::Evict) return out;
         std::vector<std::vector<int32_t>> capped;
         int remaining = maxEvict_;
@@ -326,13 +341,21 @@ class NetworkTopologyAware : public Plugin {
     int32_t minTier_ = 1, maxTier_ = 1;
     std::vector<HnStatus> cache_;
     std::vector<double> raw_;
+    // gradient's breadth-first walk: children by name (made at the first walk), visit stamps, scratch.
+    std::vector<std::vector<int32_t>> childrenByName_;
+    std::vector<uint32_t> seen_;
+    uint32_t visit_ = 0;
+    std::vector<int32_t> queue_, found_;
 };
 
 } // namespace
 
 PluginDescriptor networkTopologyAwarePlugin() {
     PluginTraits t;
-    // It reads every job of a queue (shares, hierarchy, topology): settled jobs stay in.
+    // It reads the nodes (hypernode sums, the event's node) and jobs with pending pods: the one
+    // being scored or allocated, which is listed. Preempt takes no topology job as a preemptor,
+    // reclaim and victim order read no topology, and topology jobs are never parked.
+    t.allowsSettledJobsOut = [](const PluginOption&) { return true; };
     return {"network-topology-aware",
             [](const PluginOption& option) { return std::make_unique<NetworkTopologyAware>(option); },
             std::move(t)};
