@@ -76,6 +76,7 @@ class Drf : public Plugin {
         }
         if (hierarchy_) {
             buildSkeleton();
+            if (ssn.settled()) addLeftOut(*ssn.settled());
             demanding_ = demandingOf(totalAllocated_);
             partial_.clear();
             leaves_.assign(ssn.sessionJobs.size(), HNode::kNone);
@@ -260,11 +261,47 @@ class Drf : public Plugin {
         }
     }
 
+    // The settled jobs the session left out, as their leaves would be (H1 of the plan): a settled
+    // job's pods are all placed (allocated = request), so its leaf is saturated with a share and
+    // adds its allocation, or holds nothing and is empty (or, holding only resources the cluster
+    // lacks, adds nothing to any share: its part of the integer sum is in dimensions no share
+    // reads). Their integer sums go in first, as the leaves' would, so the bits are those of a
+    // session holding every job. (No parked job is left out: couplesQueues.)
+    void addLeftOut(const SettledJobs& settled) {
+        for (uint32_t q = 0; q < pathNodes_.size(); ++q) {
+            const SettledJobs::QueueTotals& out = settled.leftOut(q);
+            if (out.jobs == 0) continue;
+            HNode& node = nodes_[pathNodes_[q].back()];
+            const auto& value = out.allocated.value;
+            for (size_t d = 0; d < value.size() && d < node.satSum.size(); ++d) {
+                node.satSum[d] += value[d];
+                totalAllocated_[d] += value[d];
+            }
+            node.emptyLeaves += out.emptyJobs;
+        }
+    }
+
+    // A settled job's leaf, made when the session first changes it (reclaim's trial, an eviction)
+    // with what the job held as it settled: its part is already in its queue node's sums, so the
+    // node is as in a session that held the leaf all along (H4), and changes go through the leaf.
+    uint32_t& leafId(uint32_t job) {
+        if (s_->listed(job)) return leaves_[s_->sessionSlot(job)];
+        auto [it, added] = settledLeaves_.try_emplace(job, HNode::kNone);
+        if (added) {
+            it->second = addLeaf(job);
+            HNode& leaf = nodes_[it->second];
+            leaf.attr.allocated = s_->settled()->allocated(job);
+            updateShare(leaf.attr);
+            leaf.saturated = resourceSaturated(leaf.attr.allocated, leaf.request, demanding_);
+        }
+        return it->second;
+    }
+
     // Gives the job's leaf these attributes (upstream rebuilds the leaf), creating it under its
     // queue's node when new, moves it to the class they put it in, and marks the path above it for
     // working out again.
     void setLeaf(uint32_t job, const Attr& attr) {
-        uint32_t& id = leaves_[s_->sessionSlot(job)];
+        uint32_t& id = leafId(job);
         if (id == HNode::kNone)
             id = addLeaf(job);
         else
@@ -483,11 +520,12 @@ class Drf : public Plugin {
         return it->second;
     }
     std::vector<int64_t> totalAllocated_, totalScratch_; // over the session's jobs
-    std::vector<HNode> nodes_;                     // the root first, then the queues' paths, then leaves
-    std::vector<uint32_t> leaves_;                 // by position in sessionJobs
-    std::vector<uint32_t> partial_;                // leaves whose saturation varies with demanding_
-    std::vector<std::vector<std::string>> paths_;  // by queue: its hierarchy, split
-    std::vector<std::vector<uint32_t>> pathNodes_; // by queue: the nodes of its path, root first
+    std::vector<HNode> nodes_;     // the root first, then the queues' paths, then leaves
+    std::vector<uint32_t> leaves_; // by position in sessionJobs
+    std::unordered_map<uint32_t, uint32_t> settledLeaves_; // settled jobs left out: leafId
+    std::vector<uint32_t> partial_;                        // leaves whose saturation varies with demanding_
+    std::vector<std::vector<std::string>> paths_;          // by queue: its hierarchy, split
+    std::vector<std::vector<uint32_t>> pathNodes_;         // by queue: the nodes of its path, root first
     uint64_t demanding_ = 0;
     VResource scaled_;
     // verdict's memo: by reclaimee job and shape, for one reclaimer job and shape and generation.
@@ -502,9 +540,11 @@ class Drf : public Plugin {
 PluginDescriptor drfPlugin() {
     PluginTraits t;
     // Without hierarchy it looks only at the jobs it is asked about (a settled job asked about as a
-    // victim gets its share from the state); the hierarchical shares are sums over every job of a
-    // queue.
-    t.allowsSettledJobsOut = [](const PluginOption& o) { return !o.enabled("enableHierarchy"); };
+    // victim gets its share from the state). The hierarchical shares read the settled jobs and
+    // the parked ones left out through their exact per-queue totals (Drf::addLeftOut).
+    t.allowsSettledJobsOut = [](const PluginOption&) { return true; };
+    // A queue's hierarchical share moves with its siblings' allocations (their parent's share).
+    t.couplesQueues = [](const PluginOption& o) { return o.enabled("enableHierarchy"); };
     return {"drf", [](const PluginOption& option) { return std::make_unique<Drf>(option); }, std::move(t)};
 }
 
