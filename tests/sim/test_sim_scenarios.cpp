@@ -432,6 +432,12 @@ class SimScenarioTest : public QObject {
                                   << "evicting-conf.yaml" << 0.0 << true << int64_t(20);
         QTest::newRow("contended-evicting") << "contended.yaml"
                                             << "evicting-conf.yaml" << 0.0 << true << int64_t(0);
+        // The bench's queue tree: hierarchy reclaim really takes pods (settled jobs as victims);
+        // hierarchical drf never parks (its queue order couples queues).
+        QTest::newRow("tree-capacity") << "tree.yaml"
+                                       << "tree-capacity-conf.yaml" << 28800.0 << true << int64_t(5);
+        QTest::newRow("tree-hdrf") << "tree.yaml"
+                                   << "tree-hdrf-conf.yaml" << 28800.0 << false << int64_t(1);
     }
 
     void settledJobsOutChangeNothing() {
