@@ -27,7 +27,7 @@ struct Attr {
 // A node of the hierarchy: a queue path component, or a job's leaf. A leaf belongs to one of four
 // classes by its saturation and share, kept in its parent as it changes: saturated with a share
 // (its integer allocation is summed in satSum), unsaturated without one (counted in emptyLeaves),
-// unsaturated with one (listed in ordered, by key), saturated without one (nothing). An inner node's
+// unsaturated with one (listed in ordered), saturated without one (nothing). An inner node's
 // share and saturation are worked out from those and its subqueues (also in ordered) only when
 // asked after a change below it (dirty), so a change costs the path above it and a comparison
 // costs the lists of the nodes that differ, not a walk of every job.
@@ -342,16 +342,31 @@ class Drf : public Plugin {
         leaf.partialPos = -1;
     }
 
+    // The order of a node's listed children: subqueues by path component, then leaves by what they
+    // hold (then by key), so that leaves holding the same add up the same whichever jobs they are
+    // (verdict's memo by content relies on it).
+    bool orderedLess(uint32_t a, uint32_t b) const {
+        const HNode& x = nodes_[a];
+        const HNode& y = nodes_[b];
+        if (x.leaf != y.leaf) return !x.leaf;
+        if (x.leaf)
+            for (int d = 0; d < s_->state.D(); ++d) {
+                const double vx = x.attr.allocated.get(d), vy = y.attr.allocated.get(d);
+                if (vx != vy) return vx < vy;
+            }
+        return *x.key < *y.key;
+    }
     void insertOrdered(uint32_t parent, uint32_t id) {
         auto& ordered = nodes_[parent].ordered;
-        ordered.insert(std::lower_bound(ordered.begin(), ordered.end(), *nodes_[id].key,
-                                        [&](uint32_t c, const std::string& k) { return *nodes_[c].key < k; }),
+        ordered.insert(std::lower_bound(ordered.begin(), ordered.end(), id,
+                                        [&](uint32_t c, uint32_t v) { return orderedLess(c, v); }),
                        id);
     }
+    // Before the leaf's attributes change: it sits where they put it.
     void eraseOrdered(uint32_t parent, uint32_t id) {
         auto& ordered = nodes_[parent].ordered;
-        ordered.erase(std::lower_bound(ordered.begin(), ordered.end(), *nodes_[id].key,
-                                       [&](uint32_t c, const std::string& k) { return *nodes_[c].key < k; }));
+        ordered.erase(std::lower_bound(ordered.begin(), ordered.end(), id,
+                                       [&](uint32_t c, uint32_t v) { return orderedLess(c, v); }));
     }
 
     // Adds (attach) or takes back (detach) a leaf's part in its parent, by its class.
@@ -383,8 +398,8 @@ class Drf : public Plugin {
 
     // Works out the node's share and saturation from its children, as upstream's recursive update
     // does for the whole tree. Upstream adds the children in Go's map order (random); here the
-    // saturated leaves' exact integer sum comes first, then the others in key order, whichever way
-    // the session holds the jobs.
+    // saturated leaves' exact integer sum comes first, then the listed children (orderedLess),
+    // whichever way the session holds the jobs.
     void evaluate(uint32_t id) {
         if (nodes_[id].leaf || !nodes_[id].dirty) return;
         double mdr = 1;
@@ -467,15 +482,35 @@ class Drf : public Plugin {
         const uint32_t shape = s_->state.tasks[reclaimer].shape;
         if (verdictJob_ != lj || verdictShape_ != shape || verdictGeneration_ != generation_) {
             verdicts_.clear();
+            byContent_.clear();
             verdictJob_ = lj;
             verdictShape_ = shape;
             verdictGeneration_ = generation_;
         }
         const uint64_t key = uint64_t(rj) << 32 | s_->state.tasks[t].shape;
         if (auto it = verdicts_.find(key); it != verdicts_.end()) return it->second != 0;
-        const bool v = workOutVerdict(reclaimer, t);
-        verdicts_.emplace(key, uint8_t(v));
-        return v;
+        // Jobs of one queue holding and asking the same leave the tree the same without this pod
+        // (the leaves' order is by what they hold), so they get the same verdict.
+        content_.clear();
+        content_.push_back(s_->queueOf(rj));
+        content_.push_back(s_->state.tasks[t].shape);
+        const VResource& held = attr(rj).allocated;
+        const VResource& asked = requestOf(rj);
+        for (int d = 0; d < s_->state.D(); ++d) {
+            content_.push_back(std::llround(held.get(d)));
+            content_.push_back(std::llround(asked.get(d)));
+        }
+        auto [it, added] = byContent_.try_emplace(content_, uint8_t(0));
+        if (added) it->second = uint8_t(workOutVerdict(reclaimer, t));
+        verdicts_.emplace(key, it->second);
+        return it->second != 0;
+    }
+
+    // What the job's leaf asks for: every pod's request (a settled job's, as it settled).
+    const VResource& requestOf(uint32_t job) {
+        if (s_->listed(job)) return nodes_[leaves_[s_->sessionSlot(job)]].request;
+        if (auto it = settledLeaves_.find(job); it != settledLeaves_.end()) return nodes_[it->second].request;
+        return s_->settled()->allocated(job);
     }
 
     bool workOutVerdict(uint32_t reclaimer, uint32_t t) {
@@ -533,6 +568,8 @@ class Drf : public Plugin {
     uint64_t generation_ = 0, verdictGeneration_ = UINT64_MAX;
     uint32_t verdictJob_ = UINT32_MAX, verdictShape_ = UINT32_MAX;
     std::unordered_map<uint64_t, uint8_t> verdicts_;
+    std::map<std::vector<int64_t>, uint8_t> byContent_; // queue, shape, then held and asked by dimension
+    std::vector<int64_t> content_;
 };
 
 } // namespace
