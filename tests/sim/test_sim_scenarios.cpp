@@ -435,6 +435,12 @@ class SimScenarioTest : public QObject {
         // network-topology-aware: hard-topology gangs placed inside HyperNodes.
         QTest::newRow("topology") << "topology.yaml"
                                   << "topology-conf.yaml" << 28800.0 << true << int64_t(0);
+        // The bench's queue tree: hierarchy reclaim really takes pods (settled jobs as victims);
+        // hierarchical drf never parks (its queue order couples queues).
+        QTest::newRow("tree-capacity") << "tree.yaml"
+                                       << "tree-capacity-conf.yaml" << 28800.0 << true << int64_t(5);
+        QTest::newRow("tree-hdrf") << "tree.yaml"
+                                   << "tree-hdrf-conf.yaml" << 28800.0 << false << int64_t(1);
     }
 
     void settledJobsOutChangeNothing() {

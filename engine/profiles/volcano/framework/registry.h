@@ -28,6 +28,11 @@ struct PluginTraits {
     // pods fit may still start and cannot be left untried.
     enum class Readiness { None, Gang, Wider };
     std::function<Readiness(const PluginOption&)> readiness;
+    // Whether, as configured, its queue order may change between two queues when a third one's
+    // allocation changes (hierarchical shares). Allocate's queue heap is not re-sorted when orders
+    // change, so which queues it holds and when they went in can decide what comes out: parked
+    // jobs may not be left out of it. Null = never.
+    std::function<bool(const PluginOption&)> couplesQueues;
 };
 
 struct ActionTraits {

@@ -26,13 +26,16 @@ bool SessionCache::covers(const SchedulerConf& conf) {
 }
 
 namespace {
-// Whether gang alone decides that a job is ready or pipelined: some plugin decides it the gang way,
-// none may pipeline a job gang would not.
-bool gangAloneDecides(const SchedulerConf& conf) {
+// Whether leaving parked jobs untried changes no decision: gang alone decides that a job is ready
+// or pipelined (some plugin decides it the gang way, none may pipeline a job gang would not), and
+// no queue order couples queues (PluginTraits::couplesQueues: a parked job left out of allocate
+// would change its queue heap).
+bool parkingChangesNothing(const SchedulerConf& conf) {
     bool gang = false;
     for (const auto& tier : conf.tiers)
         for (const auto& p : tier.plugins) {
             const PluginDescriptor* d = findPlugin(p.name);
+            if (d && d->traits.couplesQueues && d->traits.couplesQueues(p)) return false;
             if (!d || !d->traits.readiness) continue;
             switch (d->traits.readiness(p)) {
             case PluginTraits::Readiness::Wider:
@@ -49,7 +52,7 @@ bool gangAloneDecides(const SchedulerConf& conf) {
 } // namespace
 
 bool SessionCache::parks(const SchedulerConf& conf) {
-    return gangAloneDecides(conf) && covers(conf);
+    return parkingChangesNothing(conf) && covers(conf);
 }
 
 Session::Session(ClusterState& st, const SchedulerConf& c, const SessionOptions& opts)
@@ -75,7 +78,7 @@ Session::Session(ClusterState& st, const SchedulerConf& c, const SessionOptions&
         // unresolvable, to leave them out; a parked job's pods are not evaluated per node, so
         // their unresolvable failures come from the node's class alone (selectors, taints, GPU
         // model) and the predicates those actions ask reject the same nodes.
-        parking_ = options.parkJobs && options.compactResult && gangAloneDecides(conf);
+        parking_ = options.parkJobs && options.compactResult && parkingChangesNothing(conf);
         using Parked = SettledJobs::Parked;
         settled_->partition(!parking_ ? Parked::In : evicts_ ? Parked::Summed : Parked::Out, sessionJobs);
         if (jobs.size() < state.jobs.size()) jobs.resize(state.jobs.size());

@@ -37,7 +37,8 @@ struct SessionCache {
     // as configured (PluginTraits::allowsSettledJobsOut).
     static bool covers(const SchedulerConf& conf);
     // Whether such sessions may also leave parked jobs untried: gang alone decides whether a job
-    // is ready or pipelined (PluginTraits::readiness: some plugin says Gang, none says Wider).
+    // is ready or pipelined (PluginTraits::readiness: some plugin says Gang, none says Wider), and
+    // no queue order couples queues (PluginTraits::couplesQueues).
     static bool parks(const SchedulerConf& conf);
     SettledJobs settled;
     std::vector<JobSession> jobs; // default-valued outside a session

@@ -35,6 +35,7 @@ void SettledJobs::Sum::add(const Sum& s) {
 
 void SettledJobs::QueueTotals::add(const QueueTotals& t) {
     jobs += t.jobs;
+    emptyJobs += t.emptyJobs;
     allocated.add(t.allocated);
     request.add(t.request);
     inqueue.add(t.inqueue);
@@ -171,7 +172,11 @@ void SettledJobs::evaluate(uint32_t j) {
     c.allocated = VResource(D);
     c.request = VResource(D);
     for (uint32_t t : job.tasks) (settle ? c.allocated : c.request).add(state_.shapeOf(t).vres);
-    if (settle) c.request = c.allocated;
+    if (settle) {
+        c.request = c.allocated;
+        int names[kMaxDims];
+        c.empty = c.allocated.resourceNames(names) == 0;
+    }
     c.elastic = elasticResource(state_, j);
     c.inqueueCounted = job.hasMinResources;
     if (c.inqueueCounted) {
@@ -202,6 +207,7 @@ void SettledJobs::evaluate(uint32_t j) {
 
 void SettledJobs::apply(QueueTotals& totals, Sum& overcommit, const Contribution& c, int sign) {
     totals.jobs += sign;
+    totals.emptyJobs += sign * int32_t(c.empty);
     totals.allocated.add(c.allocated, sign);
     totals.request.add(c.request, sign);
     totals.elastic.add(c.elastic, sign);

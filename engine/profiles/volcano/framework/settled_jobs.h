@@ -44,9 +44,10 @@ class SettledJobs {
         void add(const Sum& s);
         VResource resource(int dims) const;
     };
-    // What proportion reads of a queue's jobs left out.
+    // What proportion and hierarchical drf read of a queue's jobs left out. emptyJobs: the settled
+    // ones that hold nothing (no resource of at least 0.1, pods included).
     struct QueueTotals {
-        int32_t jobs = 0;
+        int32_t jobs = 0, emptyJobs = 0;
         Sum allocated, request, inqueue, elastic;
         void add(const QueueTotals& t);
     };
@@ -104,6 +105,7 @@ class SettledJobs {
         uint32_t queue = 0;     // the job's, kept: a removed job no longer names it
         int32_t priority = 0;   // likewise
         bool beyondMin = false; // more pods than minAvailable (elasticSettled)
+        bool empty = false;     // settled, holding nothing (QueueTotals::emptyJobs)
         VResource allocated, request, inqueue, elastic;
         VResource overcommit; // what overcommit adds: inqueue when settled, minResources when parked
         bool inqueueCounted = false;

@@ -6,9 +6,11 @@
 #include "model/go_text.h"
 #include "profiles/volcano/plugins/plugins.h"
 
+#include <algorithm>
 #include <cmath>
 #include <map>
 #include <sstream>
+#include <string_view>
 #include <unordered_map>
 
 namespace gantry::engine::plugins {
@@ -22,20 +24,27 @@ struct Attr {
     VResource allocated;
 };
 
-// A node of the hierarchy: a queue path component, or a job's leaf. Its share and saturation are
-// worked out from its children only when asked (dirty: some leaf below changed; epoch: the
-// demanding dimensions it was worked out with), so a change costs the path above it and a
-// comparison costs the subtrees that differ, not a walk of every job.
+// A node of the hierarchy: a queue path component, or a job's leaf. A leaf belongs to one of four
+// classes by its saturation and share, kept in its parent as it changes: saturated with a share
+// (its integer allocation is summed in satSum), unsaturated without one (counted in emptyLeaves),
+// unsaturated with one (listed in ordered), saturated without one (nothing). An inner node's
+// share and saturation are worked out from those and its subqueues (also in ordered) only when
+// asked after a change below it (dirty), so a change costs the path above it and a comparison
+// costs the lists of the nodes that differ, not a walk of every job.
 struct HNode {
-    HNode* parent = nullptr;
-    Attr attr;
-    VResource request;
+    static constexpr uint32_t kNone = UINT32_MAX;
+    uint32_t parent = kNone;
+    const std::string* key = nullptr; // path component, or the job's key
     double weight = 1;
-    bool saturated = false;
-    bool leaf = false;
-    bool dirty = true;
-    uint64_t epoch = 0;
-    std::map<std::string, std::unique_ptr<HNode>> children;
+    Attr attr;
+    VResource request; // leaves
+    bool leaf = false, saturated = false, dirty = true;
+    bool partial = false;    // leaf: its saturation depends on the demanding dimensions
+    int32_t partialPos = -1; // leaf: its place in Drf::partial_
+    // inner nodes:
+    std::vector<int64_t> satSum;
+    int32_t emptyLeaves = 0;
+    std::vector<uint32_t> ordered;
 };
 
 std::vector<std::string> split(const std::string& s, char sep) {
@@ -58,24 +67,21 @@ class Drf : public Plugin {
         totalNames_ = total_.resourceNames();
         hierarchy_ = ssn.hierarchyEnabled("drf");
         attrs_.assign(ssn.sessionJobs.size(), Attr{});
-        totalAllocated_ = VResource(ssn.state.D());
-        root_ = std::make_unique<HNode>();
-        root_->attr.allocated = VResource(ssn.state.D());
-        root_->request = VResource(ssn.state.D());
-        leaves_.assign(hierarchy_ ? ssn.sessionJobs.size() : 0, nullptr);
-        paths_.clear();
-        if (hierarchy_)
-            for (const auto& q : ssn.state.queues) paths_.push_back(split(q.hierarchy, '/'));
+        totalAllocated_.assign(size_t(ssn.state.D()), 0);
         for (uint32_t j : ssn.sessionJobs) {
             auto& a = attr(j);
             a.allocated = ssn.jobAllocated(j);
             updateShare(a);
-            if (hierarchy_) {
-                totalAllocated_.add(a.allocated);
-                setLeaf(j, a);
-            }
+            if (hierarchy_) addTo(totalAllocated_, a.allocated, 1);
         }
-        if (hierarchy_) setDemanding(totalAllocated_);
+        if (hierarchy_) {
+            buildSkeleton();
+            if (ssn.settled()) addLeftOut(*ssn.settled());
+            demanding_ = demandingOf(totalAllocated_);
+            partial_.clear();
+            leaves_.assign(ssn.sessionJobs.size(), HNode::kNone);
+            for (uint32_t j : ssn.sessionJobs) setLeaf(j, attr(j));
+        }
 
         auto& self = ssn.self();
         self.preemptable = [this](uint32_t preemptor, const std::vector<uint32_t>& preemptees, int* vote) {
@@ -127,7 +133,7 @@ class Drf : public Plugin {
                 a.allocated.add(s_->taskRes(t));
                 updateShare(a);
                 if (hierarchy_) {
-                    totalAllocated_.add(s_->taskRes(t));
+                    addTo(totalAllocated_, s_->taskRes(t), 1);
                     setDemanding(totalAllocated_);
                     setLeaf(j, a);
                 }
@@ -140,7 +146,7 @@ class Drf : public Plugin {
                 a.allocated.sub(s_->taskRes(t));
                 updateShare(a);
                 if (hierarchy_) {
-                    totalAllocated_.sub(s_->taskRes(t));
+                    addTo(totalAllocated_, s_->taskRes(t), -1);
                     setDemanding(totalAllocated_);
                     setLeaf(j, a);
                 }
@@ -164,127 +170,290 @@ class Drf : public Plugin {
     // Whether a job's leaf is saturated: some resource it asks for is fully given, or it asks for
     // one the cluster has no more of (demanding: the dimensions still short of the total).
     static bool resourceSaturated(const VResource& allocated, const VResource& request, uint64_t demanding) {
-        for (int d : allocated.resourceNames()) {
+        int names[kMaxDims];
+        const int n = allocated.resourceNames(names);
+        for (int i = 0; i < n; ++i) {
+            const int d = names[i];
             if (allocated.get(d) != 0 && request.get(d) != 0 && allocated.get(d) >= request.get(d))
                 return true;
             if (!((demanding >> d) & 1u) && request.get(d) != 0) return true;
         }
         return false;
     }
+    // Whether that answer depends on the demanding dimensions: nothing it asks for is fully given,
+    // but it holds some of a resource it asks for.
+    static bool saturationVaries(const VResource& allocated, const VResource& request) {
+        bool varies = false;
+        int names[kMaxDims];
+        const int n = allocated.resourceNames(names);
+        for (int i = 0; i < n; ++i) {
+            const int d = names[i];
+            if (allocated.get(d) != 0 && request.get(d) != 0 && allocated.get(d) >= request.get(d))
+                return false;
+            if (request.get(d) != 0) varies = true;
+        }
+        return varies;
+    }
 
-    // The demanding dimensions as of totalAllocated; a change makes every leaf's saturation stale.
-    void setDemanding(const VResource& totalAllocated) {
+    // Allocations are integers (shape rows), summed exactly whatever the order.
+    void addTo(std::vector<int64_t>& sum, const VResource& r, int sign) const {
+        for (size_t d = 0; d < sum.size(); ++d) sum[d] += sign * std::llround(r.get(int(d)));
+    }
+    uint64_t demandingOf(const std::vector<int64_t>& totalAllocated) const {
         uint64_t demanding = 0;
         for (int d : totalNames_)
-            if (totalAllocated.get(d) < total_.get(d)) demanding |= uint64_t(1) << d;
-        if (demanding != demanding_) ++epoch_;
+            if (double(totalAllocated[size_t(d)]) < total_.get(d)) demanding |= uint64_t(1) << d;
+        return demanding;
+    }
+    // The demanding dimensions as of totalAllocated: only the leaves whose saturation varies with
+    // them may change class.
+    void setDemanding(const std::vector<int64_t>& totalAllocated) {
+        const uint64_t demanding = demandingOf(totalAllocated);
+        if (demanding == demanding_) return;
         demanding_ = demanding;
-    }
-
-    // Gives the job's leaf these attributes (upstream rebuilds the leaf), creating it and the path
-    // of its queue's hierarchy when new, and marks the path above it for working out again.
-    void setLeaf(uint32_t job, const Attr& attr) {
-        HNode*& leaf = leaves_[s_->sessionSlot(job)];
-        if (!leaf) leaf = addLeaf(job);
-        leaf->attr = attr;
-        for (HNode* n = leaf; n && !n->dirty; n = n->parent) n->dirty = true;
-    }
-
-    HNode* addLeaf(uint32_t job) {
-        const auto& q = s_->state.queues[s_->queueOf(job)];
-        const auto& paths = paths_[s_->queueOf(job)];
-        HNode* inode = root_.get();
-        std::vector<std::string> ws;
-        for (size_t i = 1; i < paths.size(); ++i) {
-            auto it = inode->children.find(paths[i]);
-            if (it != inode->children.end()) {
-                inode = it->second.get();
-                continue;
-            }
-            if (ws.empty()) ws = split(q.hierarchyWeights, '/');
-            double w = i < ws.size() ? parseGoFloat(ws[i]).value_or(0) : 0;
-            if (w < 1) w = 1;
-            auto child = std::make_unique<HNode>();
-            child->weight = w;
-            child->request = VResource(s_->state.D());
-            child->attr.allocated = VResource(s_->state.D());
-            child->parent = inode;
-            HNode* raw = child.get();
-            inode->children[paths[i]] = std::move(child);
-            inode = raw;
+        for (uint32_t n : partial_) {
+            HNode& leaf = nodes_[n];
+            const bool saturated = resourceSaturated(leaf.attr.allocated, leaf.request, demanding_);
+            if (saturated == leaf.saturated) continue;
+            detach(n);
+            leaf.saturated = saturated;
+            attach(n);
+            markDirty(leaf.parent);
         }
-        auto leaf = std::make_unique<HNode>();
-        leaf->leaf = true;
-        VResource totalRequest(s_->state.D());
-        for (uint32_t t : s_->state.jobs[job].tasks) totalRequest.add(s_->taskRes(t));
-        leaf->request = totalRequest;
-        leaf->parent = inode;
-        HNode* raw = leaf.get();
-        inode->children[s_->state.jobs[job].key] = std::move(leaf); // a key has a '/', a path component none
-        return raw;
+    }
+
+    // The tree's inner nodes, from every queue's path in queue order (a prefix takes its weight from
+    // the first queue naming it), so a queue's node exists whichever of its jobs the session holds.
+    void buildSkeleton() {
+        const int dims = s_->state.D();
+        nodes_.clear();
+        paths_.clear();
+        pathNodes_.clear();
+        paths_.reserve(s_->state.queues.size());
+        auto inner = [&](uint32_t parent, const std::string* key, double weight) {
+            HNode n;
+            n.parent = parent;
+            n.key = key;
+            n.weight = weight;
+            n.attr.allocated = VResource(dims);
+            n.satSum.assign(size_t(dims), 0);
+            nodes_.push_back(std::move(n));
+            const uint32_t id = uint32_t(nodes_.size() - 1);
+            if (parent != HNode::kNone) insertOrdered(parent, id);
+            return id;
+        };
+        inner(HNode::kNone, nullptr, 1);
+        std::map<std::pair<uint32_t, std::string_view>, uint32_t> children;
+        for (const auto& q : s_->state.queues) {
+            const auto& path = paths_.emplace_back(split(q.hierarchy, '/'));
+            std::vector<uint32_t>& nodes = pathNodes_.emplace_back(1, 0u);
+            std::vector<std::string> ws;
+            for (size_t i = 1; i < path.size(); ++i) {
+                auto [it, added] = children.try_emplace({nodes.back(), path[i]}, 0u);
+                if (added) {
+                    if (ws.empty()) ws = split(q.hierarchyWeights, '/');
+                    double w = i < ws.size() ? parseGoFloat(ws[i]).value_or(0) : 0;
+                    if (w < 1) w = 1;
+                    it->second = inner(nodes.back(), &path[i], w);
+                }
+                nodes.push_back(it->second);
+            }
+        }
+    }
+
+    // The settled jobs the session left out, as their leaves would be (H1 of the plan): a settled
+    // job's pods are all placed (allocated = request), so its leaf is saturated with a share and
+    // adds its allocation, or holds nothing and is empty (or, holding only resources the cluster
+    // lacks, adds nothing to any share: its part of the integer sum is in dimensions no share
+    // reads). Their integer sums go in first, as the leaves' would, so the bits are those of a
+    // session holding every job. (No parked job is left out: couplesQueues.)
+    void addLeftOut(const SettledJobs& settled) {
+        for (uint32_t q = 0; q < pathNodes_.size(); ++q) {
+            const SettledJobs::QueueTotals& out = settled.leftOut(q);
+            if (out.jobs == 0) continue;
+            HNode& node = nodes_[pathNodes_[q].back()];
+            const auto& value = out.allocated.value;
+            for (size_t d = 0; d < value.size() && d < node.satSum.size(); ++d) {
+                node.satSum[d] += value[d];
+                totalAllocated_[d] += value[d];
+            }
+            node.emptyLeaves += out.emptyJobs;
+        }
+    }
+
+    // A settled job's leaf, made when the session first changes it (reclaim's trial, an eviction)
+    // with what the job held as it settled: its part is already in its queue node's sums, so the
+    // node is as in a session that held the leaf all along (H4), and changes go through the leaf.
+    uint32_t& leafId(uint32_t job) {
+        if (s_->listed(job)) return leaves_[s_->sessionSlot(job)];
+        auto [it, added] = settledLeaves_.try_emplace(job, HNode::kNone);
+        if (added) {
+            it->second = addLeaf(job);
+            HNode& leaf = nodes_[it->second];
+            leaf.attr.allocated = s_->settled()->allocated(job);
+            updateShare(leaf.attr);
+            leaf.saturated = resourceSaturated(leaf.attr.allocated, leaf.request, demanding_);
+        }
+        return it->second;
+    }
+
+    // Gives the job's leaf these attributes (upstream rebuilds the leaf), creating it under its
+    // queue's node when new, moves it to the class they put it in, and marks the path above it for
+    // working out again.
+    void setLeaf(uint32_t job, const Attr& attr) {
+        uint32_t& id = leafId(job);
+        if (id == HNode::kNone)
+            id = addLeaf(job);
+        else
+            detach(id);
+        HNode& leaf = nodes_[id];
+        leaf.attr = attr;
+        leaf.saturated = resourceSaturated(leaf.attr.allocated, leaf.request, demanding_);
+        setPartial(id, saturationVaries(leaf.attr.allocated, leaf.request));
+        attach(id);
+        markDirty(leaf.parent);
+    }
+
+    uint32_t addLeaf(uint32_t job) {
+        HNode leaf;
+        leaf.leaf = true;
+        leaf.dirty = false;
+        leaf.parent = pathNodes_[s_->queueOf(job)].back();
+        leaf.key = &s_->state.jobs[job].key; // a key has a '/', a path component none
+        leaf.request = VResource(s_->state.D());
+        for (uint32_t t : s_->state.jobs[job].tasks) leaf.request.add(s_->taskRes(t));
+        nodes_.push_back(std::move(leaf));
+        return uint32_t(nodes_.size() - 1);
+    }
+
+    void setPartial(uint32_t id, bool partial) {
+        HNode& leaf = nodes_[id];
+        if (leaf.partial == partial) return;
+        leaf.partial = partial;
+        if (partial) {
+            leaf.partialPos = int32_t(partial_.size());
+            partial_.push_back(id);
+            return;
+        }
+        const uint32_t last = partial_.back();
+        partial_[size_t(leaf.partialPos)] = last;
+        nodes_[last].partialPos = leaf.partialPos;
+        partial_.pop_back();
+        leaf.partialPos = -1;
+    }
+
+    // The order of a node's listed children: subqueues by path component, then leaves by what they
+    // hold (then by key), so that leaves holding the same add up the same whichever jobs they are
+    // (verdict's memo by content relies on it).
+    bool orderedLess(uint32_t a, uint32_t b) const {
+        const HNode& x = nodes_[a];
+        const HNode& y = nodes_[b];
+        if (x.leaf != y.leaf) return !x.leaf;
+        if (x.leaf)
+            for (int d = 0; d < s_->state.D(); ++d) {
+                const double vx = x.attr.allocated.get(d), vy = y.attr.allocated.get(d);
+                if (vx != vy) return vx < vy;
+            }
+        return *x.key < *y.key;
+    }
+    void insertOrdered(uint32_t parent, uint32_t id) {
+        auto& ordered = nodes_[parent].ordered;
+        ordered.insert(std::lower_bound(ordered.begin(), ordered.end(), id,
+                                        [&](uint32_t c, uint32_t v) { return orderedLess(c, v); }),
+                       id);
+    }
+    // Before the leaf's attributes change: it sits where they put it.
+    void eraseOrdered(uint32_t parent, uint32_t id) {
+        auto& ordered = nodes_[parent].ordered;
+        ordered.erase(std::lower_bound(ordered.begin(), ordered.end(), id,
+                                       [&](uint32_t c, uint32_t v) { return orderedLess(c, v); }));
+    }
+
+    // Adds (attach) or takes back (detach) a leaf's part in its parent, by its class.
+    void attach(uint32_t id) {
+        const HNode& leaf = nodes_[id];
+        HNode& parent = nodes_[leaf.parent];
+        if (leaf.attr.share != 0 && leaf.saturated)
+            addTo(parent.satSum, leaf.attr.allocated, 1);
+        else if (leaf.attr.share == 0 && !leaf.saturated)
+            ++parent.emptyLeaves;
+        else if (leaf.attr.share != 0)
+            insertOrdered(leaf.parent, id);
+    }
+    void detach(uint32_t id) {
+        const HNode& leaf = nodes_[id];
+        HNode& parent = nodes_[leaf.parent];
+        if (leaf.attr.share != 0 && leaf.saturated)
+            addTo(parent.satSum, leaf.attr.allocated, -1);
+        else if (leaf.attr.share == 0 && !leaf.saturated)
+            --parent.emptyLeaves;
+        else if (leaf.attr.share != 0)
+            eraseOrdered(leaf.parent, id);
+    }
+
+    // An inner node is dirty only with its ancestors (working one out works out its subqueues).
+    void markDirty(uint32_t id) {
+        for (; id != HNode::kNone && !nodes_[id].dirty; id = nodes_[id].parent) nodes_[id].dirty = true;
     }
 
     // Works out the node's share and saturation from its children, as upstream's recursive update
-    // does for the whole tree, for the stale nodes only: the values are the same.
-    void evaluate(HNode& node) {
-        if (!node.dirty && node.epoch == epoch_) return;
-        node.dirty = false;
-        node.epoch = epoch_;
-        if (node.leaf) {
-            node.saturated = resourceSaturated(node.attr.allocated, node.request, demanding_);
-            return;
-        }
+    // does for the whole tree. Upstream adds the children in Go's map order (random); here the
+    // saturated leaves' exact integer sum comes first, then the listed children (orderedLess),
+    // whichever way the session holds the jobs.
+    void evaluate(uint32_t id) {
+        if (nodes_[id].leaf || !nodes_[id].dirty) return;
         double mdr = 1;
-        for (auto& [k, child] : node.children) {
-            evaluate(*child);
-            if (child->attr.share != 0 && !child->saturated) {
-                double rs = calculateShare(child->attr.allocated);
-                if (rs < mdr) mdr = rs;
+        for (uint32_t c : nodes_[id].ordered) {
+            evaluate(c);
+            const HNode& child = nodes_[c];
+            if (child.attr.share != 0 && !child.saturated && child.attr.share < mdr) mdr = child.attr.share;
+        }
+        HNode& node = nodes_[id];
+        node.dirty = false;
+        VResource& sum = node.attr.allocated;
+        sum = VResource(s_->state.D());
+        for (size_t d = 0; d < node.satSum.size(); ++d)
+            if (node.satSum[d] != 0) sum.set(int(d), double(node.satSum[d]));
+        bool saturated = node.emptyLeaves == 0;
+        for (uint32_t c : node.ordered) {
+            const HNode& child = nodes_[c];
+            if (!child.saturated) saturated = false;
+            if (child.attr.share == 0) continue;
+            if (child.saturated) {
+                sum.add(child.attr.allocated);
+            } else {
+                scaled_ = child.attr.allocated;
+                scaled_.multi(mdr / child.attr.share);
+                sum.add(scaled_);
             }
         }
-        node.attr.allocated = VResource(s_->state.D());
-        bool saturated = true;
-        for (auto& [k, child] : node.children) {
-            if (!child->saturated) saturated = false;
-            if (child->attr.share != 0) {
-                if (child->saturated) {
-                    node.attr.allocated.add(child->attr.allocated);
-                } else {
-                    VResource t = child->attr.allocated;
-                    t.multi(mdr / child->attr.share);
-                    node.attr.allocated.add(t);
-                }
-            }
-        }
-        node.attr.share = calculateShare(node.attr.allocated);
+        node.attr.share = calculateShare(sum);
         node.saturated = saturated;
     }
 
     double compareQueues(uint32_t lq, uint32_t rq) {
-        HNode* l = root_.get();
-        HNode* r = root_.get();
-        const auto& lp = paths_[lq];
-        const auto& rp = paths_[rq];
+        const auto& lp = pathNodes_[lq];
+        const auto& rp = pathNodes_[rq];
+        uint32_t l = lp[0], r = rp[0];
         const size_t depth = std::min(lp.size(), rp.size());
         for (size_t i = 0; i < depth; ++i) {
             // A node compared with itself needs no working out: its share is finite, so with a
             // finite weight it equals itself whatever it is.
-            if (l != r || !std::isfinite(l->weight)) {
-                evaluate(*l);
-                evaluate(*r);
+            if (l != r || !std::isfinite(nodes_[l].weight)) {
+                evaluate(l);
+                evaluate(r);
             }
-            if (!l->saturated && r->saturated) return -1;
-            if (l->saturated && !r->saturated) return 1;
-            if (l->attr.share / l->weight == r->attr.share / r->weight) {
+            const HNode& ln = nodes_[l];
+            const HNode& rn = nodes_[r];
+            if (!ln.saturated && rn.saturated) return -1;
+            if (ln.saturated && !rn.saturated) return 1;
+            if (ln.attr.share / ln.weight == rn.attr.share / rn.weight) {
                 if (i < depth - 1) {
-                    auto li = l->children.find(lp[i + 1]);
-                    auto ri = r->children.find(rp[i + 1]);
-                    if (li == l->children.end() || ri == r->children.end()) return 0;
-                    l = li->second.get();
-                    r = ri->second.get();
+                    l = lp[i + 1];
+                    r = rp[i + 1];
                 }
             } else {
-                return l->attr.share / l->weight - r->attr.share / r->weight;
+                return ln.attr.share / ln.weight - rn.attr.share / rn.weight;
             }
         }
         return 0;
@@ -313,32 +482,52 @@ class Drf : public Plugin {
         const uint32_t shape = s_->state.tasks[reclaimer].shape;
         if (verdictJob_ != lj || verdictShape_ != shape || verdictGeneration_ != generation_) {
             verdicts_.clear();
+            byContent_.clear();
             verdictJob_ = lj;
             verdictShape_ = shape;
             verdictGeneration_ = generation_;
         }
         const uint64_t key = uint64_t(rj) << 32 | s_->state.tasks[t].shape;
         if (auto it = verdicts_.find(key); it != verdicts_.end()) return it->second != 0;
-        const bool v = workOutVerdict(reclaimer, t);
-        verdicts_.emplace(key, uint8_t(v));
-        return v;
+        // Jobs of one queue holding and asking the same leave the tree the same without this pod
+        // (the leaves' order is by what they hold), so they get the same verdict.
+        content_.clear();
+        content_.push_back(s_->queueOf(rj));
+        content_.push_back(s_->state.tasks[t].shape);
+        const VResource& held = attr(rj).allocated;
+        const VResource& asked = requestOf(rj);
+        for (int d = 0; d < s_->state.D(); ++d) {
+            content_.push_back(std::llround(held.get(d)));
+            content_.push_back(std::llround(asked.get(d)));
+        }
+        auto [it, added] = byContent_.try_emplace(content_, uint8_t(0));
+        if (added) it->second = uint8_t(workOutVerdict(reclaimer, t));
+        verdicts_.emplace(key, it->second);
+        return it->second != 0;
+    }
+
+    // What the job's leaf asks for: every pod's request (a settled job's, as it settled).
+    const VResource& requestOf(uint32_t job) {
+        if (s_->listed(job)) return nodes_[leaves_[s_->sessionSlot(job)]].request;
+        if (auto it = settledLeaves_.find(job); it != settledLeaves_.end()) return nodes_[it->second].request;
+        return s_->settled()->allocated(job);
     }
 
     bool workOutVerdict(uint32_t reclaimer, uint32_t t) {
         const uint32_t lj = s_->jobOf(reclaimer), rj = s_->jobOf(t);
-        VResource totalAllocated = totalAllocated_;
+        totalScratch_ = totalAllocated_;
         Attr lattr;
         lattr.allocated = attr(lj).allocated;
         lattr.allocated.add(s_->taskRes(reclaimer));
-        totalAllocated.add(s_->taskRes(reclaimer));
+        addTo(totalScratch_, s_->taskRes(reclaimer), 1);
         updateShare(lattr);
         setLeaf(lj, lattr);
-        totalAllocated.sub(s_->taskRes(t));
+        addTo(totalScratch_, s_->taskRes(t), -1);
         Attr rattr;
         rattr.allocated = attr(rj).allocated;
         rattr.allocated.sub(s_->taskRes(t));
         updateShare(rattr);
-        setDemanding(totalAllocated);
+        setDemanding(totalScratch_);
         setLeaf(rj, rattr);
         const double ret = compareQueues(s_->queueOf(lj), s_->queueOf(rj));
         setDemanding(totalAllocated_);
@@ -365,17 +554,22 @@ class Drf : public Plugin {
         }
         return it->second;
     }
-    VResource totalAllocated_;
-    std::unique_ptr<HNode> root_;
-    std::vector<HNode*> leaves_;                  // by position in sessionJobs
-    std::vector<std::vector<std::string>> paths_; // by queue: its hierarchy, split
+    std::vector<int64_t> totalAllocated_, totalScratch_; // over the session's jobs
+    std::vector<HNode> nodes_;     // the root first, then the queues' paths, then leaves
+    std::vector<uint32_t> leaves_; // by position in sessionJobs
+    std::unordered_map<uint32_t, uint32_t> settledLeaves_; // settled jobs left out: leafId
+    std::vector<uint32_t> partial_;                        // leaves whose saturation varies with demanding_
+    std::vector<std::vector<std::string>> paths_;          // by queue: its hierarchy, split
+    std::vector<std::vector<uint32_t>> pathNodes_;         // by queue: the nodes of its path, root first
     uint64_t demanding_ = 0;
-    uint64_t epoch_ = 0;
+    VResource scaled_;
     // verdict's memo: by reclaimee job and shape, for one reclaimer job and shape and generation.
     bool memo_ = false;
     uint64_t generation_ = 0, verdictGeneration_ = UINT64_MAX;
     uint32_t verdictJob_ = UINT32_MAX, verdictShape_ = UINT32_MAX;
     std::unordered_map<uint64_t, uint8_t> verdicts_;
+    std::map<std::vector<int64_t>, uint8_t> byContent_; // queue, shape, then held and asked by dimension
+    std::vector<int64_t> content_;
 };
 
 } // namespace
@@ -383,9 +577,11 @@ class Drf : public Plugin {
 PluginDescriptor drfPlugin() {
     PluginTraits t;
     // Without hierarchy it looks only at the jobs it is asked about (a settled job asked about as a
-    // victim gets its share from the state); the hierarchical shares are sums over every job of a
-    // queue.
-    t.allowsSettledJobsOut = [](const PluginOption& o) { return !o.enabled("enableHierarchy"); };
+    // victim gets its share from the state). The hierarchical shares read the settled jobs and
+    // the parked ones left out through their exact per-queue totals (Drf::addLeftOut).
+    t.allowsSettledJobsOut = [](const PluginOption&) { return true; };
+    // A queue's hierarchical share moves with its siblings' allocations (their parent's share).
+    t.couplesQueues = [](const PluginOption& o) { return o.enabled("enableHierarchy"); };
     return {"drf", [](const PluginOption& option) { return std::make_unique<Drf>(option); }, std::move(t)};
 }
 
