@@ -324,6 +324,10 @@ class ClusterState {
     // reindexNode for the shapes asked for with trackFits, which parked jobs wait on (SettledJobs).
     void trackFits(uint32_t shape);
     int64_t fitCount(uint32_t shape) const { return fitTracks[size_t(fitSlot[shape])].total; }
+    // The largest fitCount of one hypernode of tier <= tier (the virtual top counts as one):
+    // what allocate could place of the shape for a gang it tries only inside such hypernodes.
+    // Kept beside fitCount when the state has hypernodes.
+    int64_t fitCountWithin(uint32_t shape, int32_t tier) const;
     // The nodes counted in fitCount (at least one pod fits), in no particular order.
     const std::vector<uint32_t>& nodesFitting(uint32_t shape) const {
         return fitTracks[size_t(fitSlot[shape])].nodes;
@@ -351,14 +355,15 @@ class ClusterState {
     struct FitTrack {
         uint32_t shape = 0;
         int64_t total = 0;
-        std::vector<int32_t> perNode;   // pods that fit, by node
-        std::vector<uint32_t> nodes;    // nodes where perNode > 0
-        std::vector<int32_t> positions; // by node: its place in nodes, -1
+        std::vector<int32_t> perNode;      // pods that fit, by node
+        std::vector<uint32_t> nodes;       // nodes where perNode > 0
+        std::vector<int32_t> positions;    // by node: its place in nodes, -1
+        std::vector<int64_t> perHyperNode; // sums of perNode over each hypernode's nodes
     };
     std::vector<int32_t> fitSlot;    // shape -> its row in fitTracks, -1
     std::vector<FitTrack> fitTracks; // tracked shapes
     void updateFits(uint32_t node);
-    static void setFit(FitTrack& f, uint32_t node, int32_t now);
+    void setFit(FitTrack& f, uint32_t node, int32_t now);
     void acquireGpus(uint32_t task, uint32_t node);
     void releaseGpus(uint32_t task, uint32_t node);
 };

@@ -38,11 +38,14 @@ void ClusterState::trackFits(uint32_t shape) {
     f.shape = shape;
     f.perNode.assign(nodes.size(), 0);
     f.positions.assign(nodes.size(), -1);
+    if (hyperNodes.size() > 1) f.perHyperNode.assign(hyperNodes.size(), 0);
     for (uint32_t n = 0; n < nodes.size(); ++n) setFit(f, n, int32_t(podsFitting(shapes[shape], n)));
 }
 
 void ClusterState::setFit(FitTrack& f, uint32_t node, int32_t now) {
     f.total += now - f.perNode[node];
+    if (!f.perHyperNode.empty())
+        for (int32_t h : nodes[node].hyperNodes) f.perHyperNode[size_t(h)] += now - f.perNode[node];
     f.perNode[node] = now;
     int32_t& at = f.positions[node];
     if (now > 0 && at < 0) {
@@ -55,6 +58,14 @@ void ClusterState::setFit(FitTrack& f, uint32_t node, int32_t now) {
         f.nodes.pop_back();
         at = -1;
     }
+}
+
+int64_t ClusterState::fitCountWithin(uint32_t shape, int32_t tier) const {
+    const FitTrack& f = fitTracks[size_t(fitSlot[shape])];
+    int64_t most = 0;
+    for (size_t h = 0; h < f.perHyperNode.size(); ++h)
+        if (hyperNodes[h].tier <= tier) most = std::max(most, f.perHyperNode[h]);
+    return most;
 }
 
 void ClusterState::updateFits(uint32_t node) {

@@ -473,7 +473,7 @@ class EvictingSessionTest : public QObject {
     void topologyDecidesAsFullSessions() {
         const SchedulerConf policy = topologyConf();
         QVERIFY(SessionCache::covers(policy));
-        int evictions = 0, parked = 0, topologyPlaced = 0, warned = 0;
+        int evictions = 0, parked = 0, topologyParked = 0, topologyPlaced = 0, warned = 0;
         for (uint32_t seed = 1; seed <= 80; ++seed) {
             const Cluster c = randomTopologyCluster(seed);
             ClusterState full = buildClusterState(c), cached = buildClusterState(c),
@@ -498,6 +498,8 @@ class EvictingSessionTest : public QObject {
                 }
                 evictions += int(reference.evicted.size());
                 parked += int(withParked.untried.size());
+                for (uint32_t j : withParked.untried)
+                    topologyParked += park.jobs[j].topology.mode != NetworkTopologyConstraint::Mode::None;
                 for (const auto& [t, node] : reference.bound)
                     topologyPlaced +=
                         full.jobs[full.tasks[t].job].topology.mode != NetworkTopologyConstraint::Mode::None;
@@ -505,10 +507,12 @@ class EvictingSessionTest : public QObject {
             }
             warned += int(fullWarnings.size());
         }
-        qInfo("%d evictions, %d job-sessions parked, %d pods of topology jobs bound, %d warnings", evictions,
-              parked, topologyPlaced, warned);
+        qInfo("%d evictions, %d job-sessions parked (%d of topology jobs), %d pods of topology jobs bound, "
+              "%d warnings",
+              evictions, parked, topologyParked, topologyPlaced, warned);
         QVERIFY2(evictions >= 81, qPrintable(QString::number(evictions)));
         QVERIFY2(parked > 0, qPrintable(QString::number(parked)));
+        QVERIFY2(topologyParked > 0, qPrintable(QString::number(topologyParked)));
         QVERIFY2(topologyPlaced >= 111, qPrintable(QString::number(topologyPlaced)));
         QVERIFY2(warned >= 75, qPrintable(QString::number(warned)));
     }

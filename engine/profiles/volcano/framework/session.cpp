@@ -209,6 +209,8 @@ void Session::openPlugins() {
         pluginSlots[i].plugin->onSessionOpen(*this);
     }
     current_ = -1;
+    for (const auto& slot : pluginSlots)
+        if (slot.hyperNodeGradientOn && slot.hyperNodeGradient) hyperNodeGradient_ = true;
 }
 
 void Session::addEventHandler(TaskEventFn onAllocate, TaskEventFn onDeallocate) {
@@ -707,10 +709,14 @@ bool Session::taskHasFitErrors(uint32_t j, uint32_t task) const {
 
 bool Session::cannotStart(uint32_t j) {
     if (!parking_ || !settled_->parked(j)) return false;
+    // Preempt and reclaim look for nodes over the whole cluster, topology or not.
+    return startsShort(j, state.fitCount(state.tasks[state.jobs[j].tasks[0]].shape));
+}
+
+bool Session::startsShort(uint32_t j, int64_t fit) {
     // Its pending pods are all of one shape; no more of them than fit by request could be placed.
-    const auto& job = state.jobs[j];
-    const int64_t fit = state.fitCount(state.tasks[job.tasks[0]].shape);
-    return readyTaskNum(j) + waitingTaskNum(j) + pendingBestEffortTaskNum(j) + fit < job.minAvailable;
+    return readyTaskNum(j) + waitingTaskNum(j) + pendingBestEffortTaskNum(j) + fit <
+           state.jobs[j].minAvailable;
 }
 
 bool Session::noneFits(uint32_t j) const {
@@ -718,7 +724,28 @@ bool Session::noneFits(uint32_t j) const {
 }
 
 bool Session::parkedNow(uint32_t j) {
-    if (!cannotStart(j)) return false;
+    if (!parking_ || !settled_->parked(j)) return false;
+    const uint32_t shape = state.tasks[state.jobs[j].tasks[0]].shape;
+    const JobSession& js = jobs[j];
+    // A hard-topology gang (parked: its tier resolves, every pod pending, so no hypernode is
+    // recovered for it) goes to allocateForJob. The gradient (network-topology-aware, the only
+    // plugin with one) offers hypernodes of tier <= its highest allowed tier, the virtual top
+    // among them when allowed, and for each, sub-job gradients inside it; allocateForTasks asks
+    // only that hypernode's nodes, and each pod it places takes its request off a node's future
+    // idle. So one try places at most that hypernode's fitCount, and a try is kept only when the
+    // job is then ready or pipelined, counted as cannotStart counts (sub-job tries likewise keep
+    // nothing short of that, so hyperNodeOrder and the decisions are never reached). The largest
+    // count over the allowed hypernodes bounds every try; when it is short, every try is
+    // discarded. What a failed try leaves behind is the job's own fit errors and the hypernode
+    // its tasks were scored against (taskJobHyperNode), which only allocate's later tries of the
+    // same job read: preempt never takes a topology preemptor and backfill only takes
+    // best-effort pods, which a parked job has none of. Without the gradient, the job is tried
+    // in the virtual top alone: the cluster's fitCount.
+    const bool withinHyperNodes = hyperNodeGradient_ && js.hardTopology && !js.softTopology &&
+                                  js.allocatedHyperNode < 0 && js.subJobAllocatedHyperNode < 0;
+    const int64_t fit =
+        withinHyperNodes ? state.fitCountWithin(shape, js.highestTierAllowed) : state.fitCount(shape);
+    if (!startsShort(j, fit)) return false;
     jobs[j].parked = true;
     return true;
 }

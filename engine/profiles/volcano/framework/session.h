@@ -62,6 +62,8 @@ class Session {
     SettledJobs* settled_ = nullptr;
     bool parking_ = false;
     bool evicts_ = false;
+    bool hyperNodeGradient_ = false; // some plugin's hyperNodeGradient is on
+    bool startsShort(uint32_t job, int64_t fit);
 
   public:
     ClusterState& state;
@@ -81,11 +83,12 @@ class Session {
     bool listed(uint32_t job) const {
         return job < slot_.size() && slot_[job] < sessionJobs.size() && sessionJobs[slot_[job]] == job;
     }
-    // Whether allocate should not try a parked job: too few of its pods fit for it to start.
+    // Whether allocate should not try a parked job: too few of its pods fit for it to start
+    // (for a hard-topology gang, in any one hypernode it may use); the job is marked as not tried.
     bool parkedNow(uint32_t job);
     // Whether a parked job cannot start by placements where its pods fit as things are: fewer of
     // them fit than it still needs. Preempt and reclaim pass such a job over while it can have no
-    // victims; parkedNow is this, with the job marked as not tried.
+    // victims.
     bool cannotStart(uint32_t job);
     // Whether not one pod of a parked job fits as things are (its pods are all of one shape).
     bool noneFits(uint32_t job) const;

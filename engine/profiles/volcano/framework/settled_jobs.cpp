@@ -126,7 +126,14 @@ void SettledJobs::index(uint32_t j, const Contribution& c, int sign) {
 bool SettledJobs::parkable(uint32_t j) const {
     const auto& job = state_.jobs[j];
     if (job.phase != PodGroupPhase::Inqueue || job.tasks.empty() || job.minAvailable < 1) return false;
-    if (job.topology.mode != NetworkTopologyConstraint::Mode::None) return false;
+    // A hard-topology gang is parked when its highest tier resolves (Session::parkedNow says why
+    // that is exact); an unknown tier name keeps it listed, so that its warning is printed.
+    const auto& topology = job.topology;
+    if (topology.mode == NetworkTopologyConstraint::Mode::Soft) return false;
+    if (topology.mode == NetworkTopologyConstraint::Mode::Hard &&
+        (state_.hyperNodes.size() < 2 ||
+         (!topology.highestTierAllowed && !state_.hyperNodeTierByName.count(topology.highestTierName))))
+        return false;
     if (job.statusCount[int(TaskStatus::Pending)] != int32_t(job.tasks.size())) return false;
     const uint32_t shape = state_.tasks[job.tasks[0]].shape;
     for (uint32_t t : job.tasks)
