@@ -20,7 +20,8 @@ namespace {
 
 // GPU nodes in two pools, one to four weighted queues (one may not be reclaimable), running jobs of
 // every priority filling most of the GPUs (some elastic, some not preemptable, some in kube-system),
-// and waiting jobs: gangs and single pods, higher priorities, a pool selector, preemptionPolicy Never.
+// and waiting jobs: gangs and single pods, higher priorities, a pool selector, preemptionPolicy Never,
+// in some seeds pods of two sizes in one job.
 // With q0WithoutVictims every job of queue q0 has the highest priority, so its waiting jobs
 // preempt without victims (placed where they fit as things are, after other jobs' evictions), and
 // in one seed in three some nodes have a PreferNoSchedule taint (scores normalized over nodes).
@@ -151,7 +152,9 @@ Cluster randomContendedCluster(uint32_t seed, bool q0WithoutVictims = false, boo
         if (q0WithoutVictims && g.queue == "q0") g.priorityClassName = "high";
         const bool poolB = pick(5) == 0;
         for (int k = 0; k < replicas; ++k) {
-            Pod p = makePod(ns, name + "-" + std::to_string(k), name, 4000 * gpus, 32 * gpus, gpus);
+            // In one seed in seven, a job's odd pods ask for another number of GPUs (two shapes).
+            const int size = seed % 7 == 3 && k % 2 == 1 ? (gpus == 1 ? 2 : gpus / 2) : gpus;
+            Pod p = makePod(ns, name + "-" + std::to_string(k), name, 4000 * size, 32 * size, size);
             p.priorityClassName = g.priorityClassName;
             if (g.priorityClassName == std::string("never")) p.preemptionPolicy = "Never";
             if (poolB) p.nodeSelector["pool"] = "b";

@@ -79,6 +79,7 @@ class Reclaim : public Action {
                     if (ssn.state.tasks[t].status == TaskStatus::Pending && ssn.state.tasks[t].volcano)
                         ts.push(t);
                 Statement stmt(ssn);
+                fruitless_.clear();
                 for (;;) {
                     if (!ssn.jobStarving(j)) break;
                     if (ts.empty()) break;
@@ -86,7 +87,11 @@ class Reclaim : public Action {
                     if (ssn.state.shapeOf(t).preemptNever) continue;
                     if (!ssn.preemptive(q, {t})) continue;
                     if (ssn.prePredicate(t)) continue;
-                    reclaimForTask(stmt, t, j);
+                    if (knownFruitless(t, j)) continue;
+                    if (reclaimForTask(stmt, t, j))
+                        fruitless_.clear();
+                    else if (ssn.options.useNodeIndex)
+                        fruitless_.push_back(t);
                 }
                 if (ssn.jobPipelined(j))
                     stmt.commit();
@@ -222,9 +227,41 @@ class Reclaim : public Action {
         return st.fitCount(st.tasks[task].shape) == 0;
     }
 
-    void reclaimForTask(Statement& stmt, uint32_t task, uint32_t job) {
+    // Allocate's unresolvable nodes for the task (the walk passes them by), null when none.
+    const FitErrors* exclusions(uint32_t task, uint32_t job) const {
+        const auto& errors = ssn_->jobs[job].nodesFitErrors;
+        auto it = errors.find(task);
+        if (it == errors.end() || (it->second.unresolvable.empty() && it->second.unresolvableClasses.empty()))
+            return nullptr;
+        return &it->second;
+    }
+
+    // Whether the task's walk would find nothing because a task of its job walked the same way
+    // since the job's last placement and found nothing. A walk that places nothing changes nothing:
+    // a node's evictions are made only where the victims make room, and then evicting them in turn
+    // makes it, so they are pipelined with the task or never made; the predicates' error cache is
+    // the walk's own. And a walk reads of its task only its job, its shape (request, predicates,
+    // the plugins' verdicts and victim order) and allocate's unresolvable nodes for it. Kept for
+    // indexed sessions only: reference sessions walk every task.
+    bool knownFruitless(uint32_t task, uint32_t job) const {
+        const auto& tasks = ssn_->state.tasks;
+        const FitErrors* mine = exclusions(task, job);
+        for (uint32_t f : fruitless_) {
+            if (tasks[f].shape != tasks[task].shape) continue;
+            const FitErrors* theirs = exclusions(f, job);
+            if (mine == theirs) return true;
+            if (mine && theirs && mine->unresolvable == theirs->unresolvable &&
+                mine->unresolvableClasses == theirs->unresolvableClasses)
+                return true;
+        }
+        return false;
+    }
+
+    // Places the task on the first node (by rank) where it fits with the victims evicted; false
+    // when there is none.
+    bool reclaimForTask(Statement& stmt, uint32_t task, uint32_t job) {
         Session& ssn = *ssn_;
-        if (hopeless(task, job)) return;
+        if (hopeless(task, job)) return false;
         const auto& st = ssn.state;
         std::vector<bool> excluded(st.nodes.size(), false);
         if (auto fe = ssn.jobs[job].nodesFitErrors.find(task); fe != ssn.jobs[job].nodesFitErrors.end()) {
@@ -289,8 +326,9 @@ class Reclaim : public Action {
             }
             nodeStmt.pipeline(task, n);
             stmt.merge(nodeStmt);
-            break;
+            return true;
         }
+        return false;
     }
 
     VResource futureIdle(uint32_t n) const {
@@ -311,6 +349,8 @@ class Reclaim : public Action {
     std::unique_ptr<NodeSearch> search_;
     std::vector<Candidate> passing_;
     std::vector<uint32_t> reclaimees_;
+    // Tasks of the current job whose walk found nothing since the job's last placement.
+    std::vector<uint32_t> fruitless_;
     std::vector<std::vector<uint32_t>> queueNodes_; // indexQueueNodes, by queue
     std::vector<uint32_t> cand_, nodeStamp_;        // candidateNodes
     uint32_t nodeWalk_ = 0;

@@ -481,19 +481,25 @@ class Drf : public Plugin {
         if (!memo_) return workOutVerdict(reclaimer, t);
         const uint32_t shape = s_->state.tasks[reclaimer].shape;
         if (verdictJob_ != lj || verdictShape_ != shape || verdictGeneration_ != generation_) {
-            verdicts_.clear();
+            ++verdictEpoch_;
             byContent_.clear();
             verdictJob_ = lj;
             verdictShape_ = shape;
             verdictGeneration_ = generation_;
         }
-        const uint64_t key = uint64_t(rj) << 32 | s_->state.tasks[t].shape;
-        if (auto it = verdicts_.find(key); it != verdicts_.end()) return it->second != 0;
+        const uint32_t victimShape = s_->state.tasks[t].shape;
+        if (verdictStamp_.size() < s_->state.jobs.size()) {
+            verdictStamp_.resize(s_->state.jobs.size(), 0);
+            verdictTaskShape_.resize(s_->state.jobs.size(), 0);
+            verdictValue_.resize(s_->state.jobs.size(), 0);
+        }
+        if (verdictStamp_[rj] == verdictEpoch_ && verdictTaskShape_[rj] == victimShape)
+            return verdictValue_[rj] != 0;
         // Jobs of one queue holding and asking the same leave the tree the same without this pod
         // (the leaves' order is by what they hold), so they get the same verdict.
         content_.clear();
         content_.push_back(s_->queueOf(rj));
-        content_.push_back(s_->state.tasks[t].shape);
+        content_.push_back(victimShape);
         const VResource& held = attr(rj).allocated;
         const VResource& asked = requestOf(rj);
         for (int d = 0; d < s_->state.D(); ++d) {
@@ -502,7 +508,9 @@ class Drf : public Plugin {
         }
         auto [it, added] = byContent_.try_emplace(content_, uint8_t(0));
         if (added) it->second = uint8_t(workOutVerdict(reclaimer, t));
-        verdicts_.emplace(key, it->second);
+        verdictStamp_[rj] = verdictEpoch_;
+        verdictTaskShape_[rj] = victimShape;
+        verdictValue_[rj] = it->second;
         return it->second != 0;
     }
 
@@ -563,11 +571,14 @@ class Drf : public Plugin {
     std::vector<std::vector<uint32_t>> pathNodes_;         // by queue: the nodes of its path, root first
     uint64_t demanding_ = 0;
     VResource scaled_;
-    // verdict's memo: by reclaimee job and shape, for one reclaimer job and shape and generation.
+    // verdict's memo, for one reclaimer job and shape and generation (verdictEpoch_ counts them):
+    // by reclaimee job, the last shape asked about and its verdict, stamped with the epoch.
     bool memo_ = false;
     uint64_t generation_ = 0, verdictGeneration_ = UINT64_MAX;
     uint32_t verdictJob_ = UINT32_MAX, verdictShape_ = UINT32_MAX;
-    std::unordered_map<uint64_t, uint8_t> verdicts_;
+    uint32_t verdictEpoch_ = 0;
+    std::vector<uint32_t> verdictStamp_, verdictTaskShape_;
+    std::vector<uint8_t> verdictValue_;
     std::map<std::vector<int64_t>, uint8_t> byContent_; // queue, shape, then held and asked by dimension
     std::vector<int64_t> content_;
 };
