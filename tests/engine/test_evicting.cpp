@@ -310,6 +310,30 @@ void compare(const Decisions& shortcut, const Decisions& full) {
     QCOMPARE(shortcut.reasons.size() + shortcut.untried.size(), full.reasons.size());
 }
 
+// One cluster decided three ways, session after session: by full sessions (the reference), with
+// the settled jobs left out, and with the parked jobs left out too. The reference's decisions are
+// applied to all three states, so every round starts from the same cluster.
+struct ThreeWays {
+    explicit ThreeWays(const Cluster& c)
+        : full(buildClusterState(c)), cached(buildClusterState(c)), park(buildClusterState(c)) {}
+    ClusterState full, cached, park;
+    SessionCache cachedCache{cached}, parkCache{park};
+    Decisions reference, withSettled, withParked;
+
+    // One session each way; a difference fails the running test.
+    void decideAndCompare(const SchedulerConf& policy) {
+        reference = decide(full, nullptr, policy, false);
+        withSettled = decide(cached, &cachedCache, policy, false);
+        withParked = decide(park, &parkCache, policy, true);
+        QVERIFY(withSettled.untried.empty());
+        compare(withSettled, reference);
+        compare(withParked, reference);
+    }
+    void applyReference() {
+        for (ClusterState* st : {&full, &cached, &park}) apply(*st, reference);
+    }
+};
+
 // --- network-topology-aware ---
 
 HyperNodeMember member(HyperNodeMember::Type type, const std::string& name) {
@@ -407,24 +431,17 @@ class EvictingSessionTest : public QObject {
         int evictions = 0, parked = 0, sessions = 0;
         for (uint32_t seed = 1; seed <= 80; ++seed) {
             const Cluster c = randomContendedCluster(seed, seed > 40, chosen.tree, chosen.innerQueue);
-            ClusterState full = buildClusterState(c), cached = buildClusterState(c),
-                         park = buildClusterState(c);
-            SessionCache cachedCache(cached), parkCache(park);
+            ThreeWays ways(c);
             for (int round = 0; round < 4; ++round) {
-                const Decisions reference = decide(full, nullptr, policy, false);
-                const Decisions withSettled = decide(cached, &cachedCache, policy, false);
-                const Decisions withParked = decide(park, &parkCache, policy, true);
-                QVERIFY(withSettled.untried.empty());
-                compare(withSettled, reference);
-                compare(withParked, reference);
+                ways.decideAndCompare(policy);
                 if (QTest::currentTestFailed()) {
                     qWarning("seed %u, round %d", seed, round);
                     return;
                 }
-                evictions += int(reference.evicted.size());
-                parked += int(withParked.untried.size());
+                evictions += int(ways.reference.evicted.size());
+                parked += int(ways.withParked.untried.size());
                 ++sessions;
-                for (ClusterState* st : {&full, &cached, &park}) apply(*st, reference);
+                ways.applyReference();
             }
         }
         // The inputs really evict (at least half what they did when the bounds were set, so that a
@@ -479,19 +496,13 @@ class EvictingSessionTest : public QObject {
         int evictions = 0, parked = 0, topologyParked = 0, topologyPlaced = 0, warned = 0;
         for (uint32_t seed = 1; seed <= 80; ++seed) {
             const Cluster c = randomTopologyCluster(seed);
-            ClusterState full = buildClusterState(c), cached = buildClusterState(c),
-                         park = buildClusterState(c);
-            SessionCache cachedCache(cached), parkCache(park);
+            ThreeWays ways(c);
+            const Decisions &reference = ways.reference, &withParked = ways.withParked;
             std::set<std::string> fullWarnings, cachedWarnings, parkWarnings;
             for (int round = 0; round < 4; ++round) {
-                const Decisions reference = decide(full, nullptr, policy, false);
-                const Decisions withSettled = decide(cached, &cachedCache, policy, false);
-                const Decisions withParked = decide(park, &parkCache, policy, true);
-                QVERIFY(withSettled.untried.empty());
-                compare(withSettled, reference);
-                compare(withParked, reference);
+                ways.decideAndCompare(policy);
                 fullWarnings.insert(reference.warnings.begin(), reference.warnings.end());
-                cachedWarnings.insert(withSettled.warnings.begin(), withSettled.warnings.end());
+                cachedWarnings.insert(ways.withSettled.warnings.begin(), ways.withSettled.warnings.end());
                 parkWarnings.insert(withParked.warnings.begin(), withParked.warnings.end());
                 QCOMPARE(cachedWarnings, fullWarnings);
                 QCOMPARE(parkWarnings, fullWarnings);
@@ -501,12 +512,13 @@ class EvictingSessionTest : public QObject {
                 }
                 evictions += int(reference.evicted.size());
                 parked += int(withParked.untried.size());
+                const ClusterState& full = ways.full;
                 for (uint32_t j : withParked.untried)
-                    topologyParked += park.jobs[j].topology.mode != NetworkTopologyConstraint::Mode::None;
+                    topologyParked += full.jobs[j].topology.mode != NetworkTopologyConstraint::Mode::None;
                 for (const auto& [t, node] : reference.bound)
                     topologyPlaced +=
                         full.jobs[full.tasks[t].job].topology.mode != NetworkTopologyConstraint::Mode::None;
-                for (ClusterState* st : {&full, &cached, &park}) apply(*st, reference);
+                ways.applyReference();
             }
             warned += int(fullWarnings.size());
         }
