@@ -184,8 +184,8 @@ class Reclaim : public Action {
             }
     }
 
-    // The nodes where a task of queue q may be placed by reclaim (C3 of the plan), by rank: those
-    // holding pods of another reclaimable queue that some bounding plugin may take from, and those
+    // The nodes where a task of queue q may be placed by reclaim, by rank: those holding pods of
+    // another reclaimable queue that some bounding plugin may take from, and those
     // whose future idle resources hold the task (ClusterState::nodesFitting, the test the node
     // walk makes). On any other node the victims are none and the task does not fit: the walk
     // would pass it by, and neither its predicates nor the calls skipped there change anything

@@ -44,8 +44,8 @@ class Capacity : public Plugin {
         };
         self.reclaimsTask = [this](uint32_t reclaimer, uint32_t t) { return reclaimsTask(reclaimer, t); };
         // A queue's pods are victims only while it is above its deserved share in a dimension it
-        // has one in, or when they ask for nothing it has one in (C1 of the plan: the walk's
-        // tests, with the allocation as it is now, the highest it gets during a walk).
+        // has one in, or when they ask for nothing it has one in (the walk's tests, with the
+        // allocation as it is now, the highest it gets during a walk).
         self.reclaimsFrom = [this](uint32_t q) {
             return ready_ && attrs_[q].used && (overDeserved(attrs_[q]) || holdsIrrelevant(q));
         };

@@ -261,7 +261,7 @@ class Drf : public Plugin {
         }
     }
 
-    // The settled jobs the session left out, as their leaves would be (H1 of the plan): a settled
+    // The settled jobs the session left out, as their leaves would be: a settled
     // job's pods are all placed (allocated = request), so its leaf is saturated with a share and
     // adds its allocation, or holds nothing and is empty (or, holding only resources the cluster
     // lacks, adds nothing to any share: its part of the integer sum is in dimensions no share
@@ -283,7 +283,7 @@ class Drf : public Plugin {
 
     // A settled job's leaf, made when the session first changes it (reclaim's trial, an eviction)
     // with what the job held as it settled: its part is already in its queue node's sums, so the
-    // node is as in a session that held the leaf all along (H4), and changes go through the leaf.
+    // node is as in a session that held the leaf all along, and changes go through the leaf.
     uint32_t& leafId(uint32_t job) {
         if (s_->listed(job)) return leaves_[s_->sessionSlot(job)];
         auto [it, added] = settledLeaves_.try_emplace(job, HNode::kNone);
@@ -474,7 +474,7 @@ class Drf : public Plugin {
     // Whether reclaim names reclaimee t a victim of reclaimer: the reclaimer's queue, with its pod
     // placed, still compares below t's queue with t's pod gone. A function of the allocations
     // (generation_ counts their changes), the reclaimer's job and shape, and t's job and shape: kept
-    // for those until a pod is allocated or deallocated (H8 of the plan).
+    // for those until a pod is allocated or deallocated.
     bool verdict(uint32_t reclaimer, uint32_t t) {
         const uint32_t lj = s_->jobOf(reclaimer), rj = s_->jobOf(t);
         if (lj == UINT32_MAX || !s_->inSession(lj) || rj == UINT32_MAX || !s_->inSession(rj)) return false;
@@ -588,8 +588,9 @@ class Drf : public Plugin {
 PluginDescriptor drfPlugin() {
     PluginTraits t;
     // Without hierarchy it looks only at the jobs it is asked about (a settled job asked about as a
-    // victim gets its share from the state). The hierarchical shares read the settled jobs and
-    // the parked ones left out through their exact per-queue totals (Drf::addLeftOut).
+    // victim gets its share from the state). The hierarchical shares read the settled jobs left
+    // out through their exact per-queue totals (Drf::addLeftOut); parked jobs stay in
+    // (couplesQueues).
     t.allowsSettledJobsOut = [](const PluginOption&) { return true; };
     // A queue's hierarchical share moves with its siblings' allocations (their parent's share).
     t.couplesQueues = [](const PluginOption& o) { return o.enabled("enableHierarchy"); };
