@@ -218,11 +218,24 @@ class Preempt : public Action {
         if (st.fitCount(task.shape) == 0) return kNowhere;
         if (search_->perNode(preemptor)) return kWalk;
         fitting_.clear();
+        markUnresolvable(preemptor);
+        // The predicates give the nodes of one bucket the same answer (the task's placement reads
+        // no other pod: perNode), so each bucket is asked once.
+        if (bucketStamp_.size() < st.buckets.size()) {
+            bucketStamp_.resize(st.buckets.size(), 0);
+            bucketPasses_.resize(st.buckets.size(), 0);
+        }
+        ++bucketMark_;
         for (uint32_t n : st.nodesFitting(task.shape)) {
-            if (unresolvable(preemptor, n)) continue;
-            FitResult r;
-            ssn_->predicate(preemptor, n, r);
-            if (r.ok()) fitting_.push_back(Candidate{n, 1, UINT32_MAX});
+            if (unresolvable(n)) continue;
+            const uint32_t b = st.nodeBucket[n];
+            if (bucketStamp_[b] != bucketMark_) {
+                FitResult r;
+                ssn_->predicate(preemptor, n, r);
+                bucketPasses_[b] = r.ok();
+                bucketStamp_[b] = bucketMark_;
+            }
+            if (bucketPasses_[b]) fitting_.push_back(Candidate{n, 1, UINT32_MAX});
         }
         if (fitting_.empty()) return kNowhere;
         if (topologyAware_) return kWalk;
@@ -231,14 +244,23 @@ class Preempt : public Action {
         return search_->bestNode(preemptor, fitting_);
     }
 
-    // Whether allocate found the node unresolvable for the task (the walk leaves such nodes out).
-    bool unresolvable(uint32_t task, uint32_t node) const {
+    // Marks the nodes allocate found unresolvable for the task (the walk leaves such nodes out),
+    // for unresolvable(node).
+    void markUnresolvable(uint32_t task) {
         const auto& errors = ssn_->jobs[ssn_->jobOf(task)].nodesFitErrors;
         auto fe = errors.find(task);
-        if (fe == errors.end()) return false;
-        const auto& nodes = fe->second.unresolvable;
-        const auto& classes = fe->second.unresolvableClasses;
-        return std::find(nodes.begin(), nodes.end(), node) != nodes.end() ||
+        unresolvableClasses_ = nullptr;
+        if (fe == errors.end()) return;
+        if (unresolvableStamp_.size() != ssn_->state.nodes.size())
+            unresolvableStamp_.assign(ssn_->state.nodes.size(), 0);
+        ++unresolvableMark_;
+        for (uint32_t n : fe->second.unresolvable) unresolvableStamp_[n] = unresolvableMark_;
+        unresolvableClasses_ = &fe->second.unresolvableClasses;
+    }
+    bool unresolvable(uint32_t node) const {
+        if (!unresolvableClasses_) return false;
+        const auto& classes = *unresolvableClasses_;
+        return unresolvableStamp_[node] == unresolvableMark_ ||
                std::find(classes.begin(), classes.end(), ssn_->state.nodes[node].cls) != classes.end();
     }
 
@@ -457,7 +479,13 @@ class Preempt : public Action {
     Session* ssn_ = nullptr;
     std::unique_ptr<NodeSearch> search_;
     std::vector<Candidate> passing_;
-    std::vector<Candidate> fitting_; // placementWithoutVictims
+    std::vector<Candidate> fitting_;          // placementWithoutVictims
+    std::vector<uint32_t> unresolvableStamp_; // markUnresolvable: the nodes marked, by mark
+    uint32_t unresolvableMark_ = 0;
+    std::vector<uint32_t> bucketStamp_; // placementWithoutVictims: the buckets asked, by mark
+    std::vector<uint8_t> bucketPasses_;
+    uint32_t bucketMark_ = 0;
+    const std::vector<uint32_t>* unresolvableClasses_ = nullptr; // null: nothing marked
     bool topologyAware_ = false;
     bool boundVictims_ = false;   // victimsOfLowerPriority, with the node index on
     std::vector<int32_t> lowest_; // by queue (findLowestPriorities)

@@ -46,8 +46,9 @@ class Reclaim : public Action {
         // and passing over changes nothing: the action would only pop its orders.
         std::vector<int8_t> victims(ssn.state.queues.size(), -1); // victimsPossible, by queue
         auto passedOver = [&](uint32_t j) {
+            if (perReclaimer_) return !victimsPossibleFor(j) && ssn.cannotStart(j);
             int8_t& v = victims[ssn.queueOf(j)];
-            if (v < 0) v = victimsPossible(ssn.queueOf(j));
+            if (v < 0) v = victimsPossibleFor(j);
             return !v && ssn.cannotStart(j);
         };
         if (std::all_of(starving.begin(), starving.end(), passedOver)) return;
@@ -68,7 +69,7 @@ class Reclaim : public Action {
                 const uint32_t j = jobsQ.pop();
                 // Placed only where its pods fit as things are, too few of them for it to be
                 // pipelined: its statement would be discarded.
-                if (!victimsPossible(q) && ssn.cannotStart(j)) {
+                if (!victimsPossibleFor(j) && ssn.cannotStart(j)) {
                     if (!jobsQ.empty()) queues.push(q);
                     continue;
                 }
@@ -112,6 +113,7 @@ class Reclaim : public Action {
         bounding_.clear();
         bounded_ = ssn.options.useNodeIndex;
         byQueue_ = true;
+        perReclaimer_ = false;
         const auto& slots = ssn.pluginSlots;
         auto bounds = [](const PluginSlot* s) { return s->reclaimsFrom || s->reclaimsTask; };
         for (size_t i = 0; i < slots.size() && bounded_;) {
@@ -126,19 +128,46 @@ class Reclaim : public Action {
                 bounding_.push_back(voters.front());
             else
                 bounded_ = false;
-            if (bounded_ && !bounding_.back()->reclaimsFrom) byQueue_ = false;
+            if (bounded_ && !bounding_.back()->reclaimsFrom) {
+                if (bounding_.back()->reclaimsFromFor)
+                    perReclaimer_ = true;
+                else
+                    byQueue_ = false;
+            }
         }
     }
 
+    // Whether some plugin that bounds a tier may take a pod of queue other for the task (byQueue_).
+    bool mayFrom(uint32_t task, uint32_t other) const {
+        for (const PluginSlot* b : bounding_)
+            if (b->reclaimsFrom ? b->reclaimsFrom(other) : b->reclaimsFromFor(task, other)) return true;
+        return false;
+    }
+
     // Whether a task of queue q may find victims: some plugin that bounds a tier may take a pod of
-    // another reclaimable queue. Without, every node's victims are none.
-    bool victimsPossible(uint32_t q) const {
+    // another reclaimable queue. Without, every node's victims are none. (The task is read only
+    // with perReclaimer_.)
+    bool victimsPossible(uint32_t q, uint32_t task) const {
         if (!bounded_ || !byQueue_) return true;
         const ClusterState& st = ssn_->state;
         for (uint32_t other = 0; other < st.queues.size(); ++other) {
             if (other == q || !st.queues[other].reclaimable) continue;
-            for (const PluginSlot* b : bounding_)
-                if (b->reclaimsFrom(other)) return true;
+            if (mayFrom(task, other)) return true;
+        }
+        return false;
+    }
+    // Whether some pending pod of job j may, asked for one pod per shape when the answer depends
+    // on the reclaimer.
+    bool victimsPossibleFor(uint32_t j) {
+        const uint32_t q = ssn_->queueOf(j);
+        if (!perReclaimer_) return victimsPossible(q, UINT32_MAX);
+        shapesSeen_.clear();
+        for (uint32_t t : ssn_->state.jobs[j].tasks) {
+            const auto& task = ssn_->state.tasks[t];
+            if (task.status != TaskStatus::Pending || !task.volcano) continue;
+            if (std::find(shapesSeen_.begin(), shapesSeen_.end(), task.shape) != shapesSeen_.end()) continue;
+            shapesSeen_.push_back(task.shape);
+            if (victimsPossible(q, t)) return true;
         }
         return false;
     }
@@ -206,13 +235,18 @@ class Reclaim : public Action {
         };
         for (uint32_t other = 0; other < st.queues.size(); ++other) {
             if (other == q || !st.queues[other].reclaimable || queueNodes_[other].empty()) continue;
-            bool may = !byQueue_;
-            for (size_t b = 0; b < bounding_.size() && !may; ++b) may = bounding_[b]->reclaimsFrom(other);
-            if (!may) continue;
+            if (byQueue_ && !mayFrom(task, other)) continue;
             for (uint32_t n : queueNodes_[other]) add(n);
         }
         st.trackFits(st.tasks[task].shape);
         for (uint32_t n : st.nodesFitting(st.tasks[task].shape)) add(n);
+        // Many of the nodes: read them off in rank order rather than sort them.
+        if (cand_.size() * 16 > st.nodes.size()) {
+            cand_.clear();
+            for (uint32_t n : st.nodeByRank)
+                if (nodeStamp_[n] == nodeWalk_) cand_.push_back(n);
+            return;
+        }
         std::sort(cand_.begin(), cand_.end(),
                   [&](uint32_t a, uint32_t b) { return st.nodes[a].rank < st.nodes[b].rank; });
     }
@@ -221,7 +255,7 @@ class Reclaim : public Action {
     // no victims and no node's future idle resources hold it (ClusterState::fitCount, the same
     // test as the one below on each node).
     bool hopeless(uint32_t task, uint32_t job) {
-        if (victimsPossible(ssn_->queueOf(job))) return false;
+        if (victimsPossible(ssn_->queueOf(job), task)) return false;
         ClusterState& st = ssn_->state;
         st.trackFits(st.tasks[task].shape);
         return st.fitCount(st.tasks[task].shape) == 0;
@@ -272,17 +306,21 @@ class Reclaim : public Action {
         ++takeWalk_;
         search_->newScope();
         FitErrors fe;
+        // Bounded, the predicates are asked of a candidate only once the resources could do
+        // (below): the walk's answer is the same, as each node's predicates are asked once in the
+        // walk either way and the failures are dropped.
+        walk_.clear();
         if (bounded_) {
             candidateNodes(task, ssn.queueOf(job), excluded);
-            search_->predicateNodes(task, cand_, passing_, fe);
+            walk_ = cand_;
         } else {
             search_->predicateNodes(task, ssn.clusterTopHyperNode(), PredicateMode::Preempt, passing_, fe,
                                     &excluded);
+            for (const auto& c : passing_) walk_.push_back(c.node);
         }
         const auto& req = ssn.taskRes(task);
         auto& reclaimees = reclaimees_;
-        for (const auto& c : passing_) {
-            const uint32_t n = c.node;
+        for (const uint32_t n : walk_) {
             reclaimees.clear();
             for (uint32_t x : st.nodeTasks[n]) {
                 const auto& xt = st.tasks[x];
@@ -305,6 +343,11 @@ class Reclaim : public Action {
                 for (uint32_t x : reclaimees)
                     if (mayTake(task, x)) withVictims.add(ssn.taskRes(x));
                 if (!req.lessEqual(withVictims, Missing::Zero)) continue;
+            }
+            if (bounded_) {
+                one_.assign(1, n);
+                search_->predicateNodes(task, one_, passing_, fe);
+                if (passing_.empty()) continue;
             }
             // Upstream lists a node's pods in map order; Gantry hands them over in victim order.
             ssn.sortVictims(reclaimees, task);
@@ -348,6 +391,7 @@ class Reclaim : public Action {
     Session* ssn_ = nullptr;
     std::unique_ptr<NodeSearch> search_;
     std::vector<Candidate> passing_;
+    std::vector<uint32_t> walk_, one_; // reclaimForTask: the nodes it walks, one to predicate
     std::vector<uint32_t> reclaimees_;
     // Tasks of the current job whose walk found nothing since the job's last placement.
     std::vector<uint32_t> fruitless_;
@@ -360,7 +404,9 @@ class Reclaim : public Action {
     uint32_t takeWalk_ = 0;
     std::vector<const PluginSlot*> bounding_; // findBounds
     bool bounded_ = false;
-    bool byQueue_ = true; // every bounding plugin has reclaimsFrom
+    bool byQueue_ = true;              // every bounding plugin has reclaimsFrom or reclaimsFromFor
+    bool perReclaimer_ = false;        // some has reclaimsFromFor only
+    std::vector<uint32_t> shapesSeen_; // victimsPossibleFor
 };
 
 } // namespace

@@ -90,6 +90,10 @@ struct PluginSlot {
     // must be the same for pods of one job with one shape (reclaim asks once per job and shape
     // while nothing changes). Absent: ask reclaimsFrom of the pod's queue.
     std::function<bool(uint32_t reclaimer, uint32_t task)> reclaimsTask;
+    // For a plugin whose verdicts depend on the reclaimer (no reclaimsFrom): whether reclaimsTask
+    // may hold for this reclaimer and some running pod of this queue, as things are now (false:
+    // for none of them). Absent: any.
+    std::function<bool(uint32_t reclaimer, uint32_t queue)> reclaimsFromFor;
     AllocatableFn allocatable;
     PreemptiveFn preemptive;
     PredicateFn predicate;

@@ -76,6 +76,10 @@ class Session {
     VResource totalResource;              // sum of allocatable of nodes
     // The settled jobs left out of this session (null when every job is in it).
     const SettledJobs* settled() const { return settled_; }
+    // Asks the settled jobs' tracker to keep them by content too (SettledJobs::contentGroups).
+    void keepSettledContents() {
+        if (settled_) settled_->keepContentIndex();
+    }
     // Whether the scheduler sees the job (a PodGroup in an existing queue): listed in sessionJobs,
     // or settled and left out, when it can only come up as a victim of preempt or reclaim.
     bool inSession(uint32_t job) const { return jobs[job].inSession || (settled_ && settled_->settled(job)); }

@@ -123,6 +123,33 @@ void SettledJobs::index(uint32_t j, const Contribution& c, int sign) {
     if (auto it = priorities_[c.queue].find(c.priority); --it->second == 0) priorities_[c.queue].erase(it);
 }
 
+void SettledJobs::keepContentIndex() {
+    if (contentIndex_) return;
+    contentIndex_ = true;
+    for (uint32_t j = 0; j < member_.size(); ++j)
+        if (member_[j]) indexContent(j, contribution_[j].queue, +1);
+}
+
+void SettledJobs::indexContent(uint32_t j, uint32_t queue, int sign) {
+    if (contentOf_.size() <= j) contentOf_.resize(state_.jobs.size(), -1);
+    if (sign < 0) {
+        contents_[size_t(contentOf_[j])].jobs.erase(j);
+        contentOf_[j] = -1;
+        return;
+    }
+    std::pair<uint32_t, std::vector<uint32_t>> key{queue, {}};
+    for (uint32_t t : state_.jobs[j].tasks) key.second.push_back(state_.tasks[t].shape);
+    std::sort(key.second.begin(), key.second.end());
+    auto [it, added] = contentIds_.try_emplace(key, uint32_t(contents_.size()));
+    if (added) {
+        contents_.push_back(ContentGroup{queue, key.second, {}});
+        if (contentsByQueue_.size() <= queue) contentsByQueue_.resize(queue + 1);
+        contentsByQueue_[queue].push_back(it->second);
+    }
+    contents_[it->second].jobs.insert(j);
+    contentOf_[j] = int32_t(it->second);
+}
+
 bool SettledJobs::parkable(uint32_t j) const {
     const auto& job = state_.jobs[j];
     if (job.phase != PodGroupPhase::Inqueue || job.tasks.empty() || job.minAvailable < 1) return false;
@@ -152,6 +179,7 @@ void SettledJobs::evaluate(uint32_t j) {
         const uint32_t q = contribution_[j].queue;
         apply(queues_[q], inqueue_, contribution_[j], -1);
         if (victimIndexes_) index(j, contribution_[j], -1);
+        if (contentIndex_) indexContent(j, q, -1);
         member_[j] = 0;
         --settledCount_;
     }
@@ -195,6 +223,7 @@ void SettledJobs::evaluate(uint32_t j) {
         apply(queues_[c.queue], inqueue_, c, +1);
         c.beyondMin = int32_t(job.tasks.size()) > job.minAvailable;
         if (victimIndexes_) index(j, c, +1);
+        if (contentIndex_) indexContent(j, c.queue, +1);
         member_[j] = 1;
         ++settledCount_;
     } else {

@@ -81,6 +81,22 @@ class SettledJobs {
     int32_t lowestSettledPriority(uint32_t q) const {
         return q < priorities_.size() && !priorities_[q].empty() ? priorities_[q].begin()->first : INT32_MAX;
     }
+    // Settled jobs of one queue whose pods have the same shapes: each holds and asks what they add
+    // up to, so a plugin that judges a victim by its queue, its shape and what its job holds and
+    // asks judges the pods of one shape alike in all of them (hierarchical drf).
+    struct ContentGroup {
+        uint32_t queue = 0;
+        std::vector<uint32_t> shapes; // its jobs' pods' shapes, ascending
+        std::set<uint32_t> jobs;      // the group's settled jobs, ascending (may be none)
+    };
+    // Keep, from now on, the settled jobs by content (contentGroups); only hierarchical drf pays.
+    void keepContentIndex();
+    // The content groups of queue q, in the order they were made.
+    const std::vector<uint32_t>& contentGroups(uint32_t q) const {
+        static const std::vector<uint32_t> none;
+        return q < contentsByQueue_.size() ? contentsByQueue_[q] : none;
+    }
+    const ContentGroup& contentGroup(uint32_t g) const { return contents_[g]; }
     const Sum& inqueue() const { return inqueue_; } // over every queue
     size_t settledCount() const { return settledCount_; }
 
@@ -121,6 +137,7 @@ class SettledJobs {
     void evaluate(uint32_t job);
     void apply(QueueTotals& totals, Sum& overcommit, const Contribution& c, int sign);
     void index(uint32_t job, const Contribution& c, int sign); // the victim indexes
+    void indexContent(uint32_t job, uint32_t queue, int sign);
 
     ClusterState& state_;
     std::vector<uint8_t> member_;
@@ -132,6 +149,11 @@ class SettledJobs {
     std::vector<std::set<uint32_t>> byQueue_;            // settled jobs of each queue
     std::vector<std::map<int32_t, int32_t>> priorities_; // settled jobs of each queue by priority
     std::vector<int32_t> elastic_;                       // elasticSettled, by queue
+    bool contentIndex_ = false;
+    std::vector<ContentGroup> contents_;
+    std::vector<std::vector<uint32_t>> contentsByQueue_;
+    std::map<std::pair<uint32_t, std::vector<uint32_t>>, uint32_t> contentIds_; // queue, shapes
+    std::vector<int32_t> contentOf_; // settled job -> its content group, -1
     Sum inqueue_;
     size_t settledCount_ = 0;
     std::vector<int32_t> group_; // parked job -> its group, -1

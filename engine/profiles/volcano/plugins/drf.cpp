@@ -9,9 +9,9 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
-#include <sstream>
 #include <string_view>
 #include <unordered_map>
+#include <unordered_set>
 
 namespace gantry::engine::plugins {
 
@@ -47,13 +47,13 @@ struct HNode {
     std::vector<uint32_t> ordered;
 };
 
+// Every piece between separators: "a/" gives "a" and "", "" gives one empty piece.
 std::vector<std::string> split(const std::string& s, char sep) {
     std::vector<std::string> out;
-    std::string cur;
-    std::stringstream in(s);
-    while (std::getline(in, cur, sep)) out.push_back(cur);
-    if (!s.empty() && s.back() == sep) out.emplace_back();
-    if (s.empty()) out.emplace_back();
+    size_t from = 0;
+    for (size_t at; (at = s.find(sep, from)) != std::string::npos; from = at + 1)
+        out.emplace_back(s, from, at - from);
+    out.emplace_back(s, from);
     return out;
 }
 
@@ -106,6 +106,7 @@ class Drf : public Plugin {
         };
         if (hierarchy_) {
             self.queueOrder = [this](uint32_t l, uint32_t r) {
+                endTrial();
                 double ret = compareQueues(l, r);
                 if (ret < 0) return -1;
                 if (ret > 0) return 1;
@@ -118,6 +119,12 @@ class Drf : public Plugin {
             };
             self.reclaimsTask = [this](uint32_t reclaimer, uint32_t t) { return verdict(reclaimer, t); };
             memo_ = ssn.options.useNodeIndex; // reference sessions work every verdict out
+            if (memo_) {
+                indexVictims();
+                self.reclaimsFromFor = [this](uint32_t reclaimer, uint32_t q) {
+                    return reclaimsFromQueue(reclaimer, q);
+                };
+            }
         }
         self.jobOrder = [this](uint32_t l, uint32_t r) {
             const double ls = attr(l).share, rs = attr(r).share;
@@ -126,9 +133,11 @@ class Drf : public Plugin {
         };
         ssn.addEventHandler(
             [this](uint32_t t) {
+                endTrial();
                 ++generation_;
                 const uint32_t j = s_->jobOf(t);
                 if (j == UINT32_MAX || !s_->inSession(j)) return;
+                touch(j);
                 auto& a = attr(j);
                 a.allocated.add(s_->taskRes(t));
                 updateShare(a);
@@ -139,9 +148,11 @@ class Drf : public Plugin {
                 }
             },
             [this](uint32_t t) {
+                endTrial();
                 ++generation_;
                 const uint32_t j = s_->jobOf(t);
                 if (j == UINT32_MAX || !s_->inSession(j)) return;
+                touch(j);
                 auto& a = attr(j);
                 a.allocated.sub(s_->taskRes(t));
                 updateShare(a);
@@ -473,20 +484,13 @@ class Drf : public Plugin {
 
     // Whether reclaim names reclaimee t a victim of reclaimer: the reclaimer's queue, with its pod
     // placed, still compares below t's queue with t's pod gone. A function of the allocations
-    // (generation_ counts their changes), the reclaimer's job and shape, and t's job and shape: kept
-    // for those until a pod is allocated or deallocated.
+    // (generation_ counts their changes), the reclaimer's queue, shape and what its job holds and
+    // asks, and the same of t: kept for those until a pod is allocated or deallocated.
     bool verdict(uint32_t reclaimer, uint32_t t) {
         const uint32_t lj = s_->jobOf(reclaimer), rj = s_->jobOf(t);
         if (lj == UINT32_MAX || !s_->inSession(lj) || rj == UINT32_MAX || !s_->inSession(rj)) return false;
         if (!memo_) return workOutVerdict(reclaimer, t);
-        const uint32_t shape = s_->state.tasks[reclaimer].shape;
-        if (verdictJob_ != lj || verdictShape_ != shape || verdictGeneration_ != generation_) {
-            ++verdictEpoch_;
-            byContent_.clear();
-            verdictJob_ = lj;
-            verdictShape_ = shape;
-            verdictGeneration_ = generation_;
-        }
+        beginVerdicts(reclaimer);
         const uint32_t victimShape = s_->state.tasks[t].shape;
         if (verdictStamp_.size() < s_->state.jobs.size()) {
             verdictStamp_.resize(s_->state.jobs.size(), 0);
@@ -497,21 +501,118 @@ class Drf : public Plugin {
             return verdictValue_[rj] != 0;
         // Jobs of one queue holding and asking the same leave the tree the same without this pod
         // (the leaves' order is by what they hold), so they get the same verdict.
-        content_.clear();
-        content_.push_back(s_->queueOf(rj));
-        content_.push_back(victimShape);
-        const VResource& held = attr(rj).allocated;
-        const VResource& asked = requestOf(rj);
-        for (int d = 0; d < s_->state.D(); ++d) {
-            content_.push_back(std::llround(held.get(d)));
-            content_.push_back(std::llround(asked.get(d)));
-        }
+        contentOf(rj, victimShape, content_);
         auto [it, added] = byContent_.try_emplace(content_, uint8_t(0));
-        if (added) it->second = uint8_t(workOutVerdict(reclaimer, t));
+        if (added) it->second = uint8_t(!surelyNot(reclaimer, t) && workOutVerdict(reclaimer, t));
         verdictStamp_[rj] = verdictEpoch_;
         verdictTaskShape_[rj] = victimShape;
         verdictValue_[rj] = it->second;
         return it->second != 0;
+    }
+
+    // What the verdicts read of a job, with one pod's shape: its queue, the shape, and what the job
+    // holds and asks by dimension.
+    void contentOf(uint32_t job, uint32_t shape, std::vector<int64_t>& out) {
+        out.clear();
+        out.push_back(s_->queueOf(job));
+        out.push_back(shape);
+        const VResource& held = attr(job).allocated;
+        const VResource& asked = requestOf(job);
+        for (int d = 0; d < s_->state.D(); ++d) {
+            out.push_back(std::llround(held.get(d)));
+            out.push_back(std::llround(asked.get(d)));
+        }
+    }
+
+    // Starts the verdicts of this reclaimer unless they are those already kept: same generation,
+    // and a reclaimer of the same content (the tree with its pod placed is then the same: its
+    // leaf sits among equal ones, which add up the same).
+    void beginVerdicts(uint32_t reclaimer) {
+        const uint32_t lj = s_->jobOf(reclaimer), shape = s_->state.tasks[reclaimer].shape;
+        if (verdictJob_ == lj && verdictShape_ == shape && verdictGeneration_ == generation_) return;
+        contentOf(lj, shape, reclaimerScratch_);
+        verdictJob_ = lj;
+        verdictShape_ = shape;
+        if (verdictGeneration_ == generation_ && reclaimerScratch_ == reclaimerContent_) return;
+        ++verdictEpoch_;
+        byContent_.clear();
+        verdictGeneration_ = generation_;
+        reclaimerContent_.swap(reclaimerScratch_);
+    }
+
+    // The running pods reclaim may ask about, by queue, without walking the cluster: the listed jobs
+    // with a running pod as the session opens (a pod only leaves Running in a session), and the
+    // settled jobs left out, by content (SettledJobs::contentGroups), but those the session changed
+    // (touch), which are asked about one by one.
+    void indexVictims() {
+        s_->keepSettledContents();
+        runningByQueue_.assign(s_->state.queues.size(), {});
+        touchedByQueue_.assign(s_->state.queues.size(), {});
+        touched_.clear();
+        for (uint32_t j : s_->sessionJobs)
+            if (s_->state.jobs[j].statusCount[int(TaskStatus::Running)] > 0)
+                runningByQueue_[s_->queueOf(j)].push_back(j);
+    }
+    void touch(uint32_t job) {
+        if (!memo_ || s_->listed(job) || !touched_.insert(job).second) return;
+        touchedByQueue_[s_->queueOf(job)].push_back(job);
+    }
+
+    // Whether some running pod of queue q may be named a victim of reclaimer now (reclaimsFromFor):
+    // the verdicts of q's pods, asked once per job and shape, once per content group of the
+    // settled jobs. Kept with the verdicts.
+    bool reclaimsFromQueue(uint32_t reclaimer, uint32_t q) {
+        const uint32_t lj = s_->jobOf(reclaimer);
+        if (lj == UINT32_MAX || !s_->inSession(lj)) return false;
+        beginVerdicts(reclaimer);
+        if (queueStamp_.size() < s_->state.queues.size()) {
+            queueStamp_.resize(s_->state.queues.size(), 0);
+            queueValue_.resize(s_->state.queues.size(), 0);
+        }
+        if (queueStamp_[q] != verdictEpoch_) {
+            queueValue_[q] = anyVerdict(reclaimer, q);
+            queueStamp_[q] = verdictEpoch_;
+        }
+        return queueValue_[q] != 0;
+    }
+    bool anyVerdict(uint32_t reclaimer, uint32_t q) {
+        const auto& st = s_->state;
+        auto anyRunning = [&](uint32_t j) {
+            for (uint32_t t : st.jobs[j].tasks)
+                if (st.tasks[t].status == TaskStatus::Running && st.tasks[t].preemptable &&
+                    verdict(reclaimer, t))
+                    return true;
+            return false;
+        };
+        for (uint32_t j : runningByQueue_[q])
+            if (anyRunning(j)) return true;
+        for (uint32_t j : touchedByQueue_[q])
+            if (anyRunning(j)) return true;
+        const SettledJobs* settled = s_->settled();
+        if (!settled) return false;
+        for (uint32_t g : settled->contentGroups(q)) {
+            const auto& group = settled->contentGroup(g);
+            uint32_t rep = UINT32_MAX;
+            for (uint32_t j : group.jobs)
+                if (!touched_.count(j)) {
+                    rep = j;
+                    break;
+                }
+            if (rep == UINT32_MAX) continue;
+            // A pod of each shape (ascending in group.shapes), whatever its status: asking about one
+            // that is not a reclaimee only widens the bound.
+            uint32_t last = UINT32_MAX;
+            for (uint32_t shape : group.shapes) {
+                if (shape == last) continue;
+                last = shape;
+                for (uint32_t t : st.jobs[rep].tasks)
+                    if (st.tasks[t].shape == shape) {
+                        if (verdict(reclaimer, t)) return true;
+                        break;
+                    }
+            }
+        }
+        return false;
     }
 
     // What the job's leaf asks for: every pod's request (a settled job's, as it settled).
@@ -521,15 +622,87 @@ class Drf : public Plugin {
         return s_->settled()->allocated(job);
     }
 
+    // Whether the verdict is no, decided without working it out: where the two paths part, the
+    // reclaimer's side (the trial) compares above anything the reclaimee's side can be. That side
+    // is unsaturated once the reclaimee's leaf is (a node is saturated only when all below it are),
+    // and its share is at most that of everything its leaves hold unscaled (rawShare). Only when the
+    // pod leaving does not change the demanding dimensions: the trial's side is then as the
+    // verdict would find it.
+    bool surelyNot(uint32_t reclaimer, uint32_t t) {
+        beginTrial(reclaimer);
+        const uint32_t rj = s_->jobOf(t);
+        const auto& lp = pathNodes_[s_->queueOf(trialJob_)];
+        const auto& rp = pathNodes_[s_->queueOf(rj)];
+        const size_t depth = std::min(lp.size(), rp.size());
+        size_t i = 0;
+        for (; i < depth && lp[i] == rp[i]; ++i)
+            if (!std::isfinite(nodes_[lp[i]].weight)) return false;
+        if (i == depth) return false;
+        totalScratch_ = trialTotal_;
+        addTo(totalScratch_, s_->taskRes(t), -1);
+        const uint64_t demanding = demandingOf(totalScratch_);
+        if (demanding != demandingOf(trialTotal_)) return false;
+        held_ = attr(rj).allocated;
+        held_.sub(s_->taskRes(t));
+        if (resourceSaturated(held_, requestOf(rj), demanding)) return false;
+        setDemanding(trialTotal_);
+        evaluate(lp[i]);
+        const HNode& ours = nodes_[lp[i]];
+        if (ours.saturated) return true;
+        const HNode& theirs = nodes_[rp[i]];
+        return ours.attr.share / ours.weight > rawShare(rp[i]) / theirs.weight;
+    }
+    // The share of everything the node's leaves hold, unscaled: no smaller than the node's share
+    // however its leaves change by a pod leaving (scaling only lowers a leaf's part, and sums of
+    // smaller parts are smaller, rounding included). Kept for the epoch.
+    double rawShare(uint32_t id) {
+        if (rawStamp_.size() < nodes_.size()) {
+            rawStamp_.resize(nodes_.size(), 0);
+            rawValue_.resize(nodes_.size(), 0);
+        }
+        if (rawStamp_[id] != verdictEpoch_) {
+            raw_.assign(size_t(s_->state.D()), 0);
+            addRaw(id);
+            rawSum_ = VResource(s_->state.D());
+            for (size_t d = 0; d < raw_.size(); ++d)
+                if (raw_[d] != 0) rawSum_.set(int(d), double(raw_[d]));
+            rawValue_[id] = calculateShare(rawSum_);
+            rawStamp_[id] = verdictEpoch_;
+        }
+        return rawValue_[id];
+    }
+    void addRaw(uint32_t id) {
+        const HNode& node = nodes_[id];
+        for (size_t d = 0; d < node.satSum.size(); ++d) raw_[d] += node.satSum[d];
+        for (uint32_t c : node.ordered) {
+            if (!nodes_[c].leaf) {
+                addRaw(c);
+                continue;
+            }
+            for (size_t d = 0; d < raw_.size(); ++d)
+                raw_[d] += std::llround(nodes_[c].attr.allocated.get(int(d)));
+        }
+    }
+
+    // A reference session places both pods and puts both back for every verdict. A memo session
+    // keeps the reclaimer's pod placed across the verdicts of an epoch (a trial, for any reclaimer
+    // of the epoch's content) and puts back only the reclaimee's, until something else reads or
+    // changes the tree (endTrial). The tree is a function of the leaves' attributes and the
+    // demanding dimensions whatever order they were set in, so the answers are the same.
     bool workOutVerdict(uint32_t reclaimer, uint32_t t) {
         const uint32_t lj = s_->jobOf(reclaimer), rj = s_->jobOf(t);
-        totalScratch_ = totalAllocated_;
-        Attr lattr;
-        lattr.allocated = attr(lj).allocated;
-        lattr.allocated.add(s_->taskRes(reclaimer));
-        addTo(totalScratch_, s_->taskRes(reclaimer), 1);
-        updateShare(lattr);
-        setLeaf(lj, lattr);
+        if (memo_) {
+            beginTrial(reclaimer);
+            totalScratch_ = trialTotal_;
+        } else {
+            totalScratch_ = totalAllocated_;
+            Attr lattr;
+            lattr.allocated = attr(lj).allocated;
+            lattr.allocated.add(s_->taskRes(reclaimer));
+            addTo(totalScratch_, s_->taskRes(reclaimer), 1);
+            updateShare(lattr);
+            setLeaf(lj, lattr);
+        }
         addTo(totalScratch_, s_->taskRes(t), -1);
         Attr rattr;
         rattr.allocated = attr(rj).allocated;
@@ -538,10 +711,31 @@ class Drf : public Plugin {
         setDemanding(totalScratch_);
         setLeaf(rj, rattr);
         const double ret = compareQueues(s_->queueOf(lj), s_->queueOf(rj));
-        setDemanding(totalAllocated_);
         setLeaf(rj, attr(rj));
-        setLeaf(lj, attr(lj));
+        if (!memo_) {
+            setDemanding(totalAllocated_);
+            setLeaf(lj, attr(lj));
+        }
         return ret < 0;
+    }
+    void beginTrial(uint32_t reclaimer) {
+        if (trialJob_ != HNode::kNone && trialEpoch_ == verdictEpoch_) return;
+        endTrial();
+        trialJob_ = s_->jobOf(reclaimer);
+        trialEpoch_ = verdictEpoch_;
+        trialTotal_ = totalAllocated_;
+        addTo(trialTotal_, s_->taskRes(reclaimer), 1);
+        Attr lattr;
+        lattr.allocated = attr(trialJob_).allocated;
+        lattr.allocated.add(s_->taskRes(reclaimer));
+        updateShare(lattr);
+        setLeaf(trialJob_, lattr);
+    }
+    void endTrial() {
+        if (trialJob_ == HNode::kNone) return;
+        setDemanding(totalAllocated_);
+        setLeaf(trialJob_, attr(trialJob_));
+        trialJob_ = HNode::kNone;
     }
 
     Session* s_ = nullptr;
@@ -563,6 +757,14 @@ class Drf : public Plugin {
         return it->second;
     }
     std::vector<int64_t> totalAllocated_, totalScratch_; // over the session's jobs
+    // workOutVerdict's trial: the reclaimer job whose pod is placed (kNone: none), for which epoch,
+    // and totalAllocated_ with the pod.
+    uint32_t trialJob_ = HNode::kNone, trialEpoch_ = 0;
+    std::vector<int64_t> trialTotal_;
+    VResource held_, rawSum_;        // surelyNot's scratch
+    std::vector<int64_t> raw_;       // rawShare's scratch
+    std::vector<uint32_t> rawStamp_; // rawShare, by node: the epoch it was worked out for
+    std::vector<double> rawValue_;
     std::vector<HNode> nodes_;     // the root first, then the queues' paths, then leaves
     std::vector<uint32_t> leaves_; // by position in sessionJobs
     std::unordered_map<uint32_t, uint32_t> settledLeaves_; // settled jobs left out: leafId
@@ -579,8 +781,12 @@ class Drf : public Plugin {
     uint32_t verdictEpoch_ = 0;
     std::vector<uint32_t> verdictStamp_, verdictTaskShape_;
     std::vector<uint8_t> verdictValue_;
-    std::map<std::vector<int64_t>, uint8_t> byContent_; // queue, shape, then held and asked by dimension
-    std::vector<int64_t> content_;
+    std::map<std::vector<int64_t>, uint8_t> byContent_; // contentOf the reclaimee
+    std::vector<int64_t> content_, reclaimerContent_, reclaimerScratch_;
+    std::vector<uint32_t> queueStamp_; // reclaimsFromQueue, by queue: the epoch answered
+    std::vector<uint8_t> queueValue_;
+    std::vector<std::vector<uint32_t>> runningByQueue_, touchedByQueue_; // indexVictims, touch
+    std::unordered_set<uint32_t> touched_; // settled jobs left out that the session changed
 };
 
 } // namespace
