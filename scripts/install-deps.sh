@@ -13,6 +13,8 @@ packages=(
     qt6-qpa-plugins fonts-dejavu-core
     # libraries
     libyaml-cpp-dev libyaml-dev nlohmann-json3-dev libcurl4-openssl-dev
+    # the programs' allocator (CMake option GANTRY_JEMALLOC)
+    libjemalloc-dev
     # the live-import tests' loopback HTTPS API server
     libssl-dev zlib1g-dev openssl ca-certificates
 )

@@ -8,7 +8,9 @@
 #include "test_registry.h"
 
 #include <QtTest>
+#include <algorithm>
 #include <map>
+#include <optional>
 #include <random>
 #include <set>
 
@@ -234,6 +236,44 @@ class SessionTest : public QObject {
         const CycleResult r1 =
             runSession(c, defaultConf({"enqueue", "allocate", "preempt", "reclaim", "backfill"}), true);
         QCOMPARE(describe(r2), describe(r1));
+    }
+    // A plan reads the configuration once: actions in order (the unmodelled ones kept, to be
+    // skipped with a warning), each modelled plugin's tier and switches, the ignored plugins, and
+    // what the session cache may leave out. Sessions on it decide and warn as sessions on the
+    // configuration do, and it outlives the configuration it was made from.
+    void planReadsTheConfiguration() {
+        std::optional<SessionPlan> plan;
+        {
+            SchedulerConf conf = makeConf({"enqueue", "allocate", "shuffle", "preempt", "backfill"},
+                                          {{"priority", "gang", "tdm"}, {"drf", "predicates", "proportion"}});
+            conf.tiers[0].plugins[1].switches["enablePreemptable"] = false;
+            plan.emplace(conf);
+        }
+        QCOMPARE(int(plan->actions.size()), 5);
+        QVERIFY(plan->actions[2].descriptor == nullptr);
+        QCOMPARE(*plan->actions[2].name, std::string("shuffle"));
+        QVERIFY(plan->actions[3].descriptor != nullptr);
+        QVERIFY(plan->enabledActions.count("preempt") && !plan->enabledActions.count("reclaim"));
+        QVERIFY(plan->evicts);
+        QCOMPARE(plan->ignoredPlugins, std::vector<std::string>{"tdm"});
+        QCOMPARE(int(plan->plugins.size()), 5);
+        QCOMPARE(plan->plugins[1].option->name, std::string("gang"));
+        QVERIFY(!plan->plugins[1].on.preemptable && plan->plugins[1].on.reclaimable);
+        QCOMPARE(plan->plugins[2].tier, 1);
+        QVERIFY(plan->covers && plan->parkingSafe);
+        QVERIFY(SessionPlan(defaultConf()).evicts == false);
+
+        const Cluster c = randomCluster(11);
+        const CycleResult onConf = runSession(c, plan->conf, true);
+        QVERIFY(!onConf.bindings.empty());
+        for (const char* warning : {"plugin 'tdm' is not modelled by Gantry; it is ignored",
+                                    "action 'shuffle' is not modelled by Gantry; it is skipped"})
+            QVERIFY(std::count(onConf.warnings.begin(), onConf.warnings.end(), std::string(warning)) == 1);
+        ClusterState st = buildClusterState(c);
+        Session onPlan(st, *plan);
+        const CycleResult r = onPlan.run();
+        QCOMPARE(describe(r), describe(onConf));
+        QCOMPARE(r.warnings, onConf.warnings);
     }
     // The settled-job tracker follows the state: a job whose PodGroup runs with every pod placed
     // leaves the session's job list and its resources move into its queue's totals; an eviction

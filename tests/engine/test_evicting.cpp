@@ -9,6 +9,7 @@
 #include <QtTest>
 #include <algorithm>
 #include <map>
+#include <optional>
 #include <random>
 #include <set>
 
@@ -259,15 +260,22 @@ struct Decisions {
     std::set<std::string> warnings;
 };
 
-// Without a cache, the reference: every job, every node (no index, no shortcut in preempt).
-Decisions decide(ClusterState& st, SessionCache* cache, const SchedulerConf& conf, bool park) {
+// Without a cache, the reference: every job, every node (no index, no shortcut in preempt), on a
+// copy of the configuration of its own. With one, on a plan made once, as the simulator's are.
+Decisions decide(ClusterState& st, SessionCache* cache, const SchedulerConf& conf, bool park,
+                 const SessionPlan* plan = nullptr) {
     SessionOptions o;
     o.useNodeIndex = cache != nullptr;
     o.cache = cache;
     o.compactResult = true;
     o.parkJobs = park;
-    Session ssn(st, conf, o);
-    CycleResult r = ssn.run();
+    std::optional<Session> ssn;
+    if (plan) {
+        ssn.emplace(st, *plan, o);
+    } else {
+        ssn.emplace(st, conf, o);
+    }
+    CycleResult r = ssn->run();
     Decisions d;
     d.bound = r.boundTasks;
     d.evicted = r.evictedTasks;
@@ -318,13 +326,15 @@ struct ThreeWays {
         : full(buildClusterState(c)), cached(buildClusterState(c)), park(buildClusterState(c)) {}
     ClusterState full, cached, park;
     SessionCache cachedCache{cached}, parkCache{park};
+    std::optional<SessionPlan> plan; // the shortcut sessions', made at the first round
     Decisions reference, withSettled, withParked;
 
-    // One session each way; a difference fails the running test.
+    // One session each way, on one policy round after round; a difference fails the running test.
     void decideAndCompare(const SchedulerConf& policy) {
+        if (!plan) plan.emplace(policy);
         reference = decide(full, nullptr, policy, false);
-        withSettled = decide(cached, &cachedCache, policy, false);
-        withParked = decide(park, &parkCache, policy, true);
+        withSettled = decide(cached, &cachedCache, policy, false, &*plan);
+        withParked = decide(park, &parkCache, policy, true, &*plan);
         QVERIFY(withSettled.untried.empty());
         compare(withSettled, reference);
         compare(withParked, reference);

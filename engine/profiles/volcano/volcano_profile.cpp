@@ -16,9 +16,9 @@ namespace {
 class VolcanoProfile : public SchedulerProfile {
   public:
     VolcanoProfile(const SchedulerConf& conf, const ProfileShortcuts& shortcuts)
-        : conf_(conf), shortcuts_(shortcuts) {
+        : plan_(conf), shortcuts_(shortcuts) {
         // The sla plugin makes a session depend on the clock: a job's waiting time running out.
-        if (const PluginOption* sla = conf_.plugin("sla"); sla && pluginImplemented("sla")) {
+        if (const PluginOption* sla = plan_.conf.plugin("sla"); sla && pluginImplemented("sla")) {
             sla_ = true;
             if (auto v = sla->argument("sla-waiting-time"))
                 if (auto d = parseGoDuration(trim(*v)); d && *d > 0) slaWait_ = *d;
@@ -38,7 +38,7 @@ class VolcanoProfile : public SchedulerProfile {
             so.cache = cache_.get();
             so.parkJobs = shortcuts_.skipJobsThatCannotStart;
         }
-        Session session(state, conf_, so);
+        Session session(state, plan_, so);
         return session.run();
     }
 
@@ -59,7 +59,7 @@ class VolcanoProfile : public SchedulerProfile {
     }
 
   private:
-    const SchedulerConf conf_;
+    const SessionPlan plan_; // the configuration, planned once for every cycle's session
     const ProfileShortcuts shortcuts_;
     std::unique_ptr<SessionCache> cache_;
     bool sla_ = false;

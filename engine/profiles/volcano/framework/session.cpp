@@ -9,67 +9,32 @@
 
 namespace gantry::engine {
 
-namespace {
-bool switchOn(const PluginOption& o, const char* name) {
-    return o.enabled(name);
-}
-} // namespace
-
 bool SessionCache::covers(const SchedulerConf& conf) {
-    for (const auto& tier : conf.tiers)
-        for (const auto& p : tier.plugins) {
-            const PluginDescriptor* d = findPlugin(p.name);
-            if (!d) continue; // ignored by the session anyway
-            if (!d->traits.allowsSettledJobsOut || !d->traits.allowsSettledJobsOut(p)) return false;
-        }
-    return true;
+    return SessionPlan::settledJobsMayLeave(conf);
 }
-
-namespace {
-// Whether leaving parked jobs untried changes no decision: gang alone decides that a job is ready
-// or pipelined (some plugin decides it the gang way, none may pipeline a job gang would not), and
-// no queue order couples queues (PluginTraits::couplesQueues: a parked job left out of allocate
-// would change its queue heap).
-bool parkingChangesNothing(const SchedulerConf& conf) {
-    bool gang = false;
-    for (const auto& tier : conf.tiers)
-        for (const auto& p : tier.plugins) {
-            const PluginDescriptor* d = findPlugin(p.name);
-            if (d && d->traits.couplesQueues && d->traits.couplesQueues(p)) return false;
-            if (!d || !d->traits.readiness) continue;
-            switch (d->traits.readiness(p)) {
-            case PluginTraits::Readiness::Wider:
-                return false;
-            case PluginTraits::Readiness::Gang:
-                gang = true;
-                break;
-            case PluginTraits::Readiness::None:
-                break;
-            }
-        }
-    return gang;
-}
-} // namespace
 
 bool SessionCache::parks(const SchedulerConf& conf) {
-    return parkingChangesNothing(conf) && covers(conf);
+    return SessionPlan::parkedJobsMayLeave(conf) && covers(conf);
 }
 
 Session::Session(ClusterState& st, const SchedulerConf& c, const SessionOptions& opts)
-    : Session(st, c, opts, opts.cache && SessionCache::covers(c) ? opts.cache : nullptr) {}
+    : Session(st, nullptr, std::make_unique<const SessionPlan>(c), opts) {}
 
-Session::Session(ClusterState& st, const SchedulerConf& c, const SessionOptions& opts, SessionCache* cache)
-    : state(st), conf(c), options(opts), jobs(cache ? cache->jobs : ownJobs_),
-      slot_(cache ? cache->slot : ownSlot_) {
+Session::Session(ClusterState& st, const SessionPlan& plan, const SessionOptions& opts)
+    : Session(st, &plan, nullptr, opts) {}
+
+Session::Session(ClusterState& st, const SessionPlan* plan, std::unique_ptr<const SessionPlan> own,
+                 const SessionOptions& opts)
+    : ownPlan_(std::move(own)), plan_(plan ? *plan : *ownPlan_),
+      cache_(opts.cache && plan_.covers ? opts.cache : nullptr), state(st), conf(plan_.conf), options(opts),
+      enabledActions(plan_.enabledActions), jobs(cache_ ? cache_->jobs : ownJobs_),
+      reasons_(cache_ ? cache_->reasons : ownReasons_), slot_(cache_ ? cache_->slot : ownSlot_) {
+    SessionCache* cache = cache_;
     state.ensureIndexes();
-    for (const auto& a : conf.actions) {
-        enabledActions.insert(a);
-        if (const ActionDescriptor* d = findAction(a); d && d->traits.evicts) evicts_ = true;
-    }
     totalResource = state.totalAllocatable();
     if (cache) {
         settled_ = &cache->settled;
-        if (evicts_) settled_->keepVictimIndexes();
+        if (plan_.evicts) settled_->keepVictimIndexes();
         settled_->refresh();
         // The cache is only passed when it covers the configuration (SessionCache::parks less covers).
         // A parked job may still pipeline pods in preempt or take them back in reclaim: with an
@@ -78,9 +43,12 @@ Session::Session(ClusterState& st, const SchedulerConf& c, const SessionOptions&
         // unresolvable, to leave them out; a parked job's pods are not evaluated per node, so
         // their unresolvable failures come from the node's class alone (selectors, taints, GPU
         // model) and the predicates those actions ask reject the same nodes.
-        parking_ = options.parkJobs && options.compactResult && parkingChangesNothing(conf);
+        parking_ = options.parkJobs && options.compactResult && plan_.parkingSafe;
         using Parked = SettledJobs::Parked;
-        settled_->partition(!parking_ ? Parked::In : evicts_ ? Parked::Summed : Parked::Out, sessionJobs);
+        settled_->partition(!parking_      ? Parked::In
+                            : plan_.evicts ? Parked::Summed
+                                           : Parked::Out,
+                            sessionJobs);
         if (jobs.size() < state.jobs.size()) jobs.resize(state.jobs.size());
         if (slot_.size() < state.jobs.size()) slot_.resize(state.jobs.size());
     } else {
@@ -173,37 +141,35 @@ void Session::adjustTopology(bool warnEveryJob) {
 }
 
 void Session::openPlugins() {
-    for (size_t t = 0; t < conf.tiers.size(); ++t) {
-        for (const auto& opt : conf.tiers[t].plugins) {
-            if (!pluginImplemented(opt.name)) {
-                warnings.push_back("plugin '" + opt.name + "' is not modelled by Gantry; it is ignored");
-                continue;
-            }
-            PluginSlot slot;
-            slot.name = opt.name;
-            slot.option = &opt;
-            slot.tier = int(t);
-            slot.jobOrderOn = switchOn(opt, "enableJobOrder");
-            slot.jobReadyOn = switchOn(opt, "enableJobReady");
-            slot.jobPipelinedOn = switchOn(opt, "enableJobPipelined");
-            slot.taskOrderOn = switchOn(opt, "enableTaskOrder");
-            slot.preemptableOn = switchOn(opt, "enablePreemptable");
-            slot.reclaimableOn = switchOn(opt, "enableReclaimable");
-            slot.preemptiveOn = switchOn(opt, "enablePreemptive");
-            slot.queueOrderOn = switchOn(opt, "enableQueueOrder");
-            slot.predicateOn = switchOn(opt, "enablePredicate");
-            slot.nodeOrderOn = switchOn(opt, "enableNodeOrder");
-            slot.jobEnqueuedOn = switchOn(opt, "enableJobEnqueued");
-            slot.jobStarvingOn = switchOn(opt, "enableJobStarving");
-            slot.overusedOn = switchOn(opt, "enabledOverused");
-            slot.allocatableOn = switchOn(opt, "enabledAllocatable");
-            slot.hyperNodeOrderOn = switchOn(opt, "enabledHyperNodeOrder");
-            slot.hyperNodeGradientOn = switchOn(opt, "enabledHyperNodeGradient");
-            pluginSlots.push_back(std::move(slot));
-        }
+    for (const auto& name : plan_.ignoredPlugins)
+        warnings.push_back("plugin '" + name + "' is not modelled by Gantry; it is ignored");
+    pluginSlots.reserve(plan_.plugins.size());
+    for (const auto& entry : plan_.plugins) {
+        PluginSlot& slot = pluginSlots.emplace_back();
+        slot.name = entry.descriptor->name;
+        slot.option = entry.option;
+        slot.tier = entry.tier;
+        const PluginSwitches& on = entry.on;
+        slot.jobOrderOn = on.jobOrder;
+        slot.jobReadyOn = on.jobReady;
+        slot.jobPipelinedOn = on.jobPipelined;
+        slot.taskOrderOn = on.taskOrder;
+        slot.preemptableOn = on.preemptable;
+        slot.reclaimableOn = on.reclaimable;
+        slot.preemptiveOn = on.preemptive;
+        slot.queueOrderOn = on.queueOrder;
+        slot.predicateOn = on.predicate;
+        slot.nodeOrderOn = on.nodeOrder;
+        slot.jobEnqueuedOn = on.jobEnqueued;
+        slot.jobStarvingOn = on.jobStarving;
+        slot.overusedOn = on.overused;
+        slot.allocatableOn = on.allocatable;
+        slot.hyperNodeOrderOn = on.hyperNodeOrder;
+        slot.hyperNodeGradientOn = on.hyperNodeGradient;
     }
     // Create every plugin first (upstream builds then opens each in tier order).
-    for (auto& slot : pluginSlots) slot.plugin = findPlugin(slot.name)->build(*slot.option);
+    for (size_t i = 0; i < pluginSlots.size(); ++i)
+        pluginSlots[i].plugin = plan_.plugins[i].descriptor->build(*pluginSlots[i].option);
     for (size_t i = 0; i < pluginSlots.size(); ++i) {
         current_ = int(i);
         pluginSlots[i].plugin->onSessionOpen(*this);
@@ -799,11 +765,11 @@ std::vector<uint32_t> Session::tasksWithStatus(uint32_t j, TaskStatus s) const {
 // ---------------------------------------------------------------- reasons
 
 uint32_t Session::reasonId(const std::string& text) {
-    auto it = reasonIndex_.find(text);
-    if (it != reasonIndex_.end()) return it->second;
-    uint32_t id = uint32_t(reasons_.size());
-    reasons_.push_back(text);
-    reasonIndex_.emplace(text, id);
+    auto it = reasons_.ids.find(text);
+    if (it != reasons_.ids.end()) return it->second;
+    uint32_t id = uint32_t(reasons_.texts.size());
+    reasons_.texts.push_back(text);
+    reasons_.ids.emplace(text, id);
     return id;
 }
 
@@ -812,7 +778,7 @@ std::string Session::fitErrorMessage(const FitErrors& fe) const {
         fe.error.empty() ? "0/" + std::to_string(fe.nodes) + " nodes are unavailable" : fe.error;
     if (fe.nodes == 0) return err;
     std::vector<std::string> parts;
-    for (const auto& [id, n] : fe.reasons) parts.push_back(std::to_string(n) + " " + reasons_[id]);
+    for (const auto& [id, n] : fe.reasons) parts.push_back(std::to_string(n) + " " + reasons_.texts[id]);
     std::sort(parts.begin(), parts.end());
     std::string msg = err + ": ";
     for (size_t i = 0; i < parts.size(); ++i) msg += (i ? ", " : "") + parts[i];

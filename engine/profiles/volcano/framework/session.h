@@ -9,6 +9,7 @@
 #include "profile/cycle_result.h"
 #include "profiles/volcano/framework/plugin.h"
 #include "profiles/volcano/framework/session_cache.h"
+#include "profiles/volcano/framework/session_plan.h"
 #include "state/cluster_state.h"
 
 #include <cstdint>
@@ -48,32 +49,37 @@ struct TaskTx {
 
 class Session {
   public:
+    // Plans the configuration for this session alone (a copy: plugins keep pointers into it).
     Session(ClusterState& state, const SchedulerConf& conf, const SessionOptions& options = {});
+    // On a plan made once for many sessions; the plan outlives the session.
+    Session(ClusterState& state, const SessionPlan& plan, const SessionOptions& options = {});
     ~Session();
     Session(const Session&) = delete;
     Session& operator=(const Session&) = delete;
 
   private:
-    // cache: the caller's, when it covers the configuration (decided once, by the public one).
-    Session(ClusterState& state, const SchedulerConf& conf, const SessionOptions& options,
-            SessionCache* cache);
+    // own: the plan when the session made it (plan is then null).
+    Session(ClusterState& state, const SessionPlan* plan, std::unique_ptr<const SessionPlan> own,
+            const SessionOptions& options);
+    std::unique_ptr<const SessionPlan> ownPlan_;
+    const SessionPlan& plan_;
+    SessionCache* cache_; // the caller's, when it covers the configuration
     std::vector<JobSession> ownJobs_;
     std::vector<uint32_t> ownSlot_;
     SettledJobs* settled_ = nullptr;
     bool parking_ = false;
-    bool evicts_ = false;
     bool hyperNodeGradient_ = false; // some plugin's hyperNodeGradient is on
     bool startsShort(uint32_t job, int64_t fit);
 
   public:
     ClusterState& state;
-    const SchedulerConf conf; // a copy: plugins keep pointers into it
+    const SchedulerConf& conf; // the plan's: plugins keep pointers into it
     SessionOptions options;
-    std::set<std::string> enabledActions; // conf.EnabledActionMap
-    std::vector<PluginSlot> pluginSlots;  // tier order
-    std::vector<JobSession>& jobs;        // parallel to state.jobs
-    std::vector<uint32_t> sessionJobs;    // jobs in the session, by job order of the input
-    VResource totalResource;              // sum of allocatable of nodes
+    const std::set<std::string>& enabledActions; // conf.EnabledActionMap
+    std::vector<PluginSlot> pluginSlots;         // tier order
+    std::vector<JobSession>& jobs;               // parallel to state.jobs
+    std::vector<uint32_t> sessionJobs;           // jobs in the session, by job order of the input
+    VResource totalResource;                     // sum of allocatable of nodes
     // The settled jobs left out of this session (null when every job is in it).
     const SettledJobs* settled() const { return settled_; }
     // Asks the settled jobs' tracker to keep them by content too (SettledJobs::contentGroups).
@@ -187,7 +193,7 @@ class Session {
 
     // --- fit errors and reasons ---
     uint32_t reasonId(const std::string& text);
-    const std::string& reasonText(uint32_t id) const { return reasons_[id]; }
+    const std::string& reasonText(uint32_t id) const { return reasons_.texts[id]; }
     std::string fitErrorMessage(const FitErrors& fe) const;
     TaskTx lastTx(uint32_t task) const;
     void recordLastTx(uint32_t task, TaskStatus status, int32_t node) {
@@ -223,8 +229,8 @@ class Session {
     std::vector<std::pair<TaskEventFn, TaskEventFn>> handlers_;
     int current_ = -1;
     bool closed_ = false;
-    std::vector<std::string> reasons_;
-    std::unordered_map<std::string, uint32_t> reasonIndex_;
+    ReasonTable ownReasons_;
+    ReasonTable& reasons_; // the cache's when there is one: reason texts recur session after session
     std::unordered_map<uint32_t, TaskTx> lastTx_;
     std::vector<std::pair<uint32_t, std::string>> bindOrder_;
     std::vector<uint32_t>& slot_;

@@ -28,6 +28,12 @@ struct JobSession {
     std::unordered_map<uint32_t, FitErrors> nodesFitErrors; // task -> why no node
 };
 
+// Fit-failure reason texts by id (k8s::FitResult holds ids; Session::reasonId interns them).
+struct ReasonTable {
+    std::vector<std::string> texts;
+    std::unordered_map<std::string, uint32_t> ids;
+};
+
 // What a simulator's sessions carry across cycles, as Volcano's scheduler cache does upstream: the
 // settled jobs with their totals, and per-job storage that a session would otherwise allocate for
 // every job slot of the state.
@@ -44,6 +50,9 @@ struct SessionCache {
     std::vector<JobSession> jobs; // default-valued outside a session
     std::vector<uint32_t> slot;   // job -> position in Session::sessionJobs (valid for those only)
     bool topologyChecked = false; // a session warned about every job's unknown hypernode tier name
+    // Interned by every session of the cache: append-only, so ids stay valid; the texts are few
+    // (the plugins' own, one per taint and per resource name).
+    ReasonTable reasons;
 };
 
 } // namespace gantry::engine

@@ -48,13 +48,12 @@ CycleResult Session::run() {
                 row[state.nodeName(all[i])] = nodeOrderScore(t, all[i]) + batch[i];
         }
     }
-    for (const auto& name : conf.actions) {
-        const ActionDescriptor* action = findAction(name);
-        if (!action) {
-            warnings.push_back("action '" + name + "' is not modelled by Gantry; it is skipped");
+    for (const auto& action : plan_.actions) {
+        if (!action.descriptor) {
+            warnings.push_back("action '" + *action.name + "' is not modelled by Gantry; it is skipped");
             continue;
         }
-        action->build()->execute(*this);
+        action.descriptor->build()->execute(*this);
     }
     CycleResult result = close();
     result.scores = std::move(scores.scores);

@@ -4,7 +4,7 @@
 #include "profiles/volcano/plugins/arguments.h"
 #include "profiles/volcano/plugins/plugins.h"
 
-#include <sstream>
+#include <utility>
 
 namespace gantry::engine::plugins {
 
@@ -12,29 +12,32 @@ namespace {
 
 class Binpack : public Plugin {
   public:
-    explicit Binpack(const PluginOption& o) : option_(o) {
+    explicit Binpack(const PluginOption& o) {
         getInt(o, "binpack.weight", weight_);
         getInt(o, "binpack.cpu", cpu_);
         if (cpu_ < 0) cpu_ = 1;
         getInt(o, "binpack.memory", memory_);
         if (memory_ < 0) memory_ = 1;
+        const std::string list = o.argument("binpack.resources").value_or("");
+        for (size_t from = 0; from <= list.size();) {
+            size_t comma = list.find(',', from);
+            if (comma == std::string::npos) comma = list.size();
+            std::string name = trim(list.substr(from, comma - from));
+            from = comma + 1;
+            if (name.empty()) continue;
+            int w = 1;
+            getInt(o, "binpack.resources." + name, w);
+            if (w < 0) w = 1;
+            resources_.emplace_back(std::move(name), w);
+        }
     }
 
     void onSessionOpen(Session& ssn) override {
         s_ = &ssn;
         const auto& dims = ssn.state.dims;
         weights_.assign(size_t(dims.size()), -1); // -1 = not weighed
-        std::string list = option_.argument("binpack.resources").value_or("");
-        std::stringstream in(list);
-        std::string name;
-        while (std::getline(in, name, ',')) {
-            name = trim(name);
-            if (name.empty()) continue;
-            int w = 1;
-            getInt(option_, "binpack.resources." + name, w);
-            if (w < 0) w = 1;
+        for (const auto& [name, w] : resources_)
             if (int d = dims.find(name); d >= 0) weights_[size_t(d)] = w;
-        }
         weights_[kCpu] = cpu_;
         weights_[kMemory] = memory_;
         if (weight_ != 0)
@@ -70,9 +73,9 @@ class Binpack : public Plugin {
         return score;
     }
 
-    PluginOption option_;
     Session* s_ = nullptr;
     int weight_ = 1, cpu_ = 1, memory_ = 1;
+    std::vector<std::pair<std::string, int>> resources_; // binpack.resources with their weights
     std::vector<int> weights_;
 };
 
