@@ -312,6 +312,33 @@ class SimScenarioTest : public QObject {
         QVERIFY2(!r.pendingAtEnd[0].reason.empty(), r.pendingAtEnd[0].reason.c_str());
     }
 
+    // tests/data/sim/hdrf-churn.yaml: volcano-sh/volcano#1661's queue tree, overloaded. Under
+    // hierarchical drf with reclaim (the benchmark's policy), queues take pods back from each
+    // other session after session, as upstream users reported: every queue's jobs restart over
+    // and over and few finish. Without reclaim the same jobs run through. The simulator must show
+    // the churn an operator would get, not a calmer policy than Volcano's.
+    void hierarchicalDrfReclaimChurns() {
+        Scenario churn = load("hdrf-churn.yaml", "tree-hdrf-conf.yaml");
+        churn.options.horizonSeconds = 3 * 3600;
+        const SimResult reclaiming = run(churn);
+        Scenario plain = load("hdrf-churn.yaml");
+        plain.options.horizonSeconds = 3 * 3600;
+        const SimResult placing = run(plain);
+        QCOMPARE(placing.podEvictions, int64_t(0));
+        QVERIFY2(placing.jobsCompleted >= 200, qPrintable(QString::number(placing.jobsCompleted)));
+        QVERIFY2(reclaiming.podEvictions >= 1000, qPrintable(QString::number(reclaiming.podEvictions)));
+        QCOMPARE(reclaiming.jobRestarts, reclaiming.podEvictions); // one-pod jobs
+        for (const char* name : {"side", "big", "little"}) {
+            const GroupSummary& q = queue(reclaiming, name).summary;
+            QVERIFY2(
+                q.restarts >= 10 * q.completed,
+                qPrintable(
+                    QString("%1: %2 restarts, %3 completed").arg(name).arg(q.restarts).arg(q.completed)));
+        }
+        QVERIFY2(
+            reclaiming.jobsCompleted * 4 < placing.jobsCompleted,
+            qPrintable(QString("%1 against %2").arg(reclaiming.jobsCompleted).arg(placing.jobsCompleted)));
+    }
     void horizonCutsTheRun() {
         Scenario s = load("metrics.yaml");
         s.options.horizonSeconds = 60;
