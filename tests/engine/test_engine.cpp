@@ -258,7 +258,7 @@ class SessionTest : public QObject {
         QCOMPARE(plan->ignoredPlugins, std::vector<std::string>{"tdm"});
         QCOMPARE(int(plan->plugins.size()), 5);
         QCOMPARE(plan->plugins[1].option->name, std::string("gang"));
-        QVERIFY(!plan->plugins[1].on.preemptable && plan->plugins[1].on.reclaimable);
+        QVERIFY(!plan->plugins[1].on.preemptableOn && plan->plugins[1].on.reclaimableOn);
         QCOMPARE(plan->plugins[2].tier, 1);
         QVERIFY(plan->covers && plan->parkingSafe);
         QVERIFY(SessionPlan(defaultConf()).evicts == false);

@@ -63,16 +63,20 @@ using HyperNodeGradientFn =
     std::function<std::vector<std::vector<int32_t>>(uint32_t job, int32_t hn, Purpose, bool forSubJob)>;
 using TaskEventFn = std::function<void(uint32_t task)>;
 
-// One plugin entry of one tier, with its switches resolved and the callbacks it registered.
-struct PluginSlot {
-    std::string name;
-    const PluginOption* option = nullptr;
-    int tier = 0;
-    std::unique_ptr<Plugin> plugin;
+// A plugin entry's extension-point switches (enableJobOrder, ...; on unless turned off).
+struct PluginSwitches {
     bool jobOrderOn = true, jobReadyOn = true, jobPipelinedOn = true, taskOrderOn = true,
          preemptableOn = true, reclaimableOn = true, preemptiveOn = true, queueOrderOn = true,
          predicateOn = true, nodeOrderOn = true, jobEnqueuedOn = true, jobStarvingOn = true,
          overusedOn = true, allocatableOn = true, hyperNodeOrderOn = true, hyperNodeGradientOn = true;
+};
+
+// One plugin entry of one tier, with its switches resolved and the callbacks it registered.
+struct PluginSlot : PluginSwitches {
+    std::string name;
+    const PluginOption* option = nullptr;
+    int tier = 0;
+    std::unique_ptr<Plugin> plugin;
 
     CompareFn jobOrder, queueOrder, taskOrder;
     VictimCompareFn victimQueueOrder;

@@ -29,11 +29,10 @@ Session::Session(ClusterState& st, const SessionPlan* plan, std::unique_ptr<cons
       cache_(opts.cache && plan_.covers ? opts.cache : nullptr), state(st), conf(plan_.conf), options(opts),
       enabledActions(plan_.enabledActions), jobs(cache_ ? cache_->jobs : ownJobs_),
       reasons_(cache_ ? cache_->reasons : ownReasons_), slot_(cache_ ? cache_->slot : ownSlot_) {
-    SessionCache* cache = cache_;
     state.ensureIndexes();
     totalResource = state.totalAllocatable();
-    if (cache) {
-        settled_ = &cache->settled;
+    if (cache_) {
+        settled_ = &cache_->settled;
         if (plan_.evicts) settled_->keepVictimIndexes();
         settled_->refresh();
         // The cache is only passed when it covers the configuration (SessionCache::parks less covers).
@@ -66,7 +65,7 @@ Session::Session(ClusterState& st, const SessionPlan* plan, std::unique_ptr<cons
         slot_[j] = i;
     }
     // Jobs settled from the start are never listed: the first session of a cache checks them too.
-    adjustTopology(cache && !std::exchange(cache->topologyChecked, true));
+    adjustTopology(cache_ && !std::exchange(cache_->topologyChecked, true));
     openPlugins();
 }
 
@@ -149,23 +148,7 @@ void Session::openPlugins() {
         slot.name = entry.descriptor->name;
         slot.option = entry.option;
         slot.tier = entry.tier;
-        const PluginSwitches& on = entry.on;
-        slot.jobOrderOn = on.jobOrder;
-        slot.jobReadyOn = on.jobReady;
-        slot.jobPipelinedOn = on.jobPipelined;
-        slot.taskOrderOn = on.taskOrder;
-        slot.preemptableOn = on.preemptable;
-        slot.reclaimableOn = on.reclaimable;
-        slot.preemptiveOn = on.preemptive;
-        slot.queueOrderOn = on.queueOrder;
-        slot.predicateOn = on.predicate;
-        slot.nodeOrderOn = on.nodeOrder;
-        slot.jobEnqueuedOn = on.jobEnqueued;
-        slot.jobStarvingOn = on.jobStarving;
-        slot.overusedOn = on.overused;
-        slot.allocatableOn = on.allocatable;
-        slot.hyperNodeOrderOn = on.hyperNodeOrder;
-        slot.hyperNodeGradientOn = on.hyperNodeGradient;
+        static_cast<PluginSwitches&>(slot) = entry.on;
     }
     // Create every plugin first (upstream builds then opens each in tier order).
     for (size_t i = 0; i < pluginSlots.size(); ++i)

@@ -53,22 +53,22 @@ SessionPlan::SessionPlan(const SchedulerConf& c)
             e.descriptor = d;
             e.option = &opt;
             e.tier = int(t);
-            e.on.jobOrder = opt.enabled("enableJobOrder");
-            e.on.jobReady = opt.enabled("enableJobReady");
-            e.on.jobPipelined = opt.enabled("enableJobPipelined");
-            e.on.taskOrder = opt.enabled("enableTaskOrder");
-            e.on.preemptable = opt.enabled("enablePreemptable");
-            e.on.reclaimable = opt.enabled("enableReclaimable");
-            e.on.preemptive = opt.enabled("enablePreemptive");
-            e.on.queueOrder = opt.enabled("enableQueueOrder");
-            e.on.predicate = opt.enabled("enablePredicate");
-            e.on.nodeOrder = opt.enabled("enableNodeOrder");
-            e.on.jobEnqueued = opt.enabled("enableJobEnqueued");
-            e.on.jobStarving = opt.enabled("enableJobStarving");
-            e.on.overused = opt.enabled("enabledOverused");
-            e.on.allocatable = opt.enabled("enabledAllocatable");
-            e.on.hyperNodeOrder = opt.enabled("enabledHyperNodeOrder");
-            e.on.hyperNodeGradient = opt.enabled("enabledHyperNodeGradient");
+            e.on.jobOrderOn = opt.enabled("enableJobOrder");
+            e.on.jobReadyOn = opt.enabled("enableJobReady");
+            e.on.jobPipelinedOn = opt.enabled("enableJobPipelined");
+            e.on.taskOrderOn = opt.enabled("enableTaskOrder");
+            e.on.preemptableOn = opt.enabled("enablePreemptable");
+            e.on.reclaimableOn = opt.enabled("enableReclaimable");
+            e.on.preemptiveOn = opt.enabled("enablePreemptive");
+            e.on.queueOrderOn = opt.enabled("enableQueueOrder");
+            e.on.predicateOn = opt.enabled("enablePredicate");
+            e.on.nodeOrderOn = opt.enabled("enableNodeOrder");
+            e.on.jobEnqueuedOn = opt.enabled("enableJobEnqueued");
+            e.on.jobStarvingOn = opt.enabled("enableJobStarving");
+            e.on.overusedOn = opt.enabled("enabledOverused");
+            e.on.allocatableOn = opt.enabled("enabledAllocatable");
+            e.on.hyperNodeOrderOn = opt.enabled("enabledHyperNodeOrder");
+            e.on.hyperNodeGradientOn = opt.enabled("enabledHyperNodeGradient");
             plugins.push_back(e);
         }
 }

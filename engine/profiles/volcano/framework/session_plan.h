@@ -5,6 +5,7 @@
 // configuration; its profile keeps one plan for all of them instead of copying and resolving the
 // configuration every cycle (Session takes either).
 #include "model/scheduler_conf.h"
+#include "profiles/volcano/framework/plugin.h"
 
 #include <set>
 #include <string>
@@ -14,13 +15,6 @@ namespace gantry::engine {
 
 struct ActionDescriptor;
 struct PluginDescriptor;
-
-struct PluginSwitches {
-    bool jobOrder = true, jobReady = true, jobPipelined = true, taskOrder = true, preemptable = true,
-         reclaimable = true, preemptive = true, queueOrder = true, predicate = true, nodeOrder = true,
-         jobEnqueued = true, jobStarving = true, overused = true, allocatable = true, hyperNodeOrder = true,
-         hyperNodeGradient = true;
-};
 
 struct SessionPlan {
     explicit SessionPlan(const SchedulerConf& conf);
