@@ -1,5 +1,6 @@
 #include "kueue_config_reader.h"
 
+#include "model/quantity.h"
 #include "yaml/yaml_reader.h"
 #include "yaml/yaml_source.h"
 
@@ -68,6 +69,43 @@ KueueConfig readRoot(const Y& root) {
         if (c.backoffBaseSeconds <= 0) rs["backoffBaseSeconds"].fail("backoffBaseSeconds must be positive");
         if (c.backoffMaxSeconds <= 0) rs["backoffMaxSeconds"].fail("backoffMaxSeconds must be positive");
     }
+    auto integrations = root["integrations"];
+    if (integrations.present()) {
+        integrations.checkKeys("integrations", {"frameworks"},
+                               {"externalFrameworks", "labelKeysToCopy", "podOptions"});
+        if (integrations["frameworks"].present()) {
+            c.frameworks.emplace();
+            for (const auto& f : integrations["frameworks"].items()) c.frameworks->push_back(f.str());
+        }
+    }
+    c.manageJobsWithoutQueueName = root["manageJobsWithoutQueueName"].boolean(false);
+    auto resources = root["resources"];
+    if (resources.present()) {
+        resources.checkKeys("resources", {"transformations", "excludeResourcePrefixes"});
+        for (const auto& p : resources["excludeResourcePrefixes"].items())
+            c.excludeResourcePrefixes.push_back(p.str());
+        for (const auto& t : resources["transformations"].items()) {
+            t.checkKeys("transformation", {"input", "strategy", "outputs"}, {"multiplyBy"});
+            KueueConfig::Transformation tr;
+            tr.input = t["input"].str();
+            if (tr.input.empty()) t.fail("a transformation needs an input resource");
+            tr.replace = t["strategy"].choice("Retain", {"Retain", "Replace"}) == "Replace";
+            for (const auto& [name, q] : t["outputs"].entries()) {
+                std::string error;
+                auto amount = parseAmount(name, q.str(), &error);
+                if (!amount) q.fail(error);
+                tr.outputs.emplace_back(name, double(*amount));
+            }
+            c.transformations.push_back(std::move(tr));
+        }
+    }
+    // The manager's own plumbing changes no decision; any other key is reported as not modelled.
+    root.checkKeys("Configuration",
+                   {"apiVersion", "kind", "fairSharing", "waitForPodsReady", "featureGates", "integrations",
+                    "manageJobsWithoutQueueName", "resources"},
+                   {"namespace", "health", "metrics", "webhook", "leaderElection", "controller",
+                    "clientConnection", "internalCertManagement", "queueVisibility",
+                    "objectRetentionPolicies"});
     for (const auto& [name, value] : root["featureGates"].entries()) {
         auto on = value.optBool();
         if (!on) value.fail("expected true or false");
@@ -92,7 +130,9 @@ KueueConfig parseKueueConfig(const std::string& text, const std::string& name, D
         if (!value.isScalar()) value.fail("expected the configuration as a string");
         auto inner = loadDocuments(value.str(), embeddedOrigin(value.node(), text, doc.origin, doc.index));
         if (inner.empty()) value.fail("the embedded configuration is empty");
-        return readRoot(readerFor(inner[0], warnings, &notes));
+        KueueConfig c = readRoot(readerFor(inner[0], warnings, &notes));
+        if (warnings) notes.appendTo(*warnings);
+        return c;
     }
     if (docs.size() > 1)
         throw InputError(SourceRef{name, 0, 0, 0}, std::string("no ConfigMap with key '") + kConfigKey +
@@ -101,6 +141,7 @@ KueueConfig parseKueueConfig(const std::string& text, const std::string& name, D
     if (root.isMap() && root["kind"].str() == "ConfigMap")
         root.fail(std::string("the ConfigMap has no data key '") + kConfigKey + "'");
     KueueConfig c = readRoot(root);
+    if (warnings) notes.appendTo(*warnings);
     return c;
 }
 

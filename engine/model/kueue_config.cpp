@@ -1,6 +1,29 @@
 #include "model/kueue_config.h"
 
+#include <algorithm>
+
 namespace gantry {
+
+const std::vector<std::string>& kueueInstallFrameworks() {
+    static const std::vector<std::string> list = {"batch/job",
+                                                  "kubeflow.org/mpijob",
+                                                  "ray.io/rayjob",
+                                                  "ray.io/raycluster",
+                                                  "ray.io/rayservice",
+                                                  "jobset.x-k8s.io/jobset",
+                                                  "workload.codeflare.dev/appwrapper",
+                                                  "trainer.kubeflow.org/trainjob",
+                                                  "pod",
+                                                  "deployment",
+                                                  "statefulset",
+                                                  "leaderworkerset.x-k8s.io/leaderworkerset"};
+    return list;
+}
+
+bool KueueConfig::manages(const std::string& framework) const {
+    const auto& list = frameworks ? *frameworks : kueueInstallFrameworks();
+    return std::find(list.begin(), list.end(), framework) != list.end();
+}
 
 bool KueueConfig::gate(const std::string& name) const {
     if (auto it = featureGates.find(name); it != featureGates.end()) return it->second;

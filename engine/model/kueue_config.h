@@ -11,6 +11,10 @@
 
 namespace gantry {
 
+// The integrations Kueue's install enables (config/components/manager/controller_manager_config.yaml
+// at kubernetes-sigs/kueue ff69552e; the Kubeflow v1 jobs other than MPIJob are commented out there).
+const std::vector<std::string>& kueueInstallFrameworks();
+
 struct KueueConfig {
     bool fairSharing = false; // fairSharing present (v1beta2), or enable: true (v1beta1)
     // LessThanOrEqualToFinalShare, LessThanInitialShare; empty = both, in that order
@@ -24,7 +28,24 @@ struct KueueConfig {
     double backoffMaxSeconds = 3600;
     // Gates written in the configuration's featureGates (or a comment-free map): name -> on.
     std::map<std::string, bool> featureGates;
+    // integrations.frameworks: the job kinds Kueue manages ("batch/job", "pod", ...). Absent: the
+    // list of the install's controller_manager_config.yaml (kueueInstallFrameworks()).
+    std::optional<std::vector<std::string>> frameworks;
+    bool manageJobsWithoutQueueName = false;
+    // resources.transformations: requests of `input` also count as `outputs` (per unit of the
+    // input); Replace drops the input itself. Amounts are the model's canonical integers per unit.
+    struct Transformation {
+        std::string input;
+        bool replace = false;
+        std::vector<std::pair<std::string, double>> outputs; // name -> quantity per unit of input
+        bool operator==(const Transformation&) const = default;
+    };
+    std::vector<Transformation> transformations;
+    std::vector<std::string> excludeResourcePrefixes; // resources.excludeResourcePrefixes
     SourceRef source;
+
+    // Whether Kueue manages jobs of this integration ("batch/job", "jobset.x-k8s.io/jobset", "pod").
+    bool manages(const std::string& framework) const;
 
     // A feature gate's value: the written one, else Kueue's default at the emulated commit.
     bool gate(const std::string& name) const;
@@ -34,7 +55,9 @@ struct KueueConfig {
                podsReadyTimeoutSeconds == o.podsReadyTimeoutSeconds && blockAdmission == o.blockAdmission &&
                requeuingTimestamp == o.requeuingTimestamp && backoffLimitCount == o.backoffLimitCount &&
                backoffBaseSeconds == o.backoffBaseSeconds && backoffMaxSeconds == o.backoffMaxSeconds &&
-               featureGates == o.featureGates;
+               featureGates == o.featureGates && frameworks == o.frameworks &&
+               manageJobsWithoutQueueName == o.manageJobsWithoutQueueName &&
+               transformations == o.transformations && excludeResourcePrefixes == o.excludeResourcePrefixes;
     }
 };
 

@@ -35,6 +35,9 @@ struct PodGroup {
     std::string name;
     std::string ns;
     std::string queue; // queue name (Volcano Queue, Kueue LocalQueue's ClusterQueue, YuniKorn path)
+    // The queue the workload's own spec names (Volcano Job or PodGroup spec.queue, a Kubeflow job's
+    // runPolicy.schedulingPolicy.queue), as opposed to one read from a scheduler's label.
+    std::string specQueue;
     int32_t minMember = 0;
     std::map<std::string, int32_t> minTaskMember; // role -> minimum; key "" = pods without a role
     ResourceList minResources;
@@ -48,18 +51,22 @@ struct PodGroup {
     double arrivalSeconds = 0;
     double durationSeconds = 0;
     double checkpointSeconds = 0; // 0 = no checkpoints: an evicted job restarts from zero
+    // metadata.creationTimestamp (Unix seconds) of an object the snapshot holds: Volcano orders
+    // jobs of equal rank by it, before their names.
+    std::optional<int64_t> creationTimestamp;
     // A Kueue Workload object's own fields (pod sets, priority, its status), when the group is one.
     std::shared_ptr<const KueueWorkload> kueue;
     SourceRef source;
 
     std::string key() const { return ns + '/' + name; }
     bool operator==(const PodGroup& o) const {
-        return name == o.name && ns == o.ns && queue == o.queue && minMember == o.minMember &&
-               minTaskMember == o.minTaskMember && minResources == o.minResources &&
-               priorityClassName == o.priorityClassName && phase == o.phase &&
-               networkTopology == o.networkTopology && origin == o.origin && labels == o.labels &&
-               annotations == o.annotations && arrivalSeconds == o.arrivalSeconds &&
+        return name == o.name && ns == o.ns && queue == o.queue && specQueue == o.specQueue &&
+               minMember == o.minMember && minTaskMember == o.minTaskMember &&
+               minResources == o.minResources && priorityClassName == o.priorityClassName &&
+               phase == o.phase && networkTopology == o.networkTopology && origin == o.origin &&
+               labels == o.labels && annotations == o.annotations && arrivalSeconds == o.arrivalSeconds &&
                durationSeconds == o.durationSeconds && checkpointSeconds == o.checkpointSeconds &&
+               creationTimestamp == o.creationTimestamp &&
                (kueue == o.kueue || (kueue && o.kueue && *kueue == *o.kueue));
     }
 };

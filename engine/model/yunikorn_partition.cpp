@@ -51,6 +51,21 @@ PartitionConfig partitionConfigOf(const YuniKornPartition& partition, const std:
     return p;
 }
 
+PartitionConfig builtInPartitionConfig() {
+    // Built from strings, not literals assigned one by one: GCC 12 warns wrongly (-Wrestrict) on
+    // the latter here.
+    static const std::string kRoot = "root", kAll = "*", kTag = "tag", kNamespace = "namespace";
+    PartitionConfig p;
+    p.root.name = kRoot;
+    p.root.submitAcl = kAll;
+    PlacementRule tag;
+    tag.name = kTag;
+    tag.value = kNamespace;
+    tag.create = true;
+    p.placementRules.push_back(std::move(tag));
+    return p;
+}
+
 std::optional<PartitionConfig> yunikornConfigOf(const Cluster& cluster) {
     bool any = false;
     for (const auto& q : cluster.queues) any |= q.kind == Queue::Kind::YuniKornQueue;

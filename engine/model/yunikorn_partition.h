@@ -40,6 +40,10 @@ struct PartitionConfig {
 // The configuration as queues.yaml held it: the partition settings and the queues in the order the
 // importer read them (root first, depth first; a queue's parent is named by its nearest ancestor).
 PartitionConfig partitionConfigOf(const YuniKornPartition& partition, const std::vector<Queue>& queues);
+// What YuniKorn runs when it is given no configuration (yunikorn-core pkg/common/configs/config.go,
+// DefaultSchedulerConfig): partition default, root open to all (submitacl '*'), and one placement
+// rule, tag namespace with create: an application lands in root.<its namespace>.
+PartitionConfig builtInPartitionConfig();
 // The same for a cluster's own YuniKorn configuration (its YuniKornQueue queues and partition);
 // nullopt when it has none.
 std::optional<PartitionConfig> yunikornConfigOf(const Cluster& cluster);

@@ -108,9 +108,12 @@ void summarizeJobs(const std::vector<JobOutcome>& outcomes, const SimWorkload& w
         waitP, jctP);
     for (size_t q = 0; q < state.queues.size(); ++q) {
         const auto& rec = state.queues[q];
+        // A queue the scheduler would create at start-up is shown once a job used it.
+        if (rec.assumed && byQueue[q].jobs == 0) continue;
         QueueSeries s;
         s.name = rec.name;
-        if (rec.parent >= 0) s.parent = state.queues[size_t(rec.parent)].name;
+        if (rec.parent >= 0 && !state.queues[size_t(rec.parent)].assumed)
+            s.parent = state.queues[size_t(rec.parent)].name;
         if (double g = gpusOf(rec.guarantee); g >= 0) s.guaranteeGpus = g;
         if (double g = gpusOf(rec.deserved); g >= 0) s.deservedGpus = g;
         if (double g = gpusOf(rec.capability); g >= 0) s.capabilityGpus = g;

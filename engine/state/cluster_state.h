@@ -12,6 +12,7 @@
 
 #include <cstdint>
 #include <deque>
+#include <functional>
 #include <map>
 #include <memory>
 #include <optional>
@@ -98,6 +99,14 @@ struct JobRec {
     int32_t queue = -1;
     uint32_t queueName = 0;                     // the queue the PodGroup names (string id), known or not
     std::shared_ptr<const KueueWorkload> kueue; // the Kueue Workload the job was made from, if any
+    // The application a shim groups the job's pods into (YuniKorn's app id), 0 = none named.
+    uint32_t application = 0;
+    // false: the scheduler's controllers leave the workload alone (a Job without Kueue's queue-name
+    // label is not suspended); kube-scheduler places its pods as they come.
+    bool managed = true;
+    // A quota-admitting scheduler may admit the job with this many pods (Kueue's partial admission,
+    // a single pod set); 0: all of them.
+    int32_t admitAtLeast = 0;
     int32_t minAvailable = 0;
     int32_t priority = 0;
     std::vector<std::pair<uint16_t, int32_t>> minTaskMember; // role -> min
@@ -132,6 +141,8 @@ struct QueueRec {
     bool reclaimable = true;
     ResourceList guarantee, deserved, capability; // as written (set-ness matters upstream)
     std::string hierarchy, hierarchyWeights;      // volcano.sh/hierarchy annotations
+    bool assumed =
+        false; // not in the input: the scheduler creates it at start-up (BuildOptions::startupQueues)
 };
 
 struct HyperNodeRec {
@@ -177,17 +188,56 @@ struct NodeBucket {
     std::vector<std::pair<uint32_t, uint32_t>> joinLog;
 };
 
+// What a scheduler's own controllers make of a workload (its PodGroup and pods): the queue they put
+// it in, the gang they give it, the application its pods form. Each profile reads the workloads it
+// does not own itself (profiles/<name>/controllers.cpp).
+struct WorkloadReading {
+    std::string
+        name; // the PodGroup's name as the controller calls it (Volcano's podgroup-<uid>); "": the input's
+    std::string queue; // in the profile's own terms: a Volcano queue, a Kueue LocalQueue or ClusterQueue, ...
+    int32_t minMember = 0;
+    std::map<std::string, int32_t> minTaskMember;
+    ResourceList minResources;
+    std::string application;
+    bool managed = true;
+    int32_t admitAtLeast = 0; // partial admission down to this many pods (0: all of them)
+    std::string note;         // said once per kind of workload: what was read and why
+};
+using ReadWorkload =
+    std::function<WorkloadReading(const PodGroup& group, const std::vector<const Pod*>& pods)>;
+
 struct BuildOptions {
     // Scheduler names whose pending pods Volcano takes (empty name counts as Volcano's). Pods of
     // what-if workloads Gantry expanded (batch Jobs, JobSets, Kubeflow jobs) are taken too.
     std::vector<std::string> schedulerNames{"volcano"};
     bool allSchedulers = false; // take every pending pod (the kube-default contrast)
+    // Pods naming a scheduler Gantry does not emulate (kai-scheduler, a custom one) are that
+    // scheduler's and no profile takes them, unless its admission gives every new pod to it
+    // (YuniKorn's admission controller rewrites schedulerName) outside these namespaces.
+    bool admissionTakesEveryPod = false;
+    std::vector<std::string> admissionBypassNamespaces;
     // Count every resource a node or pod names, not only those Volcano counts (YuniKorn keeps
     // custom names such as "first" as resource types of their own).
     bool everyResource = false;
     // Keep the jobs of every queue, also those naming no Volcano queue (a profile that resolves
     // queues of its own kinds reads JobRec::queueName).
     bool anyQueue = false;
+    // Without anyQueue: say so when a gang names a queue that does not exist (the scheduler
+    // leaves it alone), in these words after "PodGroup ns/name names queue 'q', which does not
+    // exist; ".
+    std::string unknownQueueConsequence;
+    // Queues the scheduler creates at start-up where the input has none of that name (Volcano's
+    // root and default). A gang that lands in one is told it was assumed, with `note`.
+    struct StartupQueue {
+        Queue queue;
+        std::string note;
+    };
+    std::vector<StartupQueue> startupQueues;
+    // How the scheduler's controllers read each workload; null: as the input says.
+    ReadWorkload readWorkload = nullptr;
+    // Pods of no gang form workloads of the scheduler's controllers (one per controller owner, else
+    // one per pod), read with readWorkload; without it they stay pods of no job.
+    bool groupLoosePods = false;
 };
 
 class ClusterState {

@@ -132,9 +132,17 @@ bool whatIfOrigin(const PodGroup& g) {
     return !g.origin.empty() && g.origin.rfind("scheduling.", 0) != 0 && g.origin.rfind("kueue.", 0) != 0;
 }
 
+// The schedulers the profiles emulate: a pod naming one of them is the workload under study; a pod
+// naming another waits for that scheduler.
+bool emulatedScheduler(const std::string& name) {
+    return name.empty() || name == "default-scheduler" || name == "volcano" || name == "yunikorn";
+}
+
 } // namespace
 
 struct StateBuilder {
+    StateBuilder(ClusterState& state, Diagnostics* diagnostics, const BuildOptions& buildOptions)
+        : s(state), warnings(diagnostics), options(buildOptions) {}
     ClusterState& s;
     Diagnostics* warnings;
     const BuildOptions& options;
@@ -293,8 +301,17 @@ struct StateBuilder {
     }
 
     void addQueues(const Cluster& c) {
-        for (const auto& q : c.queues) {
-            if (q.kind != Queue::Kind::Queue) continue;
+        std::vector<const Queue*> queues;
+        for (const auto& q : c.queues)
+            if (q.kind == Queue::Kind::Queue) queues.push_back(&q);
+        for (const auto& sq : options.startupQueues)
+            if (std::none_of(queues.begin(), queues.end(),
+                             [&](const Queue* q) { return q->name == sq.queue.name; })) {
+                queues.push_back(&sq.queue);
+                assumedQueues.emplace(sq.queue.name, &sq.note);
+            }
+        for (const Queue* qp : queues) {
+            const Queue& q = *qp;
             QueueRec r;
             r.name = q.name;
             r.parentName = q.parent;
@@ -309,6 +326,7 @@ struct StateBuilder {
             if (h != q.annotations.end()) r.hierarchy = h->second;
             auto w = q.annotations.find("volcano.sh/hierarchy-weights");
             if (w != q.annotations.end()) r.hierarchyWeights = w->second;
+            r.assumed = assumedQueues.count(q.name) > 0;
             s.queueIndex.emplace(q.name, uint32_t(s.queues.size()));
             s.queues.push_back(std::move(r));
         }
@@ -327,19 +345,71 @@ struct StateBuilder {
     }
 
     void addJobs(const Cluster& c) {
-        for (const auto& g : c.podGroups) {
+        for (const auto& p : c.pods)
+            if (p.creationTimestamp) newest = std::max(newest.value_or(INT64_MIN), *p.creationTimestamp);
+        for (const auto& g : c.podGroups)
+            if (g.creationTimestamp) newest = std::max(newest.value_or(INT64_MIN), *g.creationTimestamp);
+        std::unordered_map<std::string, std::vector<const Pod*>> podsOf;
+        if (options.readWorkload)
+            for (const auto& p : c.pods)
+                if (!p.group.empty()) podsOf[p.ns + '/' + p.group].push_back(&p);
+        static const std::vector<const Pod*> none;
+        for (const auto& input : c.podGroups) {
+            std::optional<PodGroup> read;
+            WorkloadReading reading;
+            if (options.readWorkload) {
+                auto it = podsOf.find(input.key());
+                reading = options.readWorkload(input, it == podsOf.end() ? none : it->second);
+                read = applyReading(input, reading);
+            }
+            const PodGroup& g = read ? *read : input;
             std::string queue = g.queue.empty() ? "default" : g.queue;
+            if (read) queue = reading.queue;
             if (s.findQueue(queue) < 0 && !options.anyQueue) {
-                std::string why = "PodGroup " + g.key() + " names queue '" + queue +
-                                  "', which does not exist; Volcano does not schedule it";
-                warn(g.source, why);
+                std::string why =
+                    "PodGroup " + g.key() + " names queue '" + queue + "', which does not exist";
+                if (!options.unknownQueueConsequence.empty()) {
+                    why += "; " + options.unknownQueueConsequence;
+                    warn(g.source, why);
+                }
                 s.skippedGroups[g.key()] = why;
                 continue;
             }
+            if (auto assumed = assumedQueues.find(queue); assumed != assumedQueues.end() && assumed->second) {
+                warn(g.source, *assumed->second);
+                assumed->second = nullptr; // once per queue
+            }
             uint32_t id = addJobRecord(g, queue);
+            if (read) keepReading(id, reading, g.source);
+            if (g.name != input.name) jobOfGroup.emplace(input.key(), id);
             if (whatIfOrigin(g)) whatIf.insert(id);
         }
     }
+
+    std::unordered_map<std::string, uint32_t> jobOfGroup; // renamed by the controllers: input key -> job
+
+    static PodGroup applyReading(const PodGroup& g, const WorkloadReading& r) {
+        PodGroup out = g;
+        if (!r.name.empty()) out.name = r.name;
+        out.queue = r.queue;
+        out.minMember = r.minMember;
+        out.minTaskMember = r.minTaskMember;
+        out.minResources = r.minResources;
+        return out;
+    }
+
+    void keepReading(uint32_t job, const WorkloadReading& r, const SourceRef& where) {
+        JobRec& j = s.jobs[job];
+        j.managed = r.managed;
+        j.admitAtLeast = r.admitAtLeast;
+        if (!r.application.empty()) j.application = s.strings.intern(r.application);
+        if (!r.note.empty() && notesSaid.insert(r.note).second) warn(where, r.note);
+    }
+    std::set<std::string> notesSaid;
+    // The newest creationTimestamp of the input: the snapshot's "now", to which objects' creation
+    // times are made relative (so they come before jobs the simulation adds at time 0 and later).
+    std::optional<int64_t> newest;
+    std::map<std::string, const std::string*> assumedQueues; // name -> note, null once said
 
     uint32_t addJobRecord(const PodGroup& g, const std::string& queue) {
         JobRec j;
@@ -364,7 +434,8 @@ struct StateBuilder {
             if (int dim = s.dims.find(name); dim >= 0) j.minResourcesMask |= uint64_t(1) << dim;
         j.phase = g.phase;
         j.topology = g.networkTopology;
-        j.creationSeconds = g.arrivalSeconds;
+        j.creationSeconds =
+            g.creationTimestamp && newest ? double(*g.creationTimestamp - *newest) : g.arrivalSeconds;
         auto readBool = [&](const Labels& m, const char* key) -> std::optional<bool> {
             auto it = m.find(key);
             if (it == m.end()) return std::nullopt;
@@ -405,6 +476,11 @@ struct StateBuilder {
     }
 
     bool takesPod(const Pod& p, uint32_t job) const {
+        if (options.admissionTakesEveryPod && p.nodeName.empty() && p.phase == PodPhase::Pending)
+            return std::find(options.admissionBypassNamespaces.begin(),
+                             options.admissionBypassNamespaces.end(),
+                             p.ns) == options.admissionBypassNamespaces.end();
+        if (!emulatedScheduler(p.schedulerName)) return false;
         if (options.allSchedulers || p.schedulerName.empty()) return true;
         if (std::find(options.schedulerNames.begin(), options.schedulerNames.end(), p.schedulerName) !=
             options.schedulerNames.end())
@@ -542,22 +618,64 @@ struct StateBuilder {
     }
 
     void addPods(const Cluster& c) {
+        std::unordered_map<std::string, uint32_t> looseJobs;
+        if (options.groupLoosePods && options.readWorkload) looseJobs = addLooseGroups(c);
         uint32_t order = 0;
         for (const auto& p : c.pods) {
             uint32_t job = UINT32_MAX;
             if (!p.group.empty()) {
-                int j = s.findJob(p.ns + "/" + p.group);
+                auto renamed = jobOfGroup.find(p.ns + "/" + p.group);
+                int j = renamed != jobOfGroup.end() ? int(renamed->second) : s.findJob(p.ns + "/" + p.group);
                 if (j >= 0) job = uint32_t(j);
+            } else if (auto it = looseJobs.find(looseKey(p)); it != looseJobs.end()) {
+                job = it->second;
             }
             addTask(p, job, order++);
         }
+    }
+
+    // Pods of no gang that the scheduler's controllers group themselves (Volcano's pod-group
+    // controller: one PodGroup per controller owner, else per pod; Kueue: a plain pod is a workload).
+    static std::string looseKey(const Pod& p) {
+        if (!p.ownerUid.empty()) return p.ns + "/uid:" + p.ownerUid;
+        if (!p.ownerName.empty()) return p.ns + "/" + p.ownerKind + ":" + p.ownerName;
+        return p.ns + "/pod:" + p.name;
+    }
+
+    std::unordered_map<std::string, uint32_t> addLooseGroups(const Cluster& c) {
+        std::map<std::string, std::vector<const Pod*>> byOwner;
+        for (const auto& p : c.pods)
+            if (p.group.empty() && takesPod(p, UINT32_MAX) && p.phase != PodPhase::Succeeded &&
+                p.phase != PodPhase::Failed)
+                byOwner[looseKey(p)].push_back(&p);
+        std::unordered_map<std::string, uint32_t> out;
+        for (const auto& [key, pods] : byOwner) {
+            const Pod& first = *pods.front();
+            PodGroup g;
+            g.name = first.ownerName.empty() ? first.name : first.ownerName;
+            g.ns = first.ns;
+            g.origin = first.ownerKind.empty() ? "v1/Pod" : first.ownerKind;
+            g.labels = first.labels;
+            g.priorityClassName = first.priorityClassName;
+            g.minMember = int32_t(pods.size());
+            g.creationTimestamp = first.creationTimestamp;
+            g.source = first.source;
+            const WorkloadReading reading = options.readWorkload(g, pods);
+            if (!reading.name.empty()) g.name = reading.name;
+            if (s.findJob(g.key()) >= 0) continue; // a PodGroup object of that name is in the input
+            if (s.findQueue(reading.queue) < 0 && !options.anyQueue) continue;
+            const uint32_t id = addJobRecord(applyReading(g, reading), reading.queue);
+            keepReading(id, reading, g.source);
+            out.emplace(key, id);
+        }
+        return out;
     }
 };
 
 ClusterState buildClusterState(const Cluster& cluster, Diagnostics* warnings, const BuildOptions& options) {
     ClusterState s;
     s.strings.intern(""); // id 0 = empty
-    StateBuilder b{s, warnings, options, {}};
+    StateBuilder b{s, warnings, options};
     b.internDims(cluster);
     b.addNodes(cluster);
     b.addHyperNodes(cluster);
@@ -576,13 +694,22 @@ uint32_t ClusterState::addJob(const PodGroup& group, const std::vector<Pod>& pod
 
 uint32_t ClusterState::addJob(const PodGroup& group, const std::vector<Pod>& pods,
                               const BuildOptions& options) {
-    StateBuilder b{*this, nullptr, options, {}};
+    StateBuilder b{*this, nullptr, options};
     for (const auto& p : pods)
         for (const auto& [name, amount] : p.requests)
             if (countsResource(name) && dims.find(name) < 0)
                 throw std::invalid_argument("addJob: resource '" + name + "' is unknown to this cluster");
-    std::string queue = group.queue.empty() ? "default" : group.queue;
-    uint32_t job = b.addJobRecord(group, queue);
+    uint32_t job;
+    if (options.readWorkload) {
+        std::vector<const Pod*> list;
+        list.reserve(pods.size());
+        for (const auto& p : pods) list.push_back(&p);
+        const WorkloadReading reading = options.readWorkload(group, list);
+        job = b.addJobRecord(StateBuilder::applyReading(group, reading), reading.queue);
+        b.keepReading(job, reading, group.source);
+    } else {
+        job = b.addJobRecord(group, group.queue.empty() ? "default" : group.queue);
+    }
     if (whatIfOrigin(group)) b.whatIf.insert(job);
     for (const auto& p : pods) b.addTask(p, job, nextTaskOrder);
     markChanged(job);

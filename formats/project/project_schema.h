@@ -94,15 +94,16 @@ GANTRY_SCHEMA(NetworkTopologyConstraint, field("mode", &NetworkTopologyConstrain
               field("highestTierAllowed", &NetworkTopologyConstraint::highestTierAllowed),
               field("highestTierName", &NetworkTopologyConstraint::highestTierName));
 GANTRY_SCHEMA(PodGroup, field("name", &PodGroup::name, true), field("namespace", &PodGroup::ns),
-              field("queue", &PodGroup::queue), field("minMember", &PodGroup::minMember),
-              field("minTaskMember", &PodGroup::minTaskMember),
+              field("queue", &PodGroup::queue), field("specQueue", &PodGroup::specQueue),
+              field("minMember", &PodGroup::minMember), field("minTaskMember", &PodGroup::minTaskMember),
               field("minResources", &PodGroup::minResources),
               field("priorityClassName", &PodGroup::priorityClassName), field("phase", &PodGroup::phase),
               field("networkTopology", &PodGroup::networkTopology), field("origin", &PodGroup::origin),
               field("labels", &PodGroup::labels), field("annotations", &PodGroup::annotations),
               field("arrivalSeconds", &PodGroup::arrivalSeconds),
               field("durationSeconds", &PodGroup::durationSeconds),
-              field("checkpointSeconds", &PodGroup::checkpointSeconds));
+              field("checkpointSeconds", &PodGroup::checkpointSeconds),
+              field("creationTimestamp", &PodGroup::creationTimestamp));
 
 GANTRY_SCHEMA(ResourceQuota, field("resource", &ResourceQuota::resource, true),
               field("nominal", &ResourceQuota::nominal),

@@ -2,6 +2,8 @@
 #include "import_state.h"
 #include "kubernetes/k8s_fields.h"
 
+#include <filesystem>
+
 namespace gantry::snapshot {
 
 bool State::hasPodGroup(const std::string& ns, const std::string& name) {
@@ -19,14 +21,46 @@ void State::skip(const std::string& what, const SourceRef& where) {
     ++it->second.count;
 }
 
+namespace {
+
+// Five characters of the API server's alphabet for generated names (no vowels, no 0, 1, 3), from a
+// hash of the object's file and position.
+std::string generatedSuffix(const SourceRef& where) {
+    static constexpr char kAlphabet[] = "bcdfghjklmnpqrstvwxz2456789";
+    uint64_t h = 1469598103934665603ull;
+    auto mix = [&](const std::string& text) {
+        for (unsigned char c : text) h = (h ^ c) * 1099511628211ull;
+    };
+    mix(std::filesystem::path(where.file).filename().string()); // the same on every machine
+    mix(std::to_string(where.document) + ":" + std::to_string(where.line) + ":" +
+        std::to_string(where.column));
+    std::string out;
+    for (int i = 0; i < 5; ++i) {
+        out += kAlphabet[h % (sizeof(kAlphabet) - 1)];
+        h /= sizeof(kAlphabet) - 1;
+    }
+    return out;
+}
+
+} // namespace
+
 void readMetadata(Object& o, bool namespaced) {
     auto meta = o.root["metadata"];
     meta.checkKeys(o.kind, {"name", "namespace", "labels", "annotations", "uid", "ownerReferences"},
                    {"generateName", "resourceVersion", "creationTimestamp", "managedFields", "generation",
                     "selfLink", "finalizers", "deletionTimestamp", "deletionGracePeriodSeconds"});
     o.name = meta["name"].str();
-    if (o.name.empty()) (meta.present() ? meta : o.root).fail("the object has no name");
+    if (o.name.empty()) {
+        // `kubectl create` accepts an object named by generateName alone: the API server appends
+        // five random characters. Ours are drawn from where the object is, so runs repeat.
+        const std::string base = meta["generateName"].str();
+        if (base.empty())
+            (meta.present() ? meta : o.root)
+                .fail("the object has no name (metadata.name or metadata.generateName)");
+        o.name = base + generatedSuffix(o.root.where());
+    }
     if (namespaced) o.ns = meta["namespace"].str("default");
+    o.creationTimestamp = readTimestamp(meta["creationTimestamp"]);
     o.labels = meta["labels"].stringMap();
     o.annotations = meta["annotations"].stringMap();
     o.source = o.root.where();
@@ -40,6 +74,7 @@ PodGroup podGroupOf(const Object& o, std::string origin) {
     g.labels = o.labels;
     g.annotations = o.annotations;
     g.source = o.source;
+    g.creationTimestamp = o.creationTimestamp;
     g.origin = std::move(origin);
     return g;
 }

@@ -89,6 +89,7 @@ struct Object {
     std::string ns;
     Labels labels;
     Labels annotations;
+    std::optional<int64_t> creationTimestamp; // metadata.creationTimestamp, Unix seconds
     SourceRef source;
 };
 
@@ -125,6 +126,9 @@ void readCoschedulingPodGroup(State& s, const Object& o);
 void readBatchJob(State& s, const Object& o);
 void readJobSet(State& s, const Object& o);
 void readKubeflowJob(State& s, const Object& o);
+void readDeployment(State& s, const Object& o);
+void readReplicaSet(State& s, const Object& o);
+void readStatefulSet(State& s, const Object& o);
 
 // Pod template -> pod (shared by Pod and the workload kinds). `path` is the template's spec node.
 struct PodTemplate {
@@ -141,12 +145,19 @@ void applyPodConventions(const Y& where, Pod& pod);
 // Kueue LocalQueue name in *kueueLocalQueue when it comes from Kueue's label.
 std::string queueFromMetadata(const Labels& labels, const Labels& annotations, bool* fromKueue);
 
+// The queue a workload asks for (its own metadata first, then its pod template's), and the Kueue
+// priority class its label names.
+struct Expansion;
+void queueOf(Expansion& e);
+
 // Adds expanded pods of a what-if workload and its gang (unless one is named by the template).
 struct Expansion {
     std::string ownerGroup, ownerKind, ns, name, origin;
+    std::string uid; // the workload's metadata.uid, its pods' owner UID
     SourceRef source;
     Labels labels, annotations; // of the workload object
     std::string queue;
+    std::string specQueue; // the queue the workload's own spec names (PodGroup::specQueue)
     bool queueIsKueueLocal = false;
     std::string priorityClassName;
     int32_t minMember = 0; // 0 = all pods

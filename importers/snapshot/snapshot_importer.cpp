@@ -52,6 +52,9 @@ constexpr KindInfo kKinds[] = {
     {"kubeflow.org", "PyTorchJob", true, readKubeflowJob},
     {"kubeflow.org", "MPIJob", true, readKubeflowJob},
     {"kubeflow.org", "TFJob", true, readKubeflowJob},
+    {"apps", "Deployment", true, readDeployment},
+    {"apps", "ReplicaSet", true, readReplicaSet},
+    {"apps", "StatefulSet", true, readStatefulSet},
 };
 
 void addObject(snapshot::State& s, const Y& root, const std::string& listApiVersion,
@@ -180,18 +183,54 @@ void chooseTopologyLevels(Cluster& c) {
     }
 }
 
+// What every cluster has, where the input leaves it out: the namespaces the API server creates
+// (default, kube-system, kube-public, kube-node-lease), and the namespace of every object the input
+// holds (the API server refuses an object in a namespace that does not exist). Every namespace
+// carries kubernetes.io/metadata.name, which the API server sets (NamespaceDefaultLabelName).
+void addClusterDefaults(snapshot::State& s) {
+    auto& c = s.cluster;
+    std::set<std::string> known;
+    for (const auto& ns : c.namespaces) known.insert(ns.name);
+    std::vector<std::string> assumed;
+    SourceRef firstUse;
+    auto need = [&](const std::string& ns, const SourceRef& where) {
+        if (ns.empty() || known.count(ns)) return;
+        known.insert(ns);
+        c.namespaces.push_back(Namespace{ns, {}, {}});
+        if (assumed.empty()) firstUse = where;
+        assumed.push_back(ns);
+    };
+    for (const auto& p : c.pods) need(p.ns, p.source);
+    for (const auto& g : c.podGroups) need(g.ns, g.source);
+    for (const auto& l : c.localQueues) need(l.ns, l.source);
+    for (const auto& l : c.limitRanges) need(l.ns, l.source);
+    const bool used = !assumed.empty();
+    for (const char* builtIn : {"default", "kube-system", "kube-public", "kube-node-lease"})
+        if (!known.count(builtIn)) {
+            known.insert(builtIn);
+            c.namespaces.push_back(Namespace{builtIn, {}, {}});
+        }
+    for (auto& ns : c.namespaces) ns.labels.try_emplace("kubernetes.io/metadata.name", ns.name);
+    if (!used) return;
+    std::string list;
+    for (const auto& n : assumed) list += (list.empty() ? "'" : ", '") + n + "'";
+    s.warnings.push_back(
+        Diagnostic{Severity::Warning, firstUse,
+                   "namespace" + std::string(assumed.size() > 1 ? "s " : " ") + list +
+                       " not in the input, but objects are in " + (assumed.size() > 1 ? "them" : "it") +
+                       ": assumed to exist, as the API server would have required, with no labels but "
+                       "kubernetes.io/metadata.name"});
+}
+
+// One warning per kind, at its first object, so that each points at an object of the kind it names.
 void emitSkipped(snapshot::State& s) {
-    if (s.skippedOrder.empty()) return;
-    int total = 0;
-    std::string kinds;
     for (const auto& k : s.skippedOrder) {
         const auto& e = s.skipped.at(k);
-        total += e.count;
-        kinds += (kinds.empty() ? "" : ", ") + k + (e.count > 1 ? " x" + std::to_string(e.count) : "");
+        s.warnings.push_back(Diagnostic{
+            Severity::Warning, e.first,
+            "skipped " + (e.count > 1 ? std::to_string(e.count) + " objects" : std::string("an object")) +
+                " of kind " + k + ", which Gantry does not read"});
     }
-    s.warnings.push_back(Diagnostic{Severity::Warning, s.skipped.at(s.skippedOrder.front()).first,
-                                    "skipped " + std::to_string(total) + " object" + (total > 1 ? "s" : "") +
-                                        " of kinds Gantry does not read: " + kinds});
 }
 
 } // namespace
@@ -228,6 +267,7 @@ Cluster SnapshotImporter::finish(Diagnostics& diagnostics) {
     addKueuePodGroups(s);
     addImplicitCohorts(s.cluster);
     resolveLocalQueues(s);
+    addClusterDefaults(s);
     chooseTopologyLevels(s.cluster);
     emitSkipped(s);
     s.notes.appendTo(s.warnings);

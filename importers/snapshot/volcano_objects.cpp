@@ -62,6 +62,7 @@ void readVolcanoPodGroup(State& s, const Object& o) {
         g.minTaskMember[role] = n;
     }
     g.queue = spec["queue"].str();
+    g.specQueue = g.queue;
     g.priorityClassName = spec["priorityClassName"].str();
     g.minResources = spec["minResources"].resources();
     g.networkTopology = readNetworkTopologyConstraint(spec["networkTopology"]);
@@ -131,6 +132,7 @@ void readVolcanoJob(State& s, const Object& o) {
                    {"volumes", "policies", "plugins", "maxRetry", "ttlSecondsAfterFinished", "minSuccess"});
     Expansion e = expansionOf(o, "batch.volcano.sh");
     e.queue = spec["queue"].str("default");
+    e.specQueue = e.queue;
     e.priorityClassName = spec["priorityClassName"].str();
     e.networkTopology = readNetworkTopologyConstraint(spec["networkTopology"]);
     // The job controller names the PodGroup <job>-<uid> when the job has a UID.

@@ -44,6 +44,8 @@ const std::string* find(const Labels& m, const char* k) {
     return it == m.end() ? nullptr : &it->second;
 }
 
+} // namespace
+
 // The queue a workload asks for: its own metadata first, then its pod template's.
 void queueOf(Expansion& e) {
     e.queue = queueFromMetadata(e.labels, e.annotations, &e.queueIsKueueLocal);
@@ -54,8 +56,6 @@ void queueOf(Expansion& e) {
     if (e.priorityClassName.empty())
         if (auto wpc = find(e.labels, key::KueuePriorityClass)) e.priorityClassName = *wpc;
 }
-
-} // namespace
 
 void addExpansion(State& s, const Y& where, Expansion e) {
     std::string groupName = e.groupName.empty() ? e.name : e.groupName;
@@ -74,6 +74,7 @@ void addExpansion(State& s, const Y& where, Expansion e) {
             p.nodeName.clear();
             p.ownerKind = e.ownerKind;
             p.ownerName = e.name;
+            p.ownerUid = e.uid;
             p.source = e.source;
             if (role.role.size() && !p.annotations.count(key::TaskSpec) && !p.labels.count(key::TaskSpec))
                 p.role = role.role;
@@ -95,6 +96,7 @@ void addExpansion(State& s, const Y& where, Expansion e) {
     g.ns = e.ns;
     g.origin = e.origin;
     g.queue = e.queue;
+    g.specQueue = e.specQueue;
     g.priorityClassName = e.priorityClassName;
     if (g.priorityClassName.empty() && !e.roles.empty())
         g.priorityClassName = e.roles.front().pod.pod.priorityClassName;
@@ -136,6 +138,7 @@ Expansion expansionOf(const Object& o, const std::string& group) {
     e.source = o.source;
     e.labels = o.labels;
     e.annotations = o.annotations;
+    e.uid = o.root["metadata"]["uid"].str();
     return e;
 }
 
@@ -240,6 +243,7 @@ void readKubeflowJob(State& s, const Object& o) {
     queueOf(e);
     if (sched["queue"].present()) {
         e.queue = sched["queue"].str();
+        e.specQueue = e.queue;
         e.queueIsKueueLocal = false;
     }
     if (sched["priorityClass"].present()) e.priorityClassName = sched["priorityClass"].str();

@@ -8,6 +8,7 @@
 #include <QDir>
 #include <QRegularExpression>
 #include <QtTest>
+#include <algorithm>
 #include <fstream>
 #include <sstream>
 
@@ -61,7 +62,22 @@ class ConformanceImportTest : public QObject {
         } catch (const InputError& e) {
             QFAIL(e.what());
         }
-        QVERIFY2(warnings.empty(), qPrintable(joined(warnings))); // nothing unmodelled, nothing dangling
+        // Nothing unmodelled, nothing dangling. The upstream tests' namespaces (c1, ns1) have no
+        // Namespace object: the importer assumes them and says so, once.
+        Diagnostics unexpected;
+        int assumed = 0;
+        for (const auto& d : warnings)
+            if (d.message.rfind("namespace '", 0) == 0 &&
+                d.message.find("assumed to exist") != std::string::npos)
+                ++assumed;
+            else
+                unexpected.push_back(d);
+        QVERIFY2(unexpected.empty(), qPrintable(joined(unexpected)));
+        QVERIFY(assumed <= 1);
+        for (const char* ns : {"default", "kube-system", "kube-public", "kube-node-lease"})
+            QVERIFY2(std::any_of(c.namespaces.begin(), c.namespaces.end(),
+                                 [&](const Namespace& n) { return n.name == ns; }),
+                     ns);
         QCOMPARE(int(c.nodes.size()), countKind(text, "Node"));
         QCOMPARE(int(c.pods.size()), countKind(text, "Pod"));
         QCOMPARE(int(c.podGroups.size()), countKind(text, "PodGroup"));

@@ -91,9 +91,11 @@ class SnapshotObjectsTest : public QObject {
         QCOMPARE(w1->preemptable, std::optional<bool>(true));
         QCOMPARE(w1->schedulerName, std::string("volcano"));
 
-        // The PodGroup both pods name is not in this file: a warning per pod, not an error.
-        QCOMPARE(w.size(), size_t(2));
-        QCOMPARE(QString::fromStdString(w[0].str()),
+        // The PodGroup both pods name is not in this file: a warning per pod, not an error. The list
+        // holds no Namespace: the pods' one is assumed, and said so first.
+        QCOMPARE(w.size(), size_t(3));
+        QVERIFY2(w[0].message.rfind("namespace 'research' not in the input", 0) == 0, w[0].message.c_str());
+        QCOMPARE(QString::fromStdString(w[1].str()),
                  QString::fromStdString(dataPath("importers/kubectl-list.json")) +
                      ":92:9: warning: pod 'research/llm-pretrain-worker-0' names PodGroup 'llm-pretrain-7b', "
                      "which does not exist; the pod will stay pending");
@@ -102,7 +104,9 @@ class SnapshotObjectsTest : public QObject {
     void kueueObjectsAndWorkloads() {
         Diagnostics w;
         auto c = import({"kueue.yaml"}, w);
-        QVERIFY2(w.empty(), qPrintable(joined(w)));
+        // Every namespace the file's objects live in is in it but nlp, which is assumed.
+        QCOMPARE(w.size(), size_t(1));
+        QVERIFY2(w[0].message.rfind("namespace 'nlp' not in the input", 0) == 0, w[0].message.c_str());
         QCOMPARE(c.resourceFlavors.size(), size_t(2));
         const auto& h100 = c.resourceFlavors[0];
         QCOMPARE(h100.nodeLabels.at("nvidia.com/gpu.product"), std::string("NVIDIA-H100-80GB-HBM3"));
@@ -185,8 +189,11 @@ class SnapshotObjectsTest : public QObject {
         Diagnostics w;
         auto c = import({"volcano-objects.yaml"}, w);
         QVERIFY2(w.empty(), qPrintable(joined(w)));
-        QCOMPARE(c.namespaces.size(), size_t(1));
+        // The file's one namespace, then those every cluster has (default, kube-system, kube-public,
+        // kube-node-lease), each labelled with its name as the API server labels it.
+        QCOMPARE(c.namespaces.size(), size_t(5));
         QCOMPARE(c.namespaces[0].labels.at("team"), std::string("research"));
+        QCOMPARE(c.namespaces[0].labels.at("kubernetes.io/metadata.name"), c.namespaces[0].name);
         const Queue* r = queue(c, "research");
         QCOMPARE(r->weight, 4);
         QCOMPARE(r->priority, 10);
@@ -310,14 +317,32 @@ class SnapshotObjectsTest : public QObject {
         QCOMPARE(share->gpu.models, std::vector<std::string>{"T4"});
         QCOMPARE(share->gpuIndices, (std::vector<int32_t>{0, 1, 3}));
 
-        QCOMPARE(w.size(), size_t(2));
+        // The namespaces the objects live in are assumed (no Namespace objects in the file); each kind
+        // Gantry does not read is reported at its own first object.
+        QCOMPARE(w.size(), size_t(4));
         std::string file = dataPath("importers/training-jobs.yaml");
         QCOMPARE(QString::fromStdString(w[0].str()),
-                 QString::fromStdString(file) + ":138:1: warning: skipped 3 objects of kinds Gantry does not "
-                                                "read: Deployment (apps/v1) x2, Service (v1)");
+                 QString::fromStdString(file) +
+                     ":104:1: warning: namespaces 'web', 'vision' not in the input, but objects are in them: "
+                     "assumed to exist, as the API server would have required, with no labels but "
+                     "kubernetes.io/metadata.name");
         QCOMPARE(QString::fromStdString(w[1].str()),
+                 QString::fromStdString(file) +
+                     ":138:1: warning: skipped 2 objects of kind PodDisruptionBudget "
+                     "(policy/v1), which Gantry does not read");
+        QCOMPARE(QString::fromStdString(w[2].str()),
+                 QString::fromStdString(file) +
+                     ":146:1: warning: skipped an object of kind Service (v1), which "
+                     "Gantry does not read");
+        QCOMPARE(QString::fromStdString(w[3].str()),
                  QString::fromStdString(file) + ":113:3: warning: Pod field 'spec.schedulingGates' is not "
                                                 "modelled by Gantry and was ignored");
+        for (const char* ns : {"web", "vision", "default", "kube-system", "kube-public", "kube-node-lease"}) {
+            auto it = std::find_if(c.namespaces.begin(), c.namespaces.end(),
+                                   [&](const Namespace& n) { return n.name == ns; });
+            QVERIFY2(it != c.namespaces.end(), ns);
+            QCOMPARE(it->labels.at("kubernetes.io/metadata.name"), std::string(ns));
+        }
     }
 
     void severalFilesMerge() {

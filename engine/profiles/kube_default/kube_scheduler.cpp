@@ -16,6 +16,9 @@ BuildOptions kubeBuildOptions() {
 
 namespace {
 
+constexpr const char* kOtherScheduler =
+    "not kube-scheduler's: its schedulerName names another scheduler, which Gantry does not emulate";
+
 struct Undo {
     uint32_t task;
     TaskStatus status;
@@ -59,12 +62,19 @@ class KubeScheduler {
     CycleResult run(bool scores, bool compact, const std::vector<uint32_t>* pods) {
         CycleResult r;
         std::vector<uint32_t> queue;
+        // A pod naming a scheduler Gantry does not emulate waits for it: kube-scheduler handles only
+        // the pods of its own profiles (responsibleForPod in pkg/scheduler/eventhandlers.go).
+        auto take = [&](uint32_t t) {
+            if (st_.tasks[t].status != TaskStatus::Pending) return;
+            if (st_.tasks[t].volcano)
+                queue.push_back(t);
+            else
+                r.pending[st_.taskKey(t)] = kOtherScheduler;
+        };
         if (pods) {
-            for (uint32_t t : *pods)
-                if (st_.tasks[t].status == TaskStatus::Pending) queue.push_back(t);
+            for (uint32_t t : *pods) take(t);
         } else {
-            for (uint32_t t = 0; t < st_.tasks.size(); ++t)
-                if (st_.tasks[t].status == TaskStatus::Pending) queue.push_back(t);
+            for (uint32_t t = 0; t < st_.tasks.size(); ++t) take(t);
         }
         std::stable_sort(queue.begin(), queue.end(), [&](uint32_t a, uint32_t b) {
             if (st_.tasks[a].kubePriority != st_.tasks[b].kubePriority)

@@ -1,5 +1,6 @@
 #include "profiles/kueue/kueue_profile.h"
 
+#include "profiles/kueue/controllers.h"
 #include "profiles/kueue/object_series.h"
 #include "profiles/kueue/placement.h"
 #include "profiles/kueue/scheduler.h"
@@ -51,7 +52,12 @@ class KueueProfile : public SchedulerProfile {
   public:
     KueueProfile(const Cluster& cluster, const SchedulerPolicies& policies,
                  const gantry::kueue::PolicyObjects& objects, std::vector<std::string> notes)
-        : s_(cluster, objects, policies.kueue), placement_(cluster, policies), notes_(std::move(notes)) {}
+        : s_(cluster, objects, policies.kueue), placement_(cluster, policies), notes_(std::move(notes)) {
+        integrations_ = std::make_shared<IntegrationContext>();
+        integrations_->config = policies.kueue;
+        for (const auto& lq : objects.localQueues)
+            if (lq.name == "default") integrations_->namespacesWithDefaultQueue.insert(lq.ns);
+    }
 
     Diagnostics construction() { return s_.takeWarnings(); }
 
@@ -59,6 +65,10 @@ class KueueProfile : public SchedulerProfile {
         BuildOptions o;
         o.allSchedulers = true;
         o.anyQueue = true;
+        o.readWorkload = [context = integrations_](const PodGroup& g, const std::vector<const Pod*>& pods) {
+            return readWorkload(*context, g, pods);
+        };
+        o.groupLoosePods = true;
         return o;
     }
 
@@ -76,14 +86,29 @@ class KueueProfile : public SchedulerProfile {
             // `gantry cycle` lists what was pending when the cycle began (a simulation does not).
             wereWaiting_.clear();
             for (uint32_t wi = 0; wi < s_.workloads().size(); ++wi)
-                if (s_.workloads()[wi].state == WlState::Pending && !s_.workloads()[wi].inactive)
+                if (s_.workloads()[wi].state == WlState::Pending && !s_.workloads()[wi].inactive &&
+                    !s_.workloads()[wi].unmanaged)
                     wereWaiting_.push_back(wi);
         }
         last_ = s_.cycle(st, now);
         r.warnings = std::move(notes_);
         notes_.clear();
         for (const auto& d : s_.takeWarnings()) r.warnings.push_back(d.message);
-        if (!options.compact) return r;
+        if (!options.compact) {
+            // `gantry cycle` shows where kube-scheduler puts the pods Kueue lets through in this cycle:
+            // those of the workloads it admits, and those of jobs Kueue does not manage. (A workload
+            // admitted before has its pods already; a snapshot without them does not say where.)
+            auto& wls = s_.workloads();
+            for (uint32_t wi = 0; wi < wls.size(); ++wi)
+                if (wls[wi].unmanaged) placement_.unmanaged(st, wi, wls[wi]);
+            for (uint32_t wi : last_.admitted)
+                if (wls[wi].state == WlState::Admitted && !wls[wi].evicted)
+                    placement_.admit(st, s_.world(), wi, wls[wi]);
+            CycleResult placed = placement_.place(st, options);
+            r.bindings = std::move(placed.bindings);
+            r.pending = std::move(placed.pending);
+            return r;
+        }
         // What Kueue decided reaches the pods: admitted workloads' pods may be placed, preempted
         // workloads' pods are evicted; kube-scheduler places what may be placed.
         admitAdopted(st);
@@ -125,7 +150,7 @@ class KueueProfile : public SchedulerProfile {
         return recorder_.series(s_.world(), s_.workloads());
     }
 
-    Json cycleJson(const CycleResult&, const CycleOptions&) const override {
+    Json cycleJson(const CycleResult& result, const CycleOptions&) const override {
         const World& w = s_.world();
         const auto& wls = s_.workloads();
         Json out;
@@ -191,6 +216,9 @@ class KueueProfile : public SchedulerProfile {
             if (!i.empty()) inadmissible[w.cqs[c].name] = i;
         }
         out["queue_after"] = Json{{"active", active}, {"inadmissible", inadmissible}};
+        // The pods kube-scheduler saw after the cycle: bound, or pending with its reason.
+        out["bindings"] = result.bindings;
+        out["pods_pending"] = result.pending;
         return out;
     }
 
@@ -243,6 +271,7 @@ class KueueProfile : public SchedulerProfile {
     Placement placement_;
     ObjectRecorder recorder_;
     CycleReport last_;
+    std::shared_ptr<IntegrationContext> integrations_;
     std::vector<uint32_t> evicting_;    // preempted workloads whose pods may still hold nodes
     std::vector<uint8_t> placeable_;    // per workload: its admission reached its pods
     uint32_t seen_ = 0;                 // workloads admitAdopted has looked at once
@@ -255,7 +284,11 @@ class KueueProfile : public SchedulerProfile {
         auto& wls = s_.workloads();
         if (placeable_.size() < wls.size()) placeable_.resize(wls.size(), 0);
         auto adopt = [&](uint32_t wi) {
-            if (wls[wi].state == WlState::Admitted && !wls[wi].evicted && !placeable_[wi]) {
+            if (placeable_[wi]) return;
+            if (wls[wi].unmanaged) {
+                placement_.unmanaged(st, wi, wls[wi]);
+                placeable_[wi] = 1;
+            } else if (wls[wi].state == WlState::Admitted && !wls[wi].evicted) {
                 placement_.admit(st, s_.world(), wi, wls[wi]);
                 placeable_[wi] = 1;
             }

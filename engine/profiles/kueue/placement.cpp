@@ -55,12 +55,31 @@ void Placement::admit(ClusterState& st, const World& w, uint32_t wi, const Workl
     }
 }
 
+void Placement::unmanaged(ClusterState& st, uint32_t wi, const Workload& wl) {
+    if (wl.job == UINT32_MAX) return;
+    if (tasksOf_.size() <= wi) tasksOf_.resize(wi + 1);
+    if (ownShape_.size() < st.tasks.size()) {
+        ownShape_.resize(st.tasks.size(), UINT32_MAX);
+        placeable_.resize(st.tasks.size(), 0);
+        listed_.resize(st.tasks.size(), 0);
+    }
+    for (uint32_t t : st.jobs[wl.job].tasks) {
+        placeable_[t] = 1;
+        tasksOf_[wi].push_back(t);
+        if (!listed_[t]) {
+            listed_[t] = 1;
+            candidates_.push_back(t);
+        }
+    }
+}
+
 void Placement::release(ClusterState& st, uint32_t wi, const Workload& wl) {
     if (wi >= tasksOf_.size()) return;
     const bool same = wl.job < st.jobs.size() && st.jobAlive(wl.job) && st.jobs[wl.job].order == wl.jobOrder;
     for (uint32_t t : tasksOf_[wi]) {
         placeable_[t] = 0;
-        if (same && st.tasks[t].job == wl.job && st.tasks[t].status == TaskStatus::Pending)
+        if (same && st.tasks[t].job == wl.job && st.tasks[t].status == TaskStatus::Pending &&
+            ownShape_[t] != UINT32_MAX)
             st.tasks[t].shape = ownShape_[t];
         ownShape_[t] = UINT32_MAX;
     }

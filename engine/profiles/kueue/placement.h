@@ -19,6 +19,8 @@ class Placement {
     // The workload's pods take their flavors' node labels and tolerations; the first `count` pods
     // of each pod set may be placed.
     void admit(ClusterState& st, const World& w, uint32_t wi, const Workload& wl);
+    // A workload Kueue does not manage: every pod of it may be placed, as it is.
+    void unmanaged(ClusterState& st, uint32_t wi, const Workload& wl);
     // Its pods lose them again (evicted, or finished) and may not be placed. The job may be gone
     // from the state already (finished), its task slots taken by others.
     void release(ClusterState& st, uint32_t wi, const Workload& wl);

@@ -1,6 +1,7 @@
 #include "profiles/kueue/workloads.h"
 
 #include <algorithm>
+#include <cmath>
 #include <map>
 #include <set>
 
@@ -164,6 +165,45 @@ std::string adjustAndValidate(const World& w, const std::string& ns, std::vector
     return problems;
 }
 
+// Configuration resources: excluded prefixes dropped, then the transformations applied
+// (applyResourceTransformations in pkg/workload/workload.go): each output is its quantity per unit
+// of the input times the input's amount, summed over inputs, negative sums counting zero; Retain
+// keeps the input.
+std::vector<std::pair<std::string, Amount>> transformed(const KueueConfig& config,
+                                                        std::vector<std::pair<std::string, Amount>> in) {
+    if (!config.excludeResourcePrefixes.empty())
+        in.erase(std::remove_if(in.begin(), in.end(),
+                                [&](const auto& r) {
+                                    for (const auto& p : config.excludeResourcePrefixes)
+                                        if (r.first.rfind(p, 0) == 0) return true;
+                                    return false;
+                                }),
+                 in.end());
+    if (config.transformations.empty()) return in;
+    std::vector<std::pair<std::string, Amount>> kept;
+    std::map<std::string, double> generated;
+    for (const auto& [name, amount] : in) {
+        auto t = std::find_if(config.transformations.begin(), config.transformations.end(),
+                              [&](const KueueConfig::Transformation& x) { return x.input == name; });
+        if (t == config.transformations.end()) {
+            kept.emplace_back(name, amount);
+            continue;
+        }
+        const double units = double(amount) / (unitOf(name) == ResourceUnit::Milli ? 1000.0 : 1.0);
+        for (const auto& [out, perUnit] : t->outputs) generated[out] += units * perUnit;
+        if (!t->replace) kept.emplace_back(name, amount);
+    }
+    for (const auto& [name, amount] : generated) {
+        const Amount a = amount < 0 ? 0 : Amount(std::llround(amount));
+        auto it = std::find_if(kept.begin(), kept.end(), [&](const auto& r) { return r.first == name; });
+        if (it != kept.end())
+            it->second = addAmount(it->second, a);
+        else
+            kept.emplace_back(name, a);
+    }
+    return kept;
+}
+
 std::string shapeKey(const PodShape& sh) {
     std::string k;
     for (const auto& [a, b] : sh.nodeSelector) k += a + "=" + b + ",";
@@ -240,7 +280,9 @@ Workload makeWorkload(const World& w, const ClusterState& st, uint32_t job, Diag
             p.count = ps.count;
             p.minCount = ps.minCount.value_or(ps.count);
             p.topology = ps.topology;
-            for (const auto& [name, amount] : podRequests(ps)) {
+            std::vector<std::pair<std::string, Amount>> requests;
+            for (const auto& [name, amount] : podRequests(ps)) requests.emplace_back(name, amount);
+            for (const auto& [name, amount] : transformed(w.config, std::move(requests))) {
                 const int r = w.resource(name);
                 if (r < 0) {
                     p.uncovered.push_back(name);
@@ -260,13 +302,15 @@ Workload makeWorkload(const World& w, const ClusterState& st, uint32_t job, Diag
             PodSet p;
             p.name = role.empty() ? "main" : role;
             p.count = int32_t(tasks.size());
-            p.minCount = p.count;
+            p.minCount =
+                roleOrder.size() == 1 && j.admitAtLeast > 0 ? std::min(j.admitAtLeast, p.count) : p.count;
             p.shape = st.tasks[tasks.front()].shape;
             const PodShape& sh = st.shapes[p.shape];
             auto cls = st.shapes[p.shape].priorityClassName;
             if (!cls.empty())
                 if (auto pc = w.priorityClasses.find(cls); pc != w.priorityClasses.end())
                     wl.priority = pc->second;
+            std::vector<std::pair<std::string, Amount>> requests;
             for (int d = 0; d < st.D(); ++d) {
                 if (d == kPods) continue;
                 const Amount a = sh.request[size_t(d)];
@@ -274,7 +318,9 @@ Workload makeWorkload(const World& w, const ClusterState& st, uint32_t job, Diag
                                    : d == kMemory ? sh.memRequested
                                                   : ((sh.presentMask >> d) & 1u);
                 if (!named && a == 0) continue;
-                const std::string& name = st.dims.name(d);
+                requests.emplace_back(st.dims.name(d), a);
+            }
+            for (const auto& [name, a] : transformed(w.config, std::move(requests))) {
                 const int r = w.resource(name);
                 if (r < 0) {
                     if (a > 0) {
@@ -304,6 +350,11 @@ Workload makeWorkload(const World& w, const ClusterState& st, uint32_t job, Diag
         h.append(std::to_string(p.topology.sliceSize)).append("/").append(p.topology.podSetGroup);
     }
     wl.orderTime = wl.created;
+    if (!j.managed) {
+        wl.unmanaged = true;
+        wl.untouched = true;
+        return wl;
+    }
 
     // The ClusterQueue: its admission's, else the LocalQueue's; a name that is a ClusterQueue
     // itself (a project's queue) is taken as is.

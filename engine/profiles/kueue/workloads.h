@@ -49,6 +49,7 @@ struct Workload {
     double orderTime = kZeroTime;
     int cq = -1;            // ClusterQueue it queues in (or is admitted to)
     bool untouched = false; // no LocalQueue / no ClusterQueue: Kueue never looks at it
+    bool unmanaged = false; // not Kueue's at all (no queue-name label): its pods are placed as they come
     std::vector<PodSet> podSets;
     std::string misconfigured; // LimitRange or requests-above-limits message: never admissible
     std::string hash;          // scheduling equivalence

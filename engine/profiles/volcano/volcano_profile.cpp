@@ -1,6 +1,7 @@
 #include "profiles/volcano/volcano_profile.h"
 
 #include "model/go_text.h"
+#include "profiles/volcano/controllers.h"
 #include "profiles/volcano/framework/conf_check.h"
 #include "profiles/volcano/framework/registry.h"
 #include "profiles/volcano/framework/session.h"
@@ -25,7 +26,26 @@ class VolcanoProfile : public SchedulerProfile {
         }
     }
 
-    BuildOptions buildOptions() const override { return {}; }
+    BuildOptions buildOptions() const override {
+        BuildOptions o;
+        o.unknownQueueConsequence = "Volcano does not schedule it";
+        o.readWorkload = readWorkload;
+        o.groupLoosePods = true;
+        // The scheduler's cache creates both at start-up when they are missing (newDefaultAndRootQueue
+        // in pkg/scheduler/cache/cache.go): weight 1; root not reclaimable, default reclaimable.
+        for (const char* name : {"root", "default"}) {
+            BuildOptions::StartupQueue sq;
+            sq.queue.name = name;
+            sq.queue.kind = Queue::Kind::Queue;
+            sq.queue.weight = 1;
+            sq.queue.reclaimable = std::string(name) != "root";
+            sq.note = std::string("Volcano queue '") + name +
+                      "' is not in the input; Volcano's scheduler creates it at start-up (weight 1" +
+                      (sq.queue.reclaimable ? ", reclaimable" : ", not reclaimable") + "): assumed";
+            o.startupQueues.push_back(std::move(sq));
+        }
+        return o;
+    }
 
     CycleResult cycle(ClusterState& state, const CycleOptions& options) override {
         SessionOptions so;

@@ -7,6 +7,7 @@
 
 namespace gantry::engine::yunikorn {
 
+using gantry::yunikorn::builtInPartitionConfig;
 using gantry::yunikorn::Mapping;
 using gantry::yunikorn::mapToYuniKorn;
 using gantry::yunikorn::namespaceQueues;

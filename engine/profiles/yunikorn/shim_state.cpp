@@ -123,8 +123,12 @@ void ShimState::newApp(uint32_t app) {
 uint32_t ShimState::appFor(ClusterState& state, uint32_t t, double now, bool* rejectedApp) {
     *rejectedApp = false;
     const bool input = t < pods_.size() && pods_[t].key == state.taskKey(t);
-    if (!input) {
-        if (state.tasks[t].job != UINT32_MAX) return appForJob(state, state.tasks[t].job, now);
+    if (!input && state.tasks[t].job != UINT32_MAX) {
+        // A simulated job whose application the core rejected (its queue does not exist and no
+        // rule may create it) has no application: its pods stay pending with the reason.
+        const uint32_t app = appForJob(state, state.tasks[t].job, now);
+        *rejectedApp = app == kNone;
+        return app;
     }
     const PodMeta meta = input ? pods_[t].meta : PodMeta{};
     std::string id = input ? meta.appId : "yunikorn-" + state.strings.str(state.tasks[t].ns) + "-autogen";
@@ -226,16 +230,11 @@ uint32_t ShimState::appForJob(ClusterState& state, uint32_t job, double now) {
     Partition& p = *partition_;
     const JobRec& j = state.jobs[job];
     const uint32_t model = j.tasks.empty() ? 0 : j.tasks.front();
-    const PodShape& shape = state.shapes[state.tasks[model].shape];
     Application a;
-    auto label = [&](const char* key) {
-        auto it = shape.labels.find(key);
-        return it == shape.labels.end() ? std::string() : it->second;
-    };
-    a.id = label("yunikorn.apache.org/app-id");
-    if (a.id.empty()) a.id = j.key;
-    a.queuePath = label("yunikorn.apache.org/queue");
-    if (a.queuePath.empty()) a.queuePath = queuePathOf(state.strings.str(j.queueName));
+    // The shim's reading of the pods (controllers.cpp): the app id they name, else the job's own;
+    // the queue they name, else the project's queue mapped to its path, else the placement rules.
+    a.id = j.application ? state.strings.str(j.application) : j.key;
+    a.queuePath = queuePathOf(state.strings.str(j.queueName));
     a.user = UserGroup{"nobody", {"nobody"}};
     a.tags["namespace"] = state.strings.str(j.ns);
     a.submissionTime = now;

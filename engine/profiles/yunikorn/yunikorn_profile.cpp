@@ -2,6 +2,7 @@
 
 #include "k8s/k8s.h"
 #include "profiles/yunikorn/config.h"
+#include "profiles/yunikorn/controllers.h"
 #include "profiles/yunikorn/shim_state.h"
 #include "profiles/yunikorn/validate.h"
 
@@ -39,6 +40,12 @@ class YuniKornProfile : public SchedulerProfile {
         BuildOptions o;
         o.schedulerNames = {"yunikorn"};
         o.everyResource = true;
+        o.anyQueue = true;
+        o.readWorkload = readWorkload;
+        // The admission controller (pkg/admission, enabled by the Helm chart) gives every new pod to
+        // YuniKorn, bypassing ^kube-system$ by default (pkg/admission/conf/am_conf.go).
+        o.admissionTakesEveryPod = true;
+        o.admissionBypassNamespaces = {"kube-system"};
         return o;
     }
 
@@ -468,6 +475,11 @@ std::unique_ptr<SchedulerProfile> make(const ProfileSetup& setup, Diagnostics* d
         config = partitionConfigOf(setup.policies.yunikorn->partition, setup.policies.yunikorn->queues);
     } else if (auto own = yunikornConfigOf(cluster)) {
         config = std::move(own);
+    } else if (cluster.queues.empty()) {
+        // No queue tree of any scheduler to map: what YuniKorn itself runs without yunikorn-configs.
+        config = builtInPartitionConfig();
+        notes.push_back("no yunikorn-configs: YuniKorn's built-in configuration (placement rule tag "
+                        "namespace, create: applications land in root.<namespace>)");
     }
     if (config) {
         Diagnostics problems = validateConfig(*config);
