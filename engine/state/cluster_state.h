@@ -107,6 +107,8 @@ struct JobRec {
     // A quota-admitting scheduler may admit the job with this many pods (Kueue's partial admission,
     // a single pod set); 0: all of them.
     int32_t admitAtLeast = 0;
+    bool readingNoted =
+        false; // the controllers' reading said something about it, located (WorkloadReading::note)
     int32_t minAvailable = 0;
     int32_t priority = 0;
     std::vector<std::pair<uint16_t, int32_t>> minTaskMember; // role -> min

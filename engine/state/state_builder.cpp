@@ -403,6 +403,7 @@ struct StateBuilder {
         j.managed = r.managed;
         j.admitAtLeast = r.admitAtLeast;
         if (!r.application.empty()) j.application = s.strings.intern(r.application);
+        j.readingNoted = !r.note.empty();
         if (!r.note.empty() && notesSaid.insert(r.note).second) warn(where, r.note);
     }
     std::set<std::string> notesSaid;
