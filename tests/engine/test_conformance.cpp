@@ -392,8 +392,8 @@ class ConformanceTest : public QObject {
                "equivalent";
         QTest::newRow("resources on the root")
             << "partitions:\n- name: default\n  queues:\n  - name: root\n    resources: {max: {vcore: 10}}\n"
-            << ":5:16: error: partitions[0].queues[0].resources: the root queue must not set guaranteed or "
-               "max resources";
+            << ":5:16: error: partitions[0].queues[0].resources: root queue must not have resource limits "
+               "set";
     }
     void yunikornRefusesConfiguration() {
         QFETCH(QString, queues);
