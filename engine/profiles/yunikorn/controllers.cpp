@@ -16,7 +16,8 @@
 
 namespace gantry::engine::yunikorn {
 
-WorkloadReading readWorkload(const PodGroup& g, const std::vector<const Pod*>& pods) {
+WorkloadReading readWorkload(const PodGroup& g, const std::vector<const Pod*>& pods,
+                             std::map<std::string, PodMeta>* metas) {
     WorkloadReading r;
     r.minMember = g.minMember;
     r.minTaskMember = g.minTaskMember;
@@ -32,6 +33,7 @@ WorkloadReading readWorkload(const PodGroup& g, const std::vector<const Pod*>& p
     // shim; a job stays an application of its own here (see docs/yunikorn.md).
     const bool generated = meta.appId == "yunikorn-" + pods.front()->ns + "-autogen";
     if (!generated) r.application = meta.appId;
+    if (metas) metas->try_emplace(meta.appId, meta);
     int32_t gang = 0;
     for (const auto& tg : meta.taskGroups) gang += tg.minMember;
     r.minMember = gang > 0 ? gang : 1;
