@@ -571,12 +571,11 @@ bool Partition::addApplication(Application app, std::string* why, uint32_t* adde
     }
     // A queue the rules created takes its limits from the application's namespace tags (each
     // application sets them again); a configured one keeps its own.
-    const bool tagged = !app.tagMax.isNil() || !app.tagGuaranteed.isNil() || app.tagMaxApps != 0;
-    if (tagged && path != kRecoveryQueue && !queues[size_t(q)].managed) {
+    if (app.queueTags && path != kRecoveryQueue && !queues[size_t(q)].managed) {
+        const Application::QueueTags& tags = *app.queueTags;
         Queue& queue = queues[size_t(q)];
-        if (app.tagMaxApps != 0) queue.maxRunningApps = app.tagMaxApps;
-        if (!app.tagMax.isNil() || !app.tagGuaranteed.isNil())
-            setResources(queue, app.tagGuaranteed, app.tagMax);
+        if (tags.maxApps != 0) queue.maxRunningApps = tags.maxApps;
+        if (!tags.max.isNil() || !tags.guaranteed.isNil()) setResources(queue, tags.guaranteed, tags.max);
     }
     if (!isZero(app.placeholderAsk)) {
         if (queues[size_t(q)].sortType != SortPolicy::Fifo) {

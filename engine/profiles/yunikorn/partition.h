@@ -147,9 +147,12 @@ struct Application {
     UserGroup user;
     std::map<std::string, std::string> tags;
     // The tags namespace.resourcequota, namespace.resourceguaranteed and namespace.resourcemaxapps,
-    // read (GetMaxResource, GetGuaranteedResource, GetMaxApps); nil or 0 when not tagged.
-    Res tagMax, tagGuaranteed;
-    uint64_t tagMaxApps = 0;
+    // read (GetMaxResource, GetGuaranteedResource, GetMaxApps); null when none is set.
+    struct QueueTags {
+        Res max, guaranteed; // nil when not tagged
+        uint64_t maxApps = 0;
+    };
+    std::unique_ptr<QueueTags> queueTags;
     AppState state = AppState::New;
     double submissionTime = 0;
     Res pending = Res::empty(), allocated = Res::empty(), allocatedPlaceholder = Res::empty();

@@ -105,11 +105,11 @@ void ShimState::attach(ClusterState& state, double now) {
             index = p.addAsk(app, std::move(ask));
         }
         askOfTask[t] = int32_t(index);
-        appAsks_[app].push_back(index);
+        noteAsk(app, index, 0);
     }
     // The placeholders of the gangs reserving, created with their originator (the first real pod).
     for (const auto& [app, originator] : reserving) {
-        addPlaceholders(state, app, originator, pods_[originator].createTime);
+        addPlaceholders(state, app, originator, pods_[originator].createTime, 0);
         submitHeld(state, app); // the input's placeholders may all be bound already
     }
     // Only the input pods look applications up by id (appFor): later ones need no entry.
@@ -219,9 +219,12 @@ void ShimState::addNamespaceTags(Application& a, const std::string& ns) {
     auto it = namespaceTags.find(ns);
     if (it == namespaceTags.end()) return;
     const NamespaceTags& t = it->second;
-    if (!t.quota.empty()) a.tagMax = resOfList(t.quota);
-    if (!t.guaranteed.empty()) a.tagGuaranteed = resOfList(t.guaranteed);
-    a.tagMaxApps = t.maxApps;
+    if (!t.quota.empty() || !t.guaranteed.empty() || t.maxApps > 0) {
+        a.queueTags = std::make_unique<Application::QueueTags>();
+        if (!t.quota.empty()) a.queueTags->max = resOfList(t.quota);
+        if (!t.guaranteed.empty()) a.queueTags->guaranteed = resOfList(t.guaranteed);
+        a.queueTags->maxApps = t.maxApps;
+    }
     if (!t.parentQueue.empty()) a.tags["namespace.parentqueue"] = t.parentQueue;
 }
 
@@ -292,7 +295,17 @@ uint32_t ShimState::appForJob(ClusterState& state, uint32_t job, double now) {
     }
     if (jobMeta_.size() <= job) jobMeta_.resize(state.jobs.size(), nullptr);
     jobMeta_[job] = meta;
-    Application a = meta ? applicationOf(*meta, state.strings.str(j.ns), now) : Application{};
+    // Pods naming the id of a live application are its asks (the shim keys applications by id:
+    // a namespace's pods without an id of their own form its one generated application).
+    if (meta) {
+        auto live = sharedApps_.find(meta->appId);
+        if (live != sharedApps_.end() && !p.apps[live->second].finished()) {
+            join(state, job, live->second);
+            return live->second;
+        }
+    }
+    Application a;
+    if (meta) a = applicationOf(*meta, state.strings.str(j.ns), now);
     // The shim's reading of the pods (controllers.cpp): the app id they name, else the job's own;
     // the queue they name, else the project's queue mapped to its path, else the placement rules.
     a.id = j.application ? state.strings.str(j.application) : j.key;
@@ -335,6 +348,10 @@ uint32_t ShimState::appForJob(ClusterState& state, uint32_t job, double now) {
     if (attaching_) appIds_[p.apps[app].id] = app;
     newApp(app);
     appJob[app] = int32_t(job);
+    if (meta) {
+        sharedApps_[meta->appId] = app;
+        members_[app].jobs.push_back(job);
+    }
     const bool gang = !p.apps[app].taskGroups.empty();
     for (uint32_t t : j.tasks) {
         if (askOfTask.size() <= t) askOfTask.resize(state.tasks.size(), -1);
@@ -346,10 +363,65 @@ uint32_t ShimState::appForJob(ClusterState& state, uint32_t job, double now) {
         k.originator = t == model;
         uint32_t index = p.addAsk(app, std::move(k));
         askOfTask[t] = int32_t(index);
-        appAsks_[app].push_back(index);
+        noteAsk(app, index, j.order);
     }
-    if (gang) addPlaceholders(state, app, model, now);
+    if (gang) addPlaceholders(state, app, model, now, j.order);
     return app;
+}
+
+// A later job of a live application: its pods are asks of it (held while its gang reserves).
+void ShimState::join(ClusterState& state, uint32_t job, uint32_t app) {
+    Partition& p = *partition_;
+    const JobRec& j = state.jobs[job];
+    jobApp_[job] = int32_t(app);
+    jobOrder_[job] = j.order;
+    members_[app].jobs.push_back(job);
+    for (uint32_t t : j.tasks) {
+        if (askOfTask.size() <= t) askOfTask.resize(state.tasks.size(), -1);
+        if (!held[app].empty()) {
+            held[app].push_back(int32_t(t));
+            continue;
+        }
+        const uint32_t index = p.addAsk(app, askFor(state, t, app, j.creationSeconds));
+        askOfTask[t] = int32_t(index);
+        noteAsk(app, index, j.order);
+    }
+}
+
+void ShimState::noteAsk(uint32_t app, uint32_t ask, uint32_t owner) {
+    appAsks_[app].push_back(ask);
+    if (auto it = members_.find(app); it != members_.end()) it->second.asks.emplace_back(ask, owner);
+}
+
+// A job of an application leaves: its asks and allocations go; the application with its last one.
+void ShimState::leave(ClusterState& state, uint32_t job, uint32_t app) {
+    auto it = members_.find(app);
+    if (it == members_.end() || it->second.jobs.size() <= 1) {
+        removeApp(state, app);
+        return;
+    }
+    Partition& p = *partition_;
+    Members& m = it->second;
+    std::erase(m.jobs, job);
+    const uint32_t owner = jobOrder_[job];
+    for (const auto& [ask, madeFor] : m.asks) {
+        if (madeFor != owner) continue;
+        Ask& k = p.asks[ask];
+        if (k.task >= 0 && size_t(k.task) < askOfTask.size() && askOfTask[size_t(k.task)] == int32_t(ask))
+            askOfTask[size_t(k.task)] = -1;
+        if (k.allocated)
+            p.removeAllocation(ask, false);
+        else
+            p.removeAsk(ask);
+    }
+    std::erase_if(m.asks, [&](const auto& entry) { return entry.second == owner; });
+    // Its held pods too: the job's task slots may be another job's by now, so only the pods of
+    // the remaining jobs stay.
+    std::erase_if(held[app], [&](int32_t t) {
+        const uint32_t of = state.tasks[uint32_t(t)].job;
+        return std::find(m.jobs.begin(), m.jobs.end(), of) == m.jobs.end();
+    });
+    if (appJob[app] == int32_t(job)) appJob[app] = int32_t(m.jobs.front());
 }
 
 const PodMeta* ShimState::workloadMetaOf(uint32_t job) const {
@@ -372,7 +444,8 @@ uint32_t ShimState::groupRes(const Res& res) {
 
 // The shim's Reserving phase: minMember placeholder pods of each task group, owned by the
 // originator, with its priority.
-void ShimState::addPlaceholders(ClusterState& state, uint32_t app, uint32_t modelTask, double now) {
+void ShimState::addPlaceholders(ClusterState& state, uint32_t app, uint32_t modelTask, double now,
+                                uint32_t owner) {
     Partition& p = *partition_;
     for (size_t g = 0; g < p.apps[app].taskGroups.size(); ++g) {
         const uint32_t res = groupRes(p.apps[app].taskGroups[g].minResource);
@@ -387,7 +460,7 @@ void ShimState::addPlaceholders(ClusterState& state, uint32_t app, uint32_t mode
             k.placeholder = true;
             k.taskGroup = int32_t(g);
             k.allowPreemptOther = !state.shapes[state.tasks[modelTask].shape].preemptNever;
-            appAsks_[app].push_back(p.addAsk(app, std::move(k)));
+            noteAsk(app, p.addAsk(app, std::move(k)), owner);
         }
     }
 }
@@ -428,7 +501,7 @@ void ShimState::submitHeld(ClusterState& state, uint32_t app, bool resumed) {
         }
         const uint32_t index = p.addAsk(app, std::move(k));
         askOfTask[task] = int32_t(index);
-        appAsks_[app].push_back(index);
+        noteAsk(app, index, input ? 0 : state.jobs[job].order);
     }
 }
 
@@ -503,6 +576,10 @@ void ShimState::removeApp(ClusterState& state, uint32_t app) {
     }
     held[app].clear();
     p.removeApplication(app);
+    if (members_.erase(app)) {
+        auto it = sharedApps_.find(p.apps[app].id);
+        if (it != sharedApps_.end() && it->second == app) sharedApps_.erase(it);
+    }
     p.releaseApplication(app, appAsks_[app]);
     appAsks_[app].clear();
     originatorUid_[app].clear();
@@ -525,7 +602,7 @@ void ShimState::sync(ClusterState& state, double now) {
     for (uint32_t j : changed) {
         if (jobApp_[j] < 0) continue;
         if (state.jobAlive(j) && jobOrder_[j] == state.jobs[j].order) continue;
-        removeApp(state, uint32_t(jobApp_[j]));
+        leave(state, j, uint32_t(jobApp_[j]));
         jobApp_[j] = -1;
     }
     for (uint32_t j : changed) {
@@ -547,7 +624,7 @@ void ShimState::sync(ClusterState& state, double now) {
                 fresh.taskGroup = k.taskGroup;
                 const uint32_t index = p.addAsk(app, std::move(fresh));
                 askOfTask[t] = int32_t(index);
-                appAsks_[app].push_back(index);
+                noteAsk(app, index, state.jobs[j].order);
             }
         }
     }

@@ -14,6 +14,7 @@
 #include <memory>
 #include <set>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 namespace gantry::engine::yunikorn {
@@ -86,7 +87,11 @@ class ShimState {
     Ask askFor(const ClusterState& state, uint32_t task, uint32_t app, double createTime);
     uint32_t resOfShape(const ClusterState& state, uint32_t shape);
     Res resOfList(const ResourceList& list);
-    void addPlaceholders(ClusterState& state, uint32_t app, uint32_t modelTask, double now);
+    void addPlaceholders(ClusterState& state, uint32_t app, uint32_t modelTask, double now, uint32_t owner);
+    void join(ClusterState& state, uint32_t job, uint32_t app);
+    void leave(ClusterState& state, uint32_t job, uint32_t app);
+    // appAsks_, and for an application jobs may share, which job (JobRec::order) the ask is for.
+    void noteAsk(uint32_t app, uint32_t ask, uint32_t owner);
     void removeApp(ClusterState& state, uint32_t app);
     void newApp(uint32_t app);
     uint32_t groupRes(const Res& res);
@@ -104,6 +109,14 @@ class ShimState {
     std::vector<std::vector<uint32_t>> appAsks_; // app -> its asks (for removal)
     std::vector<int32_t> jobApp_;                // state job -> app
     std::vector<const PodMeta*> jobMeta_;        // state job -> its workload's reading (null: none)
+    // Applications of workloads read from manifests, live, by id: later jobs whose pods name the
+    // same id join them. For each, its jobs and the job each of its asks was made for.
+    std::unordered_map<std::string, uint32_t> sharedApps_;
+    struct Members {
+        std::vector<uint32_t> jobs;
+        std::vector<std::pair<uint32_t, uint32_t>> asks; // (ask, JobRec::order)
+    };
+    std::unordered_map<uint32_t, Members> members_;
     // state job -> JobRec::order of the job its app was made for: the state hands a finished job's
     // index (and task slots) to the next arrival, which is another application.
     std::vector<uint32_t> jobOrder_;
