@@ -102,7 +102,7 @@ std::map<std::string, NamespaceTags> readNamespaceTags(const std::vector<Namespa
         NamespaceTags tags;
         auto bad = [&](const char* key, const std::string& why) {
             warn(warnings, SourceRef{},
-                 "namespace " + ns.name + ": " + key + " " + why + "; the shim ignores it");
+                 "namespace " + ns.name + ": annotation " + key + ": " + why + "; the shim ignores it");
         };
         std::string error;
         const std::string* quota = find(a, "yunikorn.apache.org/namespace.quota");
@@ -141,7 +141,7 @@ std::map<std::string, NamespaceTags> readNamespaceTags(const std::vector<Namespa
             if (v && *v >= 0)
                 tags.maxApps = uint64_t(*v);
             else
-                bad("yunikorn.apache.org/namespace.maxApps", "is not a number of applications");
+                bad("yunikorn.apache.org/namespace.maxApps", "not a number of applications");
         }
         if (auto p = find(a, "yunikorn.apache.org/parentqueue")) tags.parentQueue = *p;
         // An all-zero quota or guarantee is not sent (common.IsZero).

@@ -388,6 +388,12 @@ void ShimState::join(ClusterState& state, uint32_t job, uint32_t app) {
     }
 }
 
+std::vector<uint32_t> ShimState::jobsOf(uint32_t app) const {
+    if (auto it = members_.find(app); it != members_.end()) return it->second.jobs;
+    if (app < appJob.size() && appJob[app] >= 0) return {uint32_t(appJob[app])};
+    return {};
+}
+
 void ShimState::noteAsk(uint32_t app, uint32_t ask, uint32_t owner) {
     appAsks_[app].push_back(ask);
     if (auto it = members_.find(app); it != members_.end()) it->second.asks.emplace_back(ask, owner);

@@ -56,9 +56,10 @@ class ShimState {
     // Why the application of a task was refused; nullptr when it was not.
     const std::string* rejectionOf(const ClusterState& state, uint32_t task) const;
     std::vector<std::pair<uint32_t, std::string>> rejectedJobs;
-    std::vector<int32_t> askOfTask;         // task -> ask (-1)
-    std::vector<std::vector<int32_t>> held; // app -> tasks the shim holds back (gangs reserving)
-    std::vector<int32_t> appJob;            // app -> state job (-1)
+    std::vector<int32_t> askOfTask;                   // task -> ask (-1)
+    std::vector<std::vector<int32_t>> held;           // app -> tasks the shim holds back (gangs reserving)
+    std::vector<int32_t> appJob;                      // app -> state job (-1): its first one
+    std::vector<uint32_t> jobsOf(uint32_t app) const; // the state jobs of an application
     std::vector<std::string> warnings;
     // The pods the shim assumed on a node during a cycle (Context.AssumePod: its cache counts them
     // at once, so the next predicate check sees them); forgetAssumed() leaves the state as the

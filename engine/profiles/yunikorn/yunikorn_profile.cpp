@@ -259,9 +259,8 @@ CycleResult YuniKornProfile::cycle(ClusterState& state, const CycleOptions& opti
                 result.evictedTasks.push_back(uint32_t(k.task));
         }
     for (uint32_t app : last_.failedApps)
-        if (app < shim_.appJob.size() && shim_.appJob[app] >= 0)
-            result.failedJobs.emplace_back(uint32_t(shim_.appJob[app]),
-                                           "YuniKorn: the gang's placeholders timed out (Hard style)");
+        for (uint32_t job : shim_.jobsOf(app))
+            result.failedJobs.emplace_back(job, "YuniKorn: the gang's placeholders timed out (Hard style)");
     for (const auto& [job, why] : shim_.rejectedJobs)
         result.failedJobs.emplace_back(job, "YuniKorn rejected the application: " + why);
     shim_.rejectedJobs.clear();
