@@ -120,6 +120,9 @@ GANTRY_SCHEMA(KueuePreemption, field("withinClusterQueue", &KueuePreemption::wit
 GANTRY_SCHEMA(QueueLimit, field("description", &QueueLimit::description), field("users", &QueueLimit::users),
               field("groups", &QueueLimit::groups), field("maxResources", &QueueLimit::maxResources),
               field("maxApplications", &QueueLimit::maxApplications));
+GANTRY_SCHEMA(ChildTemplate, field("maxApplications", &ChildTemplate::maxApplications),
+              field("properties", &ChildTemplate::properties),
+              field("guaranteed", &ChildTemplate::guaranteed), field("max", &ChildTemplate::max));
 GANTRY_SCHEMA(Queue, field("name", &Queue::name, true), field("parent", &Queue::parent),
               field("kind", &Queue::kind), field("weight", &Queue::weight),
               field("priority", &Queue::priority), field("state", &Queue::state),
@@ -135,7 +138,8 @@ GANTRY_SCHEMA(Queue, field("name", &Queue::name, true), field("parent", &Queue::
               field("maxApplications", &Queue::maxApplications), field("properties", &Queue::properties),
               field("submitAcl", &Queue::submitAcl), field("adminAcl", &Queue::adminAcl),
               field("parentFlag", &Queue::parentFlag), field("limits", &Queue::limits),
-              field("labels", &Queue::labels), field("annotations", &Queue::annotations));
+              field("childTemplate", &Queue::childTemplate), field("labels", &Queue::labels),
+              field("annotations", &Queue::annotations));
 GANTRY_SCHEMA(LocalQueue, field("name", &LocalQueue::name, true), field("namespace", &LocalQueue::ns),
               field("clusterQueue", &LocalQueue::clusterQueue, true),
               field("fairSharingWeight", &LocalQueue::fairSharingWeight),

@@ -274,6 +274,12 @@ class SnapshotObjectsTest : public QObject {
         QVERIFY(tenants->parentFlag);
         QCOMPARE(tenants->guaranteed.get("vcore"), int64_t(100000)); // vcore in millicores
         QCOMPARE(tenants->max.get("memory"), 4 * Ti);
+        // The template of the leaves the tag rule creates below it.
+        QCOMPARE(tenants->childTemplate.maxApplications, uint64_t(4));
+        QCOMPARE(tenants->childTemplate.properties.at("application.sort.policy"), std::string("fair"));
+        QCOMPARE(tenants->childTemplate.max.get("vcore"), int64_t(32000));
+        QCOMPARE(tenants->childTemplate.max.get("nvidia.com/gpu"), int64_t(8000));
+        QVERIFY(tenants->childTemplate.guaranteed.empty());
         const Queue* batch = queue(c, "batch");
         QCOMPARE(batch->maxApplications, uint64_t(50));
         QCOMPARE(batch->properties.at("preemption.policy"), std::string("fence"));
@@ -284,7 +290,7 @@ class SnapshotObjectsTest : public QObject {
         QCOMPARE(w.size(), size_t(1));
         QCOMPARE(QString::fromStdString(w[0].str()),
                  QString::fromStdString(dataPath("importers/yunikorn-configs.yaml")) +
-                     ":52:9: warning: partitions[1]: partition 'gpu' ignored: Gantry models one partition "
+                     ":58:9: warning: partitions[1]: partition 'gpu' ignored: Gantry models one partition "
                      "(the Kubernetes shim uses only 'default'); its 1 queue (production) and limits are "
                      "not carried over");
     }
