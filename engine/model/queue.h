@@ -68,6 +68,14 @@ struct ChildTemplate {
     bool empty() const { return *this == ChildTemplate{}; }
 };
 
+// Volcano's spec.affinity: node groups (the nodes' volcano.sh/nodegroup-name label values) the
+// queue's pods may or should run in, or must or should avoid (the nodegroup plugin reads it).
+struct NodeGroupAffinity {
+    std::vector<std::string> required, preferred;         // nodeGroupAffinity
+    std::vector<std::string> antiRequired, antiPreferred; // nodeGroupAntiAffinity
+    bool operator==(const NodeGroupAffinity&) const = default;
+};
+
 struct Queue {
     // Which object it came from, so an export back to the same scheduler is faithful.
     enum class Kind {
@@ -88,7 +96,8 @@ struct Queue {
     ResourceList deserved;   // fair/entitled share (capacity plugin)
     ResourceList capability; // hard cap; absent resource = no cap
     bool reclaimable = true;
-    std::string dequeueStrategy; // "fifo" | "traverse" | ""
+    std::string dequeueStrategy;                        // "fifo" | "traverse" | ""
+    std::optional<NodeGroupAffinity> nodeGroupAffinity; // absent = spec.affinity not set
 
     // Kueue
     std::vector<ResourceGroup> resourceGroups;
@@ -120,16 +129,16 @@ struct Queue {
         return name == o.name && parent == o.parent && kind == o.kind && weight == o.weight &&
                priority == o.priority && state == o.state && guarantee == o.guarantee &&
                deserved == o.deserved && capability == o.capability && reclaimable == o.reclaimable &&
-               dequeueStrategy == o.dequeueStrategy && resourceGroups == o.resourceGroups &&
-               preemption == o.preemption && fairSharingWeight == o.fairSharingWeight &&
-               queueingStrategy == o.queueingStrategy && namespaceSelector == o.namespaceSelector &&
-               stopPolicy == o.stopPolicy && whenCanBorrow == o.whenCanBorrow &&
-               whenCanPreempt == o.whenCanPreempt && fungibilityPreference == o.fungibilityPreference &&
-               admissionChecks == o.admissionChecks && guaranteed == o.guaranteed && max == o.max &&
-               maxApplications == o.maxApplications && properties == o.properties &&
-               submitAcl == o.submitAcl && adminAcl == o.adminAcl && parentFlag == o.parentFlag &&
-               limits == o.limits && childTemplate == o.childTemplate && labels == o.labels &&
-               annotations == o.annotations;
+               dequeueStrategy == o.dequeueStrategy && nodeGroupAffinity == o.nodeGroupAffinity &&
+               resourceGroups == o.resourceGroups && preemption == o.preemption &&
+               fairSharingWeight == o.fairSharingWeight && queueingStrategy == o.queueingStrategy &&
+               namespaceSelector == o.namespaceSelector && stopPolicy == o.stopPolicy &&
+               whenCanBorrow == o.whenCanBorrow && whenCanPreempt == o.whenCanPreempt &&
+               fungibilityPreference == o.fungibilityPreference && admissionChecks == o.admissionChecks &&
+               guaranteed == o.guaranteed && max == o.max && maxApplications == o.maxApplications &&
+               properties == o.properties && submitAcl == o.submitAcl && adminAcl == o.adminAcl &&
+               parentFlag == o.parentFlag && limits == o.limits && childTemplate == o.childTemplate &&
+               labels == o.labels && annotations == o.annotations;
     }
 };
 const char* toString(Queue::Kind kind);

@@ -36,6 +36,8 @@ constexpr KindInfo kKinds[] = {
     {"scheduling.volcano.sh", "PodGroup", true, readVolcanoPodGroup},
     {"topology.volcano.sh", "HyperNode", false, readHyperNode},
     {"batch.volcano.sh", "Job", true, readVolcanoJob},
+    {"flow.volcano.sh", "JobTemplate", true, readJobTemplate},
+    {"flow.volcano.sh", "JobFlow", true, readJobFlow},
     {"kueue.x-k8s.io", "ResourceFlavor", false, readResourceFlavor},
     {"kueue.x-k8s.io", "ClusterQueue", false, readClusterQueue},
     {"kueue.x-k8s.io", "Cohort", false, readCohort},
@@ -256,6 +258,7 @@ Cluster SnapshotImporter::finish(Diagnostics& diagnostics) {
     auto& s = *state_;
     s.finished = true;
     finishYuniKorn(s);
+    finishJobFlows(s);
     for (auto& w : s.workloads) {
         // A live export holds the workload's pods already; expanding it again would double them.
         if (s.podOwners.count({w.group + "/" + w.kind, w.ns, w.name})) continue;

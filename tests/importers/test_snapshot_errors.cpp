@@ -227,7 +227,7 @@ class SnapshotErrorsTest : public QObject {
         std::string q =
             "apiVersion: scheduling.volcano.sh/v1beta1\nkind: Queue\nmetadata: {name: %}\nspec:\n  wieght: "
             "3\n"
-            "  affinity: {nodeGroupAffinity: {requiredDuringSchedulingIgnoredDuringExecution: [g1]}}\n";
+            "  extendClusters: [{name: c1, weight: 1}]\n";
         std::string text;
         for (const char* n : {"a", "b", "c"}) {
             std::string one = q;
@@ -241,7 +241,7 @@ class SnapshotErrorsTest : public QObject {
                          "ignored (3 "
                          "objects; first here)"));
         QCOMPARE(QString::fromStdString(d[1].str()),
-                 QString("in.yaml:7:3: warning: Queue field 'spec.affinity' is not modelled by Gantry and "
+                 QString("in.yaml:7:3: warning: Queue field 'spec.extendClusters' is not modelled by Gantry and "
                          "was ignored (3 "
                          "objects; first here)"));
     }
