@@ -1,5 +1,7 @@
 #include "yaml/yaml_reader.h"
 
+#include "model/go_text.h"
+
 #include <algorithm>
 #include <charconv>
 #include <cmath>
@@ -276,47 +278,6 @@ ResourceList Y::resources(bool clampToMax) const {
     return out;
 }
 
-std::optional<double> parseGoDuration(std::string_view s) {
-    if (s.empty()) return std::nullopt;
-    bool neg = false;
-    if (s[0] == '-' || s[0] == '+') neg = s[0] == '-', s.remove_prefix(1);
-    if (s == "0") return 0.0;
-    double total = 0;
-    bool any = false;
-    while (!s.empty()) {
-        size_t i = 0;
-        while (i < s.size() && (std::isdigit(static_cast<unsigned char>(s[i])) || s[i] == '.')) ++i;
-        if (i == 0) return std::nullopt;
-        double v = 0;
-        auto [p, ec] = std::from_chars(s.data(), s.data() + i, v);
-        if (ec != std::errc() || p != s.data() + i) return std::nullopt;
-        s.remove_prefix(i);
-        size_t u = 0;
-        while (u < s.size() && std::isalpha(static_cast<unsigned char>(s[u]))) ++u;
-        std::string_view unit = s.substr(0, u);
-        s.remove_prefix(u);
-        double scale = 0;
-        if (unit == "h")
-            scale = 3600;
-        else if (unit == "m")
-            scale = 60;
-        else if (unit == "s")
-            scale = 1;
-        else if (unit == "ms")
-            scale = 1e-3;
-        else if (unit == "us" || unit == "µs")
-            scale = 1e-6;
-        else if (unit == "ns")
-            scale = 1e-9;
-        else
-            return std::nullopt;
-        total += v * scale;
-        any = true;
-    }
-    if (!any) return std::nullopt;
-    return neg ? -total : total;
-}
-
 double Y::durationSeconds(double def) const {
     if (!present()) return def;
     if (!node_->isScalar()) fail("expected a duration, got " + describe());
@@ -327,7 +288,7 @@ double Y::durationSeconds(double def) const {
     if (ec == std::errc() && p == s.data() + s.size())
         parsed = v;
     else
-        parsed = parseGoDuration(s);
+        parsed = engine::parseGoDuration(s); // Go's time.ParseDuration, written once
     if (!parsed || !std::isfinite(*parsed))
         fail("'" + s + "' is not a duration (seconds, or Go form such as 90s, 15m, 1h30m)");
     if (*parsed < 0) fail("duration '" + s + "' must not be negative");

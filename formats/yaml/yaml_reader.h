@@ -124,7 +124,4 @@ class Y {
 // Root reader of one document.
 Y readerFor(const SourceDocument& doc, Diagnostics* warnings, FieldNotes* notes, std::string subject = {});
 
-// Parses a Go duration ("1h30m", "45s", "2.5h", "100ms"); nullopt when it is not one.
-std::optional<double> parseGoDuration(std::string_view text);
-
 } // namespace gantry

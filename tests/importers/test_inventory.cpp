@@ -159,6 +159,18 @@ class InventoryTest : public QObject {
         QCOMPARE(train.duration.meanSeconds, 5400.0);
         QCOMPARE(train.ns, std::string("default"));
     }
+    // Durations read as Go's time.ParseDuration reads them (time/format.go: "us" and both micro
+    // signs, U+00B5 and U+03BC), the same as the engine's annotations and confs.
+    void durationsInGoForm() {
+        const std::string pool = "pools:\n- {name: p, count: 1, cpu: 8, memory: 8Gi}\n";
+        for (const char* micro : {"5us", "5\xC2\xB5s", "5\xCE\xBCs"}) {
+            auto inv = parse(pool + "workloads:\n- {name: w, duration: " + micro + "}\n");
+            QCOMPARE(inv.workloads[0].duration.meanSeconds, 5e-6);
+        }
+        QCOMPARE(
+            parse(pool + "workloads:\n- {name: w, duration: 1h30m0.5s}\n").workloads[0].duration.meanSeconds,
+            5400.5);
+    }
 
     void locatedErrors_data() {
         QTest::addColumn<QString>("body");
