@@ -12,7 +12,8 @@ namespace {
 // A container's requests after API-server defaulting: a resource with a limit and no request
 // requests its limit. A request above its limit is an error, except where the API server does not
 // check it (a Kueue Workload's pod template: Kueue itself refuses such a workload later).
-ResourceList containerRequests(const Y& container, const std::string& kind, bool aboveLimitAllowed) {
+ResourceList containerRequests(const State& s, const Y& container, const std::string& kind) {
+    const bool aboveLimitAllowed = s.requestsAboveLimitsAllowed;
     container.checkKeys(kind + " container", {"name", "resources", "restartPolicy"},
                         {"image",
                          "command",
@@ -39,6 +40,13 @@ ResourceList containerRequests(const Y& container, const std::string& kind, bool
     res.checkKeys(kind, {"requests", "limits"});
     ResourceList requests = res["requests"].resources(aboveLimitAllowed);
     ResourceList limits = res["limits"].resources(aboveLimitAllowed);
+    if (s.containerResources && container["name"].str() == s.containerResources->container) {
+        // Merged per resource name, the patch's value winning (a strategic merge of the maps).
+        const Y& patch = s.containerResources->resources;
+        patch.checkKeys(kind, {"requests", "limits"});
+        for (const auto& [name, amount] : patch["requests"].resources()) requests.set(name, amount);
+        for (const auto& [name, amount] : patch["limits"].resources()) limits.set(name, amount);
+    }
     for (const auto& [name, amount] : limits) {
         if (!requests.has(name))
             requests.set(name, amount);
@@ -106,10 +114,10 @@ void readPodSpec(State& s, const Y& spec, Pod& pod, const std::string& kind) {
     auto containers = spec["containers"].items();
     if (containers.empty() && spec["containers"].present())
         spec["containers"].fail("a pod needs at least one container");
-    for (const auto& c : containers) sum += containerRequests(c, kind, s.requestsAboveLimitsAllowed);
+    for (const auto& c : containers) sum += containerRequests(s, c, kind);
     ResourceList sidecars, initPeak;
     for (const auto& c : spec["initContainers"].items()) {
-        ResourceList req = containerRequests(c, kind, s.requestsAboveLimitsAllowed);
+        ResourceList req = containerRequests(s, c, kind);
         std::string restart = c["restartPolicy"].str();
         if (!restart.empty() && restart != "Always")
             c["restartPolicy"].fail("only Always is allowed for init containers");
