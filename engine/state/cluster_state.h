@@ -109,6 +109,8 @@ struct JobRec {
     int32_t admitAtLeast = 0;
     // Kueue admits each pod as a workload of its own (its pod integration: plain pods, a Deployment's).
     bool podsAdmittedApart = false;
+    bool readingNoted =
+        false; // the controllers' reading said something about it, located (WorkloadReading::note)
     int32_t minAvailable = 0;
     int32_t priority = 0;
     std::vector<std::pair<uint16_t, int32_t>> minTaskMember; // role -> min

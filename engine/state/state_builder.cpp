@@ -405,6 +405,7 @@ struct StateBuilder {
         j.podsAdmittedApart = r.podsAdmittedApart;
         if (r.priority) j.priority = *r.priority;
         if (!r.application.empty()) j.application = s.strings.intern(r.application);
+        j.readingNoted = !r.note.empty();
         if (!r.note.empty() && notesSaid.insert(r.note).second) warn(where, r.note);
     }
     std::set<std::string> notesSaid;

@@ -184,6 +184,9 @@ WorkloadReading readWorkload(const IntegrationContext& context, const PodGroup& 
     }
     r.priority = priority.value;
     r.podsAdmittedApart = podIntegration && !podGroup;
+    if (!context.localQueues.count({g.ns, r.queue}))
+        r.note = "Kueue: " + g.origin + " " + g.key() + " names LocalQueue '" + r.queue +
+                 "', which does not exist in namespace '" + g.ns + "'; Kueue does not admit it";
     if (g.origin == "batch/Job")
         if (auto it = g.annotations.find(kMinParallelism); it != g.annotations.end())
             if (auto n = parseGoInt(it->second); n && *n > 0 && *n < g.minMember)

@@ -26,6 +26,7 @@ struct IntegrationContext {
     void addPriorityClasses(const std::vector<PriorityClass>& classes);
     // Whether the Configuration's managedJobsNamespaceSelector selects the namespace.
     bool managedNamespace(const std::string& ns) const;
+    std::set<std::pair<std::string, std::string>> localQueues; // (namespace, name)
 };
 
 WorkloadReading readWorkload(const IntegrationContext& context, const PodGroup& group,

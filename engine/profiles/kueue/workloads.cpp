@@ -363,7 +363,9 @@ Workload makeWorkload(const World& w, const ClusterState& st, uint32_t job, Diag
             // LocalQueue gets one, which the workload controller marks.
             if (j.kueue || !queueName.empty())
                 block("Misconfigured", "LocalQueue " + queueName + " doesn't exist");
-            warn(j.kueue ? "Workload " + wl.key + " names LocalQueue '" + queueName +
+            if (j.kueue || !j.readingNoted) // else the integration said so where the job is
+                warn(j.kueue
+                         ? "Workload " + wl.key + " names LocalQueue '" + queueName +
                                "', which does not exist in namespace '" + wl.ns + "'; Kueue leaves it pending"
                          : "job " + wl.key + " names queue '" + queueName +
                                "', which is neither a ClusterQueue nor a LocalQueue of its namespace; Kueue "
