@@ -1,14 +1,48 @@
 #include "kueue_config_reader.h"
 
+#include "kubernetes/k8s_fields.h"
 #include "model/quantity.h"
 #include "yaml/yaml_reader.h"
 #include "yaml/yaml_source.h"
+
+#include <algorithm>
+#include <iterator>
 
 namespace gantry {
 
 namespace {
 
 constexpr const char* kConfigKey = "controller_manager_config.yaml";
+
+// The integrations Kueue registers (FrameworkName of each package under pkg/controller/jobs).
+const char* const kFrameworks[] = {"batch/job",
+                                   "pod",
+                                   "deployment",
+                                   "statefulset",
+                                   "leaderworkerset.x-k8s.io/leaderworkerset",
+                                   "jobset.x-k8s.io/jobset",
+                                   "kubeflow.org/mpijob",
+                                   "kubeflow.org/pytorchjob",
+                                   "kubeflow.org/tfjob",
+                                   "kubeflow.org/paddlejob",
+                                   "kubeflow.org/xgboostjob",
+                                   "kubeflow.org/jaxjob",
+                                   "trainer.kubeflow.org/trainjob",
+                                   "ray.io/rayjob",
+                                   "ray.io/raycluster",
+                                   "ray.io/rayservice",
+                                   "workload.codeflare.dev/appwrapper",
+                                   "sparkoperator.k8s.io/sparkapplication"};
+
+bool knownFramework(const std::string& name) {
+    return std::find(std::begin(kFrameworks), std::end(kFrameworks), name) != std::end(kFrameworks);
+}
+
+std::string frameworkList() {
+    std::string out;
+    for (const char* f : kFrameworks) out += (out.empty() ? "" : ", ") + std::string(f);
+    return out;
+}
 
 // The gates whose defaults the profile knows; any other name is kept but has no effect.
 bool knownGate(const std::string& name) {
@@ -22,7 +56,8 @@ bool knownGate(const std::string& name) {
                                         "SchedulingEquivalenceHashing",
                                         "RecomputeAssignmentUponPreemptionTargetsOverlap",
                                         "PrioritizePreemptorWorkloads",
-                                        "TASRecomputeAssignmentWithinSchedulingCycle"};
+                                        "TASRecomputeAssignmentWithinSchedulingCycle",
+                                        "WorkloadPriorityClassDefaulting"};
     for (const char* k : known)
         if (name == k) return true;
     return false;
@@ -69,43 +104,51 @@ KueueConfig readRoot(const Y& root) {
         if (c.backoffBaseSeconds <= 0) rs["backoffBaseSeconds"].fail("backoffBaseSeconds must be positive");
         if (c.backoffMaxSeconds <= 0) rs["backoffMaxSeconds"].fail("backoffMaxSeconds must be positive");
     }
+    // integrations.frameworks: Kueue's defaulting gives a Configuration that lists none batch/job alone
+    // (apis/config/v1beta2/defaults.go); a name no integration registers stops the manager
+    // (pkg/config/validation.go validateIntegrations).
     auto integrations = root["integrations"];
-    if (integrations.present()) {
-        integrations.checkKeys("integrations", {"frameworks"},
-                               {"externalFrameworks", "labelKeysToCopy", "podOptions"});
-        if (integrations["frameworks"].present()) {
-            c.frameworks.emplace();
-            for (const auto& f : integrations["frameworks"].items()) c.frameworks->push_back(f.str());
-        }
+    integrations.checkKeys("integrations", {"frameworks"},
+                           {"externalFrameworks", "labelKeysToCopy", "podOptions"});
+    c.frameworks.emplace();
+    for (const auto& f : integrations["frameworks"].items()) {
+        const std::string name = f.str();
+        if (!knownFramework(name))
+            f.fail("unsupported integration '" + name + "' (Kueue registers " + frameworkList() + ")");
+        if (std::find(c.frameworks->begin(), c.frameworks->end(), name) != c.frameworks->end())
+            f.fail("integration '" + name + "' is listed twice");
+        c.frameworks->push_back(name);
     }
+    if (c.frameworks->empty()) c.frameworks->push_back("batch/job");
     c.manageJobsWithoutQueueName = root["manageJobsWithoutQueueName"].boolean(false);
+    c.kueueNamespace = root["namespace"].str(c.kueueNamespace);
+    c.managedJobsNamespaceSelector = readOptionalLabelSelector(root["managedJobsNamespaceSelector"]);
     auto resources = root["resources"];
     if (resources.present()) {
         resources.checkKeys("resources", {"transformations", "excludeResourcePrefixes"});
         for (const auto& p : resources["excludeResourcePrefixes"].items())
             c.excludeResourcePrefixes.push_back(p.str());
         for (const auto& t : resources["transformations"].items()) {
-            t.checkKeys("transformation", {"input", "strategy", "outputs"}, {"multiplyBy"});
+            t.checkKeys("transformation", {"input", "strategy", "multiplyBy", "outputs"});
             KueueConfig::Transformation tr;
             tr.input = t["input"].str();
             if (tr.input.empty()) t.fail("a transformation needs an input resource");
+            for (const auto& other : c.transformations)
+                if (other.input == tr.input)
+                    t["input"].fail("a second transformation of input '" + tr.input + "'");
             tr.replace = t["strategy"].choice("Retain", {"Retain", "Replace"}) == "Replace";
-            for (const auto& [name, q] : t["outputs"].entries()) {
-                std::string error;
-                auto amount = parseAmount(name, q.str(), &error);
-                if (!amount) q.fail(error);
-                tr.outputs.emplace_back(name, double(*amount));
-            }
+            tr.multiplyBy = t["multiplyBy"].str();
+            for (const auto& [name, q] : t["outputs"].entries())
+                tr.outputs.emplace_back(name, q.quantity(name, true));
             c.transformations.push_back(std::move(tr));
         }
     }
     // The manager's own plumbing changes no decision; any other key is reported as not modelled.
     root.checkKeys("Configuration",
                    {"apiVersion", "kind", "fairSharing", "waitForPodsReady", "featureGates", "integrations",
-                    "manageJobsWithoutQueueName", "resources"},
-                   {"namespace", "health", "metrics", "webhook", "leaderElection", "controller",
-                    "clientConnection", "internalCertManagement", "queueVisibility",
-                    "objectRetentionPolicies"});
+                    "manageJobsWithoutQueueName", "managedJobsNamespaceSelector", "namespace", "resources"},
+                   {"health", "metrics", "webhook", "leaderElection", "controller", "clientConnection",
+                    "internalCertManagement", "queueVisibility", "objectRetentionPolicies"});
     for (const auto& [name, value] : root["featureGates"].entries()) {
         auto on = value.optBool();
         if (!on) value.fail("expected true or false");

@@ -25,6 +25,15 @@ bool KueueConfig::manages(const std::string& framework) const {
     return std::find(list.begin(), list.end(), framework) != list.end();
 }
 
+bool KueueConfig::managesNamespace(const Labels& namespaceLabels) const {
+    if (managedJobsNamespaceSelector) return matches(*managedJobsNamespaceSelector, namespaceLabels);
+    // The default of apis/config/v1beta2/defaults.go.
+    LabelSelector byDefault;
+    byDefault.matchExpressions.push_back(SelectorRequirement{
+        "kubernetes.io/metadata.name", SelectorOp::NotIn, {"kube-system", kueueNamespace}});
+    return matches(byDefault, namespaceLabels);
+}
+
 bool KueueConfig::gate(const std::string& name) const {
     if (auto it = featureGates.find(name); it != featureGates.end()) return it->second;
     // Kueue's defaults at the emulated commit (ff69552e, v0.20 development).

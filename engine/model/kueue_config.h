@@ -3,6 +3,7 @@
 // fair sharing and its preemption strategies, waiting for pods to be ready (with its requeuing
 // backoff), and the feature gates that switch decisions.
 #include "model/diagnostic.h"
+#include "model/selectors.h"
 
 #include <map>
 #include <optional>
@@ -28,16 +29,24 @@ struct KueueConfig {
     double backoffMaxSeconds = 3600;
     // Gates written in the configuration's featureGates (or a comment-free map): name -> on.
     std::map<std::string, bool> featureGates;
-    // integrations.frameworks: the job kinds Kueue manages ("batch/job", "pod", ...). Absent: the
-    // list of the install's controller_manager_config.yaml (kueueInstallFrameworks()).
+    // integrations.frameworks: the job kinds Kueue manages ("batch/job", "pod", ...). Absent (no
+    // Configuration given): the list of the install's controller_manager_config.yaml
+    // (kueueInstallFrameworks()); a Configuration that lists none manages batch/job alone.
     std::optional<std::vector<std::string>> frameworks;
     bool manageJobsWithoutQueueName = false;
+    // managedJobsNamespaceSelector: the namespaces where Kueue manages jobs without a queue name, gives
+    // jobs the LocalQueue "default", and takes plain pods at all. Absent: every namespace but
+    // kube-system and Kueue's own (`kueueNamespace`).
+    std::optional<LabelSelector> managedJobsNamespaceSelector;
+    std::string kueueNamespace = "kueue-system"; // Configuration.namespace
     // resources.transformations: requests of `input` also count as `outputs` (per unit of the
-    // input); Replace drops the input itself. Amounts are the model's canonical integers per unit.
+    // input, times the amount of `multiplyBy` when the pod requests it); Replace drops the input
+    // itself. Output quantities are the model's canonical integers (model/resources.h) per unit.
     struct Transformation {
         std::string input;
         bool replace = false;
-        std::vector<std::pair<std::string, double>> outputs; // name -> quantity per unit of input
+        std::string multiplyBy;
+        std::vector<std::pair<std::string, int64_t>> outputs; // name -> quantity per unit of input
         bool operator==(const Transformation&) const = default;
     };
     std::vector<Transformation> transformations;
@@ -46,6 +55,8 @@ struct KueueConfig {
 
     // Whether Kueue manages jobs of this integration ("batch/job", "jobset.x-k8s.io/jobset", "pod").
     bool manages(const std::string& framework) const;
+    // Whether managedJobsNamespaceSelector selects a namespace with these labels.
+    bool managesNamespace(const Labels& namespaceLabels) const;
 
     // A feature gate's value: the written one, else Kueue's default at the emulated commit.
     bool gate(const std::string& name) const;
@@ -57,7 +68,9 @@ struct KueueConfig {
                backoffBaseSeconds == o.backoffBaseSeconds && backoffMaxSeconds == o.backoffMaxSeconds &&
                featureGates == o.featureGates && frameworks == o.frameworks &&
                manageJobsWithoutQueueName == o.manageJobsWithoutQueueName &&
-               transformations == o.transformations && excludeResourcePrefixes == o.excludeResourcePrefixes;
+               managedJobsNamespaceSelector == o.managedJobsNamespaceSelector &&
+               kueueNamespace == o.kueueNamespace && transformations == o.transformations &&
+               excludeResourcePrefixes == o.excludeResourcePrefixes;
     }
 };
 

@@ -120,6 +120,8 @@ struct JobRec {
     // A quota-admitting scheduler may admit the job with this many pods (Kueue's partial admission,
     // a single pod set); 0: all of them.
     int32_t admitAtLeast = 0;
+    // Kueue admits each pod as a workload of its own (its pod integration: plain pods, a Deployment's).
+    bool podsAdmittedApart = false;
     bool readingNoted =
         false; // the controllers' reading said something about it, located (WorkloadReading::note)
     int32_t minAvailable = 0;
@@ -221,8 +223,10 @@ struct WorkloadReading {
     ResourceList minResources;
     std::string application;
     bool managed = true;
-    int32_t admitAtLeast = 0; // partial admission down to this many pods (0: all of them)
-    std::string note;         // said once per kind of workload: what was read and why
+    int32_t admitAtLeast = 0;        // partial admission down to this many pods (0: all of them)
+    bool podsAdmittedApart = false;  // each pod admitted as a workload of its own
+    std::optional<int32_t> priority; // the controllers' priority for it; none: its PriorityClass's
+    std::string note;                // said once per kind of workload: what was read and why
 };
 using ReadWorkload =
     std::function<WorkloadReading(const PodGroup& group, const std::vector<const Pod*>& pods)>;

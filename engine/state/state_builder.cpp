@@ -406,6 +406,8 @@ struct StateBuilder {
         JobRec& j = s.jobs[job];
         j.managed = r.managed;
         j.admitAtLeast = r.admitAtLeast;
+        j.podsAdmittedApart = r.podsAdmittedApart;
+        if (r.priority) j.priority = *r.priority;
         if (!r.application.empty()) j.application = s.strings.intern(r.application);
         j.readingNoted = !r.note.empty();
         if (!r.note.empty() && notesSaid.insert(r.note).second) warn(where, r.note);

@@ -8,6 +8,7 @@
 #include <optional>
 #include <set>
 #include <string>
+#include <tuple>
 #include <vector>
 
 namespace gantry::snapshot {
@@ -23,7 +24,6 @@ inline constexpr const char* Preemptable = "volcano.sh/preemptable";
 inline constexpr const char* VolcanoQueueName = "scheduling.volcano.sh/queue-name";
 inline constexpr const char* VolcanoJobName = "volcano.sh/job-name";
 inline constexpr const char* KueueQueueName = "kueue.x-k8s.io/queue-name";
-inline constexpr const char* KueuePriorityClass = "kueue.x-k8s.io/priority-class";
 inline constexpr const char* YuniKornQueue = "yunikorn.apache.org/queue";
 inline constexpr const char* YuniKornQueueLegacy = "queue";
 inline constexpr const char* GpuMilli = "alibabacloud.com/gpu-milli";
@@ -64,6 +64,20 @@ struct DeferredWorkload {
     std::function<void()> expand;
 };
 
+// One Kubernetes object: its reader, apiVersion split into group and version, kind, metadata.
+struct Object {
+    Y root;
+    std::string group;
+    std::string version;
+    std::string kind;
+    std::string name;
+    std::string ns;
+    Labels labels;
+    Labels annotations;
+    std::optional<int64_t> creationTimestamp; // metadata.creationTimestamp, Unix seconds
+    SourceRef source;
+};
+
 struct State {
     Cluster cluster;
     Diagnostics warnings;
@@ -87,6 +101,14 @@ struct State {
     std::vector<Object> jobFlows;
     bool finished = false;
     bool requestsAboveLimitsAllowed = false; // while reading a Kueue Workload's pod templates
+    // While reading a TrainJob's trainer pods: its resourcesPerNode over this container's resources.
+    struct ContainerResources {
+        std::string container;
+        Y resources;
+    };
+    std::optional<ContainerResources> containerResources;
+    // TrainingRuntime (namespace, name) and ClusterTrainingRuntime ("", name) objects, by kind.
+    std::map<std::tuple<std::string, std::string, std::string>, Object> trainingRuntimes;
 
     void skip(const std::string& what, const SourceRef& where);
     // Whether the cluster has a gang of that name in the namespace (readers only append gangs, so
@@ -137,6 +159,10 @@ void readCoschedulingPodGroup(State& s, const Object& o);
 void readBatchJob(State& s, const Object& o);
 void readJobSet(State& s, const Object& o);
 void readKubeflowJob(State& s, const Object& o);
+// Checks the keys of a batch/v1 JobSpec (a Job's, a JobSet's or a TrainingRuntime's replicated job).
+void checkJobSpec(const Y& spec, const std::string& kind);
+void readTrainingRuntime(State& s, const Object& o);
+void readTrainJob(State& s, const Object& o);
 void readDeployment(State& s, const Object& o);
 void readReplicaSet(State& s, const Object& o);
 void readStatefulSet(State& s, const Object& o);
@@ -160,8 +186,8 @@ void applyPodConventions(const Y& where, Pod& pod);
 // Kueue LocalQueue name in *kueueLocalQueue when it comes from Kueue's label.
 std::string queueFromMetadata(const Labels& labels, const Labels& annotations, bool* fromKueue);
 
-// The queue a workload asks for (its own metadata first, then its pod template's), and the Kueue
-// priority class its label names.
+// The queue a workload asks for (its own metadata first, then its pod template's). (Kueue's
+// priority-class label is read by the Kueue profile's integrations.)
 struct Expansion;
 void queueOf(Expansion& e);
 

@@ -12,9 +12,10 @@ namespace {
 // A container's requests after API-server defaulting: a resource with a limit and no request
 // requests its limit. A request above its limit is an error, except where the API server does not
 // check it (a Kueue Workload's pod template: Kueue itself refuses such a workload later). *written
-// receives the requests as written.
-ResourceList containerRequests(const Y& container, const std::string& kind, bool aboveLimitAllowed,
+// receives the requests as written (a trainer's resourcesPerNode patch applied).
+ResourceList containerRequests(const State& s, const Y& container, const std::string& kind,
                                ResourceList* written) {
+    const bool aboveLimitAllowed = s.requestsAboveLimitsAllowed;
     container.checkKeys(kind + " container", {"name", "resources", "restartPolicy"},
                         {"image",
                          "command",
@@ -41,6 +42,13 @@ ResourceList containerRequests(const Y& container, const std::string& kind, bool
     res.checkKeys(kind, {"requests", "limits"});
     ResourceList requests = res["requests"].resources(aboveLimitAllowed);
     ResourceList limits = res["limits"].resources(aboveLimitAllowed);
+    if (s.containerResources && container["name"].str() == s.containerResources->container) {
+        // Merged per resource name, the patch's value winning (a strategic merge of the maps).
+        const Y& patch = s.containerResources->resources;
+        patch.checkKeys(kind, {"requests", "limits"});
+        for (const auto& [name, amount] : patch["requests"].resources()) requests.set(name, amount);
+        for (const auto& [name, amount] : patch["limits"].resources()) limits.set(name, amount);
+    }
     *written = requests;
     for (const auto& [name, amount] : limits) {
         if (!requests.has(name))
@@ -141,11 +149,11 @@ void readPodSpec(State& s, const Y& spec, Pod& pod, const std::string& kind,
     std::vector<bool> sidecar;
     for (const auto& c : containers) {
         mainWritten.emplace_back();
-        main.push_back(containerRequests(c, kind, s.requestsAboveLimitsAllowed, &mainWritten.back()));
+        main.push_back(containerRequests(s, c, kind, &mainWritten.back()));
     }
     for (const auto& c : spec["initContainers"].items()) {
         initWritten.emplace_back();
-        init.push_back(containerRequests(c, kind, s.requestsAboveLimitsAllowed, &initWritten.back()));
+        init.push_back(containerRequests(s, c, kind, &initWritten.back()));
         std::string restart = c["restartPolicy"].str();
         if (!restart.empty() && restart != "Always")
             c["restartPolicy"].fail("only Always is allowed for init containers");

@@ -27,6 +27,8 @@ int32_t runningPods(const Y& jobSpec) {
     return completions ? std::min(parallelism, *completions) : parallelism;
 }
 
+} // namespace
+
 void checkJobSpec(const Y& spec, const std::string& kind) {
     spec.checkKeys(kind, {"parallelism", "completions", "template"},
                    {"completionMode", "suspend", "backoffLimit", "backoffLimitPerIndex", "maxFailedIndexes",
@@ -34,14 +36,11 @@ void checkJobSpec(const Y& spec, const std::string& kind) {
                     "podFailurePolicy", "podReplacementPolicy", "successPolicy", "managedBy"});
 }
 
+namespace {
+
 std::string lower(std::string s) {
     for (auto& c : s) c = char(std::tolower(static_cast<unsigned char>(c)));
     return s;
-}
-
-const std::string* find(const Labels& m, const char* k) {
-    auto it = m.find(k);
-    return it == m.end() ? nullptr : &it->second;
 }
 
 } // namespace
@@ -53,8 +52,6 @@ void queueOf(Expansion& e) {
         if (!e.queue.empty()) break;
         e.queue = queueFromMetadata(role.pod.labels, role.pod.annotations, &e.queueIsKueueLocal);
     }
-    if (e.priorityClassName.empty())
-        if (auto wpc = find(e.labels, key::KueuePriorityClass)) e.priorityClassName = *wpc;
 }
 
 void addExpansion(State& s, const Y& where, Expansion e) {

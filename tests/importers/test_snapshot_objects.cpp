@@ -159,7 +159,9 @@ class SnapshotObjectsTest : public QObject {
         QCOMPARE(ft->origin, std::string("batch/Job"));
         QCOMPARE(ft->minMember, 4);
         QCOMPARE(ft->queue, std::string("team-nlp"));
-        QCOMPARE(ft->priorityClassName, std::string("research-urgent"));
+        // The WorkloadPriorityClass label stays a label: Kueue's integrations read it, not the pods.
+        QVERIFY(ft->priorityClassName.empty());
+        QCOMPARE(ft->labels.at("kueue.x-k8s.io/priority-class"), std::string("research-urgent"));
         QCOMPARE(ft->arrivalSeconds, 600.0);
         QCOMPARE(ft->durationSeconds, 7200.0);
         QCOMPARE(ft->minResources.get("nvidia.com/gpu"), int64_t(8000));

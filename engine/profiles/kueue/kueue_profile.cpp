@@ -59,6 +59,8 @@ class KueueProfile : public SchedulerProfile {
             if (lq.name == "default") integrations_->namespacesWithDefaultQueue.insert(lq.ns);
             integrations_->localQueues.emplace(lq.ns, lq.name);
         }
+        integrations_->addPriorityClasses(cluster.priorityClasses);
+        for (const auto& ns : cluster.namespaces) integrations_->namespaceLabels[ns.name] = ns.labels;
     }
 
     Diagnostics construction() { return s_.takeWarnings(); }
@@ -104,8 +106,8 @@ class KueueProfile : public SchedulerProfile {
             for (uint32_t wi = 0; wi < wls.size(); ++wi)
                 if (wls[wi].unmanaged) placement_.unmanaged(st, wi, wls[wi]);
             for (uint32_t wi : last_.admitted)
-                if (wls[wi].state == WlState::Admitted && !wls[wi].evicted)
-                    placement_.admit(st, s_.world(), wi, wls[wi]);
+                if (runs(wls[wi])) placement_.admit(st, s_.world(), wi, wls[wi]);
+            placement_.foreign(st);
             CycleResult placed = placement_.place(st, options);
             r.bindings = std::move(placed.bindings);
             r.pending = std::move(placed.pending);
@@ -119,7 +121,7 @@ class KueueProfile : public SchedulerProfile {
             const Workload& wl = s_.workloads()[wi];
             placement_.release(st, wi, wl); // its pods not yet placed stay so
             if (wl.job == UINT32_MAX) continue;
-            for (uint32_t t : st.jobs[wl.job].tasks)
+            for (uint32_t t : tasksOf(st, wl))
                 if (st.tasks[t].node >= 0 && occupiesNode(st.tasks[t].status)) r.evictedTasks.push_back(t);
         }
         CycleResult placed = placement_.place(st, options);
@@ -280,6 +282,12 @@ class KueueProfile : public SchedulerProfile {
     std::vector<uint32_t> wereWaiting_; // pending when the last single cycle began
     std::vector<std::string> notes_;    // what the mapping of a project's queues lost, told once
 
+    // Kueue unsuspends a job once its Workload is Admitted: quota reserved and every admission check
+    // Ready (a Pending check, such as MultiKueue's or a ProvisioningRequest's, keeps it suspended).
+    static bool runs(const Workload& wl) {
+        return wl.state == WlState::Admitted && !wl.evicted && wl.admittedCondition;
+    }
+
     // Admitted workloads whose pods have not yet taken their flavors: workloads new since the last
     // call (admitted before the run), and those the last cycle admitted.
     void admitAdopted(ClusterState& st) {
@@ -290,7 +298,7 @@ class KueueProfile : public SchedulerProfile {
             if (wls[wi].unmanaged) {
                 placement_.unmanaged(st, wi, wls[wi]);
                 placeable_[wi] = 1;
-            } else if (wls[wi].state == WlState::Admitted && !wls[wi].evicted) {
+            } else if (runs(wls[wi])) {
                 placement_.admit(st, s_.world(), wi, wls[wi]);
                 placeable_[wi] = 1;
             }
@@ -308,7 +316,7 @@ class KueueProfile : public SchedulerProfile {
             const Workload& wl = wls[wi];
             bool holding = false;
             if (wl.state == WlState::Admitted && wl.job < st.jobs.size() && st.jobAlive(wl.job))
-                for (uint32_t t : st.jobs[wl.job].tasks)
+                for (uint32_t t : tasksOf(st, wl))
                     if (st.tasks[t].node >= 0 && occupiesNode(st.tasks[t].status)) holding = true;
             if (holding) {
                 evicting_[keep++] = wi;

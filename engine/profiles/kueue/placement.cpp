@@ -25,7 +25,7 @@ void Placement::admit(ClusterState& st, const World& w, uint32_t wi, const Workl
     std::map<std::string, size_t> podSetOf;
     for (size_t i = 0; i < wl.podSets.size(); ++i) podSetOf.emplace(wl.podSets[i].name, i);
     std::vector<int32_t> placed(wl.podSets.size(), 0);
-    for (uint32_t t : st.jobs[wl.job].tasks) {
+    for (uint32_t t : tasksOf(st, wl)) {
         const std::string& role = st.roles[st.tasks[t].role];
         auto it = podSetOf.find(role.empty() ? "main" : role);
         if (it == podSetOf.end() || it->second >= wl.admission.size()) continue;
@@ -63,7 +63,7 @@ void Placement::unmanaged(ClusterState& st, uint32_t wi, const Workload& wl) {
         placeable_.resize(st.tasks.size(), 0);
         listed_.resize(st.tasks.size(), 0);
     }
-    for (uint32_t t : st.jobs[wl.job].tasks) {
+    for (uint32_t t : tasksOf(st, wl)) {
         placeable_[t] = 1;
         tasksOf_[wi].push_back(t);
         if (!listed_[t]) {
@@ -71,6 +71,20 @@ void Placement::unmanaged(ClusterState& st, uint32_t wi, const Workload& wl) {
             candidates_.push_back(t);
         }
     }
+}
+
+void Placement::foreign(const ClusterState& st) {
+    if (ownShape_.size() < st.tasks.size()) {
+        ownShape_.resize(st.tasks.size(), UINT32_MAX);
+        placeable_.resize(st.tasks.size(), 0);
+        listed_.resize(st.tasks.size(), 0);
+    }
+    for (uint32_t t = 0; t < st.tasks.size(); ++t)
+        if (st.tasks[t].status == TaskStatus::Pending && !st.tasks[t].volcano && !listed_[t]) {
+            placeable_[t] = 1;
+            listed_[t] = 1;
+            candidates_.push_back(t);
+        }
 }
 
 void Placement::release(ClusterState& st, uint32_t wi, const Workload& wl) {
@@ -98,7 +112,7 @@ CycleResult Placement::place(ClusterState& st, CycleOptions options) {
             continue;
         }
         candidates_[kept++] = t;
-        if (task.job != UINT32_MAX) pending_.push_back(t);
+        if (task.job != UINT32_MAX || !task.volcano) pending_.push_back(t);
     }
     candidates_.resize(kept);
     options.pendingPods = &pending_;

@@ -21,6 +21,9 @@ class Placement {
     void admit(ClusterState& st, const World& w, uint32_t wi, const Workload& wl);
     // A workload Kueue does not manage: every pod of it may be placed, as it is.
     void unmanaged(ClusterState& st, uint32_t wi, const Workload& wl);
+    // The pending pods no emulated scheduler takes (their schedulerName names another one):
+    // kube-scheduler lists them as not its own. For a single cycle's report only (walks every pod).
+    void foreign(const ClusterState& st);
     // Its pods lose them again (evicted, or finished) and may not be placed. The job may be gone
     // from the state already (finished), its task slots taken by others.
     void release(ClusterState& st, uint32_t wi, const Workload& wl);

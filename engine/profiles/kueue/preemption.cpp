@@ -480,7 +480,8 @@ bool candidateBefore(const Context& ctx, uint32_t a, uint32_t b, int preemptorCq
     const double ty = y.reservedAt == kZeroTime && y.state != WlState::Admitted ? ctx.now : y.reservedAt;
     if (tx != ty) return tx > ty;
     if (x.uid != y.uid) return x.uid < y.uid;
-    return x.jobOrder < y.jobOrder;
+    if (x.jobOrder != y.jobOrder) return x.jobOrder < y.jobOrder;
+    return x.task < y.task;
 }
 
 std::vector<Target> getTargets(Context& ctx, uint32_t wl, const Assignment& a) {

@@ -10,7 +10,8 @@ bool Queues::Order::operator()(uint32_t a, uint32_t b) const {
     if (x.priority != y.priority) return x.priority > y.priority;
     if (x.orderTime != y.orderTime) return x.orderTime < y.orderTime;
     if (x.uid != y.uid) return x.uid < y.uid;
-    return x.jobOrder < y.jobOrder;
+    if (x.jobOrder != y.jobOrder) return x.jobOrder < y.jobOrder;
+    return x.task < y.task; // the pods of a job Kueue admits one by one, in the job's order
 }
 
 Queues::Queues(const World& w, std::vector<Workload>& wls) : w_(w), wls_(wls) {

@@ -78,29 +78,40 @@ void Scheduler::hold(uint32_t wi, int sign) {
                                sign);
 }
 
-uint32_t Scheduler::adopt(const ClusterState& st, uint32_t job, double now, bool arriving) {
-    const uint32_t wi = uint32_t(wls_.size());
-    wls_.push_back(makeWorkload(w_, st, job, nullptr));
-    // A workload created during a simulation was created when it arrived, on the simulation's clock.
-    if (arriving) wls_.back().created = wls_.back().orderTime = now;
+void Scheduler::adopt(const ClusterState& st, uint32_t job, double now, bool arriving) {
     if (byJob_.size() <= job) byJob_.resize(job + 1, UINT32_MAX);
-    byJob_[job] = wi;
+    byJob_[job] = uint32_t(wls_.size());
+    const JobRec& j = st.jobs[job];
+    if (!j.podsAdmittedApart) {
+        adoptWorkload(makeWorkload(w_, st, job, nullptr), now, arriving);
+        return;
+    }
+    // Kueue's pod integration: every pod is a Workload of its own (a Deployment's, plain pods).
+    for (uint32_t t : j.tasks) adoptWorkload(makeWorkload(w_, st, job, nullptr, t), now, arriving);
+    if (j.tasks.empty()) byJob_[job] = UINT32_MAX;
+}
+
+void Scheduler::adoptWorkload(Workload workload, double now, bool arriving) {
+    const uint32_t wi = uint32_t(wls_.size());
+    wls_.push_back(std::move(workload));
     Workload& wl = wls_.back();
+    // A workload created during a simulation was created when it arrived, on the simulation's clock.
+    if (arriving) wl.created = wl.orderTime = now;
     if (wl.spec) {
         for (double t : {wl.created, wl.reservedAt, wl.evictedAt})
             if (t != kZeroTime) inputClock_ = std::max(inputClock_, t);
         if (wl.spec->requeueAtSeconds) inputClock_ = std::max(inputClock_, *wl.spec->requeueAtSeconds);
     }
-    if (wl.untouched) return wi;
+    if (!wl.blockedReason.empty() && wl.state == WlState::Pending && !wl.inactive) blocked_.push_back(wi);
+    if (wl.untouched) return;
     if (wl.state == WlState::Admitted) {
         auto& list = w_.cqs[size_t(wl.cq)].admitted;
         wl.admittedSlot = list.size();
         list.push_back(wi);
         hold(wi, +1);
-        return wi;
+        return;
     }
     if (!wl.inactive) toPush_.push_back(wi);
-    return wi;
 }
 
 void Scheduler::attach(ClusterState& st, std::optional<double> simulationStart) {
@@ -146,10 +157,12 @@ std::vector<uint32_t> Scheduler::sync(ClusterState& st, double now) {
         const uint32_t old = workloadOf(j);
         const bool alive = st.jobAlive(j);
         if (old != UINT32_MAX && (!alive || wls_[old].jobOrder != st.jobs[j].order)) {
-            if (wls_[old].state != WlState::Finished) {
-                release(old, now, true);
-                gone.push_back(old);
-            }
+            const uint32_t order = wls_[old].jobOrder;
+            for (uint32_t wi = old; wi < wls_.size() && wls_[wi].job == j && wls_[wi].jobOrder == order; ++wi)
+                if (wls_[wi].state != WlState::Finished) {
+                    release(wi, now, true);
+                    gone.push_back(wi);
+                }
             byJob_[j] = UINT32_MAX;
         }
         if (alive && workloadOf(j) == UINT32_MAX) adopt(st, j, now, true);
@@ -553,23 +566,7 @@ CycleReport Scheduler::cycle(ClusterState& st, double now) {
                 if (wl.admission[i].topology)
                     tas_->addUsage(wl.admission[i].topologyFlavor, *wl.admission[i].topology,
                                    wl.podSets[i].shape, +1);
-        // Admitted=True once every admission check the ClusterQueue requires for these flavors is
-        // on the workload and all of its checks are Ready.
-        bool hasRequired = true, allReady = true;
-        std::set<int> usedFlavors;
-        for (const auto& a : wl.admission)
-            for (int f : a.flavorOf)
-                if (f >= 0) usedFlavors.insert(f);
-        for (const auto& [check, onFlavors] : w_.cqs[size_t(e.cq)].checks) {
-            bool applies = onFlavors.empty();
-            for (int f : onFlavors)
-                if (usedFlavors.count(f)) applies = true;
-            if (applies && (!wl.spec || !wl.spec->admissionChecks.count(check))) hasRequired = false;
-        }
-        if (wl.spec)
-            for (const auto& [name, state] : wl.spec->admissionChecks)
-                if (state != "Ready") allReady = false;
-        wl.admittedCondition = hasRequired && allReady;
+        wl.admittedCondition = checksReady(w_, wl);
         auto& list = w_.cqs[size_t(e.cq)].admitted;
         wl.admittedSlot = list.size();
         list.push_back(e.wl);
@@ -606,6 +603,18 @@ CycleReport Scheduler::cycle(ClusterState& st, double now) {
     for (auto& e : entries)
         if (e.status != Status::Assumed) requeue(e, true);
     for (auto& e : inadmissible) requeue(e, false);
+    // The workload controller's reason for those whose queues cannot admit them (getQueueBlocker):
+    // the scheduler never sees them, the condition says why.
+    size_t kept = 0;
+    for (uint32_t wi : blocked_) {
+        Workload& wl = wls_[wi];
+        if (wl.state != WlState::Pending) continue; // finished
+        blocked_[kept++] = wi;
+        wl.pendingReason = wl.blockedReason;
+        wl.pendingMessage = wl.blockedMessage;
+        report.pending.emplace_back(wi, wl.blockedReason);
+    }
+    blocked_.resize(kept);
     for (uint32_t wi : report.admitted) admittedThisCycle_[wi] = 0;
     return report;
 }

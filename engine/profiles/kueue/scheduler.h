@@ -39,6 +39,7 @@ class Scheduler {
     // sees it first, on its clock.
     void attach(ClusterState& st, std::optional<double> simulationStart);
     std::vector<uint32_t> sync(ClusterState& st, double now);
+    // The job's first workload (a job whose pods Kueue admits one by one has one per pod, after it).
     uint32_t workloadOf(uint32_t job) const { return job < byJob_.size() ? byJob_[job] : UINT32_MAX; }
 
     CycleReport cycle(ClusterState& st, double now);
@@ -59,13 +60,15 @@ class Scheduler {
     std::vector<int64_t> generation_;
     std::vector<uint32_t> byJob_;
     std::vector<uint8_t> removed_, admittedThisCycle_; // per workload, for the cycle's Context
-    std::vector<uint32_t> toPush_; // adopted pending workloads, queued at the next cycle's clock
+    std::vector<uint32_t> toPush_;  // adopted pending workloads, queued at the next cycle's clock
+    std::vector<uint32_t> blocked_; // pending workloads whose queues cannot admit them (blockedReason)
     int64_t cycle_ = 0;
     double inputClock_ = 0;
     bool attached_ = false;
     Diagnostics warnings_;
 
-    uint32_t adopt(const ClusterState& st, uint32_t job, double now, bool arriving);
+    void adopt(const ClusterState& st, uint32_t job, double now, bool arriving);
+    void adoptWorkload(Workload wl, double now, bool arriving);
     void hold(uint32_t wl, int sign); // add (+1) or remove (-1) an admitted workload's usage
 };
 

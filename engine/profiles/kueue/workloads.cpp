@@ -1,5 +1,7 @@
 #include "profiles/kueue/workloads.h"
 
+#include "profiles/kueue/resource_transformations.h"
+
 #include <algorithm>
 #include <cmath>
 #include <map>
@@ -165,45 +167,6 @@ std::string adjustAndValidate(const World& w, const std::string& ns, std::vector
     return problems;
 }
 
-// Configuration resources: excluded prefixes dropped, then the transformations applied
-// (applyResourceTransformations in pkg/workload/workload.go): each output is its quantity per unit
-// of the input times the input's amount, summed over inputs, negative sums counting zero; Retain
-// keeps the input.
-std::vector<std::pair<std::string, Amount>> transformed(const KueueConfig& config,
-                                                        std::vector<std::pair<std::string, Amount>> in) {
-    if (!config.excludeResourcePrefixes.empty())
-        in.erase(std::remove_if(in.begin(), in.end(),
-                                [&](const auto& r) {
-                                    for (const auto& p : config.excludeResourcePrefixes)
-                                        if (r.first.rfind(p, 0) == 0) return true;
-                                    return false;
-                                }),
-                 in.end());
-    if (config.transformations.empty()) return in;
-    std::vector<std::pair<std::string, Amount>> kept;
-    std::map<std::string, double> generated;
-    for (const auto& [name, amount] : in) {
-        auto t = std::find_if(config.transformations.begin(), config.transformations.end(),
-                              [&](const KueueConfig::Transformation& x) { return x.input == name; });
-        if (t == config.transformations.end()) {
-            kept.emplace_back(name, amount);
-            continue;
-        }
-        const double units = double(amount) / (unitOf(name) == ResourceUnit::Milli ? 1000.0 : 1.0);
-        for (const auto& [out, perUnit] : t->outputs) generated[out] += units * perUnit;
-        if (!t->replace) kept.emplace_back(name, amount);
-    }
-    for (const auto& [name, amount] : generated) {
-        const Amount a = amount < 0 ? 0 : Amount(std::llround(amount));
-        auto it = std::find_if(kept.begin(), kept.end(), [&](const auto& r) { return r.first == name; });
-        if (it != kept.end())
-            it->second = addAmount(it->second, a);
-        else
-            kept.emplace_back(name, a);
-    }
-    return kept;
-}
-
 std::string shapeKey(const PodShape& sh) {
     std::string k;
     for (const auto& [a, b] : sh.nodeSelector) k += a + "=" + b + ",";
@@ -221,6 +184,23 @@ bool namespaceMatches(const World& w, const ClusterQueue& cq, const std::string&
     return matches(*cq.namespaceSelector, it == w.namespaces.end() ? Labels{} : it->second);
 }
 
+bool checksReady(const World& w, const Workload& wl) {
+    std::set<int> usedFlavors;
+    for (const auto& a : wl.admission)
+        for (int f : a.flavorOf)
+            if (f >= 0) usedFlavors.insert(f);
+    for (const auto& [check, onFlavors] : w.cqs[size_t(wl.cq)].checks) {
+        bool applies = onFlavors.empty();
+        for (int f : onFlavors)
+            if (usedFlavors.count(f)) applies = true;
+        if (applies && (!wl.spec || !wl.spec->admissionChecks.count(check))) return false;
+    }
+    if (wl.spec)
+        for (const auto& [name, state] : wl.spec->admissionChecks)
+            if (state != "Ready") return false;
+    return true;
+}
+
 Usage usageOf(const World& w, const Workload& wl, const std::vector<PodSetAdmission>& admission) {
     std::map<int, Amount> sum;
     for (size_t i = 0; i < wl.podSets.size() && i < admission.size(); ++i) {
@@ -235,14 +215,17 @@ Usage usageOf(const World& w, const Workload& wl, const std::vector<PodSetAdmiss
     return Usage(sum.begin(), sum.end());
 }
 
-Workload makeWorkload(const World& w, const ClusterState& st, uint32_t job, Diagnostics* warnings) {
+Workload makeWorkload(const World& w, const ClusterState& st, uint32_t job, Diagnostics* warnings,
+                      uint32_t task) {
     const JobRec& j = st.jobs[job];
     Workload wl;
     wl.job = job;
     wl.jobOrder = j.order;
-    wl.key = j.key;
+    wl.task = task;
     wl.ns = st.strings.str(j.ns);
-    wl.name = st.strings.str(j.name);
+    wl.name = task == UINT32_MAX ? std::string(st.strings.str(j.name))
+                                 : std::string(st.strings.str(st.tasks[task].name));
+    wl.key = task == UINT32_MAX ? j.key : wl.ns + "/" + wl.name;
     wl.spec = j.kueue;
     wl.priority = j.priority;
     wl.created = j.creationSeconds;
@@ -252,7 +235,7 @@ Workload makeWorkload(const World& w, const ClusterState& st, uint32_t job, Diag
     // Tasks by role, in job order: the pod sets' pods.
     std::map<std::string, std::vector<uint32_t>> byRole;
     std::vector<std::string> roleOrder;
-    for (uint32_t t : j.tasks) {
+    for (uint32_t t : tasksOf(st, wl)) {
         const std::string& role = st.roles[st.tasks[t].role];
         auto [it, inserted] = byRole.try_emplace(role);
         if (inserted) roleOrder.push_back(role);
@@ -282,7 +265,7 @@ Workload makeWorkload(const World& w, const ClusterState& st, uint32_t job, Diag
             p.topology = ps.topology;
             std::vector<std::pair<std::string, Amount>> requests;
             for (const auto& [name, amount] : podRequests(ps)) requests.emplace_back(name, amount);
-            for (const auto& [name, amount] : transformed(w.config, std::move(requests))) {
+            for (const auto& [name, amount] : countedRequests(w.config, std::move(requests))) {
                 const int r = w.resource(name);
                 if (r < 0) {
                     p.uncovered.push_back(name);
@@ -296,7 +279,8 @@ Workload makeWorkload(const World& w, const ClusterState& st, uint32_t job, Diag
             wl.podSets.push_back(std::move(p));
         }
     } else {
-        // A job Kueue manages through its queue-name label: one pod set per role.
+        // A job Kueue manages through its queue-name label: one pod set per role; its priority is
+        // the one Kueue's integration gave it (controllers.cpp).
         for (const auto& role : roleOrder) {
             const auto& tasks = byRole[role];
             PodSet p;
@@ -306,10 +290,6 @@ Workload makeWorkload(const World& w, const ClusterState& st, uint32_t job, Diag
                 roleOrder.size() == 1 && j.admitAtLeast > 0 ? std::min(j.admitAtLeast, p.count) : p.count;
             p.shape = st.tasks[tasks.front()].shape;
             const PodShape& sh = st.shapes[p.shape];
-            auto cls = st.shapes[p.shape].priorityClassName;
-            if (!cls.empty())
-                if (auto pc = w.priorityClasses.find(cls); pc != w.priorityClasses.end())
-                    wl.priority = pc->second;
             std::vector<std::pair<std::string, Amount>> requests;
             for (int d = 0; d < st.D(); ++d) {
                 if (d == kPods) continue;
@@ -320,7 +300,7 @@ Workload makeWorkload(const World& w, const ClusterState& st, uint32_t job, Diag
                 if (!named && a == 0) continue;
                 requests.emplace_back(st.dims.name(d), a);
             }
-            for (const auto& [name, a] : transformed(w.config, std::move(requests))) {
+            for (const auto& [name, a] : countedRequests(w.config, std::move(requests))) {
                 const int r = w.resource(name);
                 if (r < 0) {
                     if (a > 0) {
@@ -359,6 +339,10 @@ Workload makeWorkload(const World& w, const ClusterState& st, uint32_t job, Diag
     // The ClusterQueue: its admission's, else the LocalQueue's; a name that is a ClusterQueue
     // itself (a project's queue) is taken as is.
     const bool reserved = j.kueue && j.kueue->quotaReserved && j.kueue->admission;
+    auto block = [&](const char* reason, std::string message) {
+        wl.blockedReason = reason;
+        wl.blockedMessage = std::move(message);
+    };
     if (reserved) {
         auto it = w.cqIndex.find(j.kueue->admission->clusterQueue);
         if (it == w.cqIndex.end()) {
@@ -368,45 +352,50 @@ Workload makeWorkload(const World& w, const ClusterState& st, uint32_t job, Diag
             return wl;
         }
         wl.cq = it->second;
-    } else if (j.kueue) {
-        auto lq = w.localQueues.find({wl.ns, wl.queueName});
-        if (wl.queueName.empty() || lq == w.localQueues.end()) {
-            warn("Workload " + wl.key + " names LocalQueue '" + wl.queueName +
-                 "', which does not exist in namespace '" + wl.ns + "'; Kueue leaves it pending");
+    } else {
+        const std::string queueName = j.kueue ? wl.queueName : std::string(st.strings.str(j.queueName));
+        auto cq = j.kueue ? w.cqIndex.end() : w.cqIndex.find(queueName);
+        auto lq = w.localQueues.find({wl.ns, queueName});
+        if (cq != w.cqIndex.end()) {
+            wl.cq = cq->second;
+        } else if (lq == w.localQueues.end()) {
+            // A job's controller makes no Workload without a queue name; one naming a missing
+            // LocalQueue gets one, which the workload controller marks.
+            if (j.kueue || !queueName.empty())
+                block("Misconfigured", "LocalQueue " + queueName + " doesn't exist");
+            if (j.kueue || !j.readingNoted) // else the integration said so where the job is
+                warn(j.kueue
+                         ? "Workload " + wl.key + " names LocalQueue '" + queueName +
+                               "', which does not exist in namespace '" + wl.ns + "'; Kueue leaves it pending"
+                         : "job " + wl.key + " names queue '" + queueName +
+                               "', which is neither a ClusterQueue nor a LocalQueue of its namespace; Kueue "
+                               "does not admit it");
             wl.untouched = true;
             return wl;
-        }
-        if (lq->second.cq < 0) {
-            warn("Workload " + wl.key + ": LocalQueue " + wl.ns + "/" + wl.queueName +
+        } else if (lq->second.stopped) {
+            block("Suspended", "LocalQueue " + queueName + " is inactive");
+            wl.untouched = true;
+            return wl;
+        } else if (lq->second.cq < 0) {
+            block("Misconfigured", "ClusterQueue " + lq->second.clusterQueue + " doesn't exist");
+            warn("Workload " + wl.key + ": LocalQueue " + wl.ns + "/" + queueName +
                  " points to ClusterQueue '" + lq->second.clusterQueue +
                  "', which does not exist; Kueue leaves it pending");
             wl.untouched = true;
             return wl;
-        }
-        wl.cq = lq->second.cq;
-    } else {
-        const std::string queueName(st.strings.str(j.queueName));
-        auto it = w.cqIndex.find(queueName);
-        if (it != w.cqIndex.end()) {
-            wl.cq = it->second;
-        } else if (auto lq = w.localQueues.find({wl.ns, queueName});
-                   lq != w.localQueues.end() && lq->second.cq >= 0) {
-            wl.cq = lq->second.cq;
         } else {
-            if (!j.readingNoted) // else the integration said so where the job is
-                warn("job " + wl.key + " names queue '" + queueName +
-                     "', which is neither a ClusterQueue nor a LocalQueue of its namespace; Kueue does not "
-                     "admit it");
-            wl.untouched = true;
-            return wl;
+            wl.cq = lq->second.cq;
         }
+        // Queued, but an inactive ClusterQueue gives the scheduler no head (a stopPolicy, a missing
+        // flavor or admission check).
+        if (!w.cqs[size_t(wl.cq)].active)
+            block("Suspended", "ClusterQueue " + w.cqs[size_t(wl.cq)].name + " is inactive");
     }
     if (reserved) {
         const KueueWorkload& k = *j.kueue;
         wl.state = WlState::Admitted;
         wl.everAdmitted = true;
         wl.reservedAt = k.quotaReservedSeconds.value_or(kZeroTime);
-        wl.admittedCondition = k.admittedCondition;
         wl.evicted = !k.evictedReason.empty();
         wl.evictedReason = k.evictedReason;
         wl.evictedAt = k.evictedSeconds.value_or(kZeroTime);
@@ -443,6 +432,8 @@ Workload makeWorkload(const World& w, const ClusterState& st, uint32_t job, Diag
         for (auto& a : wl.admission)
             if (a.flavorOf.empty()) a.flavorOf.assign(size_t(w.R()), -1);
         wl.usage.assign(sum.begin(), sum.end());
+        // The workload controller sets Admitted as soon as the checks allow (a snapshot may predate it).
+        wl.admittedCondition = k.admittedCondition || checksReady(w, wl);
     } else if (j.kueue) {
         wl.requeueAt = j.kueue->requeueAtSeconds.value_or(kZeroTime);
         wl.requeueCount = j.kueue->requeueCount;

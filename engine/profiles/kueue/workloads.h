@@ -11,6 +11,7 @@
 #include <limits>
 #include <memory>
 #include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -50,6 +51,10 @@ struct Workload {
     int cq = -1;            // ClusterQueue it queues in (or is admitted to)
     bool untouched = false; // no LocalQueue / no ClusterQueue: Kueue never looks at it
     bool unmanaged = false; // not Kueue's at all (no queue-name label): its pods are placed as they come
+    // What keeps its queues from admitting it (the workload controller's getQueueBlocker): a missing
+    // or stopped LocalQueue, a missing or inactive ClusterQueue. QuotaReserved=False reason and message.
+    std::string blockedReason, blockedMessage;
+    uint32_t task = UINT32_MAX; // the one pod of a workload Kueue admits pod by pod (else all the job's)
     std::vector<PodSet> podSets;
     std::string misconfigured; // LimitRange or requests-above-limits message: never admissible
     std::string hash;          // scheduling equivalence
@@ -82,12 +87,25 @@ struct Workload {
     size_t admittedSlot = 0; // position in its ClusterQueue's admitted list
 };
 
-// Builds the workload of a state job (resolving its ClusterQueue, requests, LimitRange checks).
-// Warnings for bad references are appended to *warnings (one per job).
-Workload makeWorkload(const World& w, const ClusterState& st, uint32_t job, Diagnostics* warnings);
+// Builds the workload of a state job (resolving its ClusterQueue, requests, LimitRange checks), or of
+// one pod of it (`task`) when Kueue admits the job's pods one by one. Warnings for bad references are
+// appended to *warnings (one per job).
+Workload makeWorkload(const World& w, const ClusterState& st, uint32_t job, Diagnostics* warnings,
+                      uint32_t task = UINT32_MAX);
+
+// The pods of a workload: its one pod, or its job's.
+inline std::span<const uint32_t> tasksOf(const ClusterState& st, const Workload& wl) {
+    if (wl.task != UINT32_MAX) return {&wl.task, 1};
+    if (wl.job >= st.jobs.size()) return {};
+    return st.jobs[wl.job].tasks;
+}
 
 // Whether the namespace of the workload matches the ClusterQueue's namespaceSelector.
 bool namespaceMatches(const World& w, const ClusterQueue& cq, const std::string& ns);
+
+// Whether a workload holding quota is Admitted: every admission check its ClusterQueue requires for
+// the flavors it got is on the workload, and all of its checks are Ready (SyncAdmittedCondition).
+bool checksReady(const World& w, const Workload& wl);
 
 // Usage of the whole workload (scaled to the admitted counts) from an admission.
 Usage usageOf(const World& w, const Workload& wl, const std::vector<PodSetAdmission>& admission);

@@ -225,7 +225,7 @@ World buildWorld(const Cluster& c, const gantry::kueue::PolicyObjects& objects, 
         if (state[i] == 1 && !w.nodes[i].clusterQueue) w.nodes[i].parent = -1;
 
     for (const auto& lq : objects.localQueues) {
-        LocalQueue l{lq.ns, lq.name, -1, lq.clusterQueue};
+        LocalQueue l{lq.ns, lq.name, -1, lq.clusterQueue, !lq.stopPolicy.empty() && lq.stopPolicy != "None"};
         if (auto it = w.cqIndex.find(lq.clusterQueue); it != w.cqIndex.end()) l.cq = it->second;
         w.localQueues[{lq.ns, lq.name}] = l;
     }

@@ -81,6 +81,7 @@ struct LocalQueue {
     std::string ns, name;
     int cq = -1; // -1: names a ClusterQueue that does not exist
     std::string clusterQueue;
+    bool stopped = false; // stopPolicy Hold or HoldAndDrain: the queue manager holds none of its workloads
 };
 
 struct World {

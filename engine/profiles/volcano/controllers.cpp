@@ -2,6 +2,7 @@
 // - its own objects: a PodGroup, or the one the job controller makes for a Volcano Job, keep their
 //   gang; a PodGroup without spec.queue goes to the scheduler's default queue (setPodGroup in
 //   pkg/scheduler/cache/event_handlers.go);
+// - a Kubeflow Trainer TrainJob whose runtime's podGroupPolicy is volcano: the trainer's PodGroup;
 // - a Kubeflow job: the training operator, run with Volcano as its gang scheduler, makes one
 //   PodGroup of runPolicy.schedulingPolicy.minAvailable (else every replica) in
 //   schedulingPolicy.queue;
@@ -43,6 +44,10 @@ WorkloadReading readWorkload(const PodGroup& g, const std::vector<const Pod*>& p
     case WorkloadSource::Generic:
         break;
     }
+    // A TrainJob whose runtime asks for Volcano (podGroupPolicy): the trainer made the PodGroup its
+    // pods join (kubeflow/trainer plugins/volcano: every pod, the runtime's queue annotation).
+    if (g.origin == "trainer.kubeflow.org/TrainJob" && podAnnotation(pods, "scheduling.k8s.io/group-name"))
+        return asGiven(g, g.specQueue);
     if (g.origin.rfind("kubeflow.org/", 0) == 0) {
         std::string queue = g.specQueue;
         if (queue.empty()) queue = workloadAnnotation(g, pods, kQueueAnnotation).value_or("");
