@@ -36,6 +36,9 @@ inline constexpr const char* VgpuCores = "volcano.sh/vgpu-cores";
 inline constexpr const char* Arrival = "gantry.io/arrival";
 inline constexpr const char* Duration = "gantry.io/duration";
 inline constexpr const char* Checkpoint = "gantry.io/checkpoint";
+// A job of a history read from Prometheus (docs/history.md): Gantry's own what-if, whatever scheduler
+// its pods once named.
+inline constexpr const char* History = "gantry.io/history";
 } // namespace key
 
 // A workload object (Job, JobSet, Volcano Job, Kubeflow job) read now and expanded into pods once
