@@ -297,6 +297,7 @@ class Simulator {
             if (task.status != TaskStatus::Bound) return false;
             st_.setTask(e.task, TaskStatus::Running, -1);
             update(a, [&] { ++a.running; });
+            createDependents(a.stateJob);
             maybeRun(a, e.time);
             return true;
         }
@@ -323,10 +324,17 @@ class Simulator {
             if (start) ++a.running;
         });
         if (a.firstPlaced < 0) a.firstPlaced = now;
-        if (start)
+        if (start) {
+            createDependents(sj);
             maybeRun(a, now);
-        else
+        } else {
             push(now + o_.podStartSeconds, EventKind::Start, slot, a.epoch, t);
+        }
+    }
+
+    // The job's controller makes the pods of a dependent task once the tasks it waits for run.
+    void createDependents(uint32_t sj) {
+        if (!st_.jobs[sj].dependents.empty()) st_.createReadyDependents(sj, build_);
     }
 
     // The gang runs once `need` pods run: the clock of the job starts.
@@ -436,6 +444,8 @@ class Simulator {
         }
         a.releasing = 0;
         st_.setJobPhase(a.stateJob, PodGroupPhase::Pending);
+        // The controller makes the job's pods again, a dependent task's once its dependencies run.
+        if (!st_.jobs[a.stateJob].dependents.empty()) st_.withdrawDependents(a.stateJob);
     }
 
     // ---------------------------------------------------------------- cycles
