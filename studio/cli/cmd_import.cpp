@@ -215,8 +215,11 @@ int runHistoryImport(const HistoryFlags& flags, const std::string& out, bool qui
         for (const auto& w : s.warnings) std::cerr << "gantry import: warning: " << w << '\n';
         char seconds[32];
         std::snprintf(seconds, sizeof seconds, "%.1f", elapsed);
-        char gpus[32];
-        std::snprintf(gpus, sizeof gpus, "%.6g", double(s.gpuMilli) / 1000);
+        // Whole GPUs with thousands separators; shares of a GPU to a tenth.
+        char share[32];
+        std::snprintf(share, sizeof share, "%.1f", double(s.gpuMilli) / 1000);
+        const std::string gpus =
+            s.gpuMilli % 1000 == 0 ? history::withThousands(int64_t(s.gpuMilli / 1000)) : std::string(share);
         std::cerr << "gantry import: wrote " << out << ": " << withThousands(s.nodes) << " nodes, "
                   << withThousands(s.jobs) << " jobs (" << history::withThousands(s.pods) << " pods, " << gpus
                   << " GPUs requested)";
