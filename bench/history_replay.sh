@@ -26,7 +26,8 @@ fi
 prom_pid=""
 cleanup() {
     [ -n "$prom_pid" ] && kill "$prom_pid" 2>/dev/null && wait "$prom_pid" 2>/dev/null || true
-    [ -z "${GANTRY_BENCH_DIR:-}" ] && rm -rf "$work"
+    # A kept work folder must not make the trap's status, the script's, a failure.
+    if [ -z "${GANTRY_BENCH_DIR:-}" ]; then rm -rf "$work"; fi
 }
 trap cleanup EXIT
 seconds() { awk -F: '{ s = 0; for (i = 1; i <= NF; i++) s = s * 60 + $i; printf "%.1f", s }' <<<"$1"; }
