@@ -17,6 +17,10 @@ packages=(
     libjemalloc-dev
     # the live-import tests' loopback HTTPS API server
     libssl-dev zlib1g-dev openssl ca-certificates
+    # the history tests' real Prometheus: prometheus and promtool, both in this package (Go programs
+    # that need only libc; its Depends are the web UI's JavaScript). The tests start their own on a
+    # free loopback port; on a systemd host the package also starts a prometheus service on :9090.
+    prometheus
 )
 # --dev adds what only developers need: clang for the fuzz targets (scripts/fuzz.sh). The two commands
 # of the README never need it.

@@ -122,7 +122,9 @@ SimWorkload takeClusterJobs(Cluster& cluster, const TimingDefaults& defaults, ui
         job.kind = uint32_t(out.kinds.size());
         const bool hasArrival = pg.annotations.count("gantry.io/arrival") > 0 || pg.arrivalSeconds != 0;
         job.arrival = hasArrival ? pg.arrivalSeconds : timing.arrival(pg.source);
-        job.duration = pg.durationSeconds > 0 ? pg.durationSeconds : timing.duration(pg.source);
+        // An explicit duration of 0 says "until the end" (a history's job still waiting at its end).
+        const bool hasDuration = pg.annotations.count("gantry.io/duration") > 0 || pg.durationSeconds > 0;
+        job.duration = hasDuration ? pg.durationSeconds : timing.duration(pg.source);
         kind.checkpointSeconds = pg.checkpointSeconds;
         kind.group = std::move(pg);
         out.kinds.push_back(std::move(kind));

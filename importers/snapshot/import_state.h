@@ -37,6 +37,9 @@ inline constexpr const char* VgpuCores = "volcano.sh/vgpu-cores";
 inline constexpr const char* Arrival = "gantry.io/arrival";
 inline constexpr const char* Duration = "gantry.io/duration";
 inline constexpr const char* Checkpoint = "gantry.io/checkpoint";
+// A job of a history read from Prometheus (docs/history.md): Gantry's own what-if, whatever scheduler
+// its pods once named.
+inline constexpr const char* History = "gantry.io/history";
 } // namespace key
 
 // One Kubernetes object: its reader, apiVersion split into group and version, kind, metadata.

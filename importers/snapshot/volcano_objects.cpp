@@ -68,7 +68,9 @@ void readVolcanoPodGroup(State& s, const Object& o) {
     auto spec = r["spec"];
     spec.checkKeys("PodGroup", {"minMember", "minTaskMember", "queue", "priorityClassName", "minResources",
                                 "networkTopology"});
-    PodGroup g = podGroupOf(o, "scheduling.volcano.sh/PodGroup");
+    // A replayed history's job is the workload under study for every profile, as a template's is.
+    PodGroup g = podGroupOf(o, o.annotations.count(key::History) ? "gantry.io/History"
+                                                                 : "scheduling.volcano.sh/PodGroup");
     g.minMember = spec["minMember"].i32(0);
     if (g.minMember < 0) spec["minMember"].fail("minMember must not be negative");
     for (const auto& [role, count] : spec["minTaskMember"].entries()) {

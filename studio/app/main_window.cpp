@@ -16,6 +16,7 @@
 #include "tabs/topology_tab.h"
 #include "tabs/workloads_tab.h"
 #include "widgets/connect_dialog.h"
+#include "widgets/history_dialog.h"
 #include "widgets/stat_card.h"
 #include "workspace.h"
 
@@ -211,6 +212,10 @@ void MainWindow::buildActions() {
     auto* connectA = action(
         tr("&Connect to Cluster…"), QKeySequence(Qt::CTRL | Qt::Key_K), [this] { connectToCluster(); },
         QStyle::SP_DriveNetIcon);
+    auto* historyA = action(
+        tr("Import &History…"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_K), [this] { importHistory(); },
+        QStyle::SP_FileDialogDetailedView);
+    historyA->setToolTip(tr("Replay what the cluster ran: read a window of its past from Prometheus"));
     auto* saveA = action(
         tr("&Save"), QKeySequence::Save, [this] { save(); }, QStyle::SP_DialogSaveButton);
     auto* saveAsA = action(tr("Save &As…"), QKeySequence::SaveAs, [this] { saveAs(); });
@@ -246,6 +251,7 @@ void MainWindow::buildActions() {
     file->addAction(openA);
     recentMenu_ = file->addMenu(tr("Open &Recent"));
     file->addAction(connectA);
+    file->addAction(historyA);
     file->addSeparator();
     file->addAction(saveA);
     file->addAction(saveAsA);
@@ -283,6 +289,7 @@ void MainWindow::buildActions() {
                "<tr><td><b>Ctrl+N / O / S</b></td><td>New, open, save</td></tr>"
                "<tr><td><b>Ctrl+Shift+S</b></td><td>Save as</td></tr>"
                "<tr><td><b>Ctrl+K</b></td><td>Connect to a cluster</td></tr>"
+               "<tr><td><b>Ctrl+Shift+K</b></td><td>Import the cluster's history from Prometheus</td></tr>"
                "<tr><td><b>Ctrl+Z / Ctrl+Shift+Z</b></td><td>Undo, redo</td></tr>"
                "<tr><td><b>Ctrl+1 … Ctrl+7</b></td><td>Cluster, Queues, Topology, Workloads, Policy, "
                "Results, Export</td></tr>"
@@ -630,6 +637,35 @@ void MainWindow::connectToCluster() {
                 showStatus(tr("Saved the snapshot to %1").arg(path));
             } catch (const std::exception& e) {
                 QMessageBox::critical(this, tr("Could not save the snapshot"), QString::fromUtf8(e.what()));
+            }
+        }
+    }
+}
+
+void MainWindow::importHistory() {
+    if (!maybeSave()) return;
+    HistoryDialog dialog(this);
+    if (dialog.exec() != QDialog::Accepted) return;
+    LoadedFile loaded = dialog.result();
+    QString source = tr("history of %1").arg(dialog.serverName());
+    ws_->document()->replace(std::move(loaded.project), QString(), source, true, std::move(loaded.warnings));
+    setCurrentTab("workloads");
+    showStatus(tr("Imported %1. Run the what-if (F5) to replay it; save the project to keep it.")
+                   .arg(dialog.summary().section('\n', 0, 0)),
+               10000);
+    auto keep =
+        QMessageBox::question(this, tr("Keep the history?"),
+                              tr("Save the history read from Prometheus as a snapshot file, so you can "
+                                 "replay it again or share it without reading Prometheus again?"));
+    if (keep == QMessageBox::Yes) {
+        QString path = QFileDialog::getSaveFileName(
+            this, tr("Save history"), dialog.serverName() + "-history.yaml", tr("YAML (*.yaml)"));
+        if (!path.isEmpty()) {
+            try {
+                writeFileAtomically(path.toStdString(), dialog.snapshotText().toStdString());
+                showStatus(tr("Saved the history to %1").arg(path));
+            } catch (const std::exception& e) {
+                QMessageBox::critical(this, tr("Could not save the history"), QString::fromUtf8(e.what()));
             }
         }
     }

@@ -74,6 +74,7 @@ class MainWindow : public QMainWindow {
     void adopt(LoadedFile&& loaded, const QString& source, bool modified);
     void showStatus(const QString& text, int timeoutMs = 5000);
     void connectToCluster();
+    void importHistory();
     void finishOpen(const LoadOutcome& outcome);
     void showWarnings();
 

@@ -217,6 +217,18 @@ class SimCliTest : public QObject {
         QVERIFY(QString::fromUtf8(endless.err).contains("they run until the end of the simulation"));
     }
 
+    // gantry.io/duration: "0" runs until the end, whatever --duration says; a duration given runs
+    // for that long (docs/simulation.md).
+    void anExplicitZeroDurationRunsUntilTheEnd() {
+        Run r = simulate({kData + "until-the-end.yaml", "--duration", "10m", "--horizon", "3h", "--json"});
+        QCOMPARE(r.exitCode, 0);
+        QVERIFY2(!QString::fromUtf8(r.err).contains("gave no duration"), r.err.constData());
+        json d = r.doc();
+        QCOMPARE(d["jobs"]["total"].get<int>(), 2);
+        QCOMPARE(d["jobs"]["completed"].get<int>(), 1);
+        QCOMPARE(d["jobs"]["running_at_end"].get<int>(), 1);
+    }
+
     void trace() {
         Run r = simulate({"--nodes", kData + "trace-nodes.csv", "--pods", kData + "trace-pods.csv",
                           "--sample", "10m", "--json"});

@@ -1,8 +1,30 @@
 #include "models/imported_jobs_model.h"
 
+#include <cmath>
 #include <unordered_map>
 
 namespace gantry::studio {
+
+namespace {
+
+bool annotated(const PodGroup& g, const char* key, const char* value = nullptr) {
+    auto it = g.annotations.find(key);
+    return it != g.annotations.end() && (!value || it->second == value);
+}
+
+// "45s", "1h 20m", "2d 3h": a span at a glance.
+QString spanText(double s) {
+    const int64_t t = int64_t(std::llround(s));
+    if (t < 60) return QObject::tr("%1s").arg(t);
+    if (t < 3600) return QObject::tr("%1m").arg(t / 60);
+    if (t < 86400)
+        return t % 3600 / 60 ? QObject::tr("%1h %2m").arg(t / 3600).arg(t % 3600 / 60)
+                             : QObject::tr("%1h").arg(t / 3600);
+    return t % 86400 / 3600 ? QObject::tr("%1d %2h").arg(t / 86400).arg(t % 86400 / 3600)
+                            : QObject::tr("%1d").arg(t / 86400);
+}
+
+} // namespace
 
 ImportedJobsModel::ImportedJobsModel(ProjectDocument* doc, QObject* parent)
     : QAbstractTableModel(parent), doc_(doc) {
@@ -61,13 +83,33 @@ QVariant ImportedJobsModel::data(const QModelIndex& index, int role) const {
     const Counts& k = counts_[size_t(index.row())];
     const int c = index.column();
     if (role == Qt::TextAlignmentRole)
-        return c >= GangMin ? int(Qt::AlignRight | Qt::AlignVCenter) : int(Qt::AlignLeft | Qt::AlignVCenter);
+        return c >= GangMin && c != Duration ? int(Qt::AlignRight | Qt::AlignVCenter)
+                                             : int(Qt::AlignLeft | Qt::AlignVCenter);
     if (role != Qt::DisplayRole && role != SortRole) return {};
     switch (c) {
     case Job:
         return QString::fromStdString(g.key());
-    case Origin:
+    case Origin: {
+        // A history's job says which controller made it (gantry.io/owner: Kind/name).
+        auto owner = g.annotations.find("gantry.io/owner");
+        if (owner != g.annotations.end())
+            return QString::fromStdString(owner->second.substr(0, owner->second.find('/')));
         return QString::fromStdString(g.origin.empty() ? std::string("PodGroup") : g.origin);
+    }
+    case Arrival:
+        if (!annotated(g, "gantry.io/arrival") && g.arrivalSeconds == 0)
+            return role == SortRole ? QVariant(-1.0) : QVariant();
+        return role == SortRole ? QVariant(g.arrivalSeconds)
+                                : QVariant(QStringLiteral("+") + spanText(g.arrivalSeconds));
+    case Duration: {
+        const bool open = annotated(g, "gantry.io/open-ended", "true");
+        if (role == SortRole) return g.durationSeconds;
+        if (annotated(g, "gantry.io/never-ran", "true"))
+            return open ? tr("never ran; until the end") : tr("never ran");
+        if (g.durationSeconds == 0)
+            return annotated(g, "gantry.io/duration") ? tr("until the end") : QVariant();
+        return open ? tr("≥ %1 (open-ended)").arg(spanText(g.durationSeconds)) : spanText(g.durationSeconds);
+    }
     case Queue:
         return QString::fromStdString(g.queue);
     case GangMin:
@@ -98,6 +140,10 @@ QVariant ImportedJobsModel::headerData(int section, Qt::Orientation orientation,
         return tr("Pods");
     case Gpus:
         return tr("GPUs");
+    case Arrival:
+        return tr("Arrives");
+    case Duration:
+        return tr("Runs for");
     case Pending:
         return tr("Pods pending");
     }

@@ -1,6 +1,7 @@
 #pragma once
-// The jobs (PodGroups) that came with a snapshot, with their pods counted: what each job holds and
-// how many of its pods wait. Read-only; they take part in every what-if as they are.
+// The jobs (PodGroups) that came with a snapshot, with their pods counted: what each job holds, when
+// it arrives and how long it runs (a history's jobs carry both), and how many of its pods wait.
+// Read-only; they take part in every what-if as they are.
 #include "core/project_document.h"
 
 #include <QAbstractTableModel>
@@ -11,7 +12,7 @@ namespace gantry::studio {
 class ImportedJobsModel : public QAbstractTableModel {
     Q_OBJECT
   public:
-    enum Column { Job, Origin, Queue, GangMin, Pods, Gpus, Pending, ColumnCount };
+    enum Column { Job, Origin, Queue, GangMin, Pods, Gpus, Arrival, Duration, Pending, ColumnCount };
     enum Role { SortRole = Qt::UserRole + 1 };
 
     explicit ImportedJobsModel(ProjectDocument* doc, QObject* parent = nullptr);

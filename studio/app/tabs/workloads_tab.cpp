@@ -6,6 +6,7 @@
 #include "core/quota_terms.h"
 #include "models/imported_jobs_model.h"
 #include "models/workload_model.h"
+#include "widgets/history_charts.h"
 #include "widgets/stat_card.h"
 #include "workspace.h"
 
@@ -23,6 +24,7 @@
 #include <QLineEdit>
 #include <QMessageBox>
 #include <QPushButton>
+#include <QScrollArea>
 #include <QSettings>
 #include <QSortFilterProxyModel>
 #include <QSpinBox>
@@ -30,6 +32,7 @@
 #include <QStyledItemDelegate>
 #include <QTableView>
 #include <QVBoxLayout>
+#include <algorithm>
 #include <map>
 
 namespace gantry::studio {
@@ -94,7 +97,7 @@ WorkloadsTab::WorkloadsTab(Workspace* workspace, QWidget* parent) : QWidget(pare
     bar->addWidget(summary_, 1);
     outer->addLayout(bar);
 
-    auto* vsplit = new QSplitter(Qt::Vertical, this);
+    auto* vsplit = vsplit_ = new QSplitter(Qt::Vertical, this);
     vsplit->setChildrenCollapsible(false);
     outer->addWidget(vsplit, 1);
     auto* hsplit = new QSplitter(Qt::Horizontal, vsplit);
@@ -112,7 +115,12 @@ WorkloadsTab::WorkloadsTab(Workspace* workspace, QWidget* parent) : QWidget(pare
     table_->setEditTriggers(QAbstractItemView::DoubleClicked | QAbstractItemView::EditKeyPressed |
                             QAbstractItemView::AnyKeyPressed);
 
-    detail_ = new QGroupBox(tr("Arrival, duration and placement"), hsplit);
+    // The form scrolls rather than hold the pane's height: a replayed history's charts and jobs
+    // below get the room when there are no templates to edit.
+    auto* detailScroll = new QScrollArea(hsplit);
+    detailScroll->setFrameShape(QFrame::NoFrame);
+    detailScroll->setWidgetResizable(true);
+    detail_ = new QGroupBox(tr("Arrival, duration and placement"));
     auto* form = new QFormLayout(detail_);
     arrivalKind_ = new QComboBox(detail_);
     arrivalKind_->addItem(tr("Fixed (all at once, or every interval)"), int(ArrivalProcess::Kind::Fixed));
@@ -169,6 +177,7 @@ WorkloadsTab::WorkloadsTab(Workspace* workspace, QWidget* parent) : QWidget(pare
     form->addRow(tr("GPU models"), gpuModels_);
     form->addRow(tr("Node selector"), nodeSelector_);
     form->addRow(tr("Namespace"), namespace_);
+    detailScroll->setWidget(detail_);
     hsplit->setStretchFactor(0, 3);
     hsplit->setStretchFactor(1, 1);
     hsplit->setSizes({1100, 420});
@@ -198,6 +207,8 @@ WorkloadsTab::WorkloadsTab(Workspace* workspace, QWidget* parent) : QWidget(pare
         else
             emit statusMessage(summary);
     });
+    history_ = new HistoryCharts(importedBox);
+    importedLayout->addWidget(history_, 3);
     importedModel_ = new ImportedJobsModel(doc, this);
     auto* importedSorter = new QSortFilterProxyModel(this);
     importedSorter->setSourceModel(importedModel_);
@@ -211,7 +222,7 @@ WorkloadsTab::WorkloadsTab(Workspace* workspace, QWidget* parent) : QWidget(pare
     imported_->setAlternatingRowColors(true);
     imported_->setSortingEnabled(true);
     imported_->sortByColumn(ImportedJobsModel::Job, Qt::AscendingOrder);
-    importedLayout->addWidget(imported_, 1);
+    importedLayout->addWidget(imported_, 2);
     vsplit->setStretchFactor(0, 3);
     vsplit->setStretchFactor(1, 2);
 
@@ -394,6 +405,17 @@ void WorkloadsTab::refreshSummary() {
 
 void WorkloadsTab::refreshImported() {
     imported_->resizeColumnsToContents();
+    const bool hadHistory = history_->jobs() > 0;
+    history_->refresh(ws_->document()->project().cluster);
+    // A history's jobs are the what-if: they get most of the height, the templates the rest.
+    const bool history = history_->jobs() > 0;
+    if (history != hadHistory) {
+        vsplit_->setStretchFactor(0, history ? 1 : 3);
+        vsplit_->setStretchFactor(1, history ? 4 : 2);
+        const int height = std::max(vsplit_->height(), 500);
+        vsplit_->setSizes(history ? QList<int>{height / 5, height * 4 / 5}
+                                  : QList<int>{height * 3 / 5, height * 2 / 5});
+    }
     int jobs = importedModel_->rowCount();
     imported_->setVisible(jobs > 0); // the note says there are none
     importedNote_->setText(

@@ -1,6 +1,7 @@
 #pragma once
 // Workloads: the what-if job mix (templates with shape, gang, queue, priority, arrival pattern and
-// duration), the jobs that came with the snapshot, and jobs imported from manifests or traces.
+// duration), the jobs that came with the snapshot (a history's with charts of when they arrive, how
+// large they are and how long they run), and jobs imported from manifests or traces.
 #include <QWidget>
 
 class QComboBox;
@@ -11,12 +12,14 @@ class QSpinBox;
 class QCheckBox;
 class QTableView;
 class QGroupBox;
+class QSplitter;
 
 namespace gantry::studio {
 
 class Workspace;
 class WorkloadModel;
 class ImportedJobsModel;
+class HistoryCharts;
 
 class WorkloadsTab : public QWidget {
     Q_OBJECT
@@ -25,6 +28,7 @@ class WorkloadsTab : public QWidget {
     WorkloadModel* model() const { return model_; }
     QTableView* table() const { return table_; }
     ImportedJobsModel* importedJobs() const { return importedModel_; }
+    HistoryCharts* historyCharts() const { return history_; }
     // Adds the jobs of a file of job manifests (or a trace's node and pod lists) to the project, as
     // one undoable edit. Returns a summary for the status bar; *error says why nothing was added.
     QString importJobs(const QStringList& paths, QString* error);
@@ -64,6 +68,8 @@ class WorkloadsTab : public QWidget {
     QTableView* imported_;
     ImportedJobsModel* importedModel_;
     QLabel* importedNote_;
+    HistoryCharts* history_;
+    QSplitter* vsplit_;
     bool loading_ = false;
 };
 
