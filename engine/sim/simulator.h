@@ -12,7 +12,11 @@
 //   pod start    a bound pod runs; when minMember pods run the job's gang runs and its clock starts
 //   completion   duration seconds of running after its gang started: its pods finish and leave
 //   eviction     a running job that loses a pod restarts: every pod of it stops, it goes back to
-//                its queue (phase Pending) and keeps only the work done up to its last checkpoint
+//                its queue (phase Pending) and keeps only the work done up to its last checkpoint;
+//                under a profile whose evictions take only the victims (kube-default), those pods
+//                alone stop and come back pending, and the job's clock stops while too few run
+//   creation     pods a controller creates later (creation gates) are created when their condition
+//                holds; a pod with a run time of its own succeeds that long after it starts
 //
 // A cycle that could not decide anything new is skipped (skipIdleCycles): that is when no event
 // happened since the last cycle, that cycle changed nothing (no binding, eviction or PodGroup
@@ -32,7 +36,7 @@ namespace gantry::sim {
 
 struct SimOptions {
     std::string profile = engine::defaultProfileName(); // a scheduler profile (profile/registry.h)
-    SchedulerPolicies policies;      // the profile reads its own part
+    SchedulerPolicies policies;                         // the profile reads its own part
     double cycleSeconds = 1.0;
     double horizonSeconds = 0;        // 0 = until every job is done, or nothing can change any more
     double sampleSeconds = 60;        // time series grid
