@@ -10,4 +10,9 @@ namespace gantry {
 // Throws std::runtime_error naming the path and the OS reason on failure; the target is untouched.
 void writeFileAtomically(const std::string& path, std::string_view contents);
 
+// Removes the temporary files that saves killed between naming their file and renaming it over the
+// target left in `dir` (a save removes its own target's; a folder of many writers, such as the
+// studio's autosaves, is cleaned when a session starts).
+void removeOrphanedTemporaryFiles(const std::string& dir);
+
 } // namespace gantry

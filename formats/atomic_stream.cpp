@@ -54,16 +54,23 @@ void fillTemplate(std::string& name) {
     for (size_t i = name.size() - 6; i < name.size(); ++i, v /= 36) name[i] = kDigits[v % 36];
 }
 
-// Removes temporary files of `target` that a process killed mid-save left behind (its pid is gone).
+// Removes temporary files of `target` (of any file when it is empty) that a process killed mid-save
+// left behind (its pid is gone).
 void removeOrphans(const std::filesystem::path& dir, const std::filesystem::path& target) {
     namespace fs = std::filesystem;
-    const std::string stem = tempStem(target);
+    const std::string stem = target.empty() ? "." : tempStem(target);
     std::error_code ec;
     for (const auto& entry : fs::directory_iterator(dir, ec)) {
         std::string name = entry.path().filename().string();
         if (!name.starts_with(stem)) continue;
+        size_t at = stem.size();
+        if (target.empty()) { // ".<any name>.tmp-"
+            const size_t tmp = name.find(".tmp-", 1);
+            if (tmp == std::string::npos) continue;
+            at = tmp + 5;
+        }
         char* end = nullptr;
-        long pid = std::strtol(name.c_str() + stem.size(), &end, 10);
+        long pid = std::strtol(name.c_str() + at, &end, 10);
         if (*end == '@') { // written on which host? (names without one come from this host)
             size_t from = size_t(end - name.c_str()) + 1, to = name.rfind('-');
             if (to == std::string::npos || to < from || name.compare(from, to - from, hostName()) != 0)
@@ -74,6 +81,10 @@ void removeOrphans(const std::filesystem::path& dir, const std::filesystem::path
 }
 
 } // namespace
+
+void removeOrphanedTemporaryFiles(const std::string& dir) {
+    removeOrphans(std::filesystem::path(dir), {});
+}
 
 AtomicFileStream::AtomicFileStream(const std::string& path) : path_(path) {
     namespace fs = std::filesystem;

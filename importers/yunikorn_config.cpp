@@ -95,10 +95,14 @@ void readQueue(const Y& node, const std::string& parent, std::vector<Queue>& out
     q.adminAcl = node["adminacl"].str();
     q.submitAcl = node["submitacl"].str();
     for (const auto& l : node["limits"].items()) q.limits.push_back(readLimit(l));
-    if (node["childtemplate"].present())
-        node["childtemplate"].warn("queue " + q.name +
-                                   ": childtemplate (settings of dynamically created queues) is not "
-                                   "modelled by Gantry and was ignored");
+    auto tmpl = node["childtemplate"];
+    tmpl.checkKeys("childtemplate", {"maxapplications", "properties", "resources"});
+    q.childTemplate.maxApplications = tmpl["maxapplications"].u64(0);
+    q.childTemplate.properties = tmpl["properties"].stringMap();
+    auto tres = tmpl["resources"];
+    tres.checkKeys("childtemplate resources", {"guaranteed", "max"});
+    q.childTemplate.guaranteed = tres["guaranteed"].resources();
+    q.childTemplate.max = tres["max"].resources();
     std::string name = q.name;
     out.push_back(std::move(q));
     std::set<std::string> children;
@@ -173,10 +177,11 @@ YuniKornConfig readYuniKornQueues(const Y& root) {
         cfg.queues.push_back(implicitRoot);
         for (const auto& q : queues) readQueue(q, "root", cfg.queues, top);
     }
+    // The core's validator in its own words (checkQueuesStructure, configvalidator.go).
     auto& rootQueue = cfg.queues.front();
     if (!rootQueue.guaranteed.empty() || !rootQueue.max.empty())
         (queues.size() == 1 ? queues[0]["resources"] : p)
-            .fail("the root queue must not set guaranteed or max resources");
+            .fail("root queue must not have resource limits set");
     return cfg;
 }
 

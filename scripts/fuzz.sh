@@ -18,7 +18,10 @@ command -v clang++ >/dev/null 2>&1 || {
     echo "fuzz: clang++ is needed (Debian: apt install clang, or scripts/install-deps.sh --dev)" >&2
     exit 1
 }
-all=$(sed -n 's/^set(GANTRY_FUZZ_TARGETS \(.*\)/\1/p;/^ *[a-z_ ]*)$/p' "$root/tests/fuzz/CMakeLists.txt" | tr -d ')' | tr -s ' \n' ' ')
+# Target names: both set(...) lists of tests/fuzz/CMakeLists.txt (their continuation lines too).
+all=$(awk '/^set\(GANTRY_FUZZ_(PROFILE_)?TARGETS/ {on = 1; sub(/^set\(GANTRY_FUZZ_(PROFILE_)?TARGETS/, "")}
+           on {line = $0; if (sub(/\).*/, "", line)) on = 0; printf "%s ", line}' \
+      "$root/tests/fuzz/CMakeLists.txt" | tr -s ' \n' ' ')
 if [ "$target" = all ]; then targets=($all); else targets=("$target"); fi
 for t in "${targets[@]}"; do
     [[ " $all " == *" $t "* ]] || { echo "fuzz: no target '$t' (targets: $all)" >&2; exit 1; }
@@ -45,7 +48,10 @@ for t in "${targets[@]}"; do
     mkdir -p "$build/corpus/$t" "$build/crashes/$t"
     echo "fuzz: $t for $seconds s"
     # -rss_limit_mb bounds memory; -timeout makes a hang a finding.
-    "$build/tests/fuzz/fuzz_$t" "$build/corpus/$t" "$root/tests/fuzz/corpus/$t" \
+    # cycle_<profile> and simulate_<profile> start from their command's seeds.
+    seeds="$root/tests/fuzz/corpus/$t"
+    [ -d "$seeds" ] || seeds="$root/tests/fuzz/corpus/${t%%_*}"
+    "$build/tests/fuzz/fuzz_$t" "$build/corpus/$t" "$seeds" \
         -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 \
         -artifact_prefix="$build/crashes/$t/" 2>&1 | tee "$build/fuzz-$t.log" | grep -E "^#|ERROR|SUMMARY|stat::|Done" || true
     if grep -qE "ERROR: |SUMMARY: |deadly signal|uncaught exception" "$build/fuzz-$t.log"; then

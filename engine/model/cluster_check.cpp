@@ -28,12 +28,41 @@ bool kueueKind(const Queue& q) {
     return q.kind == Queue::Kind::KueueCohort || q.kind == Queue::Kind::KueueClusterQueue;
 }
 
+// Kubernetes names are per kind: a Kueue Cohort and a ClusterQueue may share a name. The queues of
+// the tree a queue's parent is looked up in: Kueue's parents are cohorts, the others' their own kind.
+std::string nameKey(const Queue& q) {
+    switch (q.kind) {
+    case Queue::Kind::KueueClusterQueue:
+        return "ClusterQueue/" + q.name;
+    case Queue::Kind::KueueCohort:
+        return "Cohort/" + q.name;
+    default:
+        return "Queue/" + q.name;
+    }
+}
+// A Kueue queue's parent is a cohort, or a queue designed in Gantry (a cohort once exported).
+template <class Map> std::string parentKey(const Map& queues, const Queue& q) {
+    if (kueueKind(q) && !queues.count("Cohort/" + q.parent) && queues.count("Queue/" + q.parent))
+        return "Queue/" + q.parent;
+    return (kueueKind(q) ? "Cohort/" : "Queue/") + q.parent;
+}
+
 } // namespace
 
 Diagnostics checkCluster(const Cluster& c) {
     Diagnostics out;
     checkUnique(out, c.nodes, "node", [](const Node& n) { return n.name; });
-    checkUnique(out, c.queues, "queue", [](const Queue& q) { return q.name; });
+    {
+        std::unordered_map<std::string, const Queue*> seen;
+        for (const auto& q : c.queues) {
+            auto [it, inserted] = seen.emplace(nameKey(q), &q);
+            if (inserted) continue;
+            const std::string kind = nameKey(q).substr(0, nameKey(q).find('/'));
+            add(out, Severity::Error, q.source,
+                "duplicate " + std::string(kind == "Queue" ? "queue" : kind) + " '" + q.name +
+                    "' (first defined at " + it->second->source.str() + ")");
+        }
+    }
     checkUnique(out, c.priorityClasses, "priority class", [](const PriorityClass& p) {
         return std::string(p.workload ? "WorkloadPriorityClass " : "PriorityClass ") + p.name;
     });
@@ -43,19 +72,20 @@ Diagnostics checkCluster(const Cluster& c) {
     checkUnique(out, c.resourceFlavors, "ResourceFlavor", [](const ResourceFlavor& f) { return f.name; });
     checkUnique(out, c.localQueues, "LocalQueue", [](const LocalQueue& l) { return l.ns + '/' + l.name; });
 
-    std::unordered_map<std::string, const Queue*> queues;
-    for (const auto& q : c.queues) queues.emplace(q.name, &q);
+    std::unordered_map<std::string, const Queue*> queues; // by nameKey
+    for (const auto& q : c.queues) queues.emplace(nameKey(q), &q);
     for (const auto& q : c.queues) {
         if (q.parent.empty() || q.parent == "root") continue;
-        if (q.parent == q.name) {
+        if (parentKey(queues, q) == nameKey(q)) {
             if (kueueKind(q))
                 add(out, Severity::Warning, q.source,
-                    "Cohort '" + q.name + "' is its own parent; Kueue keeps the ClusterQueues below it inactive");
+                    "Cohort '" + q.name +
+                        "' is its own parent; Kueue keeps the ClusterQueues below it inactive");
             else
                 add(out, Severity::Error, q.source, "queue '" + q.name + "' is its own parent");
             continue;
         }
-        if (!queues.count(q.parent))
+        if (!queues.count(parentKey(queues, q)))
             add(out, Severity::Error, q.source,
                 "queue '" + q.name + "' names parent '" + q.parent + "', which does not exist");
     }
@@ -63,13 +93,13 @@ Diagnostics checkCluster(const Cluster& c) {
     std::set<std::string> reported;
     for (const auto& q : c.queues) {
         std::vector<std::string> path{q.name};
-        std::unordered_set<std::string> onPath{q.name};
+        std::unordered_set<std::string> onPath{nameKey(q)};
         const Queue* cur = &q;
-        while (!cur->parent.empty() && cur->parent != "root" && cur->parent != cur->name) {
-            auto it = queues.find(cur->parent);
+        while (!cur->parent.empty() && cur->parent != "root" && parentKey(queues, *cur) != nameKey(*cur)) {
+            auto it = queues.find(parentKey(queues, *cur));
             if (it == queues.end()) break;
             cur = it->second;
-            if (onPath.count(cur->name)) {
+            if (onPath.count(nameKey(*cur))) {
                 if (!reported.count(cur->name)) {
                     std::string cycle;
                     bool in = false;
@@ -82,16 +112,19 @@ Diagnostics checkCluster(const Cluster& c) {
                             "cycle in the cohort tree: " + cycle + cur->name +
                                 "; Kueue keeps the ClusterQueues below it inactive");
                     else
-                        add(out, Severity::Error, cur->source, "cycle in the queue tree: " + cycle + cur->name);
+                        add(out, Severity::Error, cur->source,
+                            "cycle in the queue tree: " + cycle + cur->name);
                 }
                 break;
             }
             path.push_back(cur->name);
-            onPath.insert(cur->name);
+            onPath.insert(nameKey(*cur));
         }
     }
     for (const auto& lq : c.localQueues) {
-        auto it = queues.find(lq.clusterQueue);
+        // A queue designed in Gantry becomes a ClusterQueue when the tree is exported to Kueue.
+        auto it = queues.find("ClusterQueue/" + lq.clusterQueue);
+        if (it == queues.end()) it = queues.find("Queue/" + lq.clusterQueue);
         if (it == queues.end())
             add(out, Severity::Warning, lq.source,
                 "LocalQueue '" + lq.ns + '/' + lq.name + "' names ClusterQueue '" + lq.clusterQueue +
@@ -111,10 +144,8 @@ Diagnostics checkCluster(const Cluster& c) {
             add(out, Severity::Warning, p.source,
                 "pod '" + p.key() + "' is bound to node '" + p.nodeName + "', which is not in the snapshot");
     }
-    for (const auto& g : c.podGroups)
-        if (!g.queue.empty() && !queues.count(g.queue) && !c.queues.empty())
-            add(out, Severity::Warning, g.source,
-                "PodGroup '" + g.key() + "' names queue '" + g.queue + "', which does not exist");
+    // A gang's queue that does not exist is reported by the profile that looks it up, in its
+    // scheduler's words: each scheduler reads its own queue label.
     return out;
 }
 

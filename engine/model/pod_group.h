@@ -9,6 +9,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace gantry {
 
@@ -29,6 +30,15 @@ struct NetworkTopologyConstraint {
 };
 const char* toString(NetworkTopologyConstraint::Mode mode);
 
+// A Volcano Job task whose pods the job controller creates only once the tasks it names run
+// (spec.tasks[].dependsOn): each of them, or any one with iteration "any".
+struct TaskDependency {
+    std::string task;
+    std::vector<std::string> after;
+    bool any = false;
+    bool operator==(const TaskDependency&) const = default;
+};
+
 // A gang: Volcano PodGroup (or Job), coscheduling PodGroup, YuniKorn task group, Kueue workload,
 // or a plain Kubernetes workload imported for what-if runs.
 struct PodGroup {
@@ -44,6 +54,7 @@ struct PodGroup {
     std::string priorityClassName;
     PodGroupPhase phase = PodGroupPhase::None;
     NetworkTopologyConstraint networkTopology;
+    std::vector<TaskDependency> dependsOn; // tasks whose pods wait for others to run
     std::string origin; // "scheduling.volcano.sh/PodGroup", "batch.volcano.sh/Job", "batch/Job", ...
     Labels labels;
     Labels annotations;
@@ -63,10 +74,10 @@ struct PodGroup {
         return name == o.name && ns == o.ns && queue == o.queue && specQueue == o.specQueue &&
                minMember == o.minMember && minTaskMember == o.minTaskMember &&
                minResources == o.minResources && priorityClassName == o.priorityClassName &&
-               phase == o.phase && networkTopology == o.networkTopology && origin == o.origin &&
-               labels == o.labels && annotations == o.annotations && arrivalSeconds == o.arrivalSeconds &&
-               durationSeconds == o.durationSeconds && checkpointSeconds == o.checkpointSeconds &&
-               creationTimestamp == o.creationTimestamp &&
+               phase == o.phase && networkTopology == o.networkTopology && dependsOn == o.dependsOn &&
+               origin == o.origin && labels == o.labels && annotations == o.annotations &&
+               arrivalSeconds == o.arrivalSeconds && durationSeconds == o.durationSeconds &&
+               checkpointSeconds == o.checkpointSeconds && creationTimestamp == o.creationTimestamp &&
                (kueue == o.kueue || (kueue && o.kueue && *kueue == *o.kueue));
     }
 };

@@ -2,15 +2,15 @@
 // One queue tree that holds what Volcano, Kueue and YuniKorn each know about queues and quotas.
 // Every scheduler's own fields are kept side by side (nothing imported is lost); the exporters map
 // between them as docs/quota-mapping.md describes.
+#include "model/diagnostic.h"
+#include "model/resources.h"
+#include "model/selectors.h"
+
 #include <cstdint>
 #include <map>
 #include <optional>
 #include <string>
 #include <vector>
-
-#include "model/diagnostic.h"
-#include "model/resources.h"
-#include "model/selectors.h"
 
 namespace gantry {
 
@@ -58,6 +58,24 @@ struct QueueLimit {
     bool operator==(const QueueLimit&) const = default;
 };
 
+// YuniKorn's childtemplate of a parent queue: what a leaf the placement rules create below it
+// starts with (a parent without one passes its nearest ancestor's on).
+struct ChildTemplate {
+    uint64_t maxApplications = 0;
+    std::map<std::string, std::string> properties;
+    ResourceList guaranteed, max;
+    bool operator==(const ChildTemplate&) const = default;
+    bool empty() const { return *this == ChildTemplate{}; }
+};
+
+// Volcano's spec.affinity: node groups (the nodes' volcano.sh/nodegroup-name label values) the
+// queue's pods may or should run in, or must or should avoid (the nodegroup plugin reads it).
+struct NodeGroupAffinity {
+    std::vector<std::string> required, preferred;         // nodeGroupAffinity
+    std::vector<std::string> antiRequired, antiPreferred; // nodeGroupAntiAffinity
+    bool operator==(const NodeGroupAffinity&) const = default;
+};
+
 struct Queue {
     // Which object it came from, so an export back to the same scheduler is faithful.
     enum class Kind {
@@ -78,13 +96,14 @@ struct Queue {
     ResourceList deserved;   // fair/entitled share (capacity plugin)
     ResourceList capability; // hard cap; absent resource = no cap
     bool reclaimable = true;
-    std::string dequeueStrategy; // "fifo" | "traverse" | ""
+    std::string dequeueStrategy;                        // "fifo" | "traverse" | ""
+    std::optional<NodeGroupAffinity> nodeGroupAffinity; // absent = spec.affinity not set
 
     // Kueue
     std::vector<ResourceGroup> resourceGroups;
     KueuePreemption preemption;
     std::optional<double> fairSharingWeight;
-    std::string queueingStrategy; // StrictFIFO | BestEffortFIFO | ""
+    std::string queueingStrategy;                   // StrictFIFO | BestEffortFIFO | ""
     std::optional<LabelSelector> namespaceSelector; // absent = no namespace (Kueue's null)
     std::string stopPolicy;                         // None | Hold | HoldAndDrain | ""
     std::string whenCanBorrow, whenCanPreempt;      // flavorFungibility
@@ -100,6 +119,7 @@ struct Queue {
     std::string submitAcl, adminAcl;
     bool parentFlag = false; // "parent: true" (a leaf-less parent for dynamic queues)
     std::vector<QueueLimit> limits;
+    ChildTemplate childTemplate;
 
     Labels labels;
     Labels annotations;
@@ -107,8 +127,9 @@ struct Queue {
 
     bool operator==(const Queue& o) const {
         return name == o.name && parent == o.parent && kind == o.kind && weight == o.weight &&
-               priority == o.priority && state == o.state && guarantee == o.guarantee && deserved == o.deserved &&
-               capability == o.capability && reclaimable == o.reclaimable && dequeueStrategy == o.dequeueStrategy &&
+               priority == o.priority && state == o.state && guarantee == o.guarantee &&
+               deserved == o.deserved && capability == o.capability && reclaimable == o.reclaimable &&
+               dequeueStrategy == o.dequeueStrategy && nodeGroupAffinity == o.nodeGroupAffinity &&
                resourceGroups == o.resourceGroups && preemption == o.preemption &&
                fairSharingWeight == o.fairSharingWeight && queueingStrategy == o.queueingStrategy &&
                namespaceSelector == o.namespaceSelector && stopPolicy == o.stopPolicy &&
@@ -116,7 +137,8 @@ struct Queue {
                fungibilityPreference == o.fungibilityPreference && admissionChecks == o.admissionChecks &&
                guaranteed == o.guaranteed && max == o.max && maxApplications == o.maxApplications &&
                properties == o.properties && submitAcl == o.submitAcl && adminAcl == o.adminAcl &&
-               parentFlag == o.parentFlag && limits == o.limits && labels == o.labels && annotations == o.annotations;
+               parentFlag == o.parentFlag && limits == o.limits && childTemplate == o.childTemplate &&
+               labels == o.labels && annotations == o.annotations;
     }
 };
 const char* toString(Queue::Kind kind);

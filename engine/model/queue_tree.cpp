@@ -14,6 +14,22 @@ std::string lower(std::string s) {
     return s;
 }
 
+// A queue can be a parent only of its own tree's queues: Kueue's parents are cohorts (a ClusterQueue
+// may share a cohort's name), the other schedulers' are their own queues.
+bool parentKind(const Queue& q) {
+    return q.kind != Queue::Kind::KueueClusterQueue;
+}
+std::string childrenKey(const Queue& parent) {
+    return (parent.kind == Queue::Kind::KueueCohort ? "Cohort/" : "Queue/") + parent.name;
+}
+// A Kueue queue's parent is a cohort, or a queue designed in Gantry (a cohort once exported).
+std::string parentKeyOf(const std::set<std::string>& parents, const Queue& q) {
+    const bool kueue = q.kind == Queue::Kind::KueueClusterQueue || q.kind == Queue::Kind::KueueCohort;
+    if (kueue && !parents.count("Cohort/" + q.parent) && parents.count("Queue/" + q.parent))
+        return "Queue/" + q.parent;
+    return (kueue ? "Cohort/" : "Queue/") + q.parent;
+}
+
 bool isRootQueue(const Queue& q) {
     if (!q.parent.empty() || lower(q.name) != "root") return false;
     // Kueue's cohort named root is the implicit top only when it holds no quota of its own.
@@ -39,16 +55,17 @@ QueueTree buildQueueTree(const Cluster& cluster) {
         }
     std::map<std::string, std::vector<const Queue*>> childrenOf;
     std::vector<const Queue*> top;
-    std::set<std::string> names;
-    for (const auto& q : cluster.queues) names.insert(q.name);
+    std::set<std::string> parents;
+    for (const auto& q : cluster.queues)
+        if (parentKind(q)) parents.insert(childrenKey(q));
     for (const auto& q : cluster.queues) {
         if (&q == tree.root) continue;
-        bool topLevel =
-            q.parent.empty() || q.parent == rootName || q.parent == "root" || !names.count(q.parent);
+        bool topLevel = q.parent.empty() || q.parent == rootName || q.parent == "root" ||
+                        !parents.count(parentKeyOf(parents, q));
         if (topLevel)
             top.push_back(&q);
         else
-            childrenOf[q.parent].push_back(&q);
+            childrenOf[parentKeyOf(parents, q)].push_back(&q);
     }
     std::set<const Queue*> seen;
     std::function<void(const Queue*, int)> add = [&](const Queue* q, int parent) {
@@ -63,7 +80,8 @@ QueueTree buildQueueTree(const Cluster& cluster) {
             tree.nodes[size_t(parent)].children.push_back(index);
         else
             tree.topLevel.push_back(index);
-        for (const Queue* c : childrenOf[q->name]) add(c, index);
+        if (parentKind(*q))
+            for (const Queue* c : childrenOf[childrenKey(*q)]) add(c, index);
     };
     for (const Queue* q : top) add(q, -1);
     return tree;

@@ -158,6 +158,7 @@ struct Mapper {
             c.properties = q.properties;
             c.adminAcl = q.adminAcl;
             c.submitAcl = q.submitAcl;
+            c.childTemplate = q.childTemplate;
         } else if (q.dequeueStrategy == "fifo" || q.queueingStrategy == "StrictFIFO") {
             if (n.leaf())
                 c.properties["application.sort.policy"] = "fifo";
@@ -298,6 +299,7 @@ Mapping mapToYuniKorn(const Cluster& cluster, const SchedulerConf& volcano,
         root.adminAcl = r->adminAcl;
         root.properties = r->properties;
         root.maxApplications = r->maxApplications;
+        root.childTemplate = r->childTemplate;
         root.source = r->source;
     } else {
         root.submitAcl = "*";

@@ -15,6 +15,7 @@ QueueConfig queueConfigOf(const Queue& q) {
     c.submitAcl = q.submitAcl;
     c.adminAcl = q.adminAcl;
     c.limits = q.limits;
+    c.childTemplate = q.childTemplate;
     c.source = q.source;
     return c;
 }

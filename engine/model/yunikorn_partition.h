@@ -20,6 +20,7 @@ struct QueueConfig {
     std::map<std::string, std::string> properties;
     std::string submitAcl, adminAcl;
     std::vector<QueueLimit> limits;
+    ChildTemplate childTemplate;
     std::vector<QueueConfig> queues;
     SourceRef source;
 };

@@ -304,6 +304,7 @@ class Simulator {
             if (task.status != TaskStatus::Bound) return false;
             st_.setTask(e.task, TaskStatus::Running, -1);
             started(a, e.task, e.time);
+            createDependents(a.stateJob);
             maybeRun(a, e.time);
             openGates(a);
             return true;
@@ -347,11 +348,13 @@ class Simulator {
             a.placedGpuMilli += taskGpuMilli(t);
         });
         if (a.firstPlaced < 0) a.firstPlaced = now;
-        if (start)
+        if (start) {
             started(a, t, now);
-        else
+            createDependents(sj);
+            maybeRun(a, now);
+        } else {
             push(now + o_.podStartSeconds, EventKind::Start, slot, a.epoch, t);
-        if (start) maybeRun(a, now);
+        }
         openGates(a);
     }
 
@@ -370,6 +373,11 @@ class Simulator {
     // The job's controller creates the pods whose conditions now hold (creation gates).
     void openGates(Active& a) {
         if (!st_.jobs[a.stateJob].gates.empty()) st_.openGates(a.stateJob);
+    }
+
+    // The job's controller makes the pods of a dependent task once the tasks it waits for run.
+    void createDependents(uint32_t sj) {
+        if (!st_.jobs[sj].dependents.empty()) st_.createReadyDependents(sj, build_);
     }
 
     // The gang runs once `need` pods run: the clock of the job starts.
@@ -533,6 +541,8 @@ class Simulator {
         }
         a.releasing = 0;
         st_.setJobPhase(a.stateJob, PodGroupPhase::Pending);
+        // The controller makes the job's pods again, a dependent task's once its dependencies run.
+        if (!st_.jobs[a.stateJob].dependents.empty()) st_.withdrawDependents(a.stateJob);
     }
 
     // ---------------------------------------------------------------- cycles

@@ -9,7 +9,9 @@
 //   arrival      the job's PodGroup and pods join the cluster, pending
 //   cycle        a session runs; bound pods start (after podStartSeconds); evicted pods terminate
 //                (after evictionGraceSeconds)
-//   pod start    a bound pod runs; when minMember pods run the job's gang runs and its clock starts
+//   pod start    a bound pod runs; when minMember pods run the job's gang runs and its clock starts;
+//                the job's dependent tasks whose dependencies now run get their pods (Volcano's
+//                dependsOn, ClusterState::createReadyDependents)
 //   completion   duration seconds of running after its gang started: its pods finish and leave
 //   eviction     a running job that loses a pod restarts: every pod of it stops, it goes back to
 //                its queue (phase Pending) and keeps only the work done up to its last checkpoint;

@@ -59,6 +59,9 @@ struct PodShape {
     bool bestEffort = false;
     uint32_t ns = 0; // namespace (string id)
     Labels labels;
+    // The pod's annotations a scheduler plugin reads (volcano.sh/resource-strategy-*); no others, so
+    // pods that differ only in other annotations share a shape.
+    Labels pluginAnnotations;
     Labels nodeSelector;
     std::optional<NodeAffinity> nodeAffinity;
     std::vector<Toleration> tolerations;
@@ -114,6 +117,16 @@ struct CreationGate {
     std::vector<uint32_t> tasks;
 };
 
+// A task whose pods its job's controller has not made yet: Volcano's job controller makes the
+// pods of a task with dependsOn only once the tasks it names run (BuildOptions::holdDependentTasks).
+struct DependentTask {
+    uint16_t role = 0;
+    std::vector<uint16_t> after; // roles it waits for
+    bool any = false;            // one of them is enough
+    bool created = false;        // its pods are the job's tasks now
+    std::vector<Pod> pods;       // what the controller makes (again after a restart)
+};
+
 struct JobRec {
     uint32_t name = 0, ns = 0;
     std::string key; // "ns/name"
@@ -128,6 +141,8 @@ struct JobRec {
     // A quota-admitting scheduler may admit the job with this many pods (Kueue's partial admission,
     // a single pod set); 0: all of them.
     int32_t admitAtLeast = 0;
+    bool readingNoted =
+        false; // the controllers' reading said something about it, located (WorkloadReading::note)
     int32_t minAvailable = 0;
     int32_t priority = 0;
     std::vector<std::pair<uint16_t, int32_t>> minTaskMember; // role -> min
@@ -137,6 +152,10 @@ struct JobRec {
     uint64_t minResourcesMask = 0; // dims named in minResources (cpu = bit 0, memory = bit 1)
     PodGroupPhase phase = PodGroupPhase::None;
     NetworkTopologyConstraint topology;
+    std::vector<DependentTask> dependents;
+    // Expanded by Gantry from a workload object: the profile takes its pods whatever scheduler
+    // they name (BuildOptions::schedulerNames).
+    bool whatIf = false;
     bool preemptable = false; // PodGroup volcano.sh/preemptable
     std::optional<double> slaWaitingSeconds;
     double creationSeconds = 0;
@@ -165,6 +184,8 @@ struct QueueRec {
     bool reclaimable = true;
     ResourceList guarantee, deserved, capability; // as written (set-ness matters upstream)
     std::string hierarchy, hierarchyWeights;      // volcano.sh/hierarchy annotations
+    std::optional<NodeGroupAffinity> nodeGroupAffinity;
+    std::optional<std::string> nodeGroupResourceLimits; // volcano.sh/nodegroup-resource-limits
     bool assumed =
         false; // not in the input: the scheduler creates it at start-up (BuildOptions::startupQueues)
 };
@@ -271,6 +292,9 @@ struct BuildOptions {
     // Pods of no gang form workloads of the scheduler's controllers (one per controller owner, else
     // one per pod), read with readWorkload; without it they stay pods of no job.
     bool groupLoosePods = false;
+    // The pods of a task that depends on others (a Volcano Job's dependsOn) are made only once those
+    // run, as Volcano's job controller makes them (ClusterState::createReadyDependents).
+    bool holdDependentTasks = false;
 };
 
 class ClusterState {
@@ -405,6 +429,20 @@ class ClusterState {
     // job index.
     uint32_t addJob(const PodGroup& group, const std::vector<Pod>& pods, const BuildOptions& options);
     uint32_t addJob(const PodGroup& group, const std::vector<Pod>& pods);
+    // Volcano's job controller (pkg/controllers/job, syncJob): makes the pods of each of the job's
+    // dependent tasks whose dependencies hold, until none more does. A dependency holds when at
+    // least its task's minimum (PodGroup minTaskMember) of that task's pods run or succeeded.
+    // Returns how many tasks it added.
+    int createReadyDependents(uint32_t job, const BuildOptions& options);
+    bool dependenciesHold(uint32_t job, const DependentTask& task) const;
+    // After a restart deleted the job's pods: the dependent tasks whose dependencies no longer hold
+    // lose their (pending) pods again, to be made once the dependencies run.
+    void withdrawDependents(uint32_t job);
+    // A node label key a placement decision reads (a plugin's own, such as nodegroup's): nodes that
+    // differ in it are no longer alike (node classes); the indexes are rebuilt at the next ensureIndexes.
+    void noteLabelKey(const std::string& key) {
+        if (relevantLabelKeys.insert(key).second && !nodeBucket.empty()) indexesStale = true;
+    }
     // Removes a finished job: none of its tasks may be on a node any more. Its job and task slots
     // and its names are freed for later arrivals; the slots stay in the vectors as dead entries
     // (no queue, tasks Succeeded and jobless) that every loop already skips.
@@ -449,6 +487,8 @@ class ClusterState {
   private:
     friend struct StateBuilder; // state_builder.cpp fills what follows
     uint32_t internShape(PodShape&& shape);
+    void addTaskOf(const Pod& pod, uint32_t job, const BuildOptions& options); // state_builder.cpp
+    void freeTask(uint32_t task); // its slot and names, for a later arrival
     void nodeAccount(uint32_t task, uint32_t node, TaskStatus status, int sign);
     bool countsResource(const std::string& name) const;
     bool everyResource = false; // BuildOptions::everyResource

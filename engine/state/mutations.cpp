@@ -1,5 +1,5 @@
 // Changes to the state: a task's status and node (with the node accounting and the k8s view),
-// and removing a finished job; the lookups by name.
+// and removing a finished job or a task; the lookups by name.
 #include "state/cluster_state.h"
 
 #include <algorithm>
@@ -181,20 +181,24 @@ uint32_t ClusterState::shapeWithPlacement(uint32_t shape, const Labels& nodeSele
     return internShape(std::move(s));
 }
 
+void ClusterState::freeTask(uint32_t t) {
+    auto& task = tasks[t];
+    strings.release(task.name);
+    strings.release(task.uid);
+    strings.release(task.ns);
+    if (task.group) strings.release(task.group);
+    task = TaskRec{};
+    task.status = TaskStatus::Succeeded;
+    task.volcano = false;
+    freeTasks.push_back(t);
+}
+
 void ClusterState::removeJob(uint32_t job) {
     auto& j = jobs[job];
     for (uint32_t t : j.tasks) {
-        auto& task = tasks[t];
-        if (task.node >= 0 && occupiesNode(task.status))
+        if (tasks[t].node >= 0 && occupiesNode(tasks[t].status))
             throw std::logic_error("removeJob: task " + taskKey(t) + " is still on a node");
-        strings.release(task.name);
-        strings.release(task.uid);
-        strings.release(task.ns);
-        if (task.group) strings.release(task.group);
-        task = TaskRec{};
-        task.status = TaskStatus::Succeeded;
-        task.volcano = false;
-        freeTasks.push_back(t);
+        freeTask(t);
     }
     strings.release(j.name);
     strings.release(j.ns);

@@ -88,6 +88,7 @@ uint32_t ClusterState::internShape(PodShape&& shape) {
            (shape.memRequested ? "m" : "-");
     key += '|' + std::to_string(shape.ns) + '|';
     appendLabels(key, shape.labels);
+    appendLabels(key, shape.pluginAnnotations);
     appendLabels(key, shape.nodeSelector);
     if (shape.nodeAffinity) {
         key += 'A';
@@ -326,6 +327,9 @@ struct StateBuilder {
             if (h != q.annotations.end()) r.hierarchy = h->second;
             auto w = q.annotations.find("volcano.sh/hierarchy-weights");
             if (w != q.annotations.end()) r.hierarchyWeights = w->second;
+            r.nodeGroupAffinity = q.nodeGroupAffinity;
+            auto limits = q.annotations.find("volcano.sh/nodegroup-resource-limits");
+            if (limits != q.annotations.end()) r.nodeGroupResourceLimits = limits->second;
             r.assumed = assumedQueues.count(q.name) > 0;
             s.queueIndex.emplace(q.name, uint32_t(s.queues.size()));
             s.queues.push_back(std::move(r));
@@ -390,7 +394,7 @@ struct StateBuilder {
             uint32_t id = addJobRecord(g, queue);
             if (read) keepReading(id, reading, g.source);
             if (g.name != input.name) jobOfGroup.emplace(input.key(), id);
-            if (whatIfOrigin(g)) whatIf.insert(id);
+            s.jobs[id].whatIf = whatIfOrigin(g);
         }
     }
 
@@ -411,6 +415,7 @@ struct StateBuilder {
         j.managed = r.managed;
         j.admitAtLeast = r.admitAtLeast;
         if (!r.application.empty()) j.application = s.strings.intern(r.application);
+        j.readingNoted = !r.note.empty();
         if (!r.note.empty() && notesSaid.insert(r.note).second) warn(where, r.note);
     }
     std::set<std::string> notesSaid;
@@ -444,6 +449,14 @@ struct StateBuilder {
             if (int dim = s.dims.find(name); dim >= 0) j.minResourcesMask |= uint64_t(1) << dim;
         j.phase = g.phase;
         j.topology = g.networkTopology;
+        if (options.holdDependentTasks)
+            for (const auto& d : g.dependsOn) {
+                DependentTask t;
+                t.role = roleId(d.task);
+                for (const auto& a : d.after) t.after.push_back(roleId(a));
+                t.any = d.any;
+                j.dependents.push_back(std::move(t));
+            }
         j.creationSeconds =
             g.creationTimestamp && newest ? double(*g.creationTimestamp - *newest) : g.arrivalSeconds;
         auto readBool = [&](const Labels& m, const char* key) -> std::optional<bool> {
@@ -495,9 +508,8 @@ struct StateBuilder {
         if (std::find(options.schedulerNames.begin(), options.schedulerNames.end(), p.schedulerName) !=
             options.schedulerNames.end())
             return true;
-        return job != UINT32_MAX && whatIf.count(job) > 0;
+        return job != UINT32_MAX && s.jobs[job].whatIf;
     }
-    std::set<uint32_t> whatIf; // jobs Gantry expanded from workload objects
 
     PodShape shapeOf(const Pod& p) {
         PodShape sh;
@@ -525,6 +537,8 @@ struct StateBuilder {
         sh.bestEffort = sh.vres.isEmpty();
         sh.ns = s.strings.intern(p.ns);
         sh.labels = p.labels;
+        for (const auto& [k, v] : p.annotations)
+            if (k.rfind("volcano.sh/resource-strategy-", 0) == 0) sh.pluginAnnotations.emplace(k, v);
         sh.nodeSelector = p.nodeSelector;
         sh.nodeAffinity = p.nodeAffinity;
         sh.tolerations = p.tolerations;
@@ -692,18 +706,44 @@ struct StateBuilder {
     void addPods(const Cluster& c) {
         std::unordered_map<std::string, uint32_t> looseJobs;
         if (options.groupLoosePods && options.readWorkload) looseJobs = addLooseGroups(c);
-        uint32_t order = 0;
-        for (const auto& p : c.pods) {
-            uint32_t job = UINT32_MAX;
+        std::vector<uint32_t> jobOf(c.pods.size(), UINT32_MAX);
+        for (size_t i = 0; i < c.pods.size(); ++i) {
+            const Pod& p = c.pods[i];
             if (!p.group.empty()) {
                 auto renamed = jobOfGroup.find(p.ns + "/" + p.group);
                 int j = renamed != jobOfGroup.end() ? int(renamed->second) : s.findJob(p.ns + "/" + p.group);
-                if (j >= 0) job = uint32_t(j);
+                if (j >= 0) jobOf[i] = uint32_t(j);
             } else if (auto it = looseJobs.find(looseKey(p)); it != looseJobs.end()) {
-                job = it->second;
+                jobOf[i] = it->second;
             }
-            addTask(p, job, order++);
+            // A dependent task some of whose pods have started was made by the controller already.
+            if (DependentTask* d = dependentOf(p, jobOf[i]);
+                d && !(p.phase == PodPhase::Pending && p.nodeName.empty()))
+                d->created = true;
         }
+        std::vector<uint32_t> holding;
+        uint32_t order = 0;
+        for (size_t i = 0; i < c.pods.size(); ++i) {
+            const Pod& p = c.pods[i];
+            if (DependentTask* d = dependentOf(p, jobOf[i]); d && !d->created) {
+                if (d->pods.empty()) holding.push_back(jobOf[i]);
+                d->pods.push_back(p);
+                continue;
+            }
+            addTask(p, jobOf[i], order++);
+        }
+        std::sort(holding.begin(), holding.end());
+        holding.erase(std::unique(holding.begin(), holding.end()), holding.end());
+        for (uint32_t j : holding) s.createReadyDependents(j, options);
+    }
+
+    // The job's dependent task the pod belongs to, if any.
+    DependentTask* dependentOf(const Pod& p, uint32_t job) {
+        if (job == UINT32_MAX || s.jobs[job].dependents.empty()) return nullptr;
+        const uint16_t role = roleId(p.role);
+        for (auto& d : s.jobs[job].dependents)
+            if (d.role == role) return &d;
+        return nullptr;
     }
 
     // Pods of no gang that the scheduler's controllers group themselves (Volcano's pod-group
@@ -793,11 +833,25 @@ uint32_t ClusterState::addJob(const PodGroup& group, const std::vector<Pod>& pod
     } else {
         job = b.addJobRecord(group, group.queue.empty() ? "default" : group.queue);
     }
-    if (whatIfOrigin(group)) b.whatIf.insert(job);
-    for (const auto& p : pods) b.addTask(p, job, nextTaskOrder);
+    jobs[job].whatIf = whatIfOrigin(group);
+    bool holding = false;
+    for (const auto& p : pods) {
+        if (DependentTask* d = b.dependentOf(p, job)) {
+            d->pods.push_back(p);
+            holding = true;
+            continue;
+        }
+        b.addTask(p, job, nextTaskOrder);
+    }
     b.addGates();
+    if (holding) createReadyDependents(job, options);
     markChanged(job);
     return job;
+}
+
+void ClusterState::addTaskOf(const Pod& pod, uint32_t job, const BuildOptions& options) {
+    StateBuilder b{*this, nullptr, options};
+    b.addTask(pod, job, nextTaskOrder);
 }
 
 } // namespace gantry::engine

@@ -308,6 +308,23 @@ ExportBundle exportVolcano(const Project& project, const ExportOptions& options)
             spec["guarantee"] = Json{{"resource", quantityMap(quota[k].reserved)}};
         if (!quota[k].entitled.empty()) spec["deserved"] = quantityMap(quota[k].entitled);
         if (!quota[k].cap.empty()) spec["capability"] = quantityMap(quota[k].cap);
+        if (q.nodeGroupAffinity) {
+            // Node groups the queue's pods must or may use, or avoid (the nodegroup plugin reads them).
+            auto terms = [](const std::vector<std::string>& required,
+                            const std::vector<std::string>& preferred) {
+                Json t = Json::object();
+                if (!required.empty()) t["requiredDuringSchedulingIgnoredDuringExecution"] = required;
+                if (!preferred.empty()) t["preferredDuringSchedulingIgnoredDuringExecution"] = preferred;
+                return t;
+            };
+            const NodeGroupAffinity& a = *q.nodeGroupAffinity;
+            Json affinity = Json::object();
+            if (!a.required.empty() || !a.preferred.empty())
+                affinity["nodeGroupAffinity"] = terms(a.required, a.preferred);
+            if (!a.antiRequired.empty() || !a.antiPreferred.empty())
+                affinity["nodeGroupAntiAffinity"] = terms(a.antiRequired, a.antiPreferred);
+            spec["affinity"] = affinity;
+        }
         Json obj{{"apiVersion", "scheduling.volcano.sh/v1beta1"},
                  {"kind", "Queue"},
                  {"metadata", objectMeta(n.name, "", q.labels, q.annotations)},

@@ -76,6 +76,17 @@ Json ruleJson(const PlacementRule& r, bool generated = false) {
     return j;
 }
 
+Json childTemplateJson(const ChildTemplate& t) {
+    Json j = Json::object();
+    if (t.maxApplications > 0) j["maxapplications"] = t.maxApplications;
+    if (!t.properties.empty()) j["properties"] = t.properties;
+    Json res = Json::object();
+    if (!t.guaranteed.empty()) res["guaranteed"] = resourcesJson(t.guaranteed);
+    if (!t.max.empty()) res["max"] = resourcesJson(t.max);
+    if (!res.empty()) j["resources"] = res;
+    return j;
+}
+
 Json queueJson(const QueueConfig& q) {
     Json j = Json::object();
     j["name"] = q.name;
@@ -88,6 +99,7 @@ Json queueJson(const QueueConfig& q) {
     if (!q.properties.empty()) j["properties"] = q.properties;
     if (!q.adminAcl.empty()) j["adminacl"] = q.adminAcl;
     if (!q.submitAcl.empty()) j["submitacl"] = q.submitAcl;
+    if (!q.childTemplate.empty()) j["childtemplate"] = childTemplateJson(q.childTemplate);
     if (!q.queues.empty()) {
         Json children = Json::array();
         for (const auto& c : q.queues) children.push_back(queueJson(c));
@@ -104,6 +116,7 @@ Json rootJson(const QueueConfig& q) {
     if (!q.adminAcl.empty()) root["adminacl"] = q.adminAcl;
     if (!q.properties.empty()) root["properties"] = q.properties;
     if (q.maxApplications > 0) root["maxapplications"] = q.maxApplications;
+    if (!q.childTemplate.empty()) root["childtemplate"] = childTemplateJson(q.childTemplate);
     Json children = Json::array();
     for (const auto& c : q.queues) children.push_back(queueJson(c));
     if (!children.empty()) root["queues"] = children;

@@ -1,11 +1,14 @@
 // Volcano's rules outside the CRD schemas: the Queue webhook and ValidatingAdmissionPolicy
-// (quantities, guarantee <= deserved <= capability, the queue tree and its sums), the Job
-// policy, and HyperNode members. Messages follow upstream's where it has one.
+// (quantities, guarantee <= deserved <= capability, the queue tree and its sums), the Job webhook
+// and admission policy (pkg/webhooks/admission/jobs/validate: tasks, lifecycle policies, task
+// dependencies, volumes, partitions, plugins, the target queue), and HyperNode members. Messages
+// follow upstream's where it has one.
 #include "validation/k8s_names.h"
 #include "validation/manifest_set.h"
 
 #include <algorithm>
 #include <map>
+#include <optional>
 #include <set>
 
 namespace gantry {
@@ -250,6 +253,255 @@ void checkQueueTree(const std::vector<const ManifestObject*>& queues, const Reso
     }
 }
 
+// validatePolicies (pkg/webhooks/admission/jobs/validate/util.go), on spec.policies and on each
+// task's: an event policy (event and events, duplicates within one policy merged) names only events
+// and actions the webhook lets users name, and no event twice across the list; an exitCode policy
+// names a non-zero code, no code twice; never both kinds in one policy, never neither; '*' alone.
+void checkPolicies(const ManifestObject& job, const Json* policies, const FieldPath& at, ProblemSink& sink) {
+    if (!policies || !policies->is_array()) return;
+    static const std::set<std::string> userEvents{"*",       "PodFailed",     "PodEvicted", "PodPending",
+                                                  "Unknown", "TaskCompleted", "TaskFailed", "JobUpdated"};
+    static const std::set<std::string> userActions{"AbortJob",    "RestartJob",       "RestartTask",
+                                                   "RestartPod",  "RestartPartition", "TerminateJob",
+                                                   "CompleteJob", "ResumeJob"};
+    const std::string valid =
+        "; valid events are *, PodFailed, PodEvicted, PodPending, Unknown, TaskCompleted, "
+        "TaskFailed, JobUpdated; valid actions are AbortJob, RestartJob, RestartTask, "
+        "RestartPod, RestartPartition, TerminateJob, CompleteJob, ResumeJob";
+    std::map<std::string, FieldPath> events; // first place each event is named
+    std::set<int64_t> exitCodes;
+    for (size_t i = 0; i < policies->size(); ++i) {
+        const Json& p = (*policies)[i];
+        if (!p.is_object()) continue;
+        const FieldPath pp = at.index(i);
+        // The events of the policy with where each is written, duplicates within it merged.
+        std::vector<std::pair<std::string, FieldPath>> named;
+        auto name = [&](const std::string& e, const FieldPath& where) {
+            for (const auto& [n, w] : named)
+                if (n == e) return;
+            named.emplace_back(e, where);
+        };
+        if (p.contains("events") && p["events"].is_array())
+            for (size_t k = 0; k < p["events"].size(); ++k)
+                if (p["events"][k].is_string())
+                    name(p["events"][k].get<std::string>(), pp.field("events").index(k));
+        if (const std::string e = stringAt(p, "event"); !e.empty()) name(e, pp.field("event"));
+        const bool hasExitCode = p.contains("exitCode") && !p["exitCode"].is_null();
+        if (!named.empty() && hasExitCode) {
+            sink.error(job, pp.field("exitCode"), "must not specify event and exitCode simultaneously");
+            continue;
+        }
+        if (named.empty() && !hasExitCode) {
+            sink.error(job, pp, "either event and exitCode should be specified");
+            continue;
+        }
+        if (hasExitCode) {
+            if (!p["exitCode"].is_number_integer()) continue; // the schema reports it
+            const int64_t code = p["exitCode"].get<int64_t>();
+            if (code == 0)
+                sink.error(job, pp.field("exitCode"), "0 is not a valid error code");
+            else if (!exitCodes.insert(code).second)
+                sink.error(job, pp.field("exitCode"), "duplicate exitCode " + std::to_string(code));
+            continue;
+        }
+        const std::string action = stringAt(p, "action");
+        if (!userActions.count(action))
+            sink.error(job, p.contains("action") ? pp.field("action") : pp,
+                       "Invalid value: \"" + action + "\": invalid policy action" + valid);
+        for (const auto& [e, where] : named) {
+            if (!userEvents.count(e)) {
+                sink.error(job, where, "Invalid value: \"" + e + "\": invalid policy event" + valid);
+                continue;
+            }
+            if (!events.emplace(e, where).second)
+                sink.error(job, where, "duplicate event " + e + " across different policy");
+        }
+    }
+    if (auto any = events.find("*"); any != events.end() && events.size() > 1)
+        sink.error(job, any->second, "if there's * here, no other policy should be here");
+}
+
+// topoSort over spec.tasks[].dependsOn: every name must be a task of the job, and no task may wait,
+// through others, for itself.
+void checkTaskDependencies(const ManifestObject& job, const Json& tasks, const FieldPath& at,
+                           ProblemSink& sink) {
+    std::map<std::string, size_t> index;
+    for (size_t i = 0; i < tasks.size(); ++i)
+        if (tasks[i].is_object()) index.emplace(stringAt(tasks[i], "name"), i);
+    std::vector<std::vector<size_t>> next(tasks.size());
+    std::vector<int> waiting(tasks.size(), 0);
+    bool any = false;
+    const std::string dag =
+        "job has dependencies between tasks, but doesn't form a directed acyclic graph(DAG)";
+    for (size_t i = 0; i < tasks.size(); ++i) {
+        if (!tasks[i].is_object() || !tasks[i].contains("dependsOn")) continue;
+        const Json& d = tasks[i]["dependsOn"];
+        if (!d.is_object() || !d.contains("name") || !d["name"].is_array()) continue;
+        any = true;
+        for (size_t k = 0; k < d["name"].size(); ++k) {
+            const std::string name = d["name"][k].is_string() ? d["name"][k].get<std::string>() : "";
+            auto it = index.find(name);
+            if (it == index.end()) {
+                sink.error(job, at.index(i).field("dependsOn").field("name").index(k),
+                           dag + ": \"" + name + "\" is not a task of this job");
+                ++waiting[i]; // it never runs
+                continue;
+            }
+            next[it->second].push_back(i);
+            ++waiting[i];
+        }
+    }
+    if (!any) return;
+    std::vector<int> left = waiting;
+    std::vector<size_t> ready;
+    for (size_t i = 0; i < tasks.size(); ++i)
+        if (left[i] == 0) ready.push_back(i);
+    while (!ready.empty()) {
+        const size_t t = ready.back();
+        ready.pop_back();
+        for (size_t n : next[t])
+            if (--left[n] == 0) ready.push_back(n);
+    }
+    for (size_t i = 0; i < tasks.size(); ++i) {
+        if (left[i] == 0) continue;
+        // Tasks behind a missing name were reported there; the others wait in a cycle.
+        bool missing = false;
+        for (const auto& n : tasks[i]["dependsOn"]["name"])
+            missing = missing || !n.is_string() || !index.count(n.get<std::string>());
+        if (!missing)
+            sink.error(job, at.index(i).field("dependsOn"),
+                       dag + ": task \"" + stringAt(tasks[i], "name") +
+                           "\" waits, through others, for itself");
+    }
+}
+
+// The mpi job plugin's --master (default master) must name a task (validateJobCreate).
+void checkMpiMaster(const ManifestObject& job, const Json& tasks, ProblemSink& sink) {
+    const Json* mpi = job.at({"spec", "plugins", "mpi"});
+    if (!mpi || !mpi->is_array()) return;
+    std::string master = "master";
+    // Go's flag package: -master=x, --master=x, -master x; parsing stops at the first non-flag.
+    for (size_t i = 0; i < mpi->size(); ++i) {
+        if (!(*mpi)[i].is_string()) break;
+        std::string arg = (*mpi)[i].get<std::string>();
+        if (arg.empty() || arg[0] != '-' || arg == "-" || arg == "--") break;
+        arg.erase(0, arg.rfind("--", 0) == 0 ? 2 : 1);
+        const auto eq = arg.find('=');
+        const std::string flag = arg.substr(0, eq);
+        if (flag != "master" && flag != "worker" && flag != "port") break; // an unknown flag stops it
+        std::string value;
+        if (eq != std::string::npos)
+            value = arg.substr(eq + 1);
+        else if (i + 1 < mpi->size() && (*mpi)[i + 1].is_string())
+            value = (*mpi)[++i].get<std::string>();
+        if (flag == "master") master = value;
+    }
+    for (const auto& t : tasks)
+        if (t.is_object() && stringAt(t, "name") == master) return;
+    sink.error(job, FieldPath().field("spec").field("plugins").key("mpi"),
+               "The specified mpi master task was not found (the mpi plugin's master task is \"" + master +
+                   "\")");
+}
+
+// validateIO: every volume has a mount path, unique, and either a claim to create or an existing
+// claim's name (a valid PersistentVolume name), not both.
+void checkVolumes(const ManifestObject& job, ProblemSink& sink) {
+    const Json* volumes = job.at({"spec", "volumes"});
+    if (!volumes || !volumes->is_array()) return;
+    std::set<std::string> paths;
+    for (size_t i = 0; i < volumes->size(); ++i) {
+        const Json& v = (*volumes)[i];
+        if (!v.is_object()) continue;
+        const FieldPath at = FieldPath().field("spec").field("volumes").index(i);
+        const std::string path = stringAt(v, "mountPath");
+        if (path.empty()) {
+            sink.error(job, at, "mountPath is required");
+            continue;
+        }
+        if (!paths.insert(path).second)
+            sink.error(job, at.field("mountPath"), "duplicated mountPath: " + path);
+        const bool claim = v.contains("volumeClaim") && !v["volumeClaim"].is_null();
+        const std::string claimName = stringAt(v, "volumeClaimName");
+        if (!claim && claimName.empty())
+            sink.error(job, at, "either VolumeClaim or VolumeClaimName must be specified");
+        if (!claimName.empty()) {
+            if (claim)
+                sink.error(
+                    job, at.field("volumeClaimName"),
+                    "conflict: If you want to use an existing PVC, just specify VolumeClaimName.If you "
+                    "want to create a new PVC, you do not need to specify VolumeClaimName");
+            else if (auto why = checkDns1123Subdomain(claimName); !why.empty())
+                sink.error(job, at.field("volumeClaimName"),
+                           "invalid VolumeClaimName " + claimName + " : " + why);
+        }
+    }
+}
+
+// validatePartitionPolicy and validateTaskTopoPolicy, for one task.
+void checkTaskPolicies(const ManifestObject& job, const Json& t, size_t index, const FieldPath& at,
+                       ProblemSink& sink) {
+    const std::string name = stringAt(t, "name");
+    auto integer = [](const Json& o, const char* key) -> std::optional<int64_t> {
+        return o.contains(key) && o[key].is_number_integer() ? std::optional<int64_t>(o[key].get<int64_t>())
+                                                             : std::nullopt;
+    };
+    const std::string where = " in task: " + name + ", job: " + job.name;
+    if (t.contains("partitionPolicy") && t["partitionPolicy"].is_object()) {
+        const Json& p = t["partitionPolicy"];
+        const FieldPath pp = at.field("partitionPolicy");
+        const int64_t total = integer(p, "totalPartitions").value_or(0);
+        const int64_t size = integer(p, "partitionSize").value_or(0);
+        const int64_t minPartitions = integer(p, "minPartitions").value_or(0);
+        if (total <= 0)
+            sink.error(job, pp.field("totalPartitions"), "'TotalPartitions' must be greater than 0" + where);
+        else if (size <= 0)
+            sink.error(job, pp.field("partitionSize"), "'PartitionSize' must be greater than 0" + where);
+        else if (integer(t, "replicas").value_or(0) != total * size)
+            sink.error(job, at.field("replicas"),
+                       "'Replicas' are not equal to TotalPartitions*PartitionSize" + where);
+        else if (auto m = integer(t, "minAvailable"); m && minPartitions > 0 && minPartitions * size != *m)
+            sink.error(job, at.field("minAvailable"),
+                       "'MinAvailable' is not equal to MinPartitions*PartitionSize" + where);
+        if (p.contains("networkTopology") && p["networkTopology"].is_object() &&
+            p["networkTopology"].contains("highestTierAllowed") &&
+            p["networkTopology"].contains("highestTierName"))
+            sink.error(job, pp.field("networkTopology"),
+                       "must not specify 'highestTierAllowed' and 'highestTierName' in networkTopology "
+                       "simultaneously");
+    }
+    // A topology policy other than none needs whole CPUs in every container (requests, else limits).
+    const std::string topologyPolicy = stringAt(t, "topologyPolicy");
+    if (topologyPolicy.empty() || topologyPolicy == "none") return;
+    const Json* spec = t.contains("template") && t["template"].is_object() && t["template"].contains("spec")
+                           ? &t["template"]["spec"]
+                           : nullptr;
+    if (!spec || !spec->is_object()) return;
+    size_t id = 0;
+    for (const char* list : {"containers", "initContainers"}) {
+        if (!spec->contains(list) || !(*spec)[list].is_array()) continue;
+        for (size_t c = 0; c < (*spec)[list].size(); ++c, ++id) {
+            const Json& container = (*spec)[list][c];
+            const Json* res =
+                container.is_object() && container.contains("resources") ? &container["resources"] : nullptr;
+            const Json* requests = res && res->contains("requests") && (*res)["requests"].is_object() &&
+                                           !(*res)["requests"].empty()
+                                       ? &(*res)["requests"]
+                                   : res && res->contains("limits") ? &(*res)["limits"]
+                                                                    : nullptr;
+            std::optional<int64_t> cpu;
+            if (requests && requests->is_object() && requests->contains("cpu"))
+                cpu = quantityAmount("cpu", (*requests)["cpu"]);
+            if (!cpu || *cpu == 0 || *cpu % 1000 != 0) {
+                sink.error(job, at.field("template").field("spec").field(list).index(c),
+                           "the cpu request isn't an integer in spec.task[" + std::to_string(index) +
+                               "] container[" + std::to_string(id) + "] (topologyPolicy " + topologyPolicy +
+                               " needs whole CPUs)");
+                return;
+            }
+        }
+    }
+}
+
 void checkJob(const ManifestObject& job, const std::map<std::string, const ManifestObject*>& queues,
               const std::set<std::string>& parents, ProblemSink& sink) {
     const FieldPath spec = FieldPath().field("spec");
@@ -268,6 +520,15 @@ void checkJob(const ManifestObject& job, const std::map<std::string, const Manif
             if (name.size() > 63) // the CRD's pattern checks the characters
                 sink.error(job, at.field("name"),
                            "task name \"" + name + "\" must be no more than 63 characters");
+            else if (!job.name.empty())
+                // MakePodName: <job>-<task>-<task index>, which must be a qualified name.
+                if (const std::string pod = job.name + "-" + name + "-" + std::to_string(i);
+                    !checkQualifiedName(pod).empty())
+                    sink.error(job, at.field("name"),
+                               "create pod with name " + pod + " validate failed [" +
+                                   checkQualifiedName(pod) + "]");
+            checkPolicies(job, t.contains("policies") ? &t["policies"] : nullptr, at.field("policies"), sink);
+            checkTaskPolicies(job, t, i, at, sink);
             int64_t replicas = t.contains("replicas") && t["replicas"].is_number_integer()
                                    ? t["replicas"].get<int64_t>()
                                    : 0;
@@ -283,6 +544,16 @@ void checkJob(const ManifestObject& job, const std::map<std::string, const Manif
             }
         }
     }
+    if (tasks && tasks->is_array()) {
+        checkTaskDependencies(job, *tasks, spec.field("tasks"), sink);
+        checkMpiMaster(job, *tasks, sink);
+    }
+    checkPolicies(job, job.at({"spec", "policies"}), spec.field("policies"), sink);
+    checkVolumes(job, sink);
+    if (!job.name.empty())
+        if (auto why = checkQualifiedName(job.name); !why.empty())
+            sink.error(job, FieldPath().field("metadata").field("name"),
+                       "create job with name " + job.name + " validate failed [" + why + "]");
     auto integer = [&](const char* key) -> std::optional<int64_t> {
         const Json* v = job.at({"spec", key});
         return v && v->is_number_integer() ? std::optional<int64_t>(v->get<int64_t>()) : std::nullopt;

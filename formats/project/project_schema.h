@@ -93,13 +93,16 @@ GANTRY_SCHEMA(Pod, field("name", &Pod::name, true), field("namespace", &Pod::ns)
 GANTRY_SCHEMA(NetworkTopologyConstraint, field("mode", &NetworkTopologyConstraint::mode),
               field("highestTierAllowed", &NetworkTopologyConstraint::highestTierAllowed),
               field("highestTierName", &NetworkTopologyConstraint::highestTierName));
+GANTRY_SCHEMA(TaskDependency, field("task", &TaskDependency::task, true),
+              field("after", &TaskDependency::after), field("any", &TaskDependency::any));
 GANTRY_SCHEMA(PodGroup, field("name", &PodGroup::name, true), field("namespace", &PodGroup::ns),
               field("queue", &PodGroup::queue), field("specQueue", &PodGroup::specQueue),
               field("minMember", &PodGroup::minMember), field("minTaskMember", &PodGroup::minTaskMember),
               field("minResources", &PodGroup::minResources),
               field("priorityClassName", &PodGroup::priorityClassName), field("phase", &PodGroup::phase),
-              field("networkTopology", &PodGroup::networkTopology), field("origin", &PodGroup::origin),
-              field("labels", &PodGroup::labels), field("annotations", &PodGroup::annotations),
+              field("networkTopology", &PodGroup::networkTopology), field("dependsOn", &PodGroup::dependsOn),
+              field("origin", &PodGroup::origin), field("labels", &PodGroup::labels),
+              field("annotations", &PodGroup::annotations),
               field("arrivalSeconds", &PodGroup::arrivalSeconds),
               field("durationSeconds", &PodGroup::durationSeconds),
               field("checkpointSeconds", &PodGroup::checkpointSeconds),
@@ -120,12 +123,20 @@ GANTRY_SCHEMA(KueuePreemption, field("withinClusterQueue", &KueuePreemption::wit
 GANTRY_SCHEMA(QueueLimit, field("description", &QueueLimit::description), field("users", &QueueLimit::users),
               field("groups", &QueueLimit::groups), field("maxResources", &QueueLimit::maxResources),
               field("maxApplications", &QueueLimit::maxApplications));
+GANTRY_SCHEMA(ChildTemplate, field("maxApplications", &ChildTemplate::maxApplications),
+              field("properties", &ChildTemplate::properties),
+              field("guaranteed", &ChildTemplate::guaranteed), field("max", &ChildTemplate::max));
+GANTRY_SCHEMA(NodeGroupAffinity, field("required", &NodeGroupAffinity::required),
+              field("preferred", &NodeGroupAffinity::preferred),
+              field("antiRequired", &NodeGroupAffinity::antiRequired),
+              field("antiPreferred", &NodeGroupAffinity::antiPreferred));
 GANTRY_SCHEMA(Queue, field("name", &Queue::name, true), field("parent", &Queue::parent),
               field("kind", &Queue::kind), field("weight", &Queue::weight),
               field("priority", &Queue::priority), field("state", &Queue::state),
               field("guarantee", &Queue::guarantee), field("deserved", &Queue::deserved),
               field("capability", &Queue::capability), field("reclaimable", &Queue::reclaimable),
               field("dequeueStrategy", &Queue::dequeueStrategy),
+              field("nodeGroupAffinity", &Queue::nodeGroupAffinity),
               field("resourceGroups", &Queue::resourceGroups), field("preemption", &Queue::preemption),
               field("fairSharingWeight", &Queue::fairSharingWeight),
               field("queueingStrategy", &Queue::queueingStrategy),
@@ -135,7 +146,8 @@ GANTRY_SCHEMA(Queue, field("name", &Queue::name, true), field("parent", &Queue::
               field("maxApplications", &Queue::maxApplications), field("properties", &Queue::properties),
               field("submitAcl", &Queue::submitAcl), field("adminAcl", &Queue::adminAcl),
               field("parentFlag", &Queue::parentFlag), field("limits", &Queue::limits),
-              field("labels", &Queue::labels), field("annotations", &Queue::annotations));
+              field("childTemplate", &Queue::childTemplate), field("labels", &Queue::labels),
+              field("annotations", &Queue::annotations));
 GANTRY_SCHEMA(LocalQueue, field("name", &LocalQueue::name, true), field("namespace", &LocalQueue::ns),
               field("clusterQueue", &LocalQueue::clusterQueue, true),
               field("fairSharingWeight", &LocalQueue::fairSharingWeight),

@@ -5,6 +5,7 @@
 
 #include <functional>
 #include <map>
+#include <optional>
 #include <set>
 #include <string>
 #include <vector>
@@ -38,6 +39,20 @@ inline constexpr const char* Duration = "gantry.io/duration";
 inline constexpr const char* Checkpoint = "gantry.io/checkpoint";
 } // namespace key
 
+// One Kubernetes object: its reader, apiVersion split into group and version, kind, metadata.
+struct Object {
+    Y root;
+    std::string group;
+    std::string version;
+    std::string kind;
+    std::string name;
+    std::string ns;
+    Labels labels;
+    Labels annotations;
+    std::optional<int64_t> creationTimestamp; // metadata.creationTimestamp, Unix seconds
+    SourceRef source;
+};
+
 // A workload object (Job, JobSet, Volcano Job, Kubeflow job) read now and expanded into pods once
 // every file is in, so that pods the snapshot already holds are not created twice.
 struct DeferredWorkload {
@@ -66,6 +81,10 @@ struct State {
     std::vector<std::pair<std::string, std::string>> kueueGroupQueues; // group key -> LocalQueue name
     std::map<std::string, std::string> texts;                          // file -> text (for embedded configs)
     std::vector<std::pair<bool, Y>> yunikornMaps; // (is yunikorn-defaults, data) read in finish()
+    // Volcano JobTemplates by (namespace, name), and the JobFlows that make jobs of them: resolved in
+    // finish(), whatever order the files came in.
+    std::map<std::pair<std::string, std::string>, Object> jobTemplates;
+    std::vector<Object> jobFlows;
     bool finished = false;
     bool requestsAboveLimitsAllowed = false; // while reading a Kueue Workload's pod templates
 
@@ -77,20 +96,6 @@ struct State {
   private:
     std::set<std::pair<std::string, std::string>> groupNames_;
     size_t groupsIndexed_ = 0;
-};
-
-// One Kubernetes object: its reader, apiVersion split into group and version, kind, metadata.
-struct Object {
-    Y root;
-    std::string group;
-    std::string version;
-    std::string kind;
-    std::string name;
-    std::string ns;
-    Labels labels;
-    Labels annotations;
-    std::optional<int64_t> creationTimestamp; // metadata.creationTimestamp, Unix seconds
-    SourceRef source;
 };
 
 // Checks metadata keys and reads name, namespace, labels, annotations. Cluster-scoped kinds pass
@@ -112,6 +117,12 @@ void readVolcanoQueue(State& s, const Object& o);
 void readVolcanoPodGroup(State& s, const Object& o);
 void readHyperNode(State& s, const Object& o);
 void readVolcanoJob(State& s, const Object& o);
+// A Volcano Job's spec (a Job's, or a JobTemplate's when a JobFlow makes a job of it) and its UID.
+void readVolcanoJobSpec(State& s, const Object& job, const Y& spec, const std::string& uid);
+void readJobTemplate(State& s, const Object& o);
+void readJobFlow(State& s, const Object& o);
+// The Volcano Jobs the JobFlows make at once (their flows without dependsOn).
+void finishJobFlows(State& s);
 
 void readResourceFlavor(State& s, const Object& o);
 void readClusterQueue(State& s, const Object& o);
@@ -136,9 +147,13 @@ struct PodTemplate {
     Labels labels;
     Labels annotations;
     Pod pod; // requests, affinity, ... filled; name/ns empty
+    // The spec's requests as written, before the API server defaults a request from a limit.
+    ResourceList requestsAsWritten;
 };
 PodTemplate readPodTemplate(State& s, const Y& templateNode, const std::string& kind);
-void readPodSpec(State& s, const Y& spec, Pod& pod, const std::string& kind);
+// requestsAsWritten, when given, receives the requests without the limits' defaulting.
+void readPodSpec(State& s, const Y& spec, Pod& pod, const std::string& kind,
+                 ResourceList* requestsAsWritten = nullptr);
 // Group, role, preemptable, GPU request from labels and annotations (after spec and metadata).
 void applyPodConventions(const Y& where, Pod& pod);
 
@@ -161,11 +176,13 @@ struct Expansion {
     std::string specQueue; // the queue the workload's own spec names (PodGroup::specQueue)
     bool queueIsKueueLocal = false;
     std::string priorityClassName;
-    int32_t minMember = 0; // 0 = all pods
+    std::optional<int32_t> minMember; // absent = all pods
     std::map<std::string, int32_t> minTaskMember;
     NetworkTopologyConstraint networkTopology;
-    std::string groupName;      // gang name; defaults to name
-    double durationSeconds = 0; // when no gantry.io/duration annotation says otherwise
+    std::vector<TaskDependency> dependsOn;
+    std::optional<int64_t> creationTimestamp; // the workload's: its PodGroup is made right after it
+    std::string groupName;                    // gang name; defaults to name
+    double durationSeconds = 0;               // when no gantry.io/duration annotation says otherwise
     struct Role {
         std::string role;
         int32_t replicas = 1;
@@ -174,6 +191,9 @@ struct Expansion {
         // What the workload's controllers and webhooks change on pod `index` (JobSet: its child
         // job's labels, exclusive placement), once every object is read; may be empty.
         std::function<void(const Cluster& cluster, int index, Pod& pod)> customize;
+        // What each pod counts for in the gang's minResources, when its controller computes them
+        // otherwise than from the pod's requests.
+        std::optional<ResourceList> minResourcesRequests;
     };
     std::vector<Role> roles;
 };

@@ -11,8 +11,10 @@ namespace {
 
 // A container's requests after API-server defaulting: a resource with a limit and no request
 // requests its limit. A request above its limit is an error, except where the API server does not
-// check it (a Kueue Workload's pod template: Kueue itself refuses such a workload later).
-ResourceList containerRequests(const Y& container, const std::string& kind, bool aboveLimitAllowed) {
+// check it (a Kueue Workload's pod template: Kueue itself refuses such a workload later). *written
+// receives the requests as written.
+ResourceList containerRequests(const Y& container, const std::string& kind, bool aboveLimitAllowed,
+                               ResourceList* written) {
     container.checkKeys(kind + " container", {"name", "resources", "restartPolicy"},
                         {"image",
                          "command",
@@ -39,6 +41,7 @@ ResourceList containerRequests(const Y& container, const std::string& kind, bool
     res.checkKeys(kind, {"requests", "limits"});
     ResourceList requests = res["requests"].resources(aboveLimitAllowed);
     ResourceList limits = res["limits"].resources(aboveLimitAllowed);
+    *written = requests;
     for (const auto& [name, amount] : limits) {
         if (!requests.has(name))
             requests.set(name, amount);
@@ -69,7 +72,37 @@ std::optional<int64_t> toInt(const std::string& s) {
 
 } // namespace
 
-void readPodSpec(State& s, const Y& spec, Pod& pod, const std::string& kind) {
+namespace {
+
+// resourcehelper.PodRequests over one reading of the containers' requests: the regular containers
+// plus sidecars run together; each plain init container runs alone next to the sidecars started
+// before it; pod-level resources (PodLevelResources) override cpu and memory when set.
+ResourceList effectiveRequests(const std::vector<ResourceList>& containers,
+                               const std::vector<ResourceList>& inits, const std::vector<bool>& sidecar,
+                               const ResourceList& podLevel) {
+    ResourceList sum;
+    for (const auto& c : containers) sum += c;
+    ResourceList sidecars, initPeak;
+    for (size_t i = 0; i < inits.size(); ++i) {
+        ResourceList req = inits[i];
+        if (sidecar[i]) {
+            sum += req;
+            sidecars += req;
+            req = sidecars;
+        } else {
+            req += sidecars;
+        }
+        initPeak = ResourceList::max(initPeak, req);
+    }
+    ResourceList requests = ResourceList::max(sum, initPeak);
+    for (const auto& [name, amount] : podLevel) requests.set(name, amount);
+    return requests;
+}
+
+} // namespace
+
+void readPodSpec(State& s, const Y& spec, Pod& pod, const std::string& kind,
+                 ResourceList* requestsAsWritten) {
     if (!spec.present()) spec.fail("missing pod spec");
     spec.checkKeys(kind,
                    {"containers", "initContainers", "overhead", "nodeSelector", "affinity", "tolerations",
@@ -100,47 +133,46 @@ void readPodSpec(State& s, const Y& spec, Pod& pod, const std::string& kind) {
                     "hostPID",
                     "hostIPC",
                     "ephemeralContainers"});
-    // Effective request (resourcehelper.PodRequests): the regular containers plus sidecars run together;
-    // each plain init container runs alone next to the sidecars started before it.
-    ResourceList sum;
+    // Effective request (resourcehelper.PodRequests), after the API server's defaulting and as written.
     auto containers = spec["containers"].items();
     if (containers.empty() && spec["containers"].present())
         spec["containers"].fail("a pod needs at least one container");
-    for (const auto& c : containers) sum += containerRequests(c, kind, s.requestsAboveLimitsAllowed);
-    ResourceList sidecars, initPeak;
+    std::vector<ResourceList> main, mainWritten, init, initWritten;
+    std::vector<bool> sidecar;
+    for (const auto& c : containers) {
+        mainWritten.emplace_back();
+        main.push_back(containerRequests(c, kind, s.requestsAboveLimitsAllowed, &mainWritten.back()));
+    }
     for (const auto& c : spec["initContainers"].items()) {
-        ResourceList req = containerRequests(c, kind, s.requestsAboveLimitsAllowed);
+        initWritten.emplace_back();
+        init.push_back(containerRequests(c, kind, s.requestsAboveLimitsAllowed, &initWritten.back()));
         std::string restart = c["restartPolicy"].str();
         if (!restart.empty() && restart != "Always")
             c["restartPolicy"].fail("only Always is allowed for init containers");
-        if (restart == "Always") {
-            sum += req;
-            sidecars += req;
-            req = sidecars;
-        } else {
-            req += sidecars;
-        }
-        initPeak = ResourceList::max(initPeak, req);
+        sidecar.push_back(restart == "Always");
     }
-    ResourceList requests = ResourceList::max(sum, initPeak);
-    // Pod-level resources (PodLevelResources) override cpu and memory when set.
     auto podRes = spec["resources"];
     podRes.checkKeys(kind, {"requests", "limits"});
     ResourceList podLimits = podRes["limits"].resources();
     ResourceList podRequests = podRes["requests"].resources();
+    ResourceList podRequestsWritten = podRequests;
     for (const auto& [name, amount] : podLimits)
         if (!podRequests.has(name)) podRequests.set(name, amount);
-    for (const auto& [name, amount] : podRequests) {
+    for (const auto& [name, amount] : podRequests)
         if (name != res::Cpu && name != res::Memory && name.rfind("hugepages-", 0) != 0)
             podRes["requests"][name].fail("pod-level resources support cpu, memory and hugepages only");
-        requests.set(name, amount);
-    }
-    requests += spec["overhead"].resources();
+    const ResourceList overhead = spec["overhead"].resources();
     // Drop explicit zeros so that "no request" and "0" compare equal.
-    ResourceList clean;
-    for (const auto& [name, amount] : requests)
-        if (amount != 0) clean.set(name, amount);
-    pod.requests = std::move(clean);
+    auto clean = [&](ResourceList requests) {
+        requests += overhead;
+        ResourceList out;
+        for (const auto& [name, amount] : requests)
+            if (amount != 0) out.set(name, amount);
+        return out;
+    };
+    pod.requests = clean(effectiveRequests(main, init, sidecar, podRequests));
+    if (requestsAsWritten)
+        *requestsAsWritten = clean(effectiveRequests(mainWritten, initWritten, sidecar, podRequestsWritten));
 
     pod.nodeSelector = spec["nodeSelector"].stringMap();
     auto affinity = spec["affinity"];
@@ -311,7 +343,7 @@ PodTemplate readPodTemplate(State& s, const Y& tmpl, const std::string& kind) {
                    {"name", "namespace", "generateName", "creationTimestamp", "finalizers"});
     t.labels = meta["labels"].stringMap();
     t.annotations = meta["annotations"].stringMap();
-    readPodSpec(s, tmpl["spec"], t.pod, kind);
+    readPodSpec(s, tmpl["spec"], t.pod, kind, &t.requestsAsWritten);
     t.pod.labels = t.labels;
     t.pod.annotations = t.annotations;
     return t;

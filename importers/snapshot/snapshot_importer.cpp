@@ -37,6 +37,8 @@ constexpr KindInfo kKinds[] = {
     {"scheduling.volcano.sh", "PodGroup", true, readVolcanoPodGroup},
     {"topology.volcano.sh", "HyperNode", false, readHyperNode},
     {"batch.volcano.sh", "Job", true, readVolcanoJob},
+    {"flow.volcano.sh", "JobTemplate", true, readJobTemplate},
+    {"flow.volcano.sh", "JobFlow", true, readJobFlow},
     {"kueue.x-k8s.io", "ResourceFlavor", false, readResourceFlavor},
     {"kueue.x-k8s.io", "ClusterQueue", false, readClusterQueue},
     {"kueue.x-k8s.io", "Cohort", false, readCohort},
@@ -96,8 +98,9 @@ void addImplicitCohorts(Cluster& c) {
     // Where each is first named, by value: adding the cohorts reallocates c.queues (a pointer into it
     // was a use after free, found by fuzzing: tests/fuzz/corpus/snapshot/implicit-cohorts-realloc).
     std::map<std::string, SourceRef> referenced;
-    std::set<std::string> names;
-    for (const auto& q : c.queues) names.insert(q.name);
+    std::set<std::string> names; // cohorts: a ClusterQueue of the same name is another object
+    for (const auto& q : c.queues)
+        if (q.kind == Queue::Kind::KueueCohort) names.insert(q.name);
     for (const auto& q : c.queues)
         if ((q.kind == Queue::Kind::KueueClusterQueue || q.kind == Queue::Kind::KueueCohort) &&
             !q.parent.empty() && !names.count(q.parent))
@@ -160,12 +163,8 @@ void resolveLocalQueues(snapshot::State& s) {
         if (at == groupAt.end()) continue;
         PodGroup& g = c.podGroups[at->second];
         auto lq = localQueue.find({g.ns, lqName});
-        if (lq != localQueue.end())
-            g.queue = lq->second->clusterQueue;
-        else if (!c.localQueues.empty() || !c.queues.empty())
-            s.warnings.push_back(Diagnostic{Severity::Warning, g.source,
-                                            "PodGroup '" + g.key() + "' names Kueue LocalQueue '" + lqName +
-                                                "', which does not exist in namespace '" + g.ns + "'"});
+        // A LocalQueue that does not exist is the Kueue profile's to report (in its words, only there).
+        if (lq != localQueue.end()) g.queue = lq->second->clusterQueue;
     }
 }
 
@@ -260,6 +259,7 @@ Cluster SnapshotImporter::finish(Diagnostics& diagnostics) {
     auto& s = *state_;
     s.finished = true;
     finishYuniKorn(s);
+    finishJobFlows(s);
     for (auto& w : s.workloads) {
         // A live export holds the workload's pods already; expanding it again would double them.
         if (s.podOwners.count({w.group + "/" + w.kind, w.ns, w.name})) continue;

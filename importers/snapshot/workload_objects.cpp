@@ -84,7 +84,7 @@ void addExpansion(State& s, const Y& where, Expansion e) {
             if (role.customize) role.customize(s.cluster, i, p);
             if (p.group.empty()) p.group = groupName;
             if (p.group == groupName) ownGroup = true;
-            requestsByRole[ri].push_back(p.requests);
+            requestsByRole[ri].push_back(role.minResourcesRequests ? *role.minResourcesRequests : p.requests);
             pods.push_back(std::move(p));
             ++total;
         }
@@ -107,9 +107,11 @@ void addExpansion(State& s, const Y& where, Expansion e) {
     g.priorityClassName = e.priorityClassName;
     if (g.priorityClassName.empty() && !e.roles.empty())
         g.priorityClassName = e.roles.front().pod.pod.priorityClassName;
-    g.minMember = e.minMember > 0 ? e.minMember : total - transient;
+    g.minMember = e.minMember.value_or(total - transient);
     g.minTaskMember = e.minTaskMember;
     g.networkTopology = e.networkTopology;
+    g.dependsOn = e.dependsOn;
+    g.creationTimestamp = e.creationTimestamp;
     g.labels = e.labels;
     g.annotations = e.annotations;
     g.phase = PodGroupPhase::Pending;
@@ -146,6 +148,7 @@ Expansion expansionOf(const Object& o, const std::string& group) {
     e.labels = o.labels;
     e.annotations = o.annotations;
     e.uid = o.root["metadata"]["uid"].str();
+    e.creationTimestamp = o.creationTimestamp;
     return e;
 }
 
@@ -391,8 +394,9 @@ void readKubeflowJob(State& s, const Object& o) {
     auto sched = policy["schedulingPolicy"];
     sched.checkKeys(o.kind + " schedulingPolicy", {"minAvailable", "queue", "priorityClass", "minResources"},
                     {"scheduleTimeoutSeconds"});
-    e.minMember = sched["minAvailable"].i32(0);
-    if (e.minMember < 0) sched["minAvailable"].fail("minAvailable must not be negative");
+    const int32_t minAvailable = sched["minAvailable"].i32(0);
+    if (minAvailable < 0) sched["minAvailable"].fail("minAvailable must not be negative");
+    if (minAvailable > 0) e.minMember = minAvailable; // unset or 0: every replica
     queueOf(e);
     if (sched["queue"].present()) {
         e.queue = sched["queue"].str();

@@ -225,6 +225,15 @@ std::string checkYuniKorn(const json& e, const json& got, const std::map<std::st
                 return pod + " nominated on " + (g.is_null() ? "None" : g.get<std::string>()) +
                        ", expected " + node.get<std::string>();
         }
+    if (e.contains("allocation_log"))
+        for (const auto& [pod, messages] : e["allocation_log"].items()) {
+            const json reasons = got.contains("pending_reasons") ? got["pending_reasons"] : json::object();
+            const std::string have = reasons.contains(pod) ? reasons[pod].get<std::string>() : std::string();
+            for (const auto& m : messages)
+                if (have.find(m.get<std::string>()) == std::string::npos)
+                    return pod + " waits for '" + have + "', expected its log to hold '" +
+                           m.get<std::string>() + "'";
+        }
     if (e.contains("released")) {
         const auto released = list("released");
         std::set<std::string> have(released.begin(), released.end());
@@ -334,7 +343,8 @@ class ConformanceTest : public QObject {
     void yunikornComparisonRules() {
         const json got =
             json::parse(R"({"allocations": {"ns/a": "n1", "ns/b": "n2"}, "order": ["ns/b", "ns/a"],
-            "pending": ["ns/c"], "preempted": ["ns/v"], "nominated": {"ns/c": "n1"}, "released": ["ns/ph"]})");
+            "pending": ["ns/c"], "preempted": ["ns/v"], "nominated": {"ns/c": "n1"}, "released": ["ns/ph"],
+            "pending_reasons": {"ns/c": "Not enough queue quota; Preemption does not help"}})");
         const std::map<std::string, std::string> appOf{
             {"ns/a", "app-1"}, {"ns/b", "app-2"}, {"ns/c", "app-1"}};
         auto fails = [&](const char* expected) {
@@ -344,8 +354,11 @@ class ConformanceTest : public QObject {
             R"({"allocations": {"ns/a": "n1", "ns/b": null}, "order": ["ns/b", "ns/a"], "pending": ["ns/c"],
             "alloc_count": 2, "pending_count": 1, "alloc_count_by_app": {"app-1": 1, "app-2": 1},
             "alloc_count_by_node": {"n1": 1, "n2": 1, "n3": 0}, "preempted": ["ns/v"], "not_preempted": ["ns/a"],
-            "nominated": {"ns/c": "n1"}, "released": ["ns/ph"]})"));
+            "nominated": {"ns/c": "n1"}, "released": ["ns/ph"],
+            "allocation_log": {"ns/c": ["Not enough queue quota", "Preemption does not help"]}})"));
         QVERIFY(fails(R"({"allocations": {}})"));
+        QVERIFY(fails(R"({"allocation_log": {"ns/c": ["Not enough user quota"]}})"));
+        QVERIFY(fails(R"({"allocation_log": {"ns/a": ["Not enough queue quota"]}})"));
         QVERIFY(fails(R"({"allocations": {"ns/c": null}})"));
         QVERIFY(fails(R"({"allocations": {"ns/a": "n2"}})"));
         QVERIFY(fails(R"({"pending": ["ns/a"]})"));
@@ -395,8 +408,8 @@ class ConformanceTest : public QObject {
                "equivalent";
         QTest::newRow("resources on the root")
             << "partitions:\n- name: default\n  queues:\n  - name: root\n    resources: {max: {vcore: 10}}\n"
-            << ":5:16: error: partitions[0].queues[0].resources: the root queue must not set guaranteed or "
-               "max resources";
+            << ":5:16: error: partitions[0].queues[0].resources: root queue must not have resource limits "
+               "set";
     }
     void yunikornRefusesConfiguration() {
         QFETCH(QString, queues);

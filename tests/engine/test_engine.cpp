@@ -450,6 +450,86 @@ class SessionTest : public QObject {
         QCOMPARE(next, job); // the slot is reused
         QVERIFY(st.jobs[next].requeuedAt != added && st.jobs[next].requeuedAt != requeued);
     }
+    // Volcano's job controller makes a dependent task's pods once the tasks it waits for run
+    // (job_controller_actions.go, isDependsOnPodsReady): restated from TestIsDependsOnPodsReady
+    // ("all pods succeeded", "pods running and ready"; Gantry has no readiness probes, so a pod still
+    // bound is the one not ready), and the pods are taken back when a restart deletes them.
+    void dependentTasksWaitForTheirDependencies() {
+        Cluster c;
+        c.queues.push_back(makeQueue("default"));
+        c.nodes.push_back(makeNode("n1", 8000, 16));
+        PodGroup g = makeGroup("test", "job1", "default", 1);
+        g.origin = "batch.volcano.sh/Job";
+        g.minTaskMember = {{"task1", 2}, {"task2", 1}};
+        g.dependsOn = {TaskDependency{"task2", {"task1"}, false}};
+        c.podGroups.push_back(g);
+        for (const char* name : {"job1-task1-0", "job1-task1-1", "job1-task2-0"}) {
+            Pod p = makePod("test", name, "job1", 1000, 1);
+            p.role = std::string(name).find("task1") != std::string::npos ? "task1" : "task2";
+            c.pods.push_back(p);
+        }
+        BuildOptions options;
+        options.holdDependentTasks = true;
+        ClusterState st = buildClusterState(c, nullptr, options);
+        const uint32_t job = uint32_t(st.findJob("test/job1"));
+        QCOMPARE(st.jobs[job].tasks.size(), size_t(2)); // task2's pod is not made yet
+        QCOMPARE(st.jobs[job].dependents.size(), size_t(1));
+        QVERIFY(!st.dependenciesHold(job, st.jobs[job].dependents[0]));
+        // Without the option (another scheduler's controllers), every pod is there.
+        QCOMPARE(buildClusterState(c).jobs[job].tasks.size(), size_t(3));
+
+        const uint32_t a = st.jobs[job].tasks[0], b = st.jobs[job].tasks[1];
+        st.setTask(a, TaskStatus::Running, 0);
+        st.setTask(b, TaskStatus::Bound, 0);
+        QCOMPARE(st.createReadyDependents(job, options), 0); // one of task1's two minimum runs
+        st.setTask(b, TaskStatus::Running, -1);
+        QCOMPARE(st.createReadyDependents(job, options), 1); // running and ready
+        QCOMPARE(st.jobs[job].tasks.size(), size_t(3));
+        QCOMPARE(st.taskKey(st.jobs[job].tasks[2]), std::string("test/job1-task2-0"));
+        QCOMPARE(st.jobs[job].statusCount[int(TaskStatus::Pending)], 1);
+
+        // A restart deletes every pod: task2's comes back only once task1 runs again.
+        for (uint32_t t : st.jobs[job].tasks) st.setTask(t, TaskStatus::Pending, -1);
+        st.withdrawDependents(job);
+        QCOMPARE(st.jobs[job].tasks.size(), size_t(2));
+        QCOMPARE(st.jobs[job].statusCount[int(TaskStatus::Pending)], 2);
+        QVERIFY(!st.jobs[job].dependents[0].created);
+        // Succeeded counts as ready too.
+        for (uint32_t t : st.jobs[job].tasks) st.setTask(t, TaskStatus::Succeeded, -1);
+        QCOMPARE(st.createReadyDependents(job, options), 1);
+
+        // A cycle says why the pod is missing; a session adds nothing.
+        ClusterState fresh = buildClusterState(c, nullptr, options);
+        Session ssn(fresh, defaultConf());
+        const CycleResult r = ssn.run();
+        const QString why = QString::fromStdString(r.pending.at("test/job1-task2-0"));
+        QVERIFY2(why.contains("not created yet") && why.contains("once task task1 runs"), qPrintable(why));
+    }
+    // iteration: any needs one named task ready; otherwise every one.
+    void dependsOnAnyOrAll() {
+        Cluster c;
+        c.queues.push_back(makeQueue("default"));
+        c.nodes.push_back(makeNode("n1", 8000, 16));
+        PodGroup g = makeGroup("ns", "j", "default", 1);
+        g.minTaskMember = {{"a", 1}, {"b", 1}, {"any", 1}, {"all", 1}};
+        g.dependsOn = {TaskDependency{"any", {"a", "b"}, true}, TaskDependency{"all", {"a", "b"}, false}};
+        c.podGroups.push_back(g);
+        for (const char* role : {"a", "b", "any", "all"}) {
+            Pod p = makePod("ns", std::string("j-") + role + "-0", "j", 1000, 1);
+            p.role = role;
+            c.pods.push_back(p);
+        }
+        BuildOptions options;
+        options.holdDependentTasks = true;
+        ClusterState st = buildClusterState(c, nullptr, options);
+        const uint32_t job = uint32_t(st.findJob("ns/j"));
+        st.setTask(st.jobs[job].tasks[0], TaskStatus::Running, 0); // a runs
+        QCOMPARE(st.createReadyDependents(job, options), 1);
+        QCOMPARE(st.taskKey(st.jobs[job].tasks.back()), std::string("ns/j-any-0"));
+        st.setTask(st.jobs[job].tasks[1], TaskStatus::Running, 0); // b runs too
+        QCOMPARE(st.createReadyDependents(job, options), 1);
+        QCOMPARE(st.taskKey(st.jobs[job].tasks.back()), std::string("ns/j-all-0"));
+    }
     void gpuDeviceShares() {
         Cluster c;
         c.queues.push_back(makeQueue("default"));

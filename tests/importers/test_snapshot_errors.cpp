@@ -4,6 +4,7 @@
 #include "test_support.h"
 
 #include <QtTest>
+#include <algorithm>
 
 using namespace gantry;
 using namespace gantry::test;
@@ -259,7 +260,7 @@ class SnapshotErrorsTest : public QObject {
         std::string q =
             "apiVersion: scheduling.volcano.sh/v1beta1\nkind: Queue\nmetadata: {name: %}\nspec:\n  wieght: "
             "3\n"
-            "  affinity: {nodeGroupAffinity: {requiredDuringSchedulingIgnoredDuringExecution: [g1]}}\n";
+            "  extendClusters: [{name: c1, weight: 1}]\n";
         std::string text;
         for (const char* n : {"a", "b", "c"}) {
             std::string one = q;
@@ -273,7 +274,7 @@ class SnapshotErrorsTest : public QObject {
                          "ignored (3 "
                          "objects; first here)"));
         QCOMPARE(QString::fromStdString(d[1].str()),
-                 QString("in.yaml:7:3: warning: Queue field 'spec.affinity' is not modelled by Gantry and "
+                 QString("in.yaml:7:3: warning: Queue field 'spec.extendClusters' is not modelled by Gantry and "
                          "was ignored (3 "
                          "objects; first here)"));
     }
@@ -296,6 +297,38 @@ class SnapshotErrorsTest : public QObject {
             firstError(vc),
             QString("bad.yaml:10:25: error: tiers[0].plugins[0].enableJobReady: expected true or false, got "
                     "'sometimes'"));
+    }
+    // Kubernetes names are unique per kind (the API server keys objects by resource and name): Kueue's
+    // cohort docs name a Cohort and its ClusterQueue alike in their own examples' style, and Kueue's
+    // cache keeps cohorts and ClusterQueues apart (pkg/cache/scheduler: cohorts by name, CQs by name).
+    void aCohortAndAClusterQueueMayShareAName() {
+        const std::string text =
+            "apiVersion: kueue.x-k8s.io/v1beta2\nkind: Cohort\nmetadata: {name: team-a}\n---\n"
+            "apiVersion: kueue.x-k8s.io/v1beta2\nkind: ClusterQueue\nmetadata: {name: team-a}\n"
+            "spec: {cohortName: team-a}\n---\n"
+            "apiVersion: kueue.x-k8s.io/v1beta2\nkind: ClusterQueue\nmetadata: {name: team-b}\n"
+            "spec: {cohortName: shared}\n---\n"
+            "apiVersion: kueue.x-k8s.io/v1beta2\nkind: ClusterQueue\nmetadata: {name: shared}\n";
+        SnapshotImporter in;
+        in.addText(text, "in.yaml");
+        Diagnostics d;
+        Cluster c = in.finish(d);
+        QVERIFY2(d.empty(), qPrintable(QString::fromStdString(d.empty() ? "" : d[0].str())));
+        auto count = [&](const std::string& name, Queue::Kind kind) {
+            return std::count_if(c.queues.begin(), c.queues.end(),
+                                 [&](const Queue& q) { return q.name == name && q.kind == kind; });
+        };
+        QCOMPARE(count("team-a", Queue::Kind::KueueCohort), 1);
+        QCOMPARE(count("team-a", Queue::Kind::KueueClusterQueue), 1);
+        // team-b names a cohort "shared" that no Cohort defines: Kueue makes it implicitly, although a
+        // ClusterQueue is called so.
+        QCOMPARE(count("shared", Queue::Kind::KueueCohort), 1);
+        QCOMPARE(count("shared", Queue::Kind::KueueClusterQueue), 1);
+        // Two objects of one kind may not.
+        QCOMPARE(
+            firstError(text +
+                       "---\napiVersion: kueue.x-k8s.io/v1beta2\nkind: Cohort\nmetadata: {name: team-a}\n"),
+            QString("bad.yaml:19:1: error: duplicate Cohort 'team-a' (first defined at bad.yaml:1:1)"));
     }
     void filesAndEmptiness() {
         QCOMPARE(errorOf([] { readSnapshotFiles({"/nonexistent/cluster.yaml"}); }),

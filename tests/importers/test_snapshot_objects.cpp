@@ -390,6 +390,12 @@ status:
         QVERIFY(tenants->parentFlag);
         QCOMPARE(tenants->guaranteed.get("vcore"), int64_t(100000)); // vcore in millicores
         QCOMPARE(tenants->max.get("memory"), 4 * Ti);
+        // The template of the leaves the tag rule creates below it.
+        QCOMPARE(tenants->childTemplate.maxApplications, uint64_t(4));
+        QCOMPARE(tenants->childTemplate.properties.at("application.sort.policy"), std::string("fair"));
+        QCOMPARE(tenants->childTemplate.max.get("vcore"), int64_t(32000));
+        QCOMPARE(tenants->childTemplate.max.get("nvidia.com/gpu"), int64_t(8000));
+        QVERIFY(tenants->childTemplate.guaranteed.empty());
         const Queue* batch = queue(c, "batch");
         QCOMPARE(batch->maxApplications, uint64_t(50));
         QCOMPARE(batch->properties.at("preemption.policy"), std::string("fence"));
@@ -400,7 +406,7 @@ status:
         QCOMPARE(w.size(), size_t(1));
         QCOMPARE(QString::fromStdString(w[0].str()),
                  QString::fromStdString(dataPath("importers/yunikorn-configs.yaml")) +
-                     ":52:9: warning: partitions[1]: partition 'gpu' ignored: Gantry models one partition "
+                     ":58:9: warning: partitions[1]: partition 'gpu' ignored: Gantry models one partition "
                      "(the Kubernetes shim uses only 'default'); its 1 queue (production) and limits are "
                      "not carried over");
     }
@@ -527,6 +533,203 @@ status: {phase: Running}
         QCOMPARE(w.pods.size(), size_t(2));
         QCOMPARE(w.pods[0].group, std::string("sft-1234"));
         QCOMPARE(w.podGroups.size(), size_t(1)); // joins the existing PodGroup object
+    }
+
+    // Volcano's mutating webhook, restated from mutate_job_test.go (TestCreatePatchExecution): tasks
+    // without a name are default<index>; a task without minAvailable gets its replicas, or
+    // minPartitions x partitionSize when its partitionPolicy sets minPartitions; a job without
+    // minAvailable the sum of its tasks' minimums; queue default and scheduler volcano.
+    void volcanoJobMutatingDefaults() {
+        const char* text = R"(apiVersion: batch.volcano.sh/v1alpha1
+kind: Job
+metadata: {name: path-task-name, namespace: test}
+spec:
+  tasks:
+  - replicas: 1
+    template: {spec: {containers: [{name: fake-name, image: "busybox:1.24"}]}}
+  - replicas: 2
+    minAvailable: 1
+    template: {spec: {containers: [{name: fake-name, image: "busybox:1.24"}]}}
+  - replicas: 1
+    partitionPolicy: {totalPartitions: 1, minPartitions: 1, partitionSize: 1}
+    template: {spec: {containers: [{name: fake-name, image: "busybox:1.24"}]}}
+  - replicas: 3
+    partitionPolicy: {totalPartitions: 3, partitionSize: 1}
+    template: {spec: {containers: [{name: fake-name, image: "busybox:1.24"}]}}
+)";
+        SnapshotImporter in;
+        in.addText(text, "job.yaml");
+        Diagnostics d;
+        Cluster c = in.finish(d);
+        const PodGroup* g = c.findPodGroup("test", "path-task-name");
+        QVERIFY(g);
+        QCOMPARE(g->minTaskMember, (std::map<std::string, int32_t>{
+                                       {"default0", 1}, {"default1", 1}, {"default2", 1}, {"default3", 3}}));
+        QCOMPARE(g->minMember, 6); // patchDefaultMinAvailable: the sum of the tasks' minimums
+        QCOMPARE(g->queue, std::string("default"));
+        QCOMPARE(c.pods.size(), size_t(7));
+        const Pod* p = findPod(c, "test", "path-task-name-default1-1");
+        QVERIFY(p);
+        QCOMPARE(p->role, std::string("default1"));
+        QCOMPARE(p->schedulerName, std::string("volcano"));
+        QVERIFY(findPod(c, "test", "path-task-name-default3-2"));
+    }
+
+    // The job controller's minResources (CalcPGMinResources) sum the task templates' requests as
+    // written: a GPU given only as a limit is not counted there, though the pods request it once the
+    // API server has defaulted them.
+    void volcanoJobMinResourcesFromTemplates() {
+        const char* text = R"(apiVersion: batch.volcano.sh/v1alpha1
+kind: Job
+metadata: {name: train, namespace: ml}
+spec:
+  minAvailable: 2
+  tasks:
+  - name: worker
+    replicas: 2
+    template:
+      spec:
+        containers:
+        - name: w
+          image: x
+          resources:
+            requests: {cpu: "2"}
+            limits: {cpu: "4", nvidia.com/gpu: "1"}
+)";
+        SnapshotImporter in;
+        in.addText(text, "job.yaml");
+        Diagnostics d;
+        Cluster c = in.finish(d);
+        const PodGroup* g = c.findPodGroup("ml", "train");
+        QVERIFY(g);
+        QCOMPARE(g->minResources.get("cpu"), int64_t(4000));
+        QVERIFY(!g->minResources.has("nvidia.com/gpu"));
+        const Pod* p = findPod(c, "ml", "train-worker-0");
+        QCOMPARE(p->requests.get("nvidia.com/gpu"), int64_t(1000));
+        QCOMPARE(p->requests.get("cpu"), int64_t(2000));
+    }
+
+    // spec.tasks[].dependsOn: read onto the PodGroup; a name that is no task of the job, or tasks
+    // waiting for each other, are refused as Volcano's webhook refuses them (validateJobCreate).
+    void volcanoJobDependsOn() {
+        auto job = [](const std::string& tasks) {
+            return "apiVersion: batch.volcano.sh/v1alpha1\nkind: Job\nmetadata: {name: j, namespace: "
+                   "ns}\nspec:\n"
+                   "  tasks:\n" +
+                   tasks;
+        };
+        const std::string t = "    template: {spec: {containers: [{name: c, image: x}]}}\n";
+        SnapshotImporter in;
+        in.addText(job("  - name: a\n    replicas: 1\n" + t +
+                       "  - name: b\n    replicas: 2\n    dependsOn: {name: [a]}\n" + t +
+                       "  - name: c\n    replicas: 1\n    dependsOn: {name: [a, b], iteration: any}\n" + t),
+                   "j.yaml");
+        Diagnostics d;
+        Cluster c = in.finish(d);
+        const PodGroup* g = c.findPodGroup("ns", "j");
+        QVERIFY(g);
+        QCOMPARE(g->dependsOn.size(), size_t(2));
+        QCOMPARE(g->dependsOn[0].task, std::string("b"));
+        QCOMPARE(g->dependsOn[0].after, std::vector<std::string>{"a"});
+        QVERIFY(!g->dependsOn[0].any);
+        QCOMPARE(g->dependsOn[1].after, (std::vector<std::string>{"a", "b"}));
+        QVERIFY(g->dependsOn[1].any);
+        QCOMPARE(c.pods.size(), size_t(4)); // every pod is in the model; the job controller holds some back
+
+        auto error = [&](const std::string& text) {
+            return errorOf([&] {
+                SnapshotImporter bad;
+                bad.addText(text, "bad.yaml");
+                Diagnostics diags;
+                bad.finish(diags);
+            });
+        };
+        const QString unknown = error(job("  - name: t1\n    replicas: 1\n    dependsOn: {name: [t3]}\n" + t +
+                                          "  - name: t2\n    replicas: 1\n" + t));
+        QVERIFY2(unknown.contains("bad.yaml:8:") &&
+                     unknown.contains("doesn't form a directed acyclic graph(DAG)") &&
+                     unknown.contains("'t3' is not a task of this job"),
+                 qPrintable(unknown));
+        const QString cycle = error(job("  - name: a\n    replicas: 1\n    dependsOn: {name: [b]}\n" + t +
+                                        "  - name: b\n    replicas: 1\n    dependsOn: {name: [a]}\n" + t));
+        QVERIFY2(cycle.contains("bad.yaml:8:") && cycle.contains("waits, through others, for itself"),
+                 qPrintable(cycle));
+    }
+
+    // The job's PodGroup is made as the job is created: it keeps the job's creationTimestamp,
+    // which Volcano's job order reads before the name.
+    void volcanoJobCreationTime() {
+        SnapshotImporter in;
+        in.addText(R"(apiVersion: batch.volcano.sh/v1alpha1
+kind: Job
+metadata: {name: j, namespace: ns, creationTimestamp: "2025-01-01T00:00:10Z"}
+spec:
+  tasks:
+  - name: a
+    replicas: 1
+    template: {spec: {containers: [{name: c, image: x}]}}
+)",
+                   "j.yaml");
+        Diagnostics d;
+        Cluster c = in.finish(d);
+        QCOMPARE(c.findPodGroup("ns", "j")->creationTimestamp, std::optional<int64_t>(1735689610));
+    }
+
+    // A JobFlow makes the Volcano Job <flow>-<template> of each flow without dependsOn at once; the
+    // others wait for their targets to complete, which a snapshot has not seen: a located warning each.
+    void jobFlowMakesItsFirstJobs() {
+        SnapshotImporter in;
+        in.addText(R"(apiVersion: flow.volcano.sh/v1alpha1
+kind: JobFlow
+metadata: {name: test, namespace: default}
+spec:
+  jobRetainPolicy: delete
+  flows:
+  - name: a
+  - name: b
+    dependsOn: {targets: [a]}
+  - name: missing
+)",
+                   "flow.yaml");
+        in.addText(R"(apiVersion: flow.volcano.sh/v1alpha1
+kind: JobTemplate
+metadata: {name: a, namespace: default}
+spec:
+  minAvailable: 1
+  tasks:
+  - name: default-nginx
+    replicas: 1
+    template: {spec: {containers: [{name: nginx, image: nginx, resources: {requests: {cpu: "1"}}}]}}
+---
+apiVersion: flow.volcano.sh/v1alpha1
+kind: JobTemplate
+metadata: {name: b, namespace: default}
+spec:
+  tasks:
+  - name: default-nginx
+    replicas: 1
+    template: {spec: {containers: [{name: nginx, image: nginx}]}}
+)",
+                   "templates.yaml");
+        Diagnostics d;
+        Cluster c = in.finish(d);
+        QCOMPARE(c.pods.size(), size_t(1));
+        QVERIFY(findPod(c, "default", "test-a-default-nginx-0"));
+        const PodGroup* g = c.findPodGroup("default", "test-a");
+        QVERIFY(g);
+        QCOMPARE(g->origin, std::string("batch.volcano.sh/Job"));
+        QCOMPARE(g->labels.at("volcano.sh/createdByJobFlow"), std::string("default.test"));
+        bool waits = false, missing = false;
+        for (const auto& diag : d) {
+            const std::string s = diag.str();
+            waits = waits || (s.find("flow.yaml:8:") != std::string::npos &&
+                              s.find("test-b is made only once test-a is Completed") != std::string::npos);
+            missing =
+                missing || (s.find("flow.yaml:10:") != std::string::npos &&
+                            s.find("JobTemplate default/missing is not in the input") != std::string::npos);
+        }
+        QVERIFY(waits);
+        QVERIFY(missing);
     }
 };
 

@@ -311,6 +311,19 @@ class ManifestCorpusTest : public QObject {
                 else if (*have != value)
                     say("simulate: " + path + " = " + have->dump() + ", want " + value.dump());
             }
+        // A case Gantry does not meet yet names the open issue that covers it: it is reported as an
+        // expected failure, and fails the run once it passes (XPASS), so the gap is closed in the corpus.
+        if (c.contains("known_gap")) {
+            const json& gap = c["known_gap"];
+            QVERIFY2(gap.is_object() && gap.contains("issue") && gap.contains("why"),
+                     "known_gap needs {\"issue\": N, \"why\": ...}");
+            const QString reason = QString("issue %1: %2")
+                                       .arg(gap["issue"].get<int>())
+                                       .arg(QString::fromStdString(gap["why"].get<std::string>()));
+            if (problems.isEmpty())
+                QFAIL(qPrintable("the case passes: remove its known_gap (" + reason + ")"));
+            QEXPECT_FAIL("", qPrintable(reason + "\n" + problems.join('\n')), Continue);
+        }
         QVERIFY2(problems.isEmpty(), qPrintable(problems.join('\n') + "\n" + shown));
     }
 };

@@ -146,6 +146,9 @@ Project everything() {
     root.limits = {{"cap", {"u1"}, {"g1"}, {{"vcore", 10000}}, 5}};
     root.maxApplications = 18446744073709551615ull;
     root.parentFlag = true;
+    root.childTemplate.maxApplications = 7;
+    root.childTemplate.properties = {{"application.sort.policy", "fair"}};
+    root.childTemplate.max = {{"vcore", 4000}};
     root.guaranteed = {{"vcore", 1}};
     root.max = {{"memory", 1024}};
     Queue leaf;

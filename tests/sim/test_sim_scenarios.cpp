@@ -7,6 +7,7 @@
 #include "sim/simulator.h"
 #include "sim/sources.h"
 #include "sim/whatif.h"
+#include "snapshot/snapshot_importer.h"
 #include "test_registry.h"
 #include "volcano/scheduler_conf_reader.h"
 
@@ -284,6 +285,49 @@ class SimScenarioTest : public QObject {
         QCOMPARE(r.wait.max, 100.0);
         QCOMPARE(r.completion.max, 150.0);
         QVERIFY(r.partialJobs == std::vector<int32_t>(r.partialJobs.size(), 0));
+    }
+
+    // Volcano's job controller makes a dependent task's pods once the tasks it waits for run
+    // (pkg/controllers/job/job_controller_actions.go, syncJob / waitDependsOnTaskMeetCondition): task
+    // b's two GPU pods join the job when a's pod runs (5 s after its binding), not before.
+    void dependentTaskPodsComeAfterTheirDependency() {
+        SnapshotImporter in;
+        in.addText(R"(apiVersion: v1
+kind: Node
+metadata: {name: gpu-0}
+status: {allocatable: {cpu: "32", memory: 128Gi, nvidia.com/gpu: "8", pods: "110"}}
+---
+apiVersion: batch.volcano.sh/v1alpha1
+kind: Job
+metadata:
+  name: chain
+  annotations: {gantry.io/duration: 100s}
+spec:
+  minAvailable: 1
+  tasks:
+  - name: a
+    replicas: 1
+    template: {spec: {containers: [{name: c, image: x, resources: {limits: {nvidia.com/gpu: "1"}}}]}}
+  - name: b
+    replicas: 2
+    dependsOn: {name: [a]}
+    template: {spec: {containers: [{name: c, image: x, resources: {limits: {nvidia.com/gpu: "1"}}}]}}
+)",
+                   "chain.yaml");
+        Diagnostics d;
+        Cluster cluster = in.finish(d);
+        SimWorkload w = takeClusterJobs(cluster, TimingDefaults{}, 42);
+        SimOptions o;
+        o.profile = "volcano";
+        o.policies.volcano = defaultVolcanoConf();
+        o.podStartSeconds = 5;
+        o.sampleSeconds = 1;
+        o.horizonSeconds = 20;
+        const SimResult r = simulate(cluster, w, o);
+        const QueueSeries& q = queue(r, "default");
+        QCOMPARE(q.usedGpus.at(2), 1.0); // a alone, bound at 0
+        QCOMPARE(q.usedGpus.at(8), 3.0); // b's pods, made at 5 and bound in that cycle
+        QCOMPARE(r.jobsStarted, int64_t(1));
     }
 
     void gangsPiecemealUnderKubeDefault() {

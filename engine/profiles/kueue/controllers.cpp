@@ -86,6 +86,9 @@ WorkloadReading readWorkload(const IntegrationContext& context, const PodGroup& 
     }
     // A Deployment's pods are admitted one by one (the pod integration); a StatefulSet's as one group.
     if (g.origin == "apps/Deployment" || g.origin == "apps/ReplicaSet") r.admitAtLeast = 1;
+    if (!context.localQueues.count({g.ns, r.queue}))
+        r.note = "Kueue: " + g.origin + " " + g.key() + " names LocalQueue '" + r.queue +
+                 "', which does not exist in namespace '" + g.ns + "'; Kueue does not admit it";
     if (g.origin == "batch/Job")
         if (auto it = g.annotations.find(kMinParallelism); it != g.annotations.end())
             if (auto n = parseGoInt(it->second); n && *n > 0 && *n < g.minMember)

@@ -13,6 +13,7 @@ namespace gantry::engine::kueue {
 struct IntegrationContext {
     KueueConfig config;
     std::set<std::string> namespacesWithDefaultQueue;
+    std::set<std::pair<std::string, std::string>> localQueues; // (namespace, name)
 };
 
 WorkloadReading readWorkload(const IntegrationContext& context, const PodGroup& group,

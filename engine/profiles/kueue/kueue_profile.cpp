@@ -55,8 +55,10 @@ class KueueProfile : public SchedulerProfile {
         : s_(cluster, objects, policies.kueue), placement_(cluster, policies), notes_(std::move(notes)) {
         integrations_ = std::make_shared<IntegrationContext>();
         integrations_->config = policies.kueue;
-        for (const auto& lq : objects.localQueues)
+        for (const auto& lq : objects.localQueues) {
             if (lq.name == "default") integrations_->namespacesWithDefaultQueue.insert(lq.ns);
+            integrations_->localQueues.emplace(lq.ns, lq.name);
+        }
     }
 
     Diagnostics construction() { return s_.takeWarnings(); }

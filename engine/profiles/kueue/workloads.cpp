@@ -393,9 +393,10 @@ Workload makeWorkload(const World& w, const ClusterState& st, uint32_t job, Diag
                    lq != w.localQueues.end() && lq->second.cq >= 0) {
             wl.cq = lq->second.cq;
         } else {
-            warn("job " + wl.key + " names queue '" + queueName +
-                 "', which is neither a ClusterQueue nor a LocalQueue of its namespace; Kueue does not admit "
-                 "it");
+            if (!j.readingNoted) // else the integration said so where the job is
+                warn("job " + wl.key + " names queue '" + queueName +
+                     "', which is neither a ClusterQueue nor a LocalQueue of its namespace; Kueue does not "
+                     "admit it");
             wl.untouched = true;
             return wl;
         }

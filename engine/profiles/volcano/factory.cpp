@@ -21,6 +21,8 @@ void registerFactories() {
     registerPlugin(plugins::slaPlugin());
     registerPlugin(plugins::devicesharePlugin());
     registerPlugin(plugins::fgdPlugin());
+    registerPlugin(plugins::nodegroupPlugin());
+    registerPlugin(plugins::resourceStrategyFitPlugin());
     registerAction(actions::enqueueAction());
     registerAction(actions::allocateAction());
     registerAction(actions::backfillAction());

@@ -31,6 +31,7 @@ class VolcanoProfile : public SchedulerProfile {
         o.unknownQueueConsequence = "Volcano does not schedule it";
         o.readWorkload = readWorkload;
         o.groupLoosePods = true;
+        o.holdDependentTasks = true; // the job controller's dependsOn
         // The scheduler's cache creates both at start-up when they are missing (newDefaultAndRootQueue
         // in pkg/scheduler/cache/cache.go): weight 1; root not reclaimable, default reclaimable.
         for (const char* name : {"root", "default"}) {

@@ -16,7 +16,8 @@
 
 namespace gantry::engine::yunikorn {
 
-WorkloadReading readWorkload(const PodGroup& g, const std::vector<const Pod*>& pods) {
+WorkloadReading readWorkload(const PodGroup& g, const std::vector<const Pod*>& pods,
+                             std::map<std::string, PodMeta>* metas) {
     WorkloadReading r;
     r.minMember = g.minMember;
     r.minTaskMember = g.minTaskMember;
@@ -28,10 +29,9 @@ WorkloadReading readWorkload(const PodGroup& g, const std::vector<const Pod*>& p
     }
     const PodMeta meta = readPodMeta(*pods.front(), nullptr);
     r.queue = meta.queue;
-    // Pods without an app id of their own join their namespace's generated application in the
-    // shim; a job stays an application of its own here (see docs/yunikorn.md).
-    const bool generated = meta.appId == "yunikorn-" + pods.front()->ns + "-autogen";
-    if (!generated) r.application = meta.appId;
+    // Pods without an app id of their own join their namespace's generated application.
+    r.application = meta.appId;
+    if (metas) metas->try_emplace(meta.appId, meta);
     int32_t gang = 0;
     for (const auto& tg : meta.taskGroups) gang += tg.minMember;
     r.minMember = gang > 0 ? gang : 1;

@@ -37,6 +37,17 @@ void raiseTo(Res& largest, const Res& res) {
 
 } // namespace
 
+std::string allocationLog(const Ask& ask) {
+    std::string out = ask.lastFailure;
+    auto append = [&](const char* entry) {
+        if (!out.empty()) out += "; ";
+        out += entry;
+    };
+    if (ask.preemptionFailure) append(ask.preemptionFailure);
+    if (ask.preemptionDidNotHelp) append(kPreemptionDoesNotHelp);
+    return out;
+}
+
 // ---------------------------------------------------------------- visits that change nothing
 
 bool Partition::stillQuiet(Phase phase, uint32_t app, const Res& headRoom, double now) {
@@ -250,9 +261,9 @@ CycleDecision Partition::appTryAllocate(uint32_t app, const Res& headRoom, doubl
         if (k.allocated || k.removed) continue;
         if (canReplace(apps[app], k)) continue;
         const Res& res = askRes[k.res];
-        k.lastFailure.clear();
+        k.clearLog();
         if (!userRoom.fitInMaxUndef(res)) {
-            k.lastFailure = "Not enough user quota";
+            k.lastFailure = kNotEnoughUserQuota;
             quiet = false;
             continue;
         }
@@ -263,8 +274,9 @@ CycleDecision Partition::appTryAllocate(uint32_t app, const Res& headRoom, doubl
                 CycleDecision r;
                 if (tryPreemption(app, headRoom, preemptionDelay, attemptsLeft, ask, false, now, &r))
                     return r;
+                asks[ask].preemptionDidNotHelp = true;
             }
-            asks[ask].lastFailure = "Not enough queue quota";
+            asks[ask].lastFailure = kNotEnoughQueueQuota;
             continue;
         }
         raiseTo(tried, res);
@@ -282,6 +294,7 @@ CycleDecision Partition::appTryAllocate(uint32_t app, const Res& headRoom, doubl
             quiet = quiet && preemptionWaits(asks[ask], preemptionDelay, now);
             CycleDecision p;
             if (tryPreemption(app, headRoom, preemptionDelay, attemptsLeft, ask, true, now, &p)) return p;
+            asks[ask].preemptionDidNotHelp = true;
         }
         ++unschedulable;
     }
@@ -543,7 +556,7 @@ void Partition::requiredNodePreemption(uint32_t app, uint32_t ask, uint32_t node
     }
     revised(req.app);
     if (victims.empty() || !strictlyGreaterThanOrEquals(add(current, nodes[node].available), need)) {
-        req.lastFailure = "no victim found for required node preemption";
+        req.lastFailure = kNoVictimForRequiredNode;
         return;
     }
     for (uint32_t v : victims) {

@@ -119,10 +119,31 @@ void Partition::buildQueue(const QueueConfig& c, int32_t parent,
         }
         for (const auto& [key, value] : c.properties) q.properties[key] = value;
         applyProperties(q);
+        // A parent's own template, else the one its parent passes on (Queue.addChildQueue).
+        if (!q.leaf) {
+            q.childTemplate = parent >= 0 ? queues[size_t(parent)].childTemplate : -1;
+            if (int32_t own = templateOf(c.childTemplate); own >= 0) queues.back().childTemplate = own;
+        }
     }
     if (parent >= 0) queues[size_t(parent)].children.push_back(index);
     const auto props = queues[index].properties;
     for (const auto& child : c.queues) buildQueue(child, int32_t(index), props);
+}
+
+// template.FromConf: an empty template is none; resources count only when strictly above zero,
+// properties only with a key and a value. Returns its index in `templates`, -1 for none.
+int32_t Partition::templateOf(const ChildTemplate& conf) {
+    QueueTemplate t;
+    t.maxApplications = conf.maxApplications;
+    for (const auto& [key, value] : conf.properties)
+        if (!key.empty() && !value.empty()) t.properties[key] = value;
+    Res max = toRes(conf.max, dims), guaranteed = toRes(conf.guaranteed, dims);
+    if (t.maxApplications == 0 && t.properties.empty() && conf.max.empty() && conf.guaranteed.empty())
+        return -1;
+    if (strictlyGreaterThanZero(max)) t.max = max;
+    if (strictlyGreaterThanZero(guaranteed)) t.guaranteed = guaranteed;
+    templates.push_back(std::move(t));
+    return int32_t(templates.size()) - 1;
 }
 
 // UpdateQueueProperties: defaults, then every known property; bad values keep the default.
@@ -225,12 +246,29 @@ int32_t Partition::createDynamicQueue(const std::string& path, const UserGroup& 
         nq.parent = q;
         nq.leaf = i == 0;
         nq.managed = false;
+        const int32_t tmpl = queues[size_t(q)].childTemplate;
+        if (!nq.leaf) {
+            nq.childTemplate = tmpl;
+        } else if (tmpl >= 0) {
+            // applyTemplate: the template's settings replace the new leaf's.
+            const QueueTemplate& t = templates[size_t(tmpl)];
+            nq.maxRunningApps = t.maxApplications;
+            nq.properties = t.properties;
+            nq.guaranteed = t.guaranteed;
+            nq.max = t.max;
+        }
         applyProperties(nq);
         queues.push_back(std::move(nq));
         queues[size_t(q)].children.push_back(index);
         q = int32_t(index);
     }
     return q;
+}
+
+// Queue.setResources: a resource strictly above zero replaces the queue's, anything else clears it.
+void Partition::setResources(Queue& q, const Res& guaranteed, const Res& max) {
+    q.max = strictlyGreaterThanZero(max) ? max : Res();
+    q.guaranteed = strictlyGreaterThanZero(guaranteed) ? guaranteed : Res();
 }
 
 // ---------------------------------------------------------------- queue accounting
@@ -530,6 +568,14 @@ bool Partition::addApplication(Application app, std::string* why, uint32_t* adde
     if (!queues[size_t(q)].leaf) {
         *why = "failed to find queue " + path + " for application " + app.id;
         return false;
+    }
+    // A queue the rules created takes its limits from the application's namespace tags (each
+    // application sets them again); a configured one keeps its own.
+    if (app.queueTags && path != kRecoveryQueue && !queues[size_t(q)].managed) {
+        const Application::QueueTags& tags = *app.queueTags;
+        Queue& queue = queues[size_t(q)];
+        if (tags.maxApps != 0) queue.maxRunningApps = tags.maxApps;
+        if (!tags.max.isNil() || !tags.guaranteed.isNil()) setResources(queue, tags.guaranteed, tags.max);
     }
     if (!isZero(app.placeholderAsk)) {
         if (queues[size_t(q)].sortType != SortPolicy::Fifo) {

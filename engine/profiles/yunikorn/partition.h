@@ -46,6 +46,19 @@ enum class AppState : uint8_t {
 };
 const char* toString(AppState s);
 
+// The core's allocation log entries (pkg/common/errors.go, objects/application.go): constant
+// messages, so that they can be counted.
+inline constexpr const char* kNotEnoughUserQuota = "Not enough user quota";
+inline constexpr const char* kNotEnoughQueueQuota = "Not enough queue quota";
+inline constexpr const char* kPreemptionPreconditionsFailed = "Preemption preconditions failed";
+inline constexpr const char* kPreemptionDoesNotGuarantee = "Preemption queue guarantees check failed";
+inline constexpr const char* kPreemptionShortfall = "Preemption helped but short of resources";
+inline constexpr const char* kPreemptionDoesNotHelp = "Preemption does not help";
+inline constexpr const char* kNoVictimForRequiredNode = "No fit on required node, preemption does not help";
+inline constexpr const char* kPreemptionMaxAttemptsExhausted = "Preemption max attempts exhausted";
+inline constexpr const char* kPreemptionVictimsReleased =
+    "Victims picked earlier were released at the final stage";
+
 // Timings of the core (package variables upstream).
 struct CoreTimings {
     double reservationDelay = 2; // an ask reserves a node only once it is this old
@@ -80,8 +93,19 @@ struct Ask {
     int32_t node = -1;
     uint32_t release = kNone; // placeholder <-> real allocation replacing it
     double bindTime = 0;
-    std::string lastFailure; // why it is still pending, in the core's words
+    // Its allocation log (Allocation.LogAllocationFailure) as its last visit wrote it: why it was
+    // not placed (a predicate's message, a quota), then what a preemption attempt logged.
+    std::string lastFailure;
+    const char* preemptionFailure = nullptr; // the attempt's own entry, when it logged one
+    bool preemptionDidNotHelp = false;       // kPreemptionDoesNotHelp
+    void clearLog() {
+        lastFailure.clear();
+        preemptionFailure = nullptr;
+        preemptionDidNotHelp = false;
+    }
 };
+// The log as one line, the reason first ("" when empty).
+std::string allocationLog(const Ask& ask);
 
 struct TaskGroup {
     std::string name;
@@ -122,6 +146,13 @@ struct Application {
     std::string queuePath;
     UserGroup user;
     std::map<std::string, std::string> tags;
+    // The tags namespace.resourcequota, namespace.resourceguaranteed and namespace.resourcemaxapps,
+    // read (GetMaxResource, GetGuaranteedResource, GetMaxApps); null when none is set.
+    struct QueueTags {
+        Res max, guaranteed; // nil when not tagged
+        uint64_t maxApps = 0;
+    };
+    std::unique_ptr<QueueTags> queueTags;
     AppState state = AppState::New;
     double submissionTime = 0;
     Res pending = Res::empty(), allocated = Res::empty(), allocatedPlaceholder = Res::empty();
@@ -184,7 +215,15 @@ struct Queue {
     // applications in the order the cycle visits them, as of sortedAt.
     uint64_t appsRevision = 1, sortedAt = 0;
     std::vector<uint32_t> sortedApps;
+    int32_t childTemplate = -1; // a parent's template for the leaves created below it (Partition::templates)
     SourceRef source;
+};
+
+// A parent queue's child template (objects/template): what a leaf created below it starts with.
+struct QueueTemplate {
+    uint64_t maxApplications = 0;
+    std::map<std::string, std::string> properties;
+    Res max, guaranteed; // nil = not set
 };
 
 // What one scheduling cycle decided.
@@ -248,6 +287,7 @@ class Partition {
     bool preemptionEnabled = true;
     bool quotaPreemptionEnabled = false;
     std::vector<Queue> queues; // 0 = root
+    std::vector<QueueTemplate> templates;
     std::vector<Application> apps;
     std::vector<Ask> asks;
     std::vector<Res> askRes;
@@ -272,6 +312,8 @@ class Partition {
                     const std::map<std::string, std::string>& inherited);
     void applyProperties(Queue& q);
     int32_t createDynamicQueue(const std::string& path, const UserGroup& user, std::string* why);
+    static void setResources(Queue& q, const Res& guaranteed, const Res& max);
+    int32_t templateOf(const ChildTemplate& conf);
     bool checkSubmitAccess(uint32_t q, const UserGroup& user) const;
     void incPending(uint32_t q, const Res& delta);
     void decPending(uint32_t q, const Res& delta);

@@ -493,8 +493,7 @@ struct Preemptor {
     bool run(uint32_t* nodeOut, std::vector<uint32_t>* final) {
         findEligible();
         if (!checkQueueGuarantees()) {
-            p.asks[ask].lastFailure =
-                "preemption does not help: the queue would not stay within its guaranteed";
+            p.asks[ask].preemptionFailure = kPreemptionDoesNotGuarantee;
             return false;
         }
         initWorkingState();
@@ -516,12 +515,13 @@ struct Preemptor {
             total.addTo(p.askRes[p.asks[victim].res]);
         }
         if (askRes.strictlyGreaterThanOnlyExisting(total)) {
-            p.asks[ask].lastFailure = "preemption does not help: not enough resources would be freed";
+            p.asks[ask].preemptionFailure = kPreemptionShortfall;
             final->clear();
             return false;
         }
         for (uint32_t victim : *final)
             if (p.asks[victim].released) {
+                p.asks[ask].preemptionFailure = kPreemptionVictimsReleased;
                 final->clear();
                 return false;
             }
@@ -541,7 +541,14 @@ bool Partition::tryPreemption(uint32_t app, const Res& headRoom, double preempti
                               uint32_t ask, bool nodesTried, double now, CycleDecision* out) {
     (void)headRoom;
     Ask& k = asks[ask];
-    if (*attemptsLeft == 0 || preemptionWaits(k, preemptionDelay, now)) return false;
+    if (*attemptsLeft == 0) {
+        k.preemptionFailure = kPreemptionMaxAttemptsExhausted;
+        return false;
+    }
+    if (preemptionWaits(k, preemptionDelay, now)) {
+        k.preemptionFailure = kPreemptionPreconditionsFailed;
+        return false;
+    }
     k.preemptCheckTime = now;
     --*attemptsLeft;
     Preemptor pre{*this, app, ask, apps[app].queue, askRes[k.res], nodesTried, now, {}, {}, {}, {}, {}};

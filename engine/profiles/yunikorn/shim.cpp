@@ -4,6 +4,7 @@
 
 #include <nlohmann/json.hpp>
 #include <regex>
+#include <tuple>
 
 namespace gantry::engine::yunikorn {
 
@@ -55,7 +56,102 @@ std::vector<TaskGroupSpec> readTaskGroups(const Pod& pod, const std::string& tex
     return out;
 }
 
+// A JSON object of Kubernetes quantities (common.GetResource): nullopt when it is not one, or when
+// any value does not parse (the shim then drops it whole).
+std::optional<ResourceList> readQuantities(const std::string& text, std::string* error) {
+    nlohmann::json j;
+    try {
+        j = nlohmann::json::parse(text);
+    } catch (const std::exception&) {
+        *error = "not a JSON object";
+        return std::nullopt;
+    }
+    if (!j.is_object()) {
+        *error = "not a JSON object";
+        return std::nullopt;
+    }
+    ResourceList out;
+    for (const auto& [name, value] : j.items()) {
+        if (!value.is_string()) {
+            *error = name + ": not a string";
+            return std::nullopt;
+        }
+        auto amount = parseAmount(name, value.get<std::string>(), error);
+        if (!amount) {
+            *error = name + ": " + *error;
+            return std::nullopt;
+        }
+        out.set(name, *amount);
+    }
+    return out;
+}
+
+bool anyPositive(const ResourceList& list) {
+    for (const auto& [name, amount] : list)
+        if (amount != 0) return true;
+    return false;
+}
+
 } // namespace
+
+std::map<std::string, NamespaceTags> readNamespaceTags(const std::vector<Namespace>& namespaces,
+                                                       Diagnostics* warnings) {
+    std::map<std::string, NamespaceTags> out;
+    for (const auto& ns : namespaces) {
+        const Labels& a = ns.annotations;
+        NamespaceTags tags;
+        auto bad = [&](const char* key, const std::string& why) {
+            warn(warnings, SourceRef{},
+                 "namespace " + ns.name + ": annotation " + key + ": " + why + "; the shim ignores it");
+        };
+        std::string error;
+        const std::string* quota = find(a, "yunikorn.apache.org/namespace.quota");
+        const std::string* cpu = find(a, "yunikorn.apache.org/namespace.max.cpu");
+        const std::string* memory = find(a, "yunikorn.apache.org/namespace.max.memory");
+        if (quota) {
+            if (auto list = readQuantities(*quota, &error))
+                tags.quota = *list;
+            else
+                bad("yunikorn.apache.org/namespace.quota", error);
+        } else if (cpu || memory) {
+            // The deprecated pair (common.ParseResource): both must parse.
+            bool ok = true;
+            for (const auto& [key, name, value] :
+                 {std::tuple{"yunikorn.apache.org/namespace.max.cpu", "cpu", cpu},
+                  std::tuple{"yunikorn.apache.org/namespace.max.memory", "memory", memory}}) {
+                if (!value) continue;
+                auto amount = parseAmount(name, *value, &error);
+                if (amount)
+                    tags.quota.set(name, *amount);
+                else {
+                    bad(key, error);
+                    ok = false;
+                }
+            }
+            if (!ok) tags.quota = {};
+        }
+        if (auto g = find(a, "yunikorn.apache.org/namespace.guaranteed")) {
+            if (auto list = readQuantities(*g, &error))
+                tags.guaranteed = *list;
+            else
+                bad("yunikorn.apache.org/namespace.guaranteed", error);
+        }
+        if (auto n = find(a, "yunikorn.apache.org/namespace.maxApps")) {
+            auto v = parseGoInt(*n);
+            if (v && *v >= 0)
+                tags.maxApps = uint64_t(*v);
+            else
+                bad("yunikorn.apache.org/namespace.maxApps", "not a number of applications");
+        }
+        if (auto p = find(a, "yunikorn.apache.org/parentqueue")) tags.parentQueue = *p;
+        // An all-zero quota or guarantee is not sent (common.IsZero).
+        if (!anyPositive(tags.quota)) tags.quota = {};
+        if (!anyPositive(tags.guaranteed)) tags.guaranteed = {};
+        if (!tags.quota.empty() || !tags.guaranteed.empty() || tags.maxApps > 0 || !tags.parentQueue.empty())
+            out.emplace(ns.name, std::move(tags));
+    }
+    return out;
+}
 
 std::string yunikornResourceName(const std::string& kubernetesName) {
     return kubernetesName == "cpu" ? "vcore" : kubernetesName;

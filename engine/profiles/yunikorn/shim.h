@@ -8,6 +8,7 @@
 #include "profiles/yunikorn/resource.h"
 #include "profiles/yunikorn/ugm.h"
 
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -37,6 +38,20 @@ struct PodMeta {
 
 // Reads a pod's metadata; problems the shim would log (bad task-groups JSON...) become warnings.
 PodMeta readPodMeta(const Pod& pod, Diagnostics* warnings);
+
+// What the shim adds to the tags of an application from its namespace's annotations
+// (Context.updateApplicationTags): the quota (namespace.quota, else the deprecated
+// namespace.max.cpu / namespace.max.memory), the guaranteed resources, the maximum of running
+// applications and the parent queue. Kubernetes resource names, canonical amounts.
+struct NamespaceTags {
+    ResourceList quota, guaranteed;
+    uint64_t maxApps = 0;
+    std::string parentQueue;
+};
+// The namespaces with any of these annotations; what the shim would log as unusable becomes a
+// warning.
+std::map<std::string, NamespaceTags> readNamespaceTags(const std::vector<Namespace>& namespaces,
+                                                       Diagnostics* warnings);
 
 // YuniKorn's name of a Kubernetes resource (cpu is "vcore").
 std::string yunikornResourceName(const std::string& kubernetesName);

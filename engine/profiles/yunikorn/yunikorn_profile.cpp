@@ -34,19 +34,28 @@ class YuniKornProfile : public SchedulerProfile {
     YuniKornProfile(PartitionConfig config, std::vector<InputPod> pods,
                     std::vector<std::pair<std::string, std::string>> queuePaths,
                     std::vector<std::string> notes)
-        : shim_(std::move(config), std::move(pods), std::move(queuePaths)), notes_(std::move(notes)) {}
+        : shim_(std::move(config), std::move(pods), std::move(queuePaths)), notes_(std::move(notes)) {
+        shim_.workloadMeta = std::make_shared<std::map<std::string, PodMeta>>();
+    }
 
     BuildOptions buildOptions() const override {
         BuildOptions o;
         o.schedulerNames = {"yunikorn"};
         o.everyResource = true;
         o.anyQueue = true;
-        o.readWorkload = readWorkload;
+        o.readWorkload = [metas = shim_.workloadMeta](const PodGroup& g,
+                                                      const std::vector<const Pod*>& pods) {
+            return readWorkload(g, pods, metas.get());
+        };
         // The admission controller (pkg/admission, enabled by the Helm chart) gives every new pod to
         // YuniKorn, bypassing ^kube-system$ by default (pkg/admission/conf/am_conf.go).
         o.admissionTakesEveryPod = true;
         o.admissionBypassNamespaces = {"kube-system"};
         return o;
+    }
+
+    void setNamespaceTags(std::map<std::string, NamespaceTags> tags) {
+        shim_.namespaceTags = std::move(tags);
     }
 
     bool decisionsDependOnClock() const override { return true; }
@@ -111,10 +120,17 @@ class YuniKornProfile : public SchedulerProfile {
 std::string YuniKornProfile::podKey(const ClusterState& state, uint32_t ask) const {
     const Ask& k = shim_.partition().asks[ask];
     if (k.task >= 0) return state.taskKey(uint32_t(k.task));
+    // A placeholder the shim made: GeneratePlaceholderName's "tg-<app id>-<task group>-<nonce>",
+    // the random nonce of 10 base-36 characters made of the ask's creation order here.
     const Application& a = shim_.partition().apps[k.app];
-    return a.tags.count("namespace")
-               ? a.tags.at("namespace") + "/tg-" + a.id.substr(0, 28) + "-" + std::to_string(k.order)
-               : "tg-" + std::to_string(k.order);
+    const std::string group = k.taskGroup >= 0 && size_t(k.taskGroup) < a.taskGroups.size()
+                                  ? a.taskGroups[size_t(k.taskGroup)].name
+                                  : "";
+    std::string nonce(10, '0');
+    for (uint32_t n = k.order, i = 10; n > 0 && i > 0; n /= 36)
+        nonce[--i] = "0123456789abcdefghijklmnopqrstuvwxyz"[n % 36];
+    const std::string name = "tg-" + a.id.substr(0, 28) + "-" + group.substr(0, 20) + "-" + nonce;
+    return a.tags.count("namespace") ? a.tags.at("namespace") + "/" + name : name;
 }
 
 bool YuniKornProfile::predicate(const ClusterState& state, const Ask& ask, uint32_t node, bool allocate,
@@ -191,6 +207,8 @@ CycleResult YuniKornProfile::cycle(ClusterState& state, const CycleOptions& opti
             last_.released.push_back(ph);
             shim_.releasePlaceholder(ph);
         }
+        // A Soft gang that gave its placeholders up runs without them: the shim submits its pods.
+        for (uint32_t ph : released) shim_.submitHeld(state, p.asks[ph].app, true);
         last_.failedApps = failed;
     }
     const int limit = options.passes > 0 ? options.passes : std::numeric_limits<int>::max();
@@ -218,9 +236,7 @@ CycleResult YuniKornProfile::cycle(ClusterState& state, const CycleOptions& opti
         }
     }
     // The cycle leaves the state as it found it: the caller applies the decisions.
-    for (auto it = shim_.k8sAdded.rbegin(); it != shim_.k8sAdded.rend(); ++it)
-        state.k8sRemove(it->first, it->second);
-    shim_.k8sAdded.clear();
+    shim_.forgetAssumed(state);
 
     // Decisions by pod and by index.
     for (const auto& [ask, node] : last_.order) {
@@ -243,9 +259,8 @@ CycleResult YuniKornProfile::cycle(ClusterState& state, const CycleOptions& opti
                 result.evictedTasks.push_back(uint32_t(k.task));
         }
     for (uint32_t app : last_.failedApps)
-        if (app < shim_.appJob.size() && shim_.appJob[app] >= 0)
-            result.failedJobs.emplace_back(uint32_t(shim_.appJob[app]),
-                                           "YuniKorn: the gang's placeholders timed out (Hard style)");
+        for (uint32_t job : shim_.jobsOf(app))
+            result.failedJobs.emplace_back(job, "YuniKorn: the gang's placeholders timed out (Hard style)");
     for (const auto& [job, why] : shim_.rejectedJobs)
         result.failedJobs.emplace_back(job, "YuniKorn rejected the application: " + why);
     shim_.rejectedJobs.clear();
@@ -320,15 +335,15 @@ std::string YuniKornProfile::pendingReason(const ClusterState& state, uint32_t t
         return !a.runnableInQueue
                    ? "application waits: the queue runs its maximum number of applications"
                    : "application waits: the user or group runs its maximum number of applications";
+    const std::string log = allocationLog(k);
     for (const auto& r : a.reservations)
         if (r.ask == uint32_t(askIndex)) {
             const std::string node = p.nodes[r.node].id;
-            return k.triggeredPreemption
-                       ? "waiting for preempted pods to leave node " + node
-                       : "node " + node + " is reserved for it: " +
-                             (k.lastFailure.empty() ? std::string("it does not fit yet") : k.lastFailure);
+            return k.triggeredPreemption ? "waiting for preempted pods to leave node " + node
+                                         : "node " + node + " is reserved for it: " +
+                                               (log.empty() ? std::string("it does not fit yet") : log);
         }
-    if (!k.lastFailure.empty()) return k.lastFailure;
+    if (!log.empty()) return log;
     return "not tried yet";
 }
 
@@ -338,9 +353,15 @@ nlohmann::ordered_json YuniKornProfile::cycleJson(const CycleResult& result, con
     nlohmann::ordered_json out;
     const Partition& p = shim_.partition();
     auto key = [&](uint32_t ask) { return ask < lastKeys_.size() ? lastKeys_[ask] : std::string(); };
+    // The pods of the input; the placeholders the shim made apart, in the order allocated.
     out["allocations"] = nlohmann::ordered_json::object();
     out["order"] = nlohmann::ordered_json::array();
+    out["placeholders"] = nlohmann::ordered_json::object();
     for (const auto& [ask, node] : last_.order) {
+        if (p.asks[ask].task < 0) {
+            out["placeholders"][key(ask)] = p.nodes[node].id;
+            continue;
+        }
         out["allocations"][key(ask)] = p.nodes[node].id;
         out["order"].push_back(key(ask));
     }
@@ -361,9 +382,18 @@ void YuniKornProfile::printCycle(std::ostream& out, const CycleResult& result, c
     const Partition& p = shim_.partition();
     auto key = [&](uint32_t ask) { return ask < lastKeys_.size() ? lastKeys_[ask] : std::string(); };
     auto section = [&](const std::string& title, size_t n) { out << title << " (" << n << ")\n"; };
-    section("Allocations, in order", last_.order.size());
+    size_t made = 0;
+    for (const auto& [ask, node] : last_.order) made += p.asks[ask].task < 0;
+    section("Allocations, in order", last_.order.size() - made);
     for (const auto& [ask, node] : last_.order)
-        out << "  " << std::left << std::setw(40) << key(ask) << p.nodes[node].id << '\n';
+        if (p.asks[ask].task >= 0)
+            out << "  " << std::left << std::setw(40) << key(ask) << p.nodes[node].id << '\n';
+    if (made > 0) {
+        section("Placeholders the shim made, allocated", made);
+        for (const auto& [ask, node] : last_.order)
+            if (p.asks[ask].task < 0)
+                out << "  " << std::left << std::setw(40) << key(ask) << p.nodes[node].id << '\n';
+    }
     section("Preempted", last_.preempted.size());
     for (uint32_t v : last_.preempted) out << "  " << key(v) << '\n';
     section("Nominated", last_.nominated.size());
@@ -511,8 +541,10 @@ std::unique_ptr<SchedulerProfile> make(const ProfileSetup& setup, Diagnostics* d
         ip.createTime = pod.creationTimestamp ? double(*pod.creationTimestamp - newest) : -1e6;
         pods.push_back(std::move(ip));
     }
-    return std::make_unique<YuniKornProfile>(std::move(*config), std::move(pods), std::move(paths),
-                                             std::move(notes));
+    auto profile = std::make_unique<YuniKornProfile>(std::move(*config), std::move(pods), std::move(paths),
+                                                     std::move(notes));
+    profile->setNamespaceTags(readNamespaceTags(cluster.namespaces, diagnostics));
+    return profile;
 }
 
 } // namespace

@@ -17,6 +17,7 @@ namespace gantry::studio {
 Autosaver::Autosaver(ProjectDocument* doc, const QString& dir, QObject* parent)
     : QObject(parent), doc_(doc), dir_(dir) {
     QDir().mkpath(dir_);
+    removeOrphanedTemporaryFiles(dir_.toStdString()); // left by sessions killed mid-save
     QString id = QUuid::createUuid().toString(QUuid::WithoutBraces);
     copyPath_ = QDir(dir_).filePath(id + ".gantry");
     lock_ = std::make_unique<QLockFile>(QDir(dir_).filePath(id + ".lock"));

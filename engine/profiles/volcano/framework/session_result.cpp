@@ -28,6 +28,20 @@ std::string podKey(const ClusterState& s, uint32_t t) {
     return s.taskKey(t);
 }
 
+// Why a dependent task of job j has no pods yet (ClusterState::createReadyDependents).
+std::string notCreatedReason(const ClusterState& s, uint32_t j, const DependentTask& d) {
+    std::string names;
+    for (size_t i = 0; i < d.after.size(); ++i)
+        names += (i == 0                    ? ""
+                  : i + 1 == d.after.size() ? (d.any ? " or " : " and ")
+                                            : ", ") +
+                 s.roles[d.after[i]];
+    return "not created yet: Volcano's job controller creates the pods of task " + s.roles[d.role] + " of " +
+           s.jobs[j].key + " once " + (d.after.size() > 1 ? (d.any ? "one of tasks " : "tasks ") : "task ") +
+           names + (d.after.size() > 1 && !d.any ? " run" : " runs") +
+           " (dependsOn: at least the task's minAvailable pods Running or Succeeded)";
+}
+
 } // namespace
 
 CycleResult Session::run() {
@@ -124,22 +138,40 @@ CycleResult Session::close() {
                 r.parkedJobs.push_back(j);
                 continue;
             }
+            bool reasoned = false;
             for (uint32_t t : state.jobs[j].tasks) {
                 const TaskStatus st = state.tasks[t].status;
-                if (st == TaskStatus::Allocated) break;
+                if (st == TaskStatus::Allocated) {
+                    reasoned = true; // kept, not committed: no reason to give
+                    break;
+                }
                 if (st == TaskStatus::Pending || st == TaskStatus::Pipelined) {
                     r.jobReasons.emplace_back(j, pendingReason(t, hasGang[i] ? &gangs[i] : nullptr));
+                    reasoned = true;
                     break;
                 }
             }
+            if (!reasoned && !isReady(j))
+                for (const auto& d : state.jobs[j].dependents)
+                    if (!d.created) {
+                        r.jobReasons.emplace_back(j, notCreatedReason(state, j, d));
+                        break;
+                    }
         }
     } else {
-        // A reason for every pod the session left pending.
+        // A reason for every pod the session left pending: allocated in a statement that was neither
+        // committed nor discarded (a pipelined gang, backfill's best-effort pods of a gang that is not
+        // ready) is still a pending pod once the session closes.
         auto report = [&](uint32_t t, const GangStatus* gang) {
             const auto& task = state.tasks[t];
-            if (task.status == TaskStatus::Pending || task.status == TaskStatus::Pipelined)
+            if (task.status == TaskStatus::Pending || task.status == TaskStatus::Pipelined ||
+                task.status == TaskStatus::Allocated)
                 r.pending[podKey(state, t)] = pendingReason(t, gang);
         };
+        for (uint32_t j = 0; j < state.jobs.size(); ++j)
+            for (const auto& d : state.jobs[j].dependents)
+                if (!d.created)
+                    for (const Pod& p : d.pods) r.pending[p.key()] = notCreatedReason(state, j, d);
         if (settled_) {
             // Settled jobs have no pending pod.
             for (uint32_t i = 0; i < sessionJobs.size(); ++i)

@@ -15,11 +15,13 @@ PluginDescriptor drfPlugin();
 PluginDescriptor fgdPlugin();
 PluginDescriptor gangPlugin();
 PluginDescriptor networkTopologyAwarePlugin();
+PluginDescriptor nodegroupPlugin();
 PluginDescriptor nodeorderPlugin();
 PluginDescriptor overcommitPlugin();
 PluginDescriptor predicatesPlugin();
 PluginDescriptor priorityPlugin();
 PluginDescriptor proportionPlugin();
+PluginDescriptor resourceStrategyFitPlugin();
 PluginDescriptor slaPlugin();
 
 } // namespace gantry::engine::plugins
