@@ -285,6 +285,7 @@ class Simulator {
         waiting_.insert(slot);
         auto& out = outcome_[j];
         out.active = slot;
+        out.arrived = true;
         out.queue = st_.jobs[sj].queue;
         out.priority = st_.jobs[sj].priority;
     }
