@@ -72,8 +72,36 @@ KubeSchedulerProfile readProfile(const Y& prof) {
         weights[name] = w == 0 ? 1 : w;
     }
     for (const auto& d : score["disabled"].items()) p.disabledPlugins.push_back(d["name"].str());
+    // DefaultPreemption is kube-scheduler's one PostFilter plugin: disabled at postFilter or
+    // multiPoint (by name or "*"), it is off unless that extension point enables it again.
+    for (const char* point : {"multiPoint", "postFilter"}) {
+        auto ext = prof["plugins"][point];
+        for (const auto& d : ext["disabled"].items()) {
+            const std::string name = d["name"].str();
+            if (name == "*" || name == "DefaultPreemption") p.preemption = false;
+        }
+        for (const auto& e : ext["enabled"].items())
+            if (e["name"].str() == "DefaultPreemption") p.preemption = true;
+    }
     for (const auto& pc : prof["pluginConfig"].items()) {
         std::string name = pc["name"].str();
+        if (name == "DefaultPreemption") {
+            auto args = pc["args"];
+            args.checkKeys("DefaultPreemptionArgs",
+                           {"minCandidateNodesPercentage", "minCandidateNodesAbsolute"},
+                           {"apiVersion", "kind"});
+            // ValidateDefaultPreemptionArgs: a percentage in 0..100, an absolute count >= 0, not both 0.
+            p.minCandidateNodesPercentage =
+                args["minCandidateNodesPercentage"].i32(p.minCandidateNodesPercentage);
+            if (p.minCandidateNodesPercentage < 0 || p.minCandidateNodesPercentage > 100)
+                args["minCandidateNodesPercentage"].fail("minCandidateNodesPercentage must be in 0..100");
+            p.minCandidateNodesAbsolute = args["minCandidateNodesAbsolute"].i32(p.minCandidateNodesAbsolute);
+            if (p.minCandidateNodesAbsolute < 0)
+                args["minCandidateNodesAbsolute"].fail("minCandidateNodesAbsolute must not be negative");
+            if (p.minCandidateNodesPercentage == 0 && p.minCandidateNodesAbsolute == 0)
+                args.fail("minCandidateNodesPercentage and minCandidateNodesAbsolute must not both be 0");
+            continue;
+        }
         if (name != "NodeResourcesFit") {
             pc["name"].warn("pluginConfig for '" + name + "' is not modelled by Gantry; it is ignored");
             continue;

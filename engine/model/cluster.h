@@ -1,12 +1,8 @@
 #pragma once
 // Everything known about one cluster: the objects of a snapshot or an inventory, in flat vectors.
 // Cross references are by name (as in Kubernetes); the engine builds its indexes per session.
-#include <map>
-#include <optional>
-#include <string>
-#include <vector>
-
 #include "model/diagnostic.h"
+#include "model/disruption_budget.h"
 #include "model/limit_range.h"
 #include "model/node.h"
 #include "model/pod.h"
@@ -15,6 +11,11 @@
 #include "model/queue.h"
 #include "model/scheduler_conf.h"
 #include "model/topology.h"
+
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
 
 namespace gantry {
 
@@ -73,6 +74,7 @@ struct Cluster {
     std::vector<KueueTopology> kueueTopologies;
     std::vector<LimitRange> limitRanges;
     std::vector<std::string> admissionChecks; // Kueue AdmissionCheck objects, by name
+    std::vector<PodDisruptionBudget> disruptionBudgets;
     std::optional<YuniKornPartition> yunikorn;
     std::optional<SchedulerConf> volcanoConf; // from Volcano's scheduler ConfigMap, when imported
 

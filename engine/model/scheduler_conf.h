@@ -60,8 +60,9 @@ struct SchedulerConf {
 // Volcano's default configuration (helm chart volcano-scheduler.conf).
 SchedulerConf defaultVolcanoConf();
 
-// kube-scheduler's profile as far as Gantry models it: NodeResourcesFit's scoring strategy and the
-// score plugins' weights. No gang; pods are scheduled one by one.
+// kube-scheduler's profile as far as Gantry models it: NodeResourcesFit's scoring strategy, the
+// score plugins' weights and DefaultPreemption (on unless plugins.postFilter disables it) with its
+// DefaultPreemptionArgs. No gang; pods are scheduled one by one.
 struct KubeSchedulerProfile {
     enum class Strategy { LeastAllocated, MostAllocated, RequestedToCapacityRatio };
     std::string schedulerName = "default-scheduler";
@@ -70,11 +71,16 @@ struct KubeSchedulerProfile {
     std::vector<std::pair<int32_t, int32_t>> shape; // RequestedToCapacityRatio: (utilization, score)
     std::map<std::string, int32_t> pluginWeights;   // enabled score plugins and their weights
     std::vector<std::string> disabledPlugins;
+    bool preemption = true;
+    int32_t minCandidateNodesPercentage = 10;
+    int32_t minCandidateNodesAbsolute = 100;
     SourceRef source;
     bool operator==(const KubeSchedulerProfile& o) const {
         return schedulerName == o.schedulerName && strategy == o.strategy &&
                resourceWeights == o.resourceWeights && shape == o.shape && pluginWeights == o.pluginWeights &&
-               disabledPlugins == o.disabledPlugins;
+               disabledPlugins == o.disabledPlugins && preemption == o.preemption &&
+               minCandidateNodesPercentage == o.minCandidateNodesPercentage &&
+               minCandidateNodesAbsolute == o.minCandidateNodesAbsolute;
     }
 };
 const char* toString(KubeSchedulerProfile::Strategy strategy);

@@ -28,6 +28,19 @@ nlohmann::ordered_json SchedulerProfile::cycleJson(const CycleResult& r, const C
     return out;
 }
 
+void addNotCreated(const ClusterState& state, CycleResult& result) {
+    for (uint32_t j = 0; j < state.jobs.size(); ++j) {
+        if (!state.jobAlive(j) || state.jobs[j].gates.empty()) continue;
+        for (uint32_t t : state.jobs[j].tasks)
+            if (state.tasks[t].status == TaskStatus::NotCreated) {
+                // A profile that creates pods within its cycle (kube-scheduler admitting a leader's
+                // followers) may have bound some: the state it left has them not created again.
+                const std::string key = state.taskKey(t);
+                if (!result.bindings.count(key)) result.pending.try_emplace(key, state.whyNotCreated(t));
+            }
+    }
+}
+
 void SchedulerProfile::printCycle(std::ostream& out, const CycleResult& r,
                                   const CycleOptions& options) const {
     auto section = [&](const std::string& title, size_t n) { out << title << " (" << n << ")\n"; };

@@ -25,7 +25,9 @@ struct CycleResult {
     std::map<std::string, std::vector<std::string>> pipelined; // podgroup -> nodes of its pipelined tasks
     std::map<std::string, PodGroupPhase> podGroupPhase;        // podgroup -> phase after the session
     std::map<std::string, std::string> pending;                // pod -> why it is still pending
-    std::map<std::string, GangStatus> gangs;                   // podgroup -> how far it got
+    std::map<std::string, std::string>
+        nominated;                           // kube-scheduler: pending pod -> node preemption made room on
+    std::map<std::string, GangStatus> gangs; // podgroup -> how far it got
     // pod -> node -> summed node-order score (only when asked for).
     std::map<std::string, std::map<std::string, double>> scores;
     std::vector<std::string> warnings; // configuration parts Gantry does not model
@@ -33,6 +35,8 @@ struct CycleResult {
     // their nodes, in binding order, and tasks evicted, in eviction order.
     std::vector<std::pair<uint32_t, uint32_t>> boundTasks;
     std::vector<uint32_t> evictedTasks;
+    // Nominated nodes that changed (TaskRec::nominatedNode): task, node or -1 when cleared.
+    std::vector<std::pair<uint32_t, int32_t>> nominations;
     // With CycleOptions::compact: jobs whose PodGroup phase the cycle changed, and for each job with
     // a pending pod the reason of its first one (in the job's pod order).
     std::vector<std::pair<uint32_t, PodGroupPhase>> phaseChanges;

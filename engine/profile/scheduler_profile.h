@@ -43,6 +43,10 @@ struct CycleOptions {
     const std::vector<uint32_t>* pendingPods = nullptr;
 };
 
+// Pods their controller has not created yet (TaskStatus::NotCreated) as pending, with what they
+// wait for, unless the profile reported (or bound) them already: they wait whatever the scheduler.
+void addNotCreated(const ClusterState& state, CycleResult& result);
+
 // Measures of a scheduler's own objects over a simulation, in its own words (Kueue: each
 // ClusterQueue's usage against its nominal quota; YuniKorn: each queue's usage against its
 // guaranteed and max resources, and its fair share).
@@ -71,6 +75,11 @@ class SchedulerProfile {
 
     // One scheduling cycle on the state. The state is left as it was.
     virtual CycleResult cycle(ClusterState& state, const CycleOptions& options) = 0;
+
+    // Whether an eviction restarts every pod of the evicted pods' jobs (a gang scheduler's job
+    // controller restarts the whole job), or takes only the evicted pods, each recreated by its
+    // controller (kube-scheduler's preemption).
+    virtual bool evictionsRestartJobs() const { return true; }
 
     // Whether the clock alone can change what a cycle decides (an sla waiting time running out);
     // when it can, nextClockChange says when: the earliest time at or after `from` at which it does

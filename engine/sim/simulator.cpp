@@ -40,6 +40,7 @@ struct Active {
     double saved = 0;        // work done up to the last checkpoint
     double runStart = -1;    // the gang runs since (-1 = it does not)
     double firstPlaced = -1; // first pod placed in the current attempt
+    uint32_t run = 0;        // bumped when the gang stops running: its completion event is stale
     bool everRan = false;
     uint32_t reason = 0; // reason class while waiting (0 = none)
     // The last reason text classified for it, and for which pod (most cycles repeat it).
@@ -48,7 +49,10 @@ struct Active {
     uint32_t reasonClass = 0;
 };
 
-enum class EventKind : uint8_t { Release = 0, Start = 1, Complete = 2 };
+// Release: evicted pods are gone (task: one pod, else every releasing pod of the job); Start: a bound
+// pod runs; PodDone: a pod with its own run time succeeds; Complete: the job is done (task: the run
+// it completes).
+enum class EventKind : uint8_t { Release = 0, Start = 1, PodDone = 2, Complete = 3 };
 
 struct Event {
     double time;
@@ -281,6 +285,7 @@ class Simulator {
         waiting_.insert(slot);
         auto& out = outcome_[j];
         out.active = slot;
+        out.arrived = true;
         out.queue = st_.jobs[sj].queue;
         out.priority = st_.jobs[sj].priority;
     }
@@ -290,18 +295,37 @@ class Simulator {
         if (a.job == kNone || a.epoch != e.epoch) return false; // stale
         switch (e.kind) {
         case EventKind::Release:
-            release(a);
+            if (e.task == kNone)
+                release(a);
+            else
+                releasePod(a, e.task, e.time);
             return true;
         case EventKind::Start: {
             const auto& task = st_.tasks[e.task];
             if (task.status != TaskStatus::Bound) return false;
             st_.setTask(e.task, TaskStatus::Running, -1);
-            update(a, [&] { ++a.running; });
+            started(a, e.task, e.time);
             createDependents(a.stateJob);
             maybeRun(a, e.time);
+            openGates(a);
+            return true;
+        }
+        case EventKind::PodDone: {
+            const auto& task = st_.tasks[e.task];
+            const double seconds = st_.roleSeconds(a.stateJob, task.role);
+            // Evicted and started again since: a later event is its own.
+            if (task.status != TaskStatus::Running || e.time + 1e-9 < task.startSeconds + seconds)
+                return false;
+            update(a, [&] {
+                --a.placed;
+                a.placedGpuMilli -= taskGpuMilli(e.task);
+            });
+            unplace(e.task);
+            openGates(a);
             return true;
         }
         case EventKind::Complete:
+            if (e.task != a.run) return false;
             complete(a, e.time);
             return true;
         }
@@ -313,6 +337,8 @@ class Simulator {
         st_.setTask(t, start ? TaskStatus::Running : TaskStatus::Bound, int32_t(node));
         st_.k8sAdd(t, node);
         st_.reindexNode(node);
+        st_.tasks[t].startSeconds = now;
+        st_.tasks[t].nominatedNode = -1;
         account(t, +1);
         const uint32_t sj = st_.tasks[t].job;
         const uint32_t slot = sj == UINT32_MAX || sj >= slotOfStateJob_.size() ? kNone : slotOfStateJob_[sj];
@@ -321,15 +347,33 @@ class Simulator {
         update(a, [&] {
             ++a.placed;
             a.placedGpuMilli += taskGpuMilli(t);
-            if (start) ++a.running;
         });
         if (a.firstPlaced < 0) a.firstPlaced = now;
         if (start) {
+            started(a, t, now);
             createDependents(sj);
             maybeRun(a, now);
         } else {
             push(now + o_.podStartSeconds, EventKind::Start, slot, a.epoch, t);
         }
+        openGates(a);
+    }
+
+    // A pod of the job runs: it counts for the gang, or, when its role has a run time of its own
+    // (a JobSet's initializer), it succeeds after that time instead.
+    void started(Active& a, uint32_t t, double now) {
+        const double seconds = st_.roleSeconds(a.stateJob, st_.tasks[t].role);
+        if (seconds < 0) {
+            update(a, [&] { ++a.running; });
+            return;
+        }
+        st_.tasks[t].startSeconds = now;
+        push(now + seconds, EventKind::PodDone, uint32_t(&a - active_.data()), a.epoch, t);
+    }
+
+    // The job's controller creates the pods whose conditions now hold (creation gates).
+    void openGates(Active& a) {
+        if (!st_.jobs[a.stateJob].gates.empty()) st_.openGates(a.stateJob);
     }
 
     // The job's controller makes the pods of a dependent task once the tasks it waits for run.
@@ -352,7 +396,7 @@ class Simulator {
         }
         a.everRan = true;
         if (a.remaining >= 0)
-            push(now + a.remaining, EventKind::Complete, uint32_t(&a - active_.data()), a.epoch);
+            push(now + a.remaining, EventKind::Complete, uint32_t(&a - active_.data()), a.epoch, a.run);
     }
 
     // Takes a task off its node for good (job finished).
@@ -396,10 +440,9 @@ class Simulator {
         freeSlots_.push_back(slot);
     }
 
-    // A running (or partly placed) job loses pods: all of it stops and restarts later.
-    void restart(Active& a, double now, int evicted) {
+    // The gang stops running: the work since its last checkpoint is lost.
+    void stopRun(Active& a, double now) {
         auto& out = outcome_[a.job];
-        result_.podEvictions += evicted;
         if (a.runStart >= 0) {
             const double done = a.saved + (now - a.runStart);
             const double every = w_.kinds[w_.jobs[a.job].kind].checkpointSeconds;
@@ -410,6 +453,13 @@ class Simulator {
         }
         ++out.restarts;
         ++result_.jobRestarts;
+        ++a.run;
+    }
+
+    // A running (or partly placed) job loses pods: all of it stops and restarts later.
+    void restart(Active& a, double now, int evicted) {
+        result_.podEvictions += evicted;
+        stopRun(a, now);
         update(a, [&] {
             a.runStart = -1;
             a.running = 0;
@@ -429,6 +479,54 @@ class Simulator {
             }
         }
         push(now + o_.evictionGraceSeconds, EventKind::Release, uint32_t(&a - active_.data()), a.epoch);
+    }
+
+    // kube-scheduler's victims: only these pods stop (each holds its resources for the grace
+    // period, then its controller recreates it); the gang stops running if too few pods are left.
+    void evictPods(Active& a, double now, const std::vector<uint32_t>& victims) {
+        const uint32_t slot = uint32_t(&a - active_.data());
+        int32_t running = a.running;
+        for (uint32_t t : victims)
+            if (st_.tasks[t].status == TaskStatus::Running &&
+                st_.roleSeconds(a.stateJob, st_.tasks[t].role) < 0)
+                --running;
+        if (a.runStart >= 0 && running < a.need) {
+            stopRun(a, now);
+            update(a, [&] { a.runStart = -1; });
+            waiting_.insert(slot);
+        }
+        for (uint32_t t : victims) {
+            const TaskStatus status = st_.tasks[t].status;
+            if (st_.tasks[t].node < 0 || !engine::occupiesNode(status) || status == TaskStatus::Pipelined ||
+                status == TaskStatus::Releasing)
+                continue;
+            ++result_.podEvictions;
+            const bool counted =
+                status == TaskStatus::Running && st_.roleSeconds(a.stateJob, st_.tasks[t].role) < 0;
+            update(a, [&] {
+                --a.placed;
+                a.placedGpuMilli -= taskGpuMilli(t);
+                if (counted) --a.running;
+            });
+            st_.setTask(t, TaskStatus::Releasing, -1);
+            ++a.releasing;
+            if (frag_) frag_->touch(uint32_t(st_.tasks[t].node));
+            push(now + o_.evictionGraceSeconds, EventKind::Release, slot, a.epoch, t);
+        }
+    }
+
+    // One evicted pod is gone: its controller recreates it, pending.
+    void releasePod(Active& a, uint32_t t, double now) {
+        auto& task = st_.tasks[t];
+        if (task.status != TaskStatus::Releasing) return;
+        const uint32_t node = uint32_t(task.node);
+        account(t, -1);
+        if (task.inK8sView) st_.k8sRemove(t, node);
+        st_.setTask(t, TaskStatus::Pending, -1);
+        st_.reindexNode(node);
+        task.nominatedNode = -1;
+        --a.releasing;
+        maybeRun(a, now);
     }
 
     // Evicted pods are gone: they are pending again and the PodGroup goes back to its queue.
@@ -465,7 +563,7 @@ class Simulator {
             place(t, node, now);
             changed = true;
         }
-        std::map<uint32_t, int> evictedBySlot;
+        std::map<uint32_t, std::vector<uint32_t>> evictedBySlot;
         for (uint32_t t : r.evictedTasks) {
             const uint32_t sj = st_.tasks[t].job;
             const uint32_t slot =
@@ -475,11 +573,21 @@ class Simulator {
                 unplace(t);
                 ++result_.podEvictions;
             } else {
-                ++evictedBySlot[slot];
+                evictedBySlot[slot].push_back(t);
             }
             changed = true;
         }
-        for (const auto& [slot, n] : evictedBySlot) restart(active_[slot], now, n);
+        for (const auto& [slot, victims] : evictedBySlot) {
+            if (profile_->evictionsRestartJobs())
+                restart(active_[slot], now, int(victims.size()));
+            else
+                evictPods(active_[slot], now, victims);
+        }
+        for (const auto& [t, node] : r.nominations) {
+            if (st_.tasks[t].nominatedNode == node) continue;
+            st_.tasks[t].nominatedNode = node;
+            changed = true;
+        }
         for (const auto& [j, why] : r.failedJobs) {
             const uint32_t slot = j < slotOfStateJob_.size() ? slotOfStateJob_[j] : kNone;
             if (slot == kNone) continue;
@@ -512,6 +620,13 @@ class Simulator {
                         break;
                     }
             }
+            // No pod of it pending: it may wait for its controller to create the rest.
+            if (cls == 0 && !job.gates.empty())
+                for (uint32_t t : job.tasks)
+                    if (st_.tasks[t].status == TaskStatus::NotCreated) {
+                        cls = classOf(a, st_.whyNotCreated(t), t);
+                        break;
+                    }
             setReason(a, cls);
         });
         return changed;
@@ -616,6 +731,12 @@ class Simulator {
                     break;
                 }
             }
+            if (p.reason.empty() && !job.gates.empty())
+                for (uint32_t t : job.tasks)
+                    if (st_.tasks[t].status == TaskStatus::NotCreated) {
+                        p.reason = st_.whyNotCreated(t);
+                        break;
+                    }
             if (p.reason.empty() && a.releasing > 0)
                 p.reason = "restarting: its evicted pods are terminating";
             if (p.reason.empty() && a.placed > 0) p.reason = "its pods are starting";
@@ -637,7 +758,9 @@ class Simulator {
     void cycleReadOnly(double now) {
         engine::CycleOptions co;
         co.nowSeconds = now;
-        lastPending_ = profile_->cycle(st_, co).pending;
+        engine::CycleResult r = profile_->cycle(st_, co);
+        engine::addNotCreated(st_, r);
+        lastPending_ = std::move(r.pending);
     }
 
     const SimWorkload& w_;

@@ -14,7 +14,11 @@
 //                dependsOn, ClusterState::createReadyDependents)
 //   completion   duration seconds of running after its gang started: its pods finish and leave
 //   eviction     a running job that loses a pod restarts: every pod of it stops, it goes back to
-//                its queue (phase Pending) and keeps only the work done up to its last checkpoint
+//                its queue (phase Pending) and keeps only the work done up to its last checkpoint;
+//                under a profile whose evictions take only the victims (kube-default), those pods
+//                alone stop and come back pending, and the job's clock stops while too few run
+//   creation     pods a controller creates later (creation gates) are created when their condition
+//                holds; a pod with a run time of its own succeeds that long after it starts
 //
 // A cycle that could not decide anything new is skipped (skipIdleCycles): that is when no event
 // happened since the last cycle, that cycle changed nothing (no binding, eviction or PodGroup

@@ -61,8 +61,9 @@ void summarizeJobs(const std::vector<JobOutcome>& outcomes, const SimWorkload& w
     std::vector<double> waits, jcts, gangWaits;
     for (size_t j = 0; j < workload.jobs.size(); ++j) {
         const auto& out = outcomes[j];
-        if (out.queue < 0) continue; // not arrived (or its queue does not exist)
-        auto& gq = byQueue[size_t(out.queue)];
+        if (!out.arrived) continue;
+        GroupSummary none; // a job of no queue counts for its priority and the totals
+        auto& gq = out.queue >= 0 ? byQueue[size_t(out.queue)] : none;
         auto& gp = byPriority[out.priority];
         for (GroupSummary* g : {&gq, &gp}) {
             ++g->jobs;
@@ -102,7 +103,7 @@ void summarizeJobs(const std::vector<JobOutcome>& outcomes, const SimWorkload& w
     groupDistributions(
         outcomes, workload, byPriority.size(),
         [&](size_t j) {
-            if (j >= jobs || outcomes[j].queue < 0) return int64_t(-1);
+            if (j >= jobs || !outcomes[j].arrived) return int64_t(-1);
             return int64_t(priorityGroup.at(outcomes[j].priority));
         },
         waitP, jctP);

@@ -16,7 +16,8 @@ struct JobOutcome {
     double firstStart = -1, end = -1, gangWait = -1;
     double lostGpuSeconds = 0;
     uint32_t active = UINT32_MAX; // the simulator's slot while the job is in the cluster
-    int32_t queue = -1;           // state queue, -1 = not arrived (or its queue does not exist)
+    int32_t queue = -1;           // state queue, -1 = not arrived or none (kube-default needs none)
+    bool arrived = false;
     int32_t priority = 0;
     uint32_t restarts = 0;
     bool waitingAtEnd = false; // in the cluster at the end, its gang not running

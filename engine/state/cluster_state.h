@@ -24,7 +24,8 @@
 
 namespace gantry::engine {
 
-// Upstream's TaskStatus, in the same order.
+// Upstream's TaskStatus, in the same order, and NotCreated: a pod its controller has not created
+// yet (a CreationGate of its job is closed); no scheduler sees it.
 enum class TaskStatus : uint8_t {
     Pending,
     Allocated,
@@ -36,6 +37,7 @@ enum class TaskStatus : uint8_t {
     Succeeded,
     Failed,
     Unknown,
+    NotCreated,
     Count
 };
 inline constexpr int kStatusCount = int(TaskStatus::Count);
@@ -90,10 +92,29 @@ struct TaskRec {
     uint32_t name = 0;        // string ids
     uint32_t uid = 0;
     uint32_t ns = 0;
-    uint32_t order = 0;     // position in the input (creation order stand-in)
-    uint32_t group = 0;     // PodGroup name as the pod names it (string id; 0 when none)
-    bool inK8sView = false; // counted in the k8s NodeInfo view of its node
-    uint64_t gpuMask = 0;   // GPU devices of its node it holds (bit = device index), 0 = none
+    uint32_t order = 0;         // position in the input (creation order stand-in)
+    uint32_t group = 0;         // PodGroup name as the pod names it (string id; 0 when none)
+    bool inK8sView = false;     // counted in the k8s NodeInfo view of its node
+    int32_t nominatedNode = -1; // status.nominatedNodeName: where kube-scheduler's preemption made room
+    uint64_t gpuMask = 0;       // GPU devices of its node it holds (bit = device index), 0 = none
+    // When it started, in the state's seconds (a snapshot's pods before 0, the simulator's clock
+    // after): kube-scheduler's preemption spares the longest-running of equal priority.
+    double startSeconds = 0;
+};
+
+// A CreationCondition in the state's terms: a role of the job, or one of its tasks.
+struct GateCondition {
+    CreationCondition::Kind kind = CreationCondition::Kind::RoleReady;
+    uint16_t role = 0;
+    uint32_t task = UINT32_MAX; // PodScheduled; UINT32_MAX: the pod it names is not in the job
+    std::string topologyKey;
+};
+
+// Tasks their controller creates together once every condition holds; until then they are
+// NotCreated. A job lists only its closed gates.
+struct CreationGate {
+    std::vector<GateCondition> conditions;
+    std::vector<uint32_t> tasks;
 };
 
 // A task whose pods its job's controller has not made yet: Volcano's job controller makes the
@@ -141,6 +162,9 @@ struct JobRec {
     std::optional<double> slaWaitingSeconds;
     double creationSeconds = 0;
     std::vector<uint32_t> tasks;
+    std::vector<CreationGate> gates; // closed creation gates of its tasks
+    std::vector<std::pair<uint16_t, double>>
+        roleSeconds; // roles whose pods succeed this long after they start
     int32_t statusCount[kStatusCount] = {};
     int32_t pendingBestEffort = 0;  // pending tasks without requests
     std::vector<int64_t> allocated; // sum of requests of tasks in an allocated status (dense)
@@ -209,6 +233,15 @@ struct NodeBucket {
     // (join number, node) in join order, including members that left since (their nodeBucket or
     // nodeJoin no longer match): the members that joined after a given number are a suffix.
     std::vector<std::pair<uint32_t, uint32_t>> joinLog;
+};
+
+// A PodDisruptionBudget as kube-scheduler's preemption counts it.
+struct DisruptionBudgetRec {
+    uint32_t ns = 0;
+    LabelSelector selector; // empty: matches no pod
+    std::optional<std::string> minAvailable, maxUnavailable;
+    int32_t statusAllowed = 0; // status.disruptionsAllowed, read when the spec sets neither
+    std::vector<std::string> disruptedPods;
 };
 
 // What a scheduler's own controllers make of a workload (its PodGroup and pods): the queue they put
@@ -298,7 +331,11 @@ class ClusterState {
     std::vector<int32_t> hyperNodeTiers; // ascending, including the top's
     int32_t defaultPriority = 0;         // globalDefault PriorityClass value
     std::map<std::string, int32_t> priorityClasses;
+    // PriorityClasses with preemptionPolicy Never ("" for the globalDefault one): admission gives a
+    // pod without a policy of its own its class's.
+    std::set<std::string> preemptNeverClasses;
     std::map<std::string, Labels> namespaceLabels;
+    std::vector<DisruptionBudgetRec> disruptionBudgets;
     int32_t podsWithAffinity = 0; // placed pods carrying pod (anti-)affinity terms
 
     // PodGroups the scheduler does not see (e.g. their queue does not exist), with the reason.
@@ -372,6 +409,25 @@ class ClusterState {
     // k8s NodeInfo view: pods the filters and scorers see (evictions remove, pipelines add).
     void k8sAdd(uint32_t task, uint32_t node);
     void k8sRemove(uint32_t task, uint32_t node);
+
+    // --- creation gates (JobSet startup order, dependsOn, exclusive placement's followers) ---
+    // Whether a gate's conditions hold now; when not, *why says what it waits for.
+    bool gateHolds(uint32_t job, const CreationGate& gate, std::string* why = nullptr) const;
+    // Creates the tasks of every closed gate of the job whose conditions hold (NotCreated ->
+    // Pending; a follower gets its leader's domain as a nodeSelector). Returns the gates opened, with
+    // their tasks' former shapes, for a caller that must undo them (closeGate).
+    struct OpenedGate {
+        uint32_t job = 0;
+        CreationGate gate;
+        std::vector<uint32_t> shapes, orders;
+        uint32_t nextOrder = 0;
+    };
+    std::vector<OpenedGate> openGates(uint32_t job);
+    void closeGate(OpenedGate&& opened); // undoes openGates for one gate
+    // Why a NotCreated task does not exist yet ("" when it is not gated).
+    std::string whyNotCreated(uint32_t task) const;
+    // The role's own run time (JobRec::roleSeconds), or -1 when its pods run as long as the job.
+    double roleSeconds(uint32_t job, uint16_t role) const;
 
     // Adds a job with its tasks (simulator arrivals), reusing the slots of removed jobs. Returns the
     // job index.

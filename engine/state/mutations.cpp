@@ -157,7 +157,7 @@ void ClusterState::setTask(uint32_t task, TaskStatus status, int32_t node) {
         }
     }
     int32_t newNode = node >= 0 ? node : oldNode;
-    if (status == TaskStatus::Pending) newNode = -1;
+    if (status == TaskStatus::Pending || status == TaskStatus::NotCreated) newNode = -1;
     const bool holdsGpus = newNode >= 0 && occupiesNode(status) && status != TaskStatus::Pipelined;
     // A task keeps its devices while it stays on its node (Running -> Releasing, for instance).
     if (heldGpus && !(holdsGpus && newNode == oldNode)) releaseGpus(task, uint32_t(oldNode));

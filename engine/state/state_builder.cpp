@@ -345,6 +345,10 @@ struct StateBuilder {
             if (pc.workload) continue;
             s.priorityClasses[pc.name] = pc.value;
             if (pc.globalDefault) s.defaultPriority = pc.value;
+            if (pc.preemptionPolicy == "Never") {
+                s.preemptNeverClasses.insert(pc.name);
+                if (pc.globalDefault) s.preemptNeverClasses.insert("");
+            }
         }
     }
 
@@ -353,6 +357,10 @@ struct StateBuilder {
             if (p.creationTimestamp) newest = std::max(newest.value_or(INT64_MIN), *p.creationTimestamp);
         for (const auto& g : c.podGroups)
             if (g.creationTimestamp) newest = std::max(newest.value_or(INT64_MIN), *g.creationTimestamp);
+        startOrigin = newest;
+        if (!startOrigin)
+            for (const auto& p : c.pods)
+                if (p.startTime) startOrigin = std::max(startOrigin.value_or(INT64_MIN), *p.startTime);
         std::unordered_map<std::string, std::vector<const Pod*>> podsOf;
         if (options.readWorkload)
             for (const auto& p : c.pods)
@@ -416,6 +424,8 @@ struct StateBuilder {
     // The newest creationTimestamp of the input: the snapshot's "now", to which objects' creation
     // times are made relative (so they come before jobs the simulation adds at time 0 and later).
     std::optional<int64_t> newest;
+    std::optional<int64_t> startOrigin; // the same for start times: newest, else the latest start
+
     std::map<std::string, const std::string*> assumedQueues; // name -> note, null once said
 
     uint32_t addJobRecord(const PodGroup& g, const std::string& queue) {
@@ -538,7 +548,8 @@ struct StateBuilder {
         sh.podAntiAffinity = p.podAntiAffinity;
         sh.topologySpread = p.topologySpread;
         sh.priorityClassName = p.priorityClassName;
-        sh.preemptNever = p.preemptionPolicy == "Never";
+        sh.preemptNever = p.preemptionPolicy.empty() ? s.preemptNeverClasses.count(p.priorityClassName) > 0
+                                                     : p.preemptionPolicy == "Never";
         sh.gpu = p.gpu;
         bool fieldSelector = false;
         if (p.nodeAffinity && p.nodeAffinity->required)
@@ -578,6 +589,9 @@ struct StateBuilder {
                 t.priority = int32_t(*v);
         t.nameIndex = nameIndexOf(p.name);
         t.order = order;
+        // status.startTime in the state's seconds; a pod without one started now, as
+        // GetPodStartTime answers for it.
+        if (p.startTime && startOrigin) t.startSeconds = double(*p.startTime - *startOrigin);
         s.nextTaskOrder = std::max(s.nextTaskOrder, order + 1);
         for (int32_t g : p.gpuIndices)
             if (g >= 0 && g < kMaxNodeGpus) t.gpuMask |= uint64_t(1) << g; // a hint for acquireGpus
@@ -608,6 +622,12 @@ struct StateBuilder {
                      "pod " + p.key() + " is bound to node '" + p.nodeName +
                          "', which is not in the cluster (or not Ready); its requests are not counted");
         }
+        // A pod whose controller waits for a condition does not exist yet.
+        const bool gated =
+            !p.createdAfter.empty() && jobId != UINT32_MAX && status == TaskStatus::Pending && node < 0;
+        if (gated) status = TaskStatus::NotCreated;
+        if (status == TaskStatus::Pending && node < 0 && !p.nominatedNodeName.empty())
+            t.nominatedNode = s.findNode(p.nominatedNodeName);
         t.status = TaskStatus::Pending;
         uint32_t id;
         if (!s.freeTasks.empty()) {
@@ -631,6 +651,58 @@ struct StateBuilder {
             if (node >= 0 && occupiesNode(status)) s.k8sAdd(id, uint32_t(node));
         }
         if (s.tasks[id].node < 0) s.tasks[id].gpuMask = 0; // the hint was not used
+        if (gated) gatedPods.emplace_back(id, &p);
+        if (p.runSeconds && jobId != UINT32_MAX) {
+            auto& seconds = s.jobs[jobId].roleSeconds;
+            if (std::none_of(seconds.begin(), seconds.end(),
+                             [&](const auto& r) { return r.first == t.role; }))
+                seconds.emplace_back(t.role, std::max(0.0, *p.runSeconds));
+        }
+    }
+
+    // The gates of the pods added NotCreated, once every task of their jobs is in: tasks with the
+    // same conditions share one gate.
+    std::vector<std::pair<uint32_t, const Pod*>> gatedPods;
+    void addGates() {
+        std::unordered_map<uint32_t, std::unordered_map<std::string, uint32_t>> byName; // job -> pod -> task
+        for (const auto& [t, pod] : gatedPods) {
+            const uint32_t job = s.tasks[t].job;
+            std::vector<GateCondition> conditions;
+            for (const CreationCondition& c : pod->createdAfter) {
+                GateCondition g;
+                g.kind = c.kind;
+                g.topologyKey = c.topologyKey;
+                if (c.kind == CreationCondition::Kind::PodScheduled) {
+                    auto [it, fresh] = byName.try_emplace(job);
+                    if (fresh)
+                        for (uint32_t x : s.jobs[job].tasks)
+                            it->second.emplace(s.strings.str(s.tasks[x].name), x);
+                    auto found = it->second.find(c.name);
+                    if (found != it->second.end()) g.task = found->second;
+                } else {
+                    g.role = roleId(c.name);
+                }
+                conditions.push_back(std::move(g));
+            }
+            auto same = [&](const CreationGate& gate) {
+                if (gate.conditions.size() != conditions.size()) return false;
+                for (size_t i = 0; i < conditions.size(); ++i) {
+                    const auto &a = gate.conditions[i], &b = conditions[i];
+                    if (a.kind != b.kind || a.role != b.role || a.task != b.task ||
+                        a.topologyKey != b.topologyKey)
+                        return false;
+                }
+                return true;
+            };
+            auto& gates = s.jobs[job].gates;
+            auto it = std::find_if(gates.begin(), gates.end(), same);
+            if (it == gates.end()) {
+                gates.push_back(CreationGate{std::move(conditions), {}});
+                it = gates.end() - 1;
+            }
+            it->tasks.push_back(t);
+        }
+        gatedPods.clear();
     }
 
     void addPods(const Cluster& c) {
@@ -724,8 +796,19 @@ ClusterState buildClusterState(const Cluster& cluster, Diagnostics* warnings, co
     b.addQueues(cluster);
     b.addPriorityClasses(cluster);
     for (const auto& ns : cluster.namespaces) s.namespaceLabels[ns.name] = ns.labels;
+    for (const auto& pdb : cluster.disruptionBudgets) {
+        DisruptionBudgetRec r;
+        r.ns = s.strings.intern(pdb.ns);
+        r.selector = pdb.selector.value_or(LabelSelector{});
+        r.minAvailable = pdb.minAvailable;
+        r.maxUnavailable = pdb.maxUnavailable;
+        r.statusAllowed = pdb.disruptionsAllowed.value_or(0);
+        r.disruptedPods = pdb.disruptedPods;
+        s.disruptionBudgets.push_back(std::move(r));
+    }
     b.addJobs(cluster);
     b.addPods(cluster);
+    b.addGates();
     s.rebuildIndexes();
     return s;
 }
@@ -762,6 +845,7 @@ uint32_t ClusterState::addJob(const PodGroup& group, const std::vector<Pod>& pod
         }
         b.addTask(p, job, nextTaskOrder);
     }
+    b.addGates();
     if (holding) createReadyDependents(job, options);
     markChanged(job);
     return job;

@@ -23,6 +23,8 @@ const char* toString(TaskStatus status) {
         return "Succeeded";
     case TaskStatus::Failed:
         return "Failed";
+    case TaskStatus::NotCreated:
+        return "NotCreated";
     default:
         return "Unknown";
     }
@@ -43,7 +45,8 @@ bool preemptableStatus(TaskStatus s) {
     return s == TaskStatus::Bound || s == TaskStatus::Running;
 }
 bool occupiesNode(TaskStatus s) {
-    return s != TaskStatus::Pending && s != TaskStatus::Succeeded && s != TaskStatus::Failed;
+    return s != TaskStatus::Pending && s != TaskStatus::Succeeded && s != TaskStatus::Failed &&
+           s != TaskStatus::NotCreated;
 }
 
 } // namespace gantry::engine

@@ -165,6 +165,42 @@ void readPriorityClass(State& s, const Object& o) {
     s.cluster.priorityClasses.push_back(std::move(pc));
 }
 
+namespace {
+
+// An IntOrString of minAvailable / maxUnavailable: a non-negative count or a percentage.
+std::optional<std::string> readIntOrPercent(const Y& node) {
+    if (!node.present()) return std::nullopt;
+    const std::string text = node.str();
+    std::string digits = text;
+    if (!digits.empty() && digits.back() == '%') digits.pop_back();
+    if (digits.empty() || digits.find_first_not_of("0123456789") != std::string::npos)
+        node.fail("expected a non-negative number of pods or a percentage (\"50%\"), got '" + text + "'");
+    return text;
+}
+
+} // namespace
+
+void readPodDisruptionBudget(State& s, const Object& o) {
+    const Y& r = o.root;
+    r.checkKeys("PodDisruptionBudget", {"apiVersion", "kind", "metadata", "spec", "status"});
+    auto spec = r["spec"];
+    spec.checkKeys("PodDisruptionBudget", {"selector", "minAvailable", "maxUnavailable"},
+                   {"unhealthyPodEvictionPolicy"});
+    PodDisruptionBudget pdb;
+    pdb.name = o.name;
+    pdb.ns = o.ns;
+    pdb.selector = readOptionalLabelSelector(spec["selector"]);
+    pdb.minAvailable = readIntOrPercent(spec["minAvailable"]);
+    pdb.maxUnavailable = readIntOrPercent(spec["maxUnavailable"]);
+    if (pdb.minAvailable && pdb.maxUnavailable)
+        spec.fail("minAvailable and maxUnavailable cannot be both set");
+    auto status = r["status"];
+    if (auto allowed = status["disruptionsAllowed"].optI32()) pdb.disruptionsAllowed = *allowed;
+    for (const auto& [pod, when] : status["disruptedPods"].entries()) pdb.disruptedPods.push_back(pod);
+    pdb.source = o.source;
+    s.cluster.disruptionBudgets.push_back(std::move(pdb));
+}
+
 void readWorkloadPriorityClass(State& s, const Object& o) {
     const Y& r = o.root;
     r.checkKeys("WorkloadPriorityClass", {"apiVersion", "kind", "metadata", "value", "description"});

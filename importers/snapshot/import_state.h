@@ -133,6 +133,7 @@ PodGroup podGroupOf(const Object& o, std::string origin);
 void readNode(State& s, const Object& o);
 void readNamespace(State& s, const Object& o);
 void readPriorityClass(State& s, const Object& o);
+void readPodDisruptionBudget(State& s, const Object& o);
 void readPod(State& s, const Object& o);
 void readConfigMap(State& s, const Object& o);
 void finishYuniKorn(State& s);
@@ -216,6 +217,9 @@ struct Expansion {
         int32_t replicas = 1;
         PodTemplate pod;
         std::function<std::string(int index)> podName;
+        // What the workload's controllers and webhooks change on pod `index` (JobSet: its child
+        // job's labels, exclusive placement), once every object is read; may be empty.
+        std::function<void(const Cluster& cluster, int index, Pod& pod)> customize;
         // What each pod counts for in the gang's minResources, when its controller computes them
         // otherwise than from the pod's requests.
         std::optional<ResourceList> minResourcesRequests;
@@ -223,6 +227,8 @@ struct Expansion {
     std::vector<Role> roles;
 };
 void addExpansion(State& s, const Y& where, Expansion e);
+// The 40 hex digits of the SHA-1 of text (controllers derive label values with it).
+std::string sha1Hex(std::string_view text);
 // An Expansion for a workload object: owner, origin "<group>/<kind>", namespace, name, metadata.
 Expansion expansionOf(const Object& o, const std::string& group);
 // Queues the workload for expansion in finish(), once every file is in.

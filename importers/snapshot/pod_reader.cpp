@@ -336,6 +336,8 @@ void readPod(State& s, const Object& o) {
                        "' (expected Pending, Running, Succeeded, Failed or Unknown)");
         p.phase = *ph;
     }
+    p.startTime = readTimestamp(r["status"]["startTime"]);
+    p.nominatedNodeName = r["status"]["nominatedNodeName"].str();
     applyPodConventions(r, p);
     s.cluster.pods.push_back(std::move(p));
 }

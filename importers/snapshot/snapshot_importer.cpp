@@ -32,6 +32,7 @@ constexpr KindInfo kKinds[] = {
     {"", "Namespace", false, readNamespace},
     {"", "ConfigMap", true, readConfigMap},
     {"scheduling.k8s.io", "PriorityClass", false, readPriorityClass},
+    {"policy", "PodDisruptionBudget", true, readPodDisruptionBudget},
     {"scheduling.volcano.sh", "Queue", false, readVolcanoQueue},
     {"scheduling.volcano.sh", "PodGroup", true, readVolcanoPodGroup},
     {"topology.volcano.sh", "HyperNode", false, readHyperNode},

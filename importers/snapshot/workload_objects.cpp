@@ -2,6 +2,7 @@
 // and an implicit gang, and the coscheduling / Koordinator scheduling.sigs.k8s.io PodGroup.
 #include "import_state.h"
 
+#include <algorithm>
 #include <cctype>
 
 namespace gantry::snapshot {
@@ -77,6 +78,7 @@ void addExpansion(State& s, const Y& where, Expansion e) {
                 p.role = role.role;
             applyPodConventions(where, p);
             if (p.role.empty()) p.role = role.role;
+            if (role.customize) role.customize(s.cluster, i, p);
             if (p.group.empty()) p.group = groupName;
             if (p.group == groupName) ownGroup = true;
             requestsByRole[ri].push_back(role.minResourcesRequests ? *role.minResourcesRequests : p.requests);
@@ -85,6 +87,11 @@ void addExpansion(State& s, const Y& where, Expansion e) {
         }
     }
     if (total == 0) where.warn("the workload runs no pods (all replicas are 0); nothing to simulate");
+    // Pods that finish before others are created (a JobSet's initializer) are not part of the gang
+    // that runs together.
+    int32_t transient = 0;
+    for (const auto& p : pods)
+        if (p.runSeconds) ++transient;
     for (auto& p : pods) s.cluster.pods.push_back(std::move(p));
     if (!ownGroup || s.cluster.findPodGroup(e.ns, groupName)) return;
 
@@ -97,7 +104,7 @@ void addExpansion(State& s, const Y& where, Expansion e) {
     g.priorityClassName = e.priorityClassName;
     if (g.priorityClassName.empty() && !e.roles.empty())
         g.priorityClassName = e.roles.front().pod.pod.priorityClassName;
-    g.minMember = e.minMember.value_or(total);
+    g.minMember = e.minMember.value_or(total - transient);
     g.minTaskMember = e.minTaskMember;
     g.networkTopology = e.networkTopology;
     g.dependsOn = e.dependsOn;
@@ -166,18 +173,74 @@ void readBatchJob(State& s, const Object& o) {
     deferExpansion(s, o, std::move(e));
 }
 
+namespace {
+
+// JobSet's labels, annotations and webhooks (kubernetes-sigs/jobset api/jobset/v1alpha2,
+// pkg/constants, pkg/webhooks/pod_webhook.go, pkg/controllers/jobset_controller.go).
+constexpr const char* kJobSetName = "jobset.sigs.k8s.io/jobset-name";
+constexpr const char* kReplicatedJobName = "jobset.sigs.k8s.io/replicatedjob-name";
+constexpr const char* kJobIndex = "jobset.sigs.k8s.io/job-index";
+constexpr const char* kJobKey = "jobset.sigs.k8s.io/job-key";
+constexpr const char* kPriority = "jobset.sigs.k8s.io/priority";
+constexpr const char* kExclusive = "alpha.jobset.sigs.k8s.io/exclusive-topology";
+constexpr const char* kNodeSelectorStrategy = "alpha.jobset.sigs.k8s.io/node-selector";
+constexpr const char* kNamespacedJob = "alpha.jobset.sigs.k8s.io/namespaced-job";
+constexpr const char* kNoScheduleTaint = "alpha.jobset.sigs.k8s.io/no-schedule";
+
+// spec.priority as the Priority admission plugin resolves it: the pod's own, its class's, the
+// globalDefault class's, else 0.
+int32_t admittedPriority(const Cluster& c, const Pod& p) {
+    if (p.priority) return *p.priority;
+    for (const auto& pc : c.priorityClasses)
+        if (!pc.workload && !p.priorityClassName.empty() && pc.name == p.priorityClassName) return pc.value;
+    for (const auto& pc : c.priorityClasses)
+        if (!pc.workload && pc.globalDefault) return pc.value;
+    return 0;
+}
+
+// The webhook's exclusive-placement terms for a leader: with the pods of its own job, and with
+// no pod of another job of the same priority, in one domain of the topology key.
+void setExclusiveAffinities(Pod& p, const std::string& topologyKey) {
+    const std::string& key = p.labels.at(kJobKey);
+    PodAffinityTerm with;
+    with.labelSelector = LabelSelector{{}, {SelectorRequirement{kJobKey, SelectorOp::In, {key}}}};
+    with.topologyKey = topologyKey;
+    with.namespaceSelector = LabelSelector{};
+    p.podAffinity.required.push_back(std::move(with));
+    PodAffinityTerm without;
+    without.labelSelector =
+        LabelSelector{{},
+                      {SelectorRequirement{kJobKey, SelectorOp::Exists, {}},
+                       SelectorRequirement{kJobKey, SelectorOp::NotIn, {key}},
+                       SelectorRequirement{kPriority, SelectorOp::In, {p.labels.at(kPriority)}}}};
+    without.topologyKey = topologyKey;
+    without.namespaceSelector = LabelSelector{};
+    p.podAntiAffinity.required.push_back(std::move(without));
+}
+
+} // namespace
+
 void readJobSet(State& s, const Object& o) {
     const Y& r = o.root;
     r.checkKeys("JobSet", {"apiVersion", "kind", "metadata", "spec", "status"});
     auto spec = r["spec"];
-    spec.checkKeys("JobSet", {"replicatedJobs"},
-                   {"network", "successPolicy", "failurePolicy", "startupPolicy", "suspend", "coordinator",
-                    "managedBy", "ttlSecondsAfterFinished"});
+    spec.checkKeys("JobSet", {"replicatedJobs", "startupPolicy"},
+                   {"network", "successPolicy", "failurePolicy", "suspend", "coordinator", "managedBy",
+                    "ttlSecondsAfterFinished"});
+    auto startup = spec["startupPolicy"];
+    startup.checkKeys("JobSet startupPolicy", {"startupPolicyOrder"});
+    // InOrder: the controller creates each replicated job once every earlier one is ready.
+    const bool inOrder =
+        startup["startupPolicyOrder"].choice("AnyOrder", {"AnyOrder", "InOrder"}) == "InOrder";
     Expansion e = expansionOf(o, "jobset.x-k8s.io");
     auto rjobs = spec["replicatedJobs"].items();
     if (rjobs.empty()) spec.fail("a JobSet needs at least one replicated job");
-    for (const auto& rj : rjobs) {
-        rj.checkKeys("JobSet replicated job", {"name", "replicas", "template"}, {"dependsOn"});
+    std::vector<std::string> names;
+    // Replicated jobs others wait for to complete, and where the first such wait is written.
+    std::map<std::string, Y> awaitedComplete;
+    for (size_t k = 0; k < rjobs.size(); ++k) {
+        const auto& rj = rjobs[k];
+        rj.checkKeys("JobSet replicated job", {"name", "replicas", "template", "dependsOn"}, {"groupName"});
         Expansion::Role role;
         role.role = rj["name"].str();
         if (role.role.empty()) rj.fail("replicated job has no name");
@@ -185,19 +248,109 @@ void readJobSet(State& s, const Object& o) {
         if (jobs < 0) rj["replicas"].fail("replicas must not be negative");
         auto tmpl = rj["template"];
         tmpl.checkKeys("JobSet replicated job", {"metadata", "spec"});
+        auto jobMeta = tmpl["metadata"];
+        jobMeta.checkKeys("JobSet replicated job template", {"annotations"}, {"labels"});
+        const Labels jobAnnotations = jobMeta["annotations"].stringMap();
         auto jobSpec = tmpl["spec"];
         checkJobSpec(jobSpec, "JobSet");
         int32_t perJob = runningPods(jobSpec);
         role.replicas = jobs * perJob;
         role.pod = readPodTemplate(s, jobSpec["template"], "JobSet");
-        role.pod.pod.labels["jobset.sigs.k8s.io/jobset-name"] = o.name;
-        role.pod.pod.labels["jobset.sigs.k8s.io/replicatedjob-name"] = role.role;
-        std::string base = o.name + "-" + role.role;
+        role.pod.pod.labels[kJobSetName] = o.name;
+        role.pod.pod.labels[kReplicatedJobName] = role.role;
+        // Creation order: startupPolicy InOrder waits for every earlier replicated job to be
+        // ready, dependsOn for the named ones to be ready or complete (the JobSet webhook rejects
+        // dependsOn on the first replicated job and names that are not earlier ones).
+        std::vector<CreationCondition> after;
+        if (inOrder)
+            for (const auto& earlier : names)
+                after.push_back(
+                    CreationCondition{CreationCondition::Kind::RoleReady, earlier, {}, rj.where()});
+        for (const auto& d : rj["dependsOn"].items()) {
+            d.checkKeys("JobSet dependsOn", {"name", "status"});
+            if (k == 0) d.fail("dependsOn can't be set for the first replicated job");
+            const std::string name = d["name"].str();
+            if (std::find(names.begin(), names.end(), name) == names.end())
+                d["name"].fail("replicated job " + role.role + " cannot depend on replicated job '" + name +
+                               "': dependsOn names an earlier replicated job");
+            const std::string status = d["status"].str();
+            if (status != "Ready" && status != "Complete")
+                d["status"].fail("expected Ready or Complete, got '" + status + "'");
+            const bool complete = status == "Complete";
+            after.push_back(CreationCondition{complete ? CreationCondition::Kind::RoleComplete
+                                                       : CreationCondition::Kind::RoleReady,
+                                              name,
+                                              {},
+                                              d.where()});
+            if (complete) awaitedComplete.try_emplace(name, d);
+        }
+        role.pod.pod.createdAfter = after;
+        if (auto it = jobAnnotations.find(key::Duration); it != jobAnnotations.end())
+            role.pod.pod.runSeconds = jobMeta["annotations"][key::Duration].durationSeconds(0);
+        // Exclusive placement, for the JobSet or this replicated job (labelAndAnnotateObject): the
+        // pod webhook's affinities, or with the node-selector strategy the controller's own
+        // nodeSelector and toleration (nodes labelled and tainted per job beforehand).
+        std::string topology;
+        bool nodeSelectorStrategy = false;
+        if (auto it = o.annotations.find(kExclusive); it != o.annotations.end()) {
+            topology = it->second;
+            nodeSelectorStrategy = o.annotations.count(kNodeSelectorStrategy) > 0;
+        }
+        if (auto it = jobAnnotations.find(kExclusive); it != jobAnnotations.end()) {
+            topology = it->second;
+            nodeSelectorStrategy = jobAnnotations.count(kNodeSelectorStrategy) > 0;
+        }
+        const std::string base = o.name + "-" + role.role;
         role.podName = [base, perJob](int i) {
             return base + "-" + std::to_string(i / std::max(perJob, 1)) + "-" +
                    std::to_string(i % std::max(perJob, 1));
         };
+        const std::string ns = o.ns;
+        role.customize = [base, perJob, ns, topology, nodeSelectorStrategy](const Cluster& c, int i, Pod& p) {
+            const int job = i / std::max(perJob, 1), index = i % std::max(perJob, 1);
+            const std::string jobName = base + "-" + std::to_string(job);
+            p.labels[kJobIndex] = std::to_string(job);
+            p.labels[kJobKey] = sha1Hex(ns + "/" + jobName);
+            p.labels[kPriority] = std::to_string(admittedPriority(c, p));
+            if (topology.empty()) return;
+            if (nodeSelectorStrategy) {
+                p.nodeSelector[kNamespacedJob] = ns + "_" + jobName;
+                Toleration t;
+                t.key = kNoScheduleTaint;
+                t.exists = true;
+                t.effect = TaintEffect::NoSchedule;
+                p.tolerations.push_back(std::move(t));
+                return;
+            }
+            if (index == 0) {
+                setExclusiveAffinities(p, topology);
+                return;
+            }
+            // A follower is admitted once its leader is scheduled, pinned to the leader's domain.
+            p.createdAfter.push_back(
+                CreationCondition{CreationCondition::Kind::PodScheduled, jobName + "-0", topology, p.source});
+        };
+        names.push_back(role.role);
         e.roles.push_back(std::move(role));
+    }
+    // A replicated job others wait for to complete finishes on its own clock in `gantry simulate`
+    // (gantry.io/duration on its template); one read elsewhere would never end the JobSet.
+    for (auto& role : e.roles) {
+        auto awaited = awaitedComplete.find(role.role);
+        if (awaited == awaitedComplete.end()) {
+            if (role.pod.pod.runSeconds)
+                spec.warn("gantry.io/duration on replicated job " + role.role +
+                          " is read only for replicated jobs another one waits to Complete; the JobSet's "
+                          "own gantry.io/duration times the rest");
+            role.pod.pod.runSeconds.reset();
+            continue;
+        }
+        if (!role.pod.pod.runSeconds) {
+            awaited->second.warn("replicated job " + role.role +
+                                 " is awaited Complete and has no gantry.io/duration on its template: "
+                                 "`gantry simulate` takes it to complete as soon as its pods run");
+            role.pod.pod.runSeconds = 0;
+        }
     }
     queueOf(e);
     deferExpansion(s, o, std::move(e));

@@ -42,8 +42,9 @@ int runCycle(const Args& args) {
             {.names = {"--json"},
              .value = Switch{&json},
              .help = "print the decisions as JSON (Volcano and kube-scheduler: {bindings, evicted,\n"
-                     "pipelined, podgroup_phase, pending[, scores]}; YuniKorn: {allocations, order,\n"
-                     "pending, preempted, nominated, released, pending_reasons})"},
+                     "pipelined, podgroup_phase, pending[, scores]}, kube-scheduler also {nominated};\n"
+                     "YuniKorn: {allocations, order, pending, preempted, nominated, released,\n"
+                     "pending_reasons})"},
             {.names = {"--scores"},
              .value = Switch{&scores},
              .help = "add the node-order score of every pending pod on every node (initial state)"},
@@ -94,7 +95,8 @@ int runCycle(const Args& args) {
     engine::CycleOptions options;
     options.computeScores = scores;
     options.passes = passes ? int(std::min<uint64_t>(*passes, 1u << 30)) : 0;
-    const engine::CycleResult result = scheduler->cycle(state, options);
+    engine::CycleResult result = scheduler->cycle(state, options);
+    engine::addNotCreated(state, result);
     printDiagnostics(warnings);
     if (json)
         std::cout << scheduler->cycleJson(result, options).dump(2) << '\n';

@@ -128,6 +128,37 @@ class KubeConfigTest : public QObject {
         QCOMPARE(p.resourceWeights.size(), size_t(1));
         QCOMPARE(p.resourceWeights[0].second, int64_t(5));
     }
+    // DefaultPreemption: on by default, off when postFilter (or multiPoint) disables it, its
+    // DefaultPreemptionArgs read and validated as ValidateDefaultPreemptionArgs does.
+    void readsDefaultPreemption() {
+        const std::string head = "apiVersion: kubescheduler.config.k8s.io/v1\n"
+                                 "kind: KubeSchedulerConfiguration\n"
+                                 "profiles:\n"
+                                 "- schedulerName: default-scheduler\n";
+        QVERIFY(parseKubeSchedulerConfig(head, "kube.yaml").preemption);
+        QVERIFY(!parseKubeSchedulerConfig(head + "  plugins:\n    postFilter:\n      disabled:\n"
+                                                 "      - name: DefaultPreemption\n",
+                                          "kube.yaml")
+                     .preemption);
+        QVERIFY(!parseKubeSchedulerConfig(
+                     head + "  plugins:\n    multiPoint:\n      disabled:\n      - name: '*'\n", "kube.yaml")
+                     .preemption);
+        const auto p = parseKubeSchedulerConfig(head + "  pluginConfig:\n  - name: DefaultPreemption\n"
+                                                       "    args:\n      minCandidateNodesPercentage: 40\n"
+                                                       "      minCandidateNodesAbsolute: 2\n",
+                                                "kube.yaml");
+        QCOMPARE(p.minCandidateNodesPercentage, 40);
+        QCOMPARE(p.minCandidateNodesAbsolute, 2);
+        try {
+            parseKubeSchedulerConfig(head + "  pluginConfig:\n  - name: DefaultPreemption\n"
+                                            "    args:\n      minCandidateNodesPercentage: 140\n",
+                                     "kube.yaml");
+            QFAIL("expected an error");
+        } catch (const InputError& e) {
+            QCOMPARE(e.diagnostic().where.line, 8);
+            QVERIFY(QString::fromStdString(e.diagnostic().message).contains("0..100"));
+        }
+    }
     void badValuesAreLocated() {
         try {
             parseKubeSchedulerConfig("apiVersion: kubescheduler.config.k8s.io/v1\n"

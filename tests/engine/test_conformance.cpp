@@ -1,7 +1,8 @@
 // Conformance cases (tests/data/conformance/<suite>/<case>/{snapshot.yaml,scheduler.yaml,expected.json})
 // run through the real `gantry cycle` binary and compared as the suite's README prescribes:
 // bindings exact, bind_count, binds_per_hypernode_sorted, evicted as a multiset, pipelined (every
-// pipelined task of the job on one of the listed nodes), podgroup_phase, scores within tolerance.
+// pipelined task of the job on one of the listed nodes), podgroup_phase, scores within tolerance,
+// nominated exact (kube-default), pending reasons by substring.
 #include "snapshot/snapshot_importer.h"
 #include "state/cluster_state.h"
 #include "test_registry.h"
@@ -135,6 +136,8 @@ QString compare(const QString& dir, const json& expected, const json& got) {
                                     .arg(g, 0, 'g', 12);
             }
     }
+    if (expected.contains("nominated") && expected["nominated"] != got["nominated"])
+        problems << "nominated: want " + dump(expected["nominated"]) + ", got " + dump(got["nominated"]);
     if (expected.contains("pending"))
         for (const auto& [pod, text] : expected["pending"].items()) {
             if (!got["pending"].contains(pod)) {

@@ -50,6 +50,39 @@ std::string pod(const std::string& requests) {
 class SnapshotErrorsTest : public QObject {
     Q_OBJECT
   private slots:
+    // What the JobSet webhook rejects (pkg/webhooks/jobset_webhook.go): dependsOn on the first
+    // replicated job or on one that is not earlier; and a status other than Ready or Complete.
+    void jobSetDependsOn() {
+        const std::string head = "apiVersion: jobset.x-k8s.io/v1alpha2\nkind: JobSet\nmetadata: {name: js, "
+                                 "namespace: ns}\nspec:\n  replicatedJobs:\n";
+        const std::string tmpl =
+            "    template: {spec: {template: {spec: {containers: [{name: c, image: x}]}}}}\n";
+        QCOMPARE(
+            firstError(head + "  - name: a\n    dependsOn: [{name: b, status: Ready}]\n" + tmpl),
+            QString("bad.yaml:7:17: error: JobSet 'ns/js': spec.replicatedJobs[0].dependsOn[0]: dependsOn "
+                    "can't be set for the first replicated job"));
+        QCOMPARE(firstError(head + "  - name: a\n" + tmpl +
+                            "  - name: b\n    dependsOn: [{name: c, status: Ready}]\n" + tmpl),
+                 QString("bad.yaml:9:24: error: JobSet 'ns/js': spec.replicatedJobs[1].dependsOn[0].name: "
+                         "replicated job b cannot depend on replicated job 'c': dependsOn names an earlier "
+                         "replicated job"));
+        QCOMPARE(firstError(head + "  - name: a\n" + tmpl +
+                            "  - name: b\n    dependsOn: [{name: a, status: Started}]\n" + tmpl),
+                 QString("bad.yaml:9:35: error: JobSet 'ns/js': spec.replicatedJobs[1].dependsOn[0].status: "
+                         "expected Ready or Complete, got 'Started'"));
+    }
+    void disruptionBudgetCounts() {
+        QCOMPARE(
+            firstError("apiVersion: policy/v1\nkind: PodDisruptionBudget\nmetadata: {name: p, namespace: "
+                       "ns}\nspec:\n  minAvailable: 1\n  maxUnavailable: 20x\n"),
+            QString("bad.yaml:6:19: error: PodDisruptionBudget 'ns/p': spec.maxUnavailable: expected a "
+                    "non-negative number of pods or a percentage (\"50%\"), got '20x'"));
+        QCOMPARE(
+            firstError("apiVersion: policy/v1\nkind: PodDisruptionBudget\nmetadata: {name: p, namespace: "
+                       "ns}\nspec:\n  minAvailable: 1\n  maxUnavailable: 20%\n"),
+            QString("bad.yaml:5:3: error: PodDisruptionBudget 'ns/p': spec: minAvailable and maxUnavailable "
+                    "cannot be both set"));
+    }
     void malformedYaml() {
         QCOMPARE(firstError("apiVersion: v1\nkind: Node\nmetadata:\n  name: [n1, n2\nstatus: {}\n"),
                  QString("bad.yaml:5:7: error: YAML syntax error: did not find expected ',' or ']' while "

@@ -29,6 +29,122 @@ constexpr int64_t Ti = int64_t(1) << 40;
 class SnapshotObjectsTest : public QObject {
     Q_OBJECT
   private slots:
+    // The JobSet controller's order and exclusive placement (kubernetes-sigs/jobset
+    // pkg/controllers/jobset_controller.go, depends_on.go, pkg/webhooks/pod_webhook.go).
+    void jobSetOrderAndExclusivePlacement() {
+        const std::string text = R"(apiVersion: scheduling.k8s.io/v1
+kind: PriorityClass
+metadata: {name: hi}
+value: 500
+---
+apiVersion: v1
+kind: Namespace
+metadata: {name: ml}
+---
+apiVersion: jobset.x-k8s.io/v1alpha2
+kind: JobSet
+metadata:
+  name: js
+  namespace: ml
+  annotations: {alpha.jobset.sigs.k8s.io/exclusive-topology: rack}
+spec:
+  startupPolicy: {startupPolicyOrder: InOrder}
+  replicatedJobs:
+  - name: init
+    template:
+      metadata:
+        annotations: {gantry.io/duration: 30s}
+      spec:
+        template:
+          spec:
+            containers: [{name: c, image: x}]
+  - name: train
+    replicas: 2
+    dependsOn: [{name: init, status: Complete}]
+    template:
+      spec:
+        parallelism: 2
+        template:
+          spec:
+            priorityClassName: hi
+            containers: [{name: c, image: x}]
+)";
+        SnapshotImporter in;
+        in.addText(text, "js.yaml");
+        Diagnostics w;
+        const Cluster c = in.finish(w);
+        const Pod* init = findPod(c, "ml", "js-init-0-0");
+        QVERIFY(init);
+        QVERIFY(init->createdAfter.empty());
+        QCOMPARE(init->runSeconds.value_or(-1), 30.0);
+        QCOMPARE(init->labels.at("jobset.sigs.k8s.io/priority"), std::string("0"));
+        // InOrder: after init is ready; dependsOn: after it is complete.
+        const Pod* leader = findPod(c, "ml", "js-train-1-0");
+        QVERIFY(leader);
+        QCOMPARE(leader->createdAfter.size(), size_t(2));
+        QVERIFY(leader->createdAfter[0].kind == CreationCondition::Kind::RoleReady);
+        QVERIFY(leader->createdAfter[1].kind == CreationCondition::Kind::RoleComplete);
+        QCOMPARE(leader->createdAfter[1].name, std::string("init"));
+        QVERIFY(!leader->runSeconds);
+        // The job key is the SHA-1 of <namespace>/<job name>.
+        QCOMPARE(leader->labels.at("jobset.sigs.k8s.io/job-key"),
+                 std::string("3e4b29b728050740d95456802af11cbdf5162665"));
+        QCOMPARE(leader->labels.at("jobset.sigs.k8s.io/job-index"), std::string("1"));
+        QCOMPARE(leader->labels.at("jobset.sigs.k8s.io/priority"), std::string("500"));
+        QCOMPARE(leader->podAffinity.required.size(), size_t(1));
+        QCOMPARE(leader->podAffinity.required[0].topologyKey, std::string("rack"));
+        QCOMPARE(leader->podAntiAffinity.required.size(), size_t(1));
+        const auto& anti = leader->podAntiAffinity.required[0].labelSelector->matchExpressions;
+        QCOMPARE(anti.size(), size_t(3));
+        QCOMPARE(anti[2].values, std::vector<std::string>{"500"});
+        const Pod* follower = findPod(c, "ml", "js-train-1-1");
+        QVERIFY(follower->podAffinity.empty());
+        QCOMPARE(follower->createdAfter.size(), size_t(3));
+        QVERIFY(follower->createdAfter[2].kind == CreationCondition::Kind::PodScheduled);
+        QCOMPARE(follower->createdAfter[2].name, std::string("js-train-1-0"));
+        QCOMPARE(follower->createdAfter[2].topologyKey, std::string("rack"));
+        // The initializer finishes before the rest: the gang is the four train pods.
+        QCOMPARE(c.findPodGroup("ml", "js")->minMember, 4);
+        QVERIFY2(w.empty(), qPrintable(joined(w)));
+    }
+
+    void disruptionBudgetsAndPodStatus() {
+        const std::string text = R"(apiVersion: policy/v1
+kind: PodDisruptionBudget
+metadata: {name: web, namespace: ns}
+spec:
+  minAvailable: 50%
+  selector: {matchLabels: {app: web}}
+status:
+  disruptionsAllowed: 1
+  disruptedPods: {web-0: "2024-01-01T00:00:00Z"}
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: p, namespace: ns}
+spec:
+  containers: [{name: c, image: x}]
+status:
+  phase: Pending
+  nominatedNodeName: n1
+  startTime: "2024-01-01T00:00:10Z"
+)";
+        SnapshotImporter in;
+        in.addText(text, "pdb.yaml");
+        Diagnostics w;
+        const Cluster c = in.finish(w);
+        QCOMPARE(c.disruptionBudgets.size(), size_t(1));
+        const PodDisruptionBudget& pdb = c.disruptionBudgets[0];
+        QCOMPARE(pdb.minAvailable.value_or(""), std::string("50%"));
+        QVERIFY(!pdb.maxUnavailable);
+        QCOMPARE(pdb.disruptionsAllowed.value_or(-1), 1);
+        QCOMPARE(pdb.disruptedPods, std::vector<std::string>{"web-0"});
+        QCOMPARE(pdb.selector->matchLabels.at("app"), std::string("web"));
+        const Pod* p = findPod(c, "ns", "p");
+        QCOMPARE(p->nominatedNodeName, std::string("n1"));
+        QCOMPARE(p->startTime.value_or(0), int64_t(1704067210));
+    }
+
     void kubectlJsonList() {
         Diagnostics w;
         auto c = import({"kubectl-list.json"}, w);
@@ -325,9 +441,15 @@ class SnapshotObjectsTest : public QObject {
         QCOMPARE(share->gpu.models, std::vector<std::string>{"T4"});
         QCOMPARE(share->gpuIndices, (std::vector<int32_t>{0, 1, 3}));
 
+        // PodDisruptionBudgets, for kube-scheduler's preemption.
+        QCOMPARE(c.disruptionBudgets.size(), size_t(2));
+        QCOMPARE(c.disruptionBudgets[0].minAvailable.value_or(""), std::string("1"));
+        QCOMPARE(c.disruptionBudgets[1].maxUnavailable.value_or(""), std::string("1"));
+        QVERIFY(!c.disruptionBudgets[1].selector);
+
         // The namespaces the objects live in are assumed (no Namespace objects in the file); each kind
         // Gantry does not read is reported at its own first object.
-        QCOMPARE(w.size(), size_t(4));
+        QCOMPARE(w.size(), size_t(3));
         std::string file = dataPath("importers/training-jobs.yaml");
         QCOMPARE(QString::fromStdString(w[0].str()),
                  QString::fromStdString(file) +
@@ -336,13 +458,9 @@ class SnapshotObjectsTest : public QObject {
                      "kubernetes.io/metadata.name");
         QCOMPARE(QString::fromStdString(w[1].str()),
                  QString::fromStdString(file) +
-                     ":138:1: warning: skipped 2 objects of kind PodDisruptionBudget "
-                     "(policy/v1), which Gantry does not read");
-        QCOMPARE(QString::fromStdString(w[2].str()),
-                 QString::fromStdString(file) +
                      ":146:1: warning: skipped an object of kind Service (v1), which "
                      "Gantry does not read");
-        QCOMPARE(QString::fromStdString(w[3].str()),
+        QCOMPARE(QString::fromStdString(w[2].str()),
                  QString::fromStdString(file) + ":113:3: warning: Pod field 'spec.schedulingGates' is not "
                                                 "modelled by Gantry and was ignored");
         for (const char* ns : {"web", "vision", "default", "kube-system", "kube-public", "kube-node-lease"}) {

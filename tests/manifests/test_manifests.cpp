@@ -24,10 +24,26 @@ json readJson(const QString& path) {
 }
 
 // A name matches a key ending in '*' by prefix, else exactly.
+// '*' anywhere in key stands for any characters (a generateName suffix sits mid-name:
+// `sleep-job-*-driver-0-0`).
 bool globMatch(const std::string& key, const std::string& name) {
-    if (!key.empty() && key.back() == '*')
-        return name.compare(0, key.size() - 1, key, 0, key.size() - 1) == 0;
-    return key == name;
+    size_t k = 0, n = 0, star = std::string::npos, resume = 0;
+    while (n < name.size()) {
+        if (k < key.size() && key[k] == '*') {
+            star = k++;
+            resume = n;
+        } else if (k < key.size() && key[k] == name[n]) {
+            ++k;
+            ++n;
+        } else if (star != std::string::npos) {
+            k = star + 1;
+            n = ++resume;
+        } else {
+            return false;
+        }
+    }
+    while (k < key.size() && key[k] == '*') ++k;
+    return k == key.size();
 }
 
 struct Diag {

@@ -6,6 +6,7 @@
 #include "sim/reasons.h"
 #include "sim/simulator.h"
 #include "sim/sources.h"
+#include "sim/whatif.h"
 #include "snapshot/snapshot_importer.h"
 #include "test_registry.h"
 #include "volcano/scheduler_conf_reader.h"
@@ -39,6 +40,13 @@ Scenario load(const std::string& inventory, const std::string& conf = {}) {
 SimResult run(const Scenario& s) {
     Cluster cluster = s.project.cluster;
     SimWorkload w = fromTemplates(s.project.workloads, cluster, s.options.seed);
+    return simulate(cluster, w, s.options);
+}
+
+// A snapshot's what-if workloads (Jobs, JobSets) with the timing their annotations give.
+SimResult runJobs(const Scenario& s) {
+    Cluster cluster = s.project.cluster;
+    SimWorkload w = projectWorkload(s.project.workloads, cluster, TimingDefaults{}, s.options.seed);
     return simulate(cluster, w, s.options);
 }
 
@@ -338,6 +346,46 @@ spec:
         QCOMPARE(r.meanGpuAllocationPct, 100.0);
         QCOMPARE(int(r.pendingReasons.size()), 1);
         QVERIFY(r.pendingReasons[0].reason.find("started partly") != std::string::npos);
+    }
+
+    // kube-scheduler's victims leave one by one (docs/engine.md, Preemption): the low Job's two
+    // pods fill the node from 0 s; the high pod (10 s) evicts one (the other started no earlier and
+    // comes first by creation, so it is reprieved), is nominated, and binds when the victim is gone
+    // at 40 s (30 s grace). The low Job's clock stops at 10 s (no checkpoints: its 10 s are lost);
+    // its recreated pod waits for the high pod to finish at 90 s and the Job runs 90-190 s.
+    void kubePreemptionEvictsOnlyTheVictims() {
+        Scenario s = load("kube-preempt-one-pod.yaml");
+        s.options.profile = "kube-default";
+        const SimResult r = runJobs(s);
+        QCOMPARE(r.podEvictions, int64_t(1));
+        QCOMPARE(r.jobRestarts, int64_t(1));
+        QCOMPARE(r.jobsCompleted, int64_t(2));
+        QCOMPARE(r.endSeconds, 190.0);
+        QCOMPARE(priority(r, 1000).wait.max, 30.0);
+        // The low Job ran 0-10 s, then only from 90 s: its one remaining pod held 2 cpu throughout.
+        QCOMPARE(priority(r, 1).completion.max, 190.0);
+        s.options.skipIdleCycles = false;
+        const SimResult every = runJobs(s);
+        compareRuns(r, every);
+    }
+
+    // A JobSet's replicated jobs are created as its dependsOn allows: the initializer's pod succeeds
+    // after its own 10 s, the launcher is created and runs at 10 s, the four workers (created once
+    // it runs) at 11 s, and the JobSet's 100 s run from 11 s to 111 s.
+    void jobSetDependsOnCreatesPodsInTurn() {
+        Scenario s = load("jobset-depends-on.yaml");
+        s.options.profile = "kube-default";
+        const SimResult r = runJobs(s);
+        QCOMPARE(r.jobsStarted, int64_t(1));
+        QCOMPARE(r.jobsCompleted, int64_t(1));
+        QCOMPARE(r.endSeconds, 111.0);
+        QCOMPARE(queue(r, "default").waitSeconds, std::vector<double>{11.0});
+        // Under Volcano the controllers create the pods the same way; its pod-group controller gives
+        // the JobSet minMember 1, so the JobSet's clock starts with the launcher at 10 s.
+        s.options.profile = "volcano";
+        const SimResult v = runJobs(s);
+        QCOMPARE(v.jobsCompleted, int64_t(1));
+        QCOMPARE(v.endSeconds, 110.0);
     }
 
     void jobsThatCanNeverRunAreReported() {

@@ -3,6 +3,7 @@
 #include "profiles/kube_default/kube_scheduler.h"
 
 #include <algorithm>
+#include <iomanip>
 #include <memory>
 #include <vector>
 
@@ -15,6 +16,24 @@ class KubeDefaultProfile : public SchedulerProfile {
     explicit KubeDefaultProfile(const KubeSchedulerProfile& profile) : profile_(profile) {}
 
     BuildOptions buildOptions() const override { return kubeBuildOptions(); }
+
+    // kube-scheduler deletes only its victims; each one's controller recreates that pod alone.
+    bool evictionsRestartJobs() const override { return false; }
+
+    nlohmann::ordered_json cycleJson(const CycleResult& result, const CycleOptions& options) const override {
+        auto out = SchedulerProfile::cycleJson(result, options);
+        out["nominated"] = nlohmann::ordered_json::object();
+        for (const auto& [pod, node] : result.nominated) out["nominated"][pod] = node;
+        return out;
+    }
+
+    void printCycle(std::ostream& out, const CycleResult& result,
+                    const CycleOptions& options) const override {
+        SchedulerProfile::printCycle(out, result, options);
+        out << "Nominated (" << result.nominated.size() << ")\n";
+        for (const auto& [pod, node] : result.nominated)
+            out << "  " << std::left << std::setw(40) << pod << node << '\n';
+    }
 
     CycleResult cycle(ClusterState& state, const CycleOptions& options) override {
         CycleResult r = runKubeDefault(state, profile_, options.computeScores, options.compact, &checks_,
@@ -55,7 +74,7 @@ ProfileInfo profileInfo() {
     ProfileInfo info;
     info.name = "kube-default";
     info.title = "kube-scheduler";
-    info.summary = "pod by pod, no gang, no preemption";
+    info.summary = "pod by pod, no gang, preempts lower-priority pods";
     info.configFormat = ConfigFormat::KubeSchedulerConfiguration;
     info.make = [](const ProfileSetup& setup, Diagnostics*) -> std::unique_ptr<SchedulerProfile> {
         return std::make_unique<KubeDefaultProfile>(setup.policies.kube);

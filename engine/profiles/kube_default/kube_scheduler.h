@@ -4,7 +4,9 @@
 // NodeResourcesFit, PodTopologySpread and InterPodAffinity, scored by NodeResourcesFit's strategy
 // (LeastAllocated, MostAllocated, RequestedToCapacityRatio), BalancedAllocation, TaintToleration,
 // NodeAffinity, PodTopologySpread and InterPodAffinity with the profile's weights, and bound to the
-// best node at once. No gang: a job may start partly. No preemption.
+// best node at once. No gang: a job may start partly. A pod no node fits preempts lower-priority
+// pods as DefaultPreemption does: the victims are evicted and the pod is nominated to their node,
+// where it is bound once they are gone (a later cycle).
 #include "model/scheduler_conf.h"
 #include "profile/cycle_result.h"
 #include "state/cluster_state.h"
@@ -14,7 +16,8 @@
 
 namespace gantry::engine {
 
-// Pods of every scheduler name are taken: the contrast asks what kube-scheduler would do with them.
+// Pods of every scheduler name are taken: the contrast asks what kube-scheduler would do with them;
+// workloads of every queue.
 BuildOptions kubeBuildOptions();
 
 // What the filters that read only a pod's shape and a node object (NodeUnschedulable,

@@ -11,7 +11,11 @@ namespace gantry::engine::kueue {
 Placement::Placement(const Cluster& cluster, const SchedulerPolicies& policies) {
     const ProfileInfo* kube = findProfile("kube-default");
     if (!kube) throw std::logic_error("the kube-default profile is not registered");
-    kube_ = kube->make(ProfileSetup{cluster, policies, {}}, nullptr);
+    // kube-scheduler preempts by pod priority under Kueue too, but Kueue's cycle does not apply its
+    // evictions yet: placement runs without DefaultPreemption (docs/kueue.md).
+    SchedulerPolicies placing = policies;
+    placing.kube.preemption = false;
+    kube_ = kube->make(ProfileSetup{cluster, placing, {}}, nullptr);
 }
 
 void Placement::admit(ClusterState& st, const World& w, uint32_t wi, const Workload& wl) {
@@ -49,8 +53,8 @@ void Placement::admit(ClusterState& st, const World& w, uint32_t wi, const Workl
             tolerations.insert(tolerations.end(), flavor.tolerations.begin(), flavor.tolerations.end());
         }
         if (ownShape_[t] == UINT32_MAX) ownShape_[t] = st.tasks[t].shape;
-        // Only a pending pod changes shape: a placed one keeps what it was placed with.
-        if (st.tasks[t].status == TaskStatus::Pending)
+        // Only a pod not yet placed changes shape: a placed one keeps what it was placed with.
+        if (st.tasks[t].status == TaskStatus::Pending || st.tasks[t].status == TaskStatus::NotCreated)
             st.tasks[t].shape = st.shapeWithPlacement(ownShape_[t], selector, tolerations);
     }
 }
@@ -92,7 +96,8 @@ void Placement::release(ClusterState& st, uint32_t wi, const Workload& wl) {
     const bool same = wl.job < st.jobs.size() && st.jobAlive(wl.job) && st.jobs[wl.job].order == wl.jobOrder;
     for (uint32_t t : tasksOf_[wi]) {
         placeable_[t] = 0;
-        if (same && st.tasks[t].job == wl.job && st.tasks[t].status == TaskStatus::Pending &&
+        if (same && st.tasks[t].job == wl.job &&
+            (st.tasks[t].status == TaskStatus::Pending || st.tasks[t].status == TaskStatus::NotCreated) &&
             ownShape_[t] != UINT32_MAX)
             st.tasks[t].shape = ownShape_[t];
         ownShape_[t] = UINT32_MAX;
@@ -107,12 +112,14 @@ CycleResult Placement::place(ClusterState& st, CycleOptions options) {
     size_t kept = 0;
     for (uint32_t t : candidates_) {
         const TaskRec& task = st.tasks[t];
-        if (!placeable_[t] || task.status != TaskStatus::Pending) {
+        // A pod its controller creates later stays listed: it is placed once it exists.
+        if (!placeable_[t] || (task.status != TaskStatus::Pending && task.status != TaskStatus::NotCreated)) {
             listed_[t] = 0;
             continue;
         }
         candidates_[kept++] = t;
-        if (task.job != UINT32_MAX || !task.volcano) pending_.push_back(t);
+        if ((task.job != UINT32_MAX || !task.volcano) && task.status == TaskStatus::Pending)
+            pending_.push_back(t);
     }
     candidates_.resize(kept);
     options.pendingPods = &pending_;

@@ -359,6 +359,8 @@ uint32_t ShimState::appForJob(ClusterState& state, uint32_t job, double now) {
             held[app].push_back(int32_t(t));
             continue;
         }
+        // A pod its controller has not created yet asks for nothing (sync adds it once created).
+        if (state.tasks[t].status == TaskStatus::NotCreated) continue;
         Ask k = askFor(state, t, app, j.creationSeconds);
         k.originator = t == model;
         uint32_t index = p.addAsk(app, std::move(k));
@@ -620,8 +622,16 @@ void ShimState::sync(ClusterState& state, double now) {
         const uint32_t app = uint32_t(jobApp_[j]);
         for (uint32_t t : state.jobs[j].tasks) {
             const int32_t ask = askOfTask[t];
-            if (ask < 0) continue;
             const TaskRec& task = state.tasks[t];
+            if (ask < 0) {
+                // Created since by its controller (a JobSet's later replicated job): a new ask.
+                if (task.status == TaskStatus::Pending && task.node < 0 && p.apps[app].taskGroups.empty()) {
+                    const uint32_t index = p.addAsk(app, askFor(state, t, app, now));
+                    askOfTask[t] = int32_t(index);
+                    appAsks_[app].push_back(index);
+                }
+                continue;
+            }
             Ask& k = p.asks[uint32_t(ask)];
             if (k.allocated && task.node < 0 && task.status == TaskStatus::Pending) {
                 // Evicted and gone: the allocation is released, the recreated pod is a new ask.
