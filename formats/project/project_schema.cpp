@@ -111,4 +111,23 @@ bool enumFromText(const std::string& s, KubeSchedulerProfile::Strategy& v) {
     return lookup(s, v, all);
 }
 
+// A pod a controller creates later waits for a role to be ready or complete (JobSet startup order,
+// dependsOn), or for a pod to be scheduled (exclusive placement's leader).
+const char* enumText(CreationCondition::Kind v) {
+    switch (v) {
+    case CreationCondition::Kind::RoleReady:
+        return "RoleReady";
+    case CreationCondition::Kind::RoleComplete:
+        return "RoleComplete";
+    case CreationCondition::Kind::PodScheduled:
+        return "PodScheduled";
+    }
+    return "RoleReady";
+}
+bool enumFromText(const std::string& s, CreationCondition::Kind& v) {
+    using K = CreationCondition::Kind;
+    static const K all[] = {K::RoleReady, K::RoleComplete, K::PodScheduled};
+    return lookup(s, v, all);
+}
+
 } // namespace gantry::project

@@ -77,6 +77,8 @@ GANTRY_SCHEMA(Namespace, field("name", &Namespace::name, true), field("labels", 
               field("annotations", &Namespace::annotations));
 GANTRY_SCHEMA(GpuRequest, field("count", &GpuRequest::count), field("milli", &GpuRequest::milliPerGpu),
               field("models", &GpuRequest::models));
+GANTRY_SCHEMA(CreationCondition, field("kind", &CreationCondition::kind),
+              field("name", &CreationCondition::name), field("topologyKey", &CreationCondition::topologyKey));
 GANTRY_SCHEMA(Pod, field("name", &Pod::name, true), field("namespace", &Pod::ns), field("uid", &Pod::uid),
               field("labels", &Pod::labels), field("annotations", &Pod::annotations),
               field("requests", &Pod::requests), field("gpu", &Pod::gpu),
@@ -89,7 +91,9 @@ GANTRY_SCHEMA(Pod, field("name", &Pod::name, true), field("namespace", &Pod::ns)
               field("gpuIndices", &Pod::gpuIndices), field("group", &Pod::group), field("role", &Pod::role),
               field("preemptable", &Pod::preemptable), field("ownerKind", &Pod::ownerKind),
               field("ownerName", &Pod::ownerName), field("ownerUid", &Pod::ownerUid),
-              field("creationTimestamp", &Pod::creationTimestamp));
+              field("creationTimestamp", &Pod::creationTimestamp), field("startTime", &Pod::startTime),
+              field("nominatedNodeName", &Pod::nominatedNodeName), field("createdAfter", &Pod::createdAfter),
+              field("runSeconds", &Pod::runSeconds));
 GANTRY_SCHEMA(NetworkTopologyConstraint, field("mode", &NetworkTopologyConstraint::mode),
               field("highestTierAllowed", &NetworkTopologyConstraint::highestTierAllowed),
               field("highestTierName", &NetworkTopologyConstraint::highestTierName));
@@ -181,6 +185,12 @@ GANTRY_SCHEMA(YuniKornPartition, field("name", &YuniKornPartition::name),
               field("preemptionEnabled", &YuniKornPartition::preemptionEnabled),
               field("quotaPreemptionEnabled", &YuniKornPartition::quotaPreemptionEnabled),
               field("limits", &YuniKornPartition::limits), field("settings", &YuniKornPartition::settings));
+GANTRY_SCHEMA(PodDisruptionBudget, field("name", &PodDisruptionBudget::name, true),
+              field("namespace", &PodDisruptionBudget::ns), field("selector", &PodDisruptionBudget::selector),
+              field("minAvailable", &PodDisruptionBudget::minAvailable),
+              field("maxUnavailable", &PodDisruptionBudget::maxUnavailable),
+              field("disruptionsAllowed", &PodDisruptionBudget::disruptionsAllowed),
+              field("disruptedPods", &PodDisruptionBudget::disruptedPods));
 GANTRY_SCHEMA(Cluster, field("name", &Cluster::name), field("topologyLevels", &Cluster::topologyLevels),
               field("nodes", &Cluster::nodes), field("namespaces", &Cluster::namespaces),
               field("priorityClasses", &Cluster::priorityClasses), field("queues", &Cluster::queues),
@@ -188,7 +198,7 @@ GANTRY_SCHEMA(Cluster, field("name", &Cluster::name), field("topologyLevels", &C
               field("resourceFlavors", &Cluster::resourceFlavors), field("hyperNodes", &Cluster::hyperNodes),
               field("kueueTopologies", &Cluster::kueueTopologies), field("yunikorn", &Cluster::yunikorn),
               field("volcanoConf", &Cluster::volcanoConf), field("podGroups", &Cluster::podGroups),
-              field("pods", &Cluster::pods));
+              field("pods", &Cluster::pods), field("disruptionBudgets", &Cluster::disruptionBudgets));
 GANTRY_SCHEMA(KubeSchedulerProfile, field("schedulerName", &KubeSchedulerProfile::schedulerName),
               field("strategy", &KubeSchedulerProfile::strategy),
               field("resourceWeights", &KubeSchedulerProfile::resourceWeights),
@@ -227,6 +237,7 @@ const char* enumText(HyperNodeMember::Type v);
 const char* enumText(HyperNodeMember::Match v);
 const char* enumText(TargetScheduler v);
 const char* enumText(KubeSchedulerProfile::Strategy v);
+const char* enumText(CreationCondition::Kind v);
 bool enumFromText(const std::string& s, Queue::Kind& v);
 bool enumFromText(const std::string& s, QueueState& v);
 bool enumFromText(const std::string& s, PodPhase& v);
@@ -238,6 +249,7 @@ bool enumFromText(const std::string& s, HyperNodeMember::Type& v);
 bool enumFromText(const std::string& s, HyperNodeMember::Match& v);
 bool enumFromText(const std::string& s, TargetScheduler& v);
 bool enumFromText(const std::string& s, KubeSchedulerProfile::Strategy& v);
+bool enumFromText(const std::string& s, CreationCondition::Kind& v);
 
 inline constexpr const char* kProjectKind = "Project";
 

@@ -67,20 +67,6 @@ struct DeferredWorkload {
     std::function<void()> expand;
 };
 
-// One Kubernetes object: its reader, apiVersion split into group and version, kind, metadata.
-struct Object {
-    Y root;
-    std::string group;
-    std::string version;
-    std::string kind;
-    std::string name;
-    std::string ns;
-    Labels labels;
-    Labels annotations;
-    std::optional<int64_t> creationTimestamp; // metadata.creationTimestamp, Unix seconds
-    SourceRef source;
-};
-
 struct State {
     Cluster cluster;
     Diagnostics warnings;

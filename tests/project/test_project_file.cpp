@@ -344,7 +344,7 @@ class ProjectFileTest : public QObject {
             << "p.gantry:4:10: error: cluster: unknown key 'nodse' (expected one of: name, "
                "topologyLevels, nodes, namespaces, priorityClasses, queues, localQueues, "
                "resourceFlavors, hyperNodes, kueueTopologies, yunikorn, volcanoConf, podGroups, "
-               "pods)";
+               "pods, disruptionBudgets)";
         QTest::newRow("wrong type")
             << head + "cluster:\n  nodes:\n  - name: n\n    unschedulable: 1\n"
             << "p.gantry:6:20: error: cluster.nodes[0].unschedulable: expected true or false, "

@@ -164,6 +164,16 @@ class KubeScheduler {
         const bool affinity = podAffinityMatters(t);
         auto aff = affinity ? k8s::affinityPreFilter(st_, t) : k8s::AffinityState{};
         auto spread = k8s::spreadPreFilter(st_, t);
+        // A pod like one that found no node and no victims since the cycle last changed gets its
+        // answer: filters and the dry run read only the pod's shape and priority and the state.
+        const bool memo = !affinity && !st_.shapeOf(t).perNode && !nominatedOf_.count(t);
+        const uint64_t memoKey = (uint64_t(st_.tasks[t].shape) << 32) | uint32_t(priority(t));
+        if (memo)
+            if (auto it = unplaceable_.find(memoKey);
+                it != unplaceable_.end() && it->second.first == generation_) {
+                r.pending[st_.taskKey(t)] = it->second.second;
+                return;
+            }
         // evaluateNominatedNode: a pod whose nominated node fits goes there.
         if (auto it = nominatedOf_.find(t); it != nominatedOf_.end())
             if (filter(t, it->second, aff, spread, nullptr) == Code::Success) {
@@ -190,10 +200,18 @@ class KubeScheduler {
                 for (const auto& w : why) reasons[w] += weight_[i];
             }
             std::string msg = fitMessage(all_.size(), reasons);
+            bool changed = false;
             if (profile_.preemption) {
                 const std::string post = preempt(t, aff, spread, r);
-                if (!post.empty()) msg += " preemption: " + post + ".";
+                if (!post.empty())
+                    msg += " preemption: " + post + ".";
+                else
+                    changed = true; // victims evicted, the pod nominated
             }
+            if (changed)
+                ++generation_;
+            else if (memo)
+                unplaceable_[memoKey] = {generation_, msg};
             r.pending[st_.taskKey(t)] = msg;
             return;
         }
@@ -214,6 +232,7 @@ class KubeScheduler {
     }
 
     void bind(uint32_t t, uint32_t n, size_t qi, CycleResult& r) {
+        ++generation_;
         bindTask(t, n);
         unnominate(t);
         r.bindings[st_.taskKey(t)] = st_.nodeName(n);
@@ -664,6 +683,7 @@ class KubeScheduler {
     void unnominate(uint32_t t) {
         auto it = nominatedOf_.find(t);
         if (it == nominatedOf_.end()) return;
+        ++generation_; // a node lost a nominated pod: its filters may answer otherwise
         auto& list = nominatedOn_[it->second];
         list.erase(std::remove(list.begin(), list.end(), t), list.end());
         if (list.empty()) nominatedOn_.erase(it->second);
@@ -814,6 +834,10 @@ class KubeScheduler {
     std::vector<uint32_t> victims_, violating_, nonViolating_;        // scratch of selectVictims
     std::vector<int64_t> left_;
     std::vector<int32_t> minPriority_;
+    // Pods (shape, priority) that found no node and no victims, with the generation they did at;
+    // the generation moves with every binding, eviction and nomination change of the cycle.
+    std::unordered_map<uint64_t, std::pair<uint64_t, std::string>> unplaceable_;
+    uint64_t generation_ = 0;
     int32_t globalMinPriority_ = 0;
     bool budgetsDone_ = false;
     std::vector<int64_t> allowed_;
