@@ -273,10 +273,11 @@ class SnapshotErrorsTest : public QObject {
                  QString("in.yaml:6:3: warning: Queue field 'spec.wieght' is not modelled by Gantry and was "
                          "ignored (3 "
                          "objects; first here)"));
-        QCOMPARE(QString::fromStdString(d[1].str()),
-                 QString("in.yaml:7:3: warning: Queue field 'spec.extendClusters' is not modelled by Gantry and "
-                         "was ignored (3 "
-                         "objects; first here)"));
+        QCOMPARE(
+            QString::fromStdString(d[1].str()),
+            QString("in.yaml:7:3: warning: Queue field 'spec.extendClusters' is not modelled by Gantry and "
+                    "was ignored (3 "
+                    "objects; first here)"));
     }
     void embeddedConfigErrorsAreLocatedInTheFile() {
         std::string cm = "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: yunikorn-configs, namespace: "
