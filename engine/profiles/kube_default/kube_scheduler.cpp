@@ -60,8 +60,9 @@ int64_t scaled(const std::string& value, int64_t total) {
 
 class KubeScheduler {
   public:
-    KubeScheduler(ClusterState& st, const KubeSchedulerProfile& p, StaticNodeChecks& checks)
-        : st_(st), profile_(p), checks_(checks) {
+    KubeScheduler(ClusterState& st, const KubeSchedulerProfile& p, StaticNodeChecks& checks,
+                  bool answerLikePods)
+        : st_(st), profile_(p), checks_(checks), answerLikePods_(answerLikePods) {
         weights_ = {{"NodeResourcesFit", 1},  {"NodeResourcesBalancedAllocation", 1},
                     {"TaintToleration", 3},   {"NodeAffinity", 2},
                     {"PodTopologySpread", 2}, {"InterPodAffinity", 2},
@@ -166,7 +167,7 @@ class KubeScheduler {
         auto spread = k8s::spreadPreFilter(st_, t);
         // A pod like one that found no node and no victims since the cycle last changed gets its
         // answer: filters and the dry run read only the pod's shape and priority and the state.
-        const bool memo = !affinity && !st_.shapeOf(t).perNode && !nominatedOf_.count(t);
+        const bool memo = answerLikePods_ && !affinity && !st_.shapeOf(t).perNode && !nominatedOf_.count(t);
         const uint64_t memoKey = (uint64_t(st_.tasks[t].shape) << 32) | uint32_t(priority(t));
         if (memo)
             if (auto it = unplaceable_.find(memoKey);
@@ -838,6 +839,7 @@ class KubeScheduler {
     // the generation moves with every binding, eviction and nomination change of the cycle.
     std::unordered_map<uint64_t, std::pair<uint64_t, std::string>> unplaceable_;
     uint64_t generation_ = 0;
+    bool answerLikePods_ = true;
     int32_t globalMinPriority_ = 0;
     bool budgetsDone_ = false;
     std::vector<int64_t> allowed_;
@@ -862,9 +864,10 @@ StaticNodeChecks::Result StaticNodeChecks::check(const ClusterState& st, uint32_
 }
 
 CycleResult runKubeDefault(ClusterState& state, const KubeSchedulerProfile& profile, bool scores,
-                           bool compact, StaticNodeChecks* checks, const std::vector<uint32_t>* pods) {
+                           bool compact, StaticNodeChecks* checks, const std::vector<uint32_t>* pods,
+                           bool answerLikePods) {
     StaticNodeChecks once;
-    return KubeScheduler(state, profile, checks ? *checks : once).run(scores, compact, pods);
+    return KubeScheduler(state, profile, checks ? *checks : once, answerLikePods).run(scores, compact, pods);
 }
 
 } // namespace gantry::engine

@@ -37,9 +37,11 @@ class StaticNodeChecks {
 // Schedules every pending pod of the state, or only `pods` (CycleOptions::pendingPods) when given
 // (the state is restored before returning). `compact`: the simulator's form (CycleOptions::compact),
 // without the PodGroup phases and gangs by name. `checks`: kept across the cycles of one state (one
-// for this call when null).
+// for this call when null). `answerLikePods`: a pod like one that found no node and no victims
+// since the cycle last changed gets that pod's answer without filters or a dry run of its own (off
+// only to check that shortcut against full cycles).
 CycleResult runKubeDefault(ClusterState& state, const KubeSchedulerProfile& profile, bool scores = false,
                            bool compact = false, StaticNodeChecks* checks = nullptr,
-                           const std::vector<uint32_t>* pods = nullptr);
+                           const std::vector<uint32_t>* pods = nullptr, bool answerLikePods = true);
 
 } // namespace gantry::engine
