@@ -85,7 +85,9 @@ Requests countedRequests(const KueueConfig& config, Requests in) {
         const Wide step = kDenominator * (unitOf(name) == ResourceUnit::Milli && name != "cpu" ? 1000 : 1);
         const Wide v = total <= 0 ? 0 : mulSat((total + step - 1) / step, step / kDenominator);
         const Amount a = v >= Wide(kUnlimited) ? kUnlimited : Amount(v);
-        auto it = std::find_if(kept.begin(), kept.end(), [&](const auto& r) { return r.first == name; });
+        // A named copy: clang 14 cannot capture a structured binding.
+        const std::string& resource = name;
+        auto it = std::find_if(kept.begin(), kept.end(), [&](const auto& r) { return r.first == resource; });
         if (it != kept.end())
             it->second = addAmount(it->second, a);
         else
