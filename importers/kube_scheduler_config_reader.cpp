@@ -56,11 +56,21 @@ void readScoringStrategy(const Y& strategy, KubeSchedulerProfile& p) {
         strategy.fail("RequestedToCapacityRatio needs requestedToCapacityRatio.shape");
 }
 
+// validatePercentageOfNodesToScore: 0 (adaptive) to 100, for the configuration and each profile.
+std::optional<int32_t> readPercentageOfNodesToScore(const Y& value) {
+    auto percentage = value.optI32();
+    if (percentage)
+        if (auto problem = percentageOfNodesToScoreProblem(*percentage); !problem.empty())
+            value.fail(problem);
+    return percentage;
+}
+
 KubeSchedulerProfile readProfile(const Y& prof) {
     KubeSchedulerProfile p;
     p.source = prof.where();
-    prof.checkKeys("profile", {"schedulerName", "plugins", "pluginConfig"}, {"percentageOfNodesToScore"});
+    prof.checkKeys("profile", {"schedulerName", "plugins", "pluginConfig", "percentageOfNodesToScore"});
     p.schedulerName = prof["schedulerName"].str("default-scheduler");
+    p.percentageOfNodesToScore = readPercentageOfNodesToScore(prof["percentageOfNodesToScore"]);
     auto score = prof["plugins"]["score"];
     for (const auto& e : score["enabled"].items()) {
         std::string name = e["name"].str();
@@ -90,16 +100,13 @@ KubeSchedulerProfile readProfile(const Y& prof) {
             args.checkKeys("DefaultPreemptionArgs",
                            {"minCandidateNodesPercentage", "minCandidateNodesAbsolute"},
                            {"apiVersion", "kind"});
-            // ValidateDefaultPreemptionArgs: a percentage in 0..100, an absolute count >= 0, not both 0.
+            // ValidateDefaultPreemptionArgs.
             p.minCandidateNodesPercentage =
                 args["minCandidateNodesPercentage"].i32(p.minCandidateNodesPercentage);
-            if (p.minCandidateNodesPercentage < 0 || p.minCandidateNodesPercentage > 100)
-                args["minCandidateNodesPercentage"].fail("minCandidateNodesPercentage must be in 0..100");
             p.minCandidateNodesAbsolute = args["minCandidateNodesAbsolute"].i32(p.minCandidateNodesAbsolute);
-            if (p.minCandidateNodesAbsolute < 0)
-                args["minCandidateNodesAbsolute"].fail("minCandidateNodesAbsolute must not be negative");
-            if (p.minCandidateNodesPercentage == 0 && p.minCandidateNodesAbsolute == 0)
-                args.fail("minCandidateNodesPercentage and minCandidateNodesAbsolute must not both be 0");
+            if (auto problem =
+                    defaultPreemptionArgsProblem(p.minCandidateNodesPercentage, p.minCandidateNodesAbsolute))
+                (problem->first.empty() ? args : args[problem->first]).fail(problem->second);
             continue;
         }
         if (name != "NodeResourcesFit") {
@@ -118,11 +125,16 @@ KubeSchedulerProfile readRoot(const Y& root, const std::string& schedulerName) {
         root["apiVersion"].fail("expected apiVersion kubescheduler.config.k8s.io/v1, got '" + api + "'");
     if (root["kind"].str() != "KubeSchedulerConfiguration")
         root["kind"].fail("expected kind KubeSchedulerConfiguration, got '" + root["kind"].str() + "'");
+    const auto global = readPercentageOfNodesToScore(root["percentageOfNodesToScore"]);
     std::vector<KubeSchedulerProfile> profiles;
     for (const auto& prof : root["profiles"].items()) profiles.push_back(readProfile(prof));
+    // A profile without its own percentage takes the configuration's (numFeasibleNodesToFind).
+    for (auto& p : profiles)
+        if (!p.percentageOfNodesToScore) p.percentageOfNodesToScore = global;
     if (profiles.empty()) {
         KubeSchedulerProfile p;
         p.source = root.where();
+        p.percentageOfNodesToScore = global;
         return p; // kube-scheduler's defaults
     }
     for (const auto& p : profiles)

@@ -52,6 +52,25 @@ const char* toString(KubeSchedulerProfile::Strategy strategy) {
     return "LeastAllocated";
 }
 
+std::string percentageOfNodesToScoreProblem(int32_t percentage) {
+    if (percentage >= 0 && percentage <= 100) return {};
+    return "percentageOfNodesToScore " + std::to_string(percentage) + " is not in valid range [0-100]";
+}
+
+std::optional<std::pair<std::string, std::string>>
+defaultPreemptionArgsProblem(int32_t minCandidateNodesPercentage, int32_t minCandidateNodesAbsolute) {
+    if (minCandidateNodesPercentage < 0 || minCandidateNodesPercentage > 100)
+        return std::pair<std::string, std::string>{"minCandidateNodesPercentage",
+                                                   "minCandidateNodesPercentage must be in 0..100"};
+    if (minCandidateNodesAbsolute < 0)
+        return std::pair<std::string, std::string>{"minCandidateNodesAbsolute",
+                                                   "minCandidateNodesAbsolute must not be negative"};
+    if (minCandidateNodesPercentage == 0 && minCandidateNodesAbsolute == 0)
+        return std::pair<std::string, std::string>{
+            "", "minCandidateNodesPercentage and minCandidateNodesAbsolute must not both be 0"};
+    return std::nullopt;
+}
+
 std::optional<KubeSchedulerProfile::Strategy> strategyFromString(const std::string& text) {
     using S = KubeSchedulerProfile::Strategy;
     for (auto s : {S::LeastAllocated, S::MostAllocated, S::RequestedToCapacityRatio})

@@ -74,16 +74,26 @@ struct KubeSchedulerProfile {
     bool preemption = true;
     int32_t minCandidateNodesPercentage = 10;
     int32_t minCandidateNodesAbsolute = 100;
+    // The profile's percentageOfNodesToScore, else the configuration's; unset or 0: adaptive.
+    std::optional<int32_t> percentageOfNodesToScore;
     SourceRef source;
     bool operator==(const KubeSchedulerProfile& o) const {
         return schedulerName == o.schedulerName && strategy == o.strategy &&
                resourceWeights == o.resourceWeights && shape == o.shape && pluginWeights == o.pluginWeights &&
                disabledPlugins == o.disabledPlugins && preemption == o.preemption &&
                minCandidateNodesPercentage == o.minCandidateNodesPercentage &&
-               minCandidateNodesAbsolute == o.minCandidateNodesAbsolute;
+               minCandidateNodesAbsolute == o.minCandidateNodesAbsolute &&
+               percentageOfNodesToScore == o.percentageOfNodesToScore;
     }
 };
 const char* toString(KubeSchedulerProfile::Strategy strategy);
 std::optional<KubeSchedulerProfile::Strategy> strategyFromString(const std::string& text);
+
+// kube-scheduler's configuration validation of the fields Gantry keeps (validation.go): what is
+// wrong with the value, empty when nothing is. Every reader of these fields asks these.
+std::string percentageOfNodesToScoreProblem(int32_t percentage);
+// DefaultPreemptionArgs: as (field, problem); the field is empty when the pair is wrong together.
+std::optional<std::pair<std::string, std::string>>
+defaultPreemptionArgsProblem(int32_t minCandidateNodesPercentage, int32_t minCandidateNodesAbsolute);
 
 } // namespace gantry

@@ -97,6 +97,16 @@ template <class T> void readValue(const Y& y, T& out) {
     }
 }
 
+// A hand-edited project gets the checks gantry import makes on a KubeSchedulerConfiguration.
+void checkContrast(const Y& y, const KubeSchedulerProfile& k) {
+    if (k.percentageOfNodesToScore)
+        if (auto problem = percentageOfNodesToScoreProblem(*k.percentageOfNodesToScore); !problem.empty())
+            y["percentageOfNodesToScore"].fail(problem);
+    if (auto problem =
+            defaultPreemptionArgsProblem(k.minCandidateNodesPercentage, k.minCandidateNodesAbsolute))
+        (problem->first.empty() ? y : y[problem->first]).fail(problem->second);
+}
+
 } // namespace
 
 Project readProject(const std::string& text, const std::string& name, Diagnostics* warnings) {
@@ -115,6 +125,7 @@ Project readProject(const std::string& text, const std::string& name, Diagnostic
         (root["kind"].present() ? root["kind"] : root).fail("expected kind: Project");
     Project p;
     readStruct(root, p, {"apiVersion", "kind"});
+    if (p.contrast) checkContrast(root["contrast"], *p.contrast);
     auto checks = checkCluster(p.cluster);
     auto more = checkWorkloads(p.cluster, p.workloads);
     checks.insert(checks.end(), more.begin(), more.end());

@@ -204,7 +204,11 @@ GANTRY_SCHEMA(KubeSchedulerProfile, field("schedulerName", &KubeSchedulerProfile
               field("resourceWeights", &KubeSchedulerProfile::resourceWeights),
               field("shape", &KubeSchedulerProfile::shape),
               field("pluginWeights", &KubeSchedulerProfile::pluginWeights),
-              field("disabledPlugins", &KubeSchedulerProfile::disabledPlugins));
+              field("disabledPlugins", &KubeSchedulerProfile::disabledPlugins),
+              field("preemption", &KubeSchedulerProfile::preemption),
+              field("minCandidateNodesPercentage", &KubeSchedulerProfile::minCandidateNodesPercentage),
+              field("minCandidateNodesAbsolute", &KubeSchedulerProfile::minCandidateNodesAbsolute),
+              field("percentageOfNodesToScore", &KubeSchedulerProfile::percentageOfNodesToScore));
 GANTRY_SCHEMA(SimulationSettings, field("cycleSeconds", &SimulationSettings::cycleSeconds),
               field("horizonSeconds", &SimulationSettings::horizonSeconds),
               field("seed", &SimulationSettings::seed), field("profiles", &SimulationSettings::profiles));

@@ -51,6 +51,10 @@ Project everything() {
     k.shape = {{0, 0}, {100, 10}};
     k.pluginWeights = {{"NodeResourcesFit", 2}};
     k.disabledPlugins = {"ImageLocality"};
+    k.preemption = false;
+    k.minCandidateNodesPercentage = 20;
+    k.minCandidateNodesAbsolute = 5;
+    k.percentageOfNodesToScore = 30;
     p.contrast = k;
     p.volcano.actions = {"enqueue", "allocate", "preempt"};
     p.volcano.tiers[0].plugins[0].arguments = {{"a.b", "1"}, {"empty", ""}, {"list.0", "x"}};
@@ -365,6 +369,17 @@ class ProjectFileTest : public QObject {
             << "p.gantry:5:5: error: cycle in the queue tree: a -> b -> a";
         QTest::newRow("bad workload") << head + "workloads:\n- {name: w, jobs: 0}\n"
                                       << "p.gantry:4:19: error: workload 'w': jobs: jobs must be at least 1";
+        // kube-scheduler's validation ranges (validation.go), as gantry import applies them.
+        QTest::newRow("percentageOfNodesToScore")
+            << head + "contrast:\n  percentageOfNodesToScore: 101\n"
+            << "p.gantry:4:29: error: contrast.percentageOfNodesToScore: percentageOfNodesToScore 101 is not "
+               "in "
+               "valid range [0-100]";
+        QTest::newRow("DefaultPreemptionArgs")
+            << head + "contrast:\n  minCandidateNodesPercentage: 0\n  minCandidateNodesAbsolute: 0\n"
+            << "p.gantry:4:3: error: contrast: minCandidateNodesPercentage and minCandidateNodesAbsolute "
+               "must not "
+               "both be 0";
         QTest::newRow("syntax") << head + "cluster: {nodes: [\n"
                                 << "p.gantry:4:1: error: YAML syntax error: did not find expected node "
                                    "content while parsing a flow node";

@@ -36,7 +36,7 @@ class KubeDefaultProfile : public SchedulerProfile {
     }
 
     CycleResult cycle(ClusterState& state, const CycleOptions& options) override {
-        CycleResult r = runKubeDefault(state, profile_, options.computeScores, options.compact, &checks_,
+        CycleResult r = runKubeDefault(state, profile_, options.computeScores, options.compact, &memory_,
                                        options.pendingPods);
         if (options.compact) {
             // Each job's reason is its first pod's that stayed pending, in the job's pod order.
@@ -65,7 +65,7 @@ class KubeDefaultProfile : public SchedulerProfile {
 
   private:
     const KubeSchedulerProfile profile_;
-    StaticNodeChecks checks_;
+    KubeSchedulerMemory memory_;
 };
 
 } // namespace

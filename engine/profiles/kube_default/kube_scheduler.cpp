@@ -1,6 +1,7 @@
 #include "profiles/kube_default/kube_scheduler.h"
 
 #include "k8s/k8s.h"
+#include "k8s/node_search.h"
 #include "model/go_text.h"
 
 #include <algorithm>
@@ -60,9 +61,10 @@ int64_t scaled(const std::string& value, int64_t total) {
 
 class KubeScheduler {
   public:
-    KubeScheduler(ClusterState& st, const KubeSchedulerProfile& p, StaticNodeChecks& checks,
+    KubeScheduler(ClusterState& st, const KubeSchedulerProfile& p, KubeSchedulerMemory& memory,
                   bool answerLikePods)
-        : st_(st), profile_(p), checks_(checks), answerLikePods_(answerLikePods) {
+        : st_(st), profile_(p), checks_(memory.checks), search_(memory.search),
+          answerLikePods_(answerLikePods) {
         weights_ = {{"NodeResourcesFit", 1},  {"NodeResourcesBalancedAllocation", 1},
                     {"TaintToleration", 3},   {"NodeAffinity", 2},
                     {"PodTopologySpread", 2}, {"InterPodAffinity", 2},
@@ -124,6 +126,19 @@ class KubeScheduler {
             if (const int32_t n = st_.tasks[t].nominatedNode; n >= 0 && uint32_t(n) < st_.nodes.size())
                 nominate(t, uint32_t(n));
         st_.ensureIndexes();
+        if (search_.order().size() != st_.nodes.size()) {
+            // The scheduler cache adds the nodes as the API lists them: by name.
+            std::vector<std::string> zones(st_.nodes.size());
+            for (uint32_t i = 0; i < zones.size(); ++i)
+                zones[i] = k8s::zoneKey(st_.nodes[st_.nodeByRank[i]].labels);
+            std::vector<uint32_t> order = k8s::nodeTreeOrder(zones);
+            for (uint32_t& node : order) node = st_.nodeByRank[node];
+            search_.setOrder(std::move(order));
+        }
+        // Without a score plugin the first node that passes is as good as any (findNodesThatPassFilters).
+        toFind_ = weights_.empty() ? 1u
+                                   : uint32_t(k8s::numFeasibleNodesToFind(profile_.percentageOfNodesToScore,
+                                                                          int32_t(st_.nodes.size())));
         for (size_t qi = 0; qi < queue_.size(); ++qi) {
             const uint32_t t = queue_[qi];
             if (st_.tasks[t].status == TaskStatus::Pending) schedule(t, qi, r);
@@ -188,8 +203,21 @@ class KubeScheduler {
         byBucket_ = !affinity && !st_.shapeOf(t).perNode;
         buildCandidates(byBucket_);
         feasible_.clear();
-        for (uint32_t n : candidates_)
-            if (filter(t, n, aff, spread, nullptr) == Code::Success) feasible_.push_back(n);
+        rememberAnswers();
+        uint64_t passing = 0; // nodes that pass: a bucket's answer is each of its nodes'
+        for (size_t i = 0; i < candidates_.size(); ++i) {
+            const uint32_t n = candidates_[i];
+            const bool passes = filter(t, n, aff, spread, nullptr) == Code::Success;
+            remember(n, passes);
+            if (passes) {
+                feasible_.push_back(n);
+                passing += weight_[i];
+            }
+        }
+        // Unless more nodes pass than kube-scheduler looks for, its search checks every node, finds
+        // them all and starts the next one where this one started.
+        const bool window = passing > toFind_;
+        if (window) searchWindow();
         if (feasible_.empty()) {
             // Why no node fits is worked out only for a pod that stays pending.
             std::map<std::string, uint32_t> reasons;
@@ -220,6 +248,8 @@ class KubeScheduler {
         if (feasible_.size() == 1) {
             best = int32_t(feasible_[0]);
         } else {
+            // In a window, one node of each bucket found (the one the tie-break would pick) is scored.
+            if (window) representWindow();
             auto s = score(t, feasible_);
             int64_t max = std::numeric_limits<int64_t>::min();
             for (size_t i = 0; i < feasible_.size(); ++i)
@@ -230,6 +260,61 @@ class KubeScheduler {
                 }
         }
         bind(t, uint32_t(best), qi, r);
+    }
+
+    // The filters' answers of this pod: per node where the node answers alone (it holds nominated
+    // pods, or the pod's placement reads other pods or node names), else per bucket.
+    void rememberAnswers() {
+        ++stamp_;
+        bucketStamp_.resize(std::max(bucketStamp_.size(), st_.buckets.size()), 0);
+        bucketPasses_.resize(bucketStamp_.size(), 0);
+        nodeStamp_.resize(st_.nodes.size(), 0);
+        nodePasses_.resize(st_.nodes.size(), 0);
+    }
+    bool alone(uint32_t n) const { return !byBucket_ || nominatedOn_.count(n); }
+    void remember(uint32_t n, bool passes) {
+        if (alone(n)) {
+            nodeStamp_[n] = stamp_;
+            nodePasses_[n] = passes;
+        } else {
+            bucketStamp_[st_.nodeBucket[n]] = stamp_;
+            bucketPasses_[st_.nodeBucket[n]] = passes;
+        }
+    }
+
+    // percentageOfNodesToScore on a large cluster: the nodes found from where the last search stopped
+    // until toFind_ passed, each answering as its bucket did.
+    void searchWindow() {
+        auto passes = [&](uint32_t n) {
+            if (alone(n)) return nodeStamp_[n] == stamp_ && nodePasses_[n] != 0;
+            const uint32_t b = st_.nodeBucket[n];
+            return bucketStamp_[b] == stamp_ && bucketPasses_[b] != 0;
+        };
+        search_.find(toFind_, passes, feasible_);
+    }
+
+    // The nodes found, one per bucket (its lowest by name among those found): nodes of a bucket score
+    // alike, and the scores normalised over the found nodes have the same extremes.
+    void representWindow() {
+        if (!byBucket_) return;
+        ++stamp_;
+        size_t kept = 0;
+        for (uint32_t n : feasible_) {
+            if (nominatedOn_.count(n)) {
+                feasible_[kept++] = n;
+                continue;
+            }
+            const uint32_t b = st_.nodeBucket[n];
+            if (bucketStamp_[b] == stamp_) {
+                uint32_t& rep = feasible_[bucketPasses_[b]];
+                if (st_.nodes[n].rank < st_.nodes[rep].rank) rep = n;
+                continue;
+            }
+            bucketStamp_[b] = stamp_;
+            bucketPasses_[b] = uint32_t(kept); // reused: the bucket's place in the list
+            feasible_[kept++] = n;
+        }
+        feasible_.resize(kept);
     }
 
     void bind(uint32_t t, uint32_t n, size_t qi, CycleResult& r) {
@@ -822,6 +907,13 @@ class KubeScheduler {
     std::vector<Undo> undo_;
     std::vector<ClusterState::OpenedGate> opened_;
     StaticNodeChecks& checks_;
+    k8s::NodeSearch& search_;
+    uint32_t toFind_ = 0;                // numFeasibleNodesToFind for this cluster and profile
+    uint64_t stamp_ = 0;                 // marks the entries below of the current pod
+    std::vector<uint64_t> bucketStamp_;  // per bucket
+    std::vector<uint32_t> bucketPasses_; // per bucket: its filter answer (or place, see above)
+    std::vector<uint64_t> nodeStamp_;    // per node
+    std::vector<uint8_t> nodePasses_;    // per node answering alone: its filter answer
     std::vector<uint32_t> queue_, all_, feasible_, candidates_, weight_;
     std::vector<uint8_t> potentialFlag_; // nodes whose filters said Unschedulable
     std::vector<Candidate> found_;       // the dry run's candidates (reused: their victim lists too)
@@ -864,10 +956,10 @@ StaticNodeChecks::Result StaticNodeChecks::check(const ClusterState& st, uint32_
 }
 
 CycleResult runKubeDefault(ClusterState& state, const KubeSchedulerProfile& profile, bool scores,
-                           bool compact, StaticNodeChecks* checks, const std::vector<uint32_t>* pods,
+                           bool compact, KubeSchedulerMemory* memory, const std::vector<uint32_t>* pods,
                            bool answerLikePods) {
-    StaticNodeChecks once;
-    return KubeScheduler(state, profile, checks ? *checks : once, answerLikePods).run(scores, compact, pods);
+    KubeSchedulerMemory once;
+    return KubeScheduler(state, profile, memory ? *memory : once, answerLikePods).run(scores, compact, pods);
 }
 
 } // namespace gantry::engine

@@ -3,10 +3,11 @@
 // order they were created in), filtered by NodeUnschedulable, TaintToleration, NodeAffinity,
 // NodeResourcesFit, PodTopologySpread and InterPodAffinity, scored by NodeResourcesFit's strategy
 // (LeastAllocated, MostAllocated, RequestedToCapacityRatio), BalancedAllocation, TaintToleration,
-// NodeAffinity, PodTopologySpread and InterPodAffinity with the profile's weights, and bound to the
-// best node at once. No gang: a job may start partly. A pod no node fits preempts lower-priority
-// pods as DefaultPreemption does: the victims are evicted and the pod is nominated to their node,
-// where it is bound once they are gone (a later cycle).
+// NodeAffinity, PodTopologySpread and InterPodAffinity with the profile's weights over the nodes its
+// search found (percentageOfNodesToScore: k8s/node_search.h), and bound to the best at once. No gang: a job
+// may start partly. A pod no node fits preempts lower-priority pods as DefaultPreemption does: the victims
+// are evicted and the pod is nominated to their node, where it is bound once they are gone (a later cycle).
+#include "k8s/node_search.h"
 #include "model/scheduler_conf.h"
 #include "profile/cycle_result.h"
 #include "state/cluster_state.h"
@@ -34,14 +35,20 @@ class StaticNodeChecks {
     std::vector<Result> results_;
 };
 
+// What kube-scheduler keeps from one scheduling cycle to the next for one state.
+struct KubeSchedulerMemory {
+    StaticNodeChecks checks;
+    k8s::NodeSearch search; // where the next search for feasible nodes starts
+};
+
 // Schedules every pending pod of the state, or only `pods` (CycleOptions::pendingPods) when given
 // (the state is restored before returning). `compact`: the simulator's form (CycleOptions::compact),
-// without the PodGroup phases and gangs by name. `checks`: kept across the cycles of one state (one
+// without the PodGroup phases and gangs by name. `memory`: kept across the cycles of one state (one
 // for this call when null). `answerLikePods`: a pod like one that found no node and no victims
 // since the cycle last changed gets that pod's answer without filters or a dry run of its own (off
 // only to check that shortcut against full cycles).
 CycleResult runKubeDefault(ClusterState& state, const KubeSchedulerProfile& profile, bool scores = false,
-                           bool compact = false, StaticNodeChecks* checks = nullptr,
+                           bool compact = false, KubeSchedulerMemory* memory = nullptr,
                            const std::vector<uint32_t>* pods = nullptr, bool answerLikePods = true);
 
 } // namespace gantry::engine
