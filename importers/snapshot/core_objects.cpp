@@ -3,6 +3,7 @@
 #include "kubernetes/k8s_fields.h"
 
 #include <filesystem>
+#include <limits>
 
 namespace gantry::snapshot {
 
@@ -105,7 +106,8 @@ void inferGpus(const Y& where, Node& n) {
     if (!mem.empty()) {
         std::string error;
         auto mib = parseAmount("memory", mem, &error);
-        if (!mib || *mib < 0)
+        // A value whose bytes overflow 64 bits is no GPU's memory either.
+        if (!mib || *mib < 0 || *mib > std::numeric_limits<int64_t>::max() / (1024 * 1024))
             where.warn("label " + std::string(key::GpuMemoryMiB) + "='" + mem +
                        "' is not a number of MiB; GPU memory left unknown");
         else

@@ -214,6 +214,19 @@ class SnapshotErrorsTest : public QObject {
                          "the pod will "
                          "stay pending"));
     }
+    // GPU feature discovery's memory label in MiB: a value whose bytes do not fit 64 bits is a
+    // warning like any other that is not a number (found by the cycle_volcano fuzz target).
+    void gpuMemoryLabelTooLarge() {
+        for (const char* value : {"81999999999999920", "lots"}) {
+            auto d = diagnosticsOf(std::string("apiVersion: v1\nkind: Node\nmetadata:\n  name: n\n  labels:\n"
+                                               "    nvidia.com/gpu.memory: \"") +
+                                   value + "\"\n");
+            const bool warned = std::any_of(d.begin(), d.end(), [](const Diagnostic& x) {
+                return x.str().find("is not a number of MiB; GPU memory left unknown") != std::string::npos;
+            });
+            QVERIFY2(warned, value);
+        }
+    }
     void badEnumsAndSelectors() {
         QCOMPARE(
             firstError("apiVersion: v1\nkind: Node\nmetadata: {name: n}\nspec:\n  taints:\n  - {key: a, "
