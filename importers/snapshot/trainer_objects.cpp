@@ -11,8 +11,10 @@
 // - podGroupPolicy volcano: a Volcano PodGroup named after the TrainJob of all its pods, joined by
 //   the pods' scheduling.k8s.io/group-name annotation, in the queue of the runtime template's
 //   scheduling.volcano.sh/queue-name annotation; coscheduling: the scheduler-plugins PodGroup.
+// - the runtime JobSet's creation order (startupPolicy, dependsOn), as for a JobSet.
 // Pods are named as the JobSet's: <trainjob>-<replicated job>-<job index>-<pod index>.
 #include "import_state.h"
+#include "replicated_job_order.h"
 
 namespace gantry::snapshot {
 
@@ -44,6 +46,9 @@ void expandTrainJob(State& s, const Y& where, Expansion e, const std::string& ki
     const Y pgPolicy = spec["podGroupPolicy"];
     const bool volcano = pgPolicy["volcano"].present(), coscheduling = pgPolicy["coscheduling"].present();
     const Labels templateAnnotations = spec["template"]["metadata"]["annotations"].stringMap();
+    // The trainer copies the runtime's JobSet spec, its creation order included (an initializer
+    // the trainer step dependsOn to Complete runs first).
+    ReplicatedJobOrder order(spec["template"]["spec"]);
     for (const auto& rj : spec["template"]["spec"]["replicatedJobs"].items()) {
         Expansion::Role role;
         role.role = rj["name"].str();
@@ -65,6 +70,7 @@ void expandTrainJob(State& s, const Y& where, Expansion e, const std::string& ki
             s.containerResources = State::ContainerResources{"node", resourcesPerNode};
         role.pod = readPodTemplate(s, jobSpec["template"], "TrainJob");
         s.containerResources.reset();
+        order.next(rj, role);
         role.pod.pod.labels["jobset.sigs.k8s.io/jobset-name"] = e.name;
         role.pod.pod.labels["jobset.sigs.k8s.io/replicatedjob-name"] = role.role;
         if (volcano) role.pod.pod.annotations["scheduling.k8s.io/group-name"] = e.name;
@@ -76,6 +82,7 @@ void expandTrainJob(State& s, const Y& where, Expansion e, const std::string& ki
         };
         e.roles.push_back(std::move(role));
     }
+    order.finish(e.roles, spec["template"]["spec"]);
     queueOf(e);
     if (volcano) {
         auto queue = templateAnnotations.find("scheduling.volcano.sh/queue-name");
@@ -103,18 +110,18 @@ void readTrainingRuntime(State& s, const Object& o) {
     tmpl.checkKeys(o.kind + " template", {"metadata", "spec"});
     tmpl["metadata"].checkKeys(o.kind + " template", {"annotations"}, {"labels"});
     auto js = tmpl["spec"];
-    js.checkKeys(o.kind + " JobSet", {"replicatedJobs"},
-                 {"network", "successPolicy", "failurePolicy", "startupPolicy", "suspend", "coordinator",
-                  "managedBy", "ttlSecondsAfterFinished"});
+    js.checkKeys(o.kind + " JobSet", {"replicatedJobs", "startupPolicy"},
+                 {"network", "successPolicy", "failurePolicy", "suspend", "coordinator", "managedBy",
+                  "ttlSecondsAfterFinished"});
     auto rjobs = js["replicatedJobs"].items();
     if (rjobs.empty()) js.fail("the runtime's JobSet needs at least one replicated job");
     for (const auto& rj : rjobs) {
-        rj.checkKeys(o.kind + " replicated job", {"name", "replicas", "template"},
-                     {"dependsOn", "groupName"});
+        rj.checkKeys(o.kind + " replicated job", {"name", "replicas", "template", "dependsOn"},
+                     {"groupName"});
         if (rj["name"].str().empty()) rj.fail("replicated job has no name");
         if (rj["replicas"].i32(1) < 0) rj["replicas"].fail("replicas must not be negative");
         rj["template"].checkKeys(o.kind + " replicated job", {"metadata", "spec"});
-        rj["template"]["metadata"].checkKeys(o.kind + " replicated job", {"labels"}, {"annotations"});
+        rj["template"]["metadata"].checkKeys(o.kind + " replicated job", {"labels", "annotations"});
         checkJobSpec(rj["template"]["spec"], o.kind);
     }
     s.trainingRuntimes[{o.kind, runtimeKey(o.kind, o.ns), o.name}] = o;

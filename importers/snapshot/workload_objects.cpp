@@ -1,6 +1,7 @@
 // What-if workloads (batch/v1 Job, JobSet, Kubeflow PyTorchJob / MPIJob / TFJob) expanded into pods
 // and an implicit gang, and the coscheduling / Koordinator scheduling.sigs.k8s.io PodGroup.
 #include "import_state.h"
+#include "replicated_job_order.h"
 
 #include <algorithm>
 #include <cctype>
@@ -227,19 +228,11 @@ void readJobSet(State& s, const Object& o) {
     spec.checkKeys("JobSet", {"replicatedJobs", "startupPolicy"},
                    {"network", "successPolicy", "failurePolicy", "suspend", "coordinator", "managedBy",
                     "ttlSecondsAfterFinished"});
-    auto startup = spec["startupPolicy"];
-    startup.checkKeys("JobSet startupPolicy", {"startupPolicyOrder"});
-    // InOrder: the controller creates each replicated job once every earlier one is ready.
-    const bool inOrder =
-        startup["startupPolicyOrder"].choice("AnyOrder", {"AnyOrder", "InOrder"}) == "InOrder";
+    ReplicatedJobOrder order(spec);
     Expansion e = expansionOf(o, "jobset.x-k8s.io");
     auto rjobs = spec["replicatedJobs"].items();
     if (rjobs.empty()) spec.fail("a JobSet needs at least one replicated job");
-    std::vector<std::string> names;
-    // Replicated jobs others wait for to complete, and where the first such wait is written.
-    std::map<std::string, Y> awaitedComplete;
-    for (size_t k = 0; k < rjobs.size(); ++k) {
-        const auto& rj = rjobs[k];
+    for (const auto& rj : rjobs) {
         rj.checkKeys("JobSet replicated job", {"name", "replicas", "template", "dependsOn"}, {"groupName"});
         Expansion::Role role;
         role.role = rj["name"].str();
@@ -258,35 +251,7 @@ void readJobSet(State& s, const Object& o) {
         role.pod = readPodTemplate(s, jobSpec["template"], "JobSet");
         role.pod.pod.labels[kJobSetName] = o.name;
         role.pod.pod.labels[kReplicatedJobName] = role.role;
-        // Creation order: startupPolicy InOrder waits for every earlier replicated job to be
-        // ready, dependsOn for the named ones to be ready or complete (the JobSet webhook rejects
-        // dependsOn on the first replicated job and names that are not earlier ones).
-        std::vector<CreationCondition> after;
-        if (inOrder)
-            for (const auto& earlier : names)
-                after.push_back(
-                    CreationCondition{CreationCondition::Kind::RoleReady, earlier, {}, rj.where()});
-        for (const auto& d : rj["dependsOn"].items()) {
-            d.checkKeys("JobSet dependsOn", {"name", "status"});
-            if (k == 0) d.fail("dependsOn can't be set for the first replicated job");
-            const std::string name = d["name"].str();
-            if (std::find(names.begin(), names.end(), name) == names.end())
-                d["name"].fail("replicated job " + role.role + " cannot depend on replicated job '" + name +
-                               "': dependsOn names an earlier replicated job");
-            const std::string status = d["status"].str();
-            if (status != "Ready" && status != "Complete")
-                d["status"].fail("expected Ready or Complete, got '" + status + "'");
-            const bool complete = status == "Complete";
-            after.push_back(CreationCondition{complete ? CreationCondition::Kind::RoleComplete
-                                                       : CreationCondition::Kind::RoleReady,
-                                              name,
-                                              {},
-                                              d.where()});
-            if (complete) awaitedComplete.try_emplace(name, d);
-        }
-        role.pod.pod.createdAfter = after;
-        if (auto it = jobAnnotations.find(key::Duration); it != jobAnnotations.end())
-            role.pod.pod.runSeconds = jobMeta["annotations"][key::Duration].durationSeconds(0);
+        order.next(rj, role);
         // Exclusive placement, for the JobSet or this replicated job (labelAndAnnotateObject): the
         // pod webhook's affinities, or with the node-selector strategy the controller's own
         // nodeSelector and toleration (nodes labelled and tainted per job beforehand).
@@ -330,28 +295,9 @@ void readJobSet(State& s, const Object& o) {
             p.createdAfter.push_back(
                 CreationCondition{CreationCondition::Kind::PodScheduled, jobName + "-0", topology, p.source});
         };
-        names.push_back(role.role);
         e.roles.push_back(std::move(role));
     }
-    // A replicated job others wait for to complete finishes on its own clock in `gantry simulate`
-    // (gantry.io/duration on its template); one read elsewhere would never end the JobSet.
-    for (auto& role : e.roles) {
-        auto awaited = awaitedComplete.find(role.role);
-        if (awaited == awaitedComplete.end()) {
-            if (role.pod.pod.runSeconds)
-                spec.warn("gantry.io/duration on replicated job " + role.role +
-                          " is read only for replicated jobs another one waits to Complete; the JobSet's "
-                          "own gantry.io/duration times the rest");
-            role.pod.pod.runSeconds.reset();
-            continue;
-        }
-        if (!role.pod.pod.runSeconds) {
-            awaited->second.warn("replicated job " + role.role +
-                                 " is awaited Complete and has no gantry.io/duration on its template: "
-                                 "`gantry simulate` takes it to complete as soon as its pods run");
-            role.pod.pod.runSeconds = 0;
-        }
-    }
+    order.finish(e.roles, spec);
     queueOf(e);
     deferExpansion(s, o, std::move(e));
 }
