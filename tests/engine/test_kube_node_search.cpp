@@ -9,7 +9,7 @@
 //     101 and -1 are "not in valid range [0-100]").
 #include "engine_fixtures.h"
 #include "input_error.h"
-#include "k8s/node_search.h"
+#include "k8s/feasible_nodes.h"
 #include "kube_scheduler_config_reader.h"
 #include "profiles/kube_default/kube_scheduler.h"
 #include "test_registry.h"

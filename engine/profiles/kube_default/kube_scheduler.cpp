@@ -1,7 +1,7 @@
 #include "profiles/kube_default/kube_scheduler.h"
 
 #include "k8s/k8s.h"
-#include "k8s/node_search.h"
+#include "k8s/feasible_nodes.h"
 #include "model/go_text.h"
 
 #include <algorithm>

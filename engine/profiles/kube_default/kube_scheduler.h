@@ -4,10 +4,10 @@
 // NodeResourcesFit, PodTopologySpread and InterPodAffinity, scored by NodeResourcesFit's strategy
 // (LeastAllocated, MostAllocated, RequestedToCapacityRatio), BalancedAllocation, TaintToleration,
 // NodeAffinity, PodTopologySpread and InterPodAffinity with the profile's weights over the nodes its
-// search found (percentageOfNodesToScore: k8s/node_search.h), and bound to the best at once. No gang: a job
+// search found (percentageOfNodesToScore: k8s/feasible_nodes.h), and bound to the best at once. No gang: a job
 // may start partly. A pod no node fits preempts lower-priority pods as DefaultPreemption does: the victims
 // are evicted and the pod is nominated to their node, where it is bound once they are gone (a later cycle).
-#include "k8s/node_search.h"
+#include "k8s/feasible_nodes.h"
 #include "model/scheduler_conf.h"
 #include "profile/cycle_result.h"
 #include "state/cluster_state.h"

@@ -1,4 +1,4 @@
-#include "k8s/node_search.h"
+#include "k8s/feasible_nodes.h"
 
 #include <map>
 
