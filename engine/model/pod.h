@@ -70,6 +70,9 @@ struct Pod {
     std::optional<int64_t> startTime;            // status.startTime, Unix seconds
     std::string nominatedNodeName;               // status.nominatedNodeName: where preemption made room
     std::vector<CreationCondition> createdAfter; // empty: the pod exists
+    // spec.schedulingGates, in order: while one is left no scheduler places the pod
+    // (holdingSchedulingGates says which of them a what-if keeps).
+    std::vector<std::string> schedulingGates;
     // What-if: the pod succeeds this long after it starts running (a JobSet's initializer); none: it
     // runs as long as its job.
     std::optional<double> runSeconds;
@@ -88,8 +91,16 @@ struct Pod {
                preemptable == o.preemptable && ownerKind == o.ownerKind && ownerName == o.ownerName &&
                ownerUid == o.ownerUid && creationTimestamp == o.creationTimestamp &&
                startTime == o.startTime && nominatedNodeName == o.nominatedNodeName &&
-               createdAfter == o.createdAfter && runSeconds == o.runSeconds;
+               createdAfter == o.createdAfter && schedulingGates == o.schedulingGates &&
+               runSeconds == o.runSeconds;
     }
 };
+
+// The pod's scheduling gates that hold it in a what-if, in order. A scheduler's own admission gate
+// is not among them: the scheduler under test stands in for the one that set it (Kueue's admission
+// and topology gates, removed when Kueue admits the workload; Volcano's queue-allocation gate on a
+// pod that opted in with its annotation). Any other gate holds the pod under every profile, as
+// nothing in the what-if removes it.
+std::vector<std::string> holdingSchedulingGates(const Pod& pod);
 
 } // namespace gantry

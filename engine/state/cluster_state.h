@@ -74,6 +74,9 @@ struct PodShape {
     // Placement that depends on other pods or on the node's own name cannot use node classes.
     bool perNode = false;
     bool hasPreferredNodeAffinity = false;
+    // The scheduling gates that hold the pod (holdingSchedulingGates): none schedules it while any is
+    // left, and nothing in a what-if removes them.
+    std::vector<std::string> schedulingGates;
     int staticKey = 0; // equal for shapes whose static node predicate is the same
 };
 
@@ -166,9 +169,10 @@ struct JobRec {
     std::vector<std::pair<uint16_t, double>>
         roleSeconds; // roles whose pods succeed this long after they start
     int32_t statusCount[kStatusCount] = {};
-    int32_t pendingBestEffort = 0;  // pending tasks without requests
-    std::vector<int64_t> allocated; // sum of requests of tasks in an allocated status (dense)
-    uint64_t requestMask = 0;       // scalar dims any of its tasks names
+    int32_t pendingBestEffort = 0;    // pending tasks without requests
+    int32_t schedulingGatedTasks = 0; // tasks whose shape holds scheduling gates
+    std::vector<int64_t> allocated;   // sum of requests of tasks in an allocated status (dense)
+    uint64_t requestMask = 0;         // scalar dims any of its tasks names
     uint32_t order = 0;
     bool changed = false; // listed in ClusterState::changedJobs
     // ClusterState::requeues when the job was added or a task of it last went back to pending: until
@@ -394,6 +398,12 @@ class ClusterState {
         return strings.str(tasks[t].ns) + '/' + strings.str(tasks[t].name);
     }
     const PodShape& shapeOf(uint32_t t) const { return shapes[tasks[t].shape]; }
+    // A pending task its scheduling gates hold: no scheduler places it.
+    bool schedulingGated(uint32_t t) const {
+        return tasks[t].status == TaskStatus::Pending && !shapes[tasks[t].shape].schedulingGates.empty();
+    }
+    // kube-scheduler's words for it (the SchedulingGates plugin's PreEnqueue status).
+    std::string schedulingGatesReason(uint32_t t) const;
     int findNode(const std::string& name) const;
     int findQueue(const std::string& name) const;
     int findJob(const std::string& key) const;

@@ -116,6 +116,8 @@ uint32_t ClusterState::internShape(PodShape&& shape) {
     key += '|' + shape.priorityClassName + (shape.preemptNever ? "N" : "P");
     key += '|' + std::to_string(shape.gpu.count) + ':' + std::to_string(shape.gpu.milliPerGpu);
     for (const auto& m : shape.gpu.models) key += ',' + m;
+    key += '|';
+    for (const auto& g : shape.schedulingGates) key += g + ',';
     auto it = shapeIndex.find(key);
     if (it != shapeIndex.end()) return it->second;
     uint32_t id = uint32_t(shapes.size());
@@ -551,6 +553,7 @@ struct StateBuilder {
         sh.preemptNever = p.preemptionPolicy.empty() ? s.preemptNeverClasses.count(p.priorityClassName) > 0
                                                      : p.preemptionPolicy == "Never";
         sh.gpu = p.gpu;
+        sh.schedulingGates = holdingSchedulingGates(p);
         bool fieldSelector = false;
         if (p.nodeAffinity && p.nodeAffinity->required)
             for (const auto& t : *p.nodeAffinity->required)
@@ -644,6 +647,7 @@ struct StateBuilder {
             j.statusCount[int(TaskStatus::Pending)]++;
             if (s.shapes[t.shape].bestEffort) j.pendingBestEffort++;
             j.requestMask |= s.shapes[t.shape].presentMask;
+            if (!s.shapes[t.shape].schedulingGates.empty()) j.schedulingGatedTasks++;
             j.allocated.resize(size_t(s.D()), 0);
         }
         if (status != TaskStatus::Pending || node >= 0) {

@@ -93,7 +93,7 @@ GANTRY_SCHEMA(Pod, field("name", &Pod::name, true), field("namespace", &Pod::ns)
               field("ownerName", &Pod::ownerName), field("ownerUid", &Pod::ownerUid),
               field("creationTimestamp", &Pod::creationTimestamp), field("startTime", &Pod::startTime),
               field("nominatedNodeName", &Pod::nominatedNodeName), field("createdAfter", &Pod::createdAfter),
-              field("runSeconds", &Pod::runSeconds));
+              field("schedulingGates", &Pod::schedulingGates), field("runSeconds", &Pod::runSeconds));
 GANTRY_SCHEMA(NetworkTopologyConstraint, field("mode", &NetworkTopologyConstraint::mode),
               field("highestTierAllowed", &NetworkTopologyConstraint::highestTierAllowed),
               field("highestTierName", &NetworkTopologyConstraint::highestTierName));

@@ -3,6 +3,7 @@
 #include "import_state.h"
 #include "kubernetes/k8s_fields.h"
 
+#include <algorithm>
 #include <charconv>
 
 namespace gantry::snapshot {
@@ -115,7 +116,7 @@ void readPodSpec(State& s, const Y& spec, Pod& pod, const std::string& kind,
     spec.checkKeys(kind,
                    {"containers", "initContainers", "overhead", "nodeSelector", "affinity", "tolerations",
                     "topologySpreadConstraints", "priority", "priorityClassName", "preemptionPolicy",
-                    "schedulerName", "nodeName", "resources"},
+                    "schedulerName", "nodeName", "resources", "schedulingGates"},
                    {"volumes",
                     "restartPolicy",
                     "terminationGracePeriodSeconds",
@@ -199,6 +200,18 @@ void readPodSpec(State& s, const Y& spec, Pod& pod, const std::string& kind,
                                       "'");
     pod.schedulerName = spec["schedulerName"].str("default-scheduler");
     pod.nodeName = spec["nodeName"].str();
+    // The API server's checks (validatePodSchedulingGates): each gate named, no name twice.
+    for (const auto& gate : spec["schedulingGates"].items()) {
+        gate.checkKeys("scheduling gate", {"name"});
+        std::string name = gate["name"].str();
+        if (name.empty()) gate["name"].fail("a scheduling gate needs a name");
+        if (std::find(pod.schedulingGates.begin(), pod.schedulingGates.end(), name) !=
+            pod.schedulingGates.end())
+            gate["name"].fail("duplicate scheduling gate '" + name + "'");
+        pod.schedulingGates.push_back(std::move(name));
+    }
+    if (!pod.schedulingGates.empty() && !pod.nodeName.empty())
+        spec["nodeName"].fail("nodeName cannot be set until all schedulingGates have been removed");
 }
 
 void applyPodConventions(const Y& where, Pod& pod) {

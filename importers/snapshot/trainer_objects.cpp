@@ -11,10 +11,12 @@
 // - podGroupPolicy volcano: a Volcano PodGroup named after the TrainJob of all its pods, joined by
 //   the pods' scheduling.k8s.io/group-name annotation, in the queue of the runtime template's
 //   scheduling.volcano.sh/queue-name annotation; coscheduling: the scheduler-plugins PodGroup.
-// - the runtime JobSet's creation order (startupPolicy, dependsOn), as for a JobSet.
+// - the runtime JobSet's creation order (startupPolicy, dependsOn), as for a JobSet;
+// - the TrainJob's runtimePatches merged into the runtime's pod templates first (runtime_patches.h).
 // Pods are named as the JobSet's: <trainjob>-<replicated job>-<job index>-<pod index>.
 #include "import_state.h"
 #include "replicated_job_order.h"
+#include "runtime_patches.h"
 
 namespace gantry::snapshot {
 
@@ -32,7 +34,8 @@ std::string runtimeKey(const std::string& kind, const std::string& ns) {
 }
 
 void expandTrainJob(State& s, const Y& where, Expansion e, const std::string& kind,
-                    const std::string& runtime, std::optional<int32_t> numNodes, const Y& resourcesPerNode) {
+                    const std::string& runtime, std::optional<int32_t> numNodes, const Y& resourcesPerNode,
+                    const Y& patches) {
     auto found = s.trainingRuntimes.find({kind, runtimeKey(kind, e.ns), runtime});
     if (found == s.trainingRuntimes.end()) {
         where["spec"]["runtimeRef"].warn("names " + kind + " '" + runtime +
@@ -49,6 +52,10 @@ void expandTrainJob(State& s, const Y& where, Expansion e, const std::string& ki
     // The trainer copies the runtime's JobSet spec, its creation order included (an initializer
     // the trainer step dependsOn to Complete runs first).
     ReplicatedJobOrder order(spec["template"]["spec"]);
+    std::vector<std::string> runtimeJobs;
+    for (const auto& rj : spec["template"]["spec"]["replicatedJobs"].items())
+        runtimeJobs.push_back(rj["name"].str());
+    checkPatchedReplicatedJobs(patches, runtimeJobs);
     for (const auto& rj : spec["template"]["spec"]["replicatedJobs"].items()) {
         Expansion::Role role;
         role.role = rj["name"].str();
@@ -70,6 +77,7 @@ void expandTrainJob(State& s, const Y& where, Expansion e, const std::string& ki
             s.containerResources = State::ContainerResources{"node", resourcesPerNode};
         role.pod = readPodTemplate(s, jobSpec["template"], "TrainJob");
         s.containerResources.reset();
+        applyRuntimePatches(patches, role.role, role.pod.pod);
         order.next(rj, role);
         role.pod.pod.labels["jobset.sigs.k8s.io/jobset-name"] = e.name;
         role.pod.pod.labels["jobset.sigs.k8s.io/replicatedjob-name"] = role.role;
@@ -131,7 +139,7 @@ void readTrainJob(State& s, const Object& o) {
     const Y& r = o.root;
     r.checkKeys("TrainJob", {"apiVersion", "kind", "metadata", "spec"}, {"status"});
     auto spec = r["spec"];
-    spec.checkKeys("TrainJob", {"runtimeRef", "trainer"},
+    spec.checkKeys("TrainJob", {"runtimeRef", "trainer", "runtimePatches"},
                    {"initializer", "suspend", "activeDeadlineSeconds", "managedBy"});
     auto ref = spec["runtimeRef"];
     ref.checkKeys("TrainJob runtimeRef", {"name", "apiGroup", "kind"});
@@ -146,12 +154,14 @@ void readTrainJob(State& s, const Object& o) {
                       {"image", "command", "args", "env", "numProcPerNode"});
     const std::optional<int32_t> numNodes = trainer["numNodes"].optI32();
     if (numNodes && *numNodes < 1) trainer["numNodes"].fail("numNodes must be at least 1");
+    checkRuntimePatches(spec["runtimePatches"]);
     Expansion e = expansionOf(o, kGroup);
     s.workloads.push_back(DeferredWorkload{kGroup, "TrainJob", o.ns, o.name, o.source, nullptr});
     // The runtime may come later in the input: the JobSet is built once every file is in.
     s.workloads.back().expand = [&s, where = r, e = std::move(e), kind, runtime, numNodes,
-                                 resources = trainer["resourcesPerNode"]]() {
-        expandTrainJob(s, where, e, kind, runtime, numNodes, resources);
+                                 resources = trainer["resourcesPerNode"],
+                                 patches = spec["runtimePatches"]]() {
+        expandTrainJob(s, where, e, kind, runtime, numNodes, resources, patches);
     };
 }
 

@@ -227,6 +227,23 @@ class SnapshotErrorsTest : public QObject {
             QVERIFY2(warned, value);
         }
     }
+    // The API server's checks of spec.schedulingGates (validatePodSchedulingGates and, at creation,
+    // a nodeName with gates left): each is refused where it is written, and nothing else is lost.
+    void schedulingGateErrors() {
+        const std::string head =
+            "apiVersion: v1\nkind: Pod\nmetadata: {name: p}\nspec:\n  containers: [{name: c}]\n";
+        QCOMPARE(firstError(head + "  schedulingGates: [{name: a.io/x}, {name: a.io/x}]\n"),
+                 QString("bad.yaml:6:44: error: Pod 'default/p': spec.schedulingGates[1].name: duplicate "
+                         "scheduling gate 'a.io/x'"));
+        QCOMPARE(
+            firstError(head + "  schedulingGates: [{name: \"\"}]\n"),
+            QString("bad.yaml:6:28: error: Pod 'default/p': spec.schedulingGates[0].name: a scheduling gate "
+                    "needs a name"));
+        QCOMPARE(
+            firstError(head + "  nodeName: n1\n  schedulingGates: [{name: a.io/x}]\n"),
+            QString("bad.yaml:6:13: error: Pod 'default/p': spec.nodeName: nodeName cannot be set until all "
+                    "schedulingGates have been removed"));
+    }
     void badEnumsAndSelectors() {
         QCOMPARE(
             firstError("apiVersion: v1\nkind: Node\nmetadata: {name: n}\nspec:\n  taints:\n  - {key: a, "

@@ -10,6 +10,64 @@
 using namespace gantry;
 using namespace gantry::test;
 
+namespace {
+
+// A runtime of two steps: an initializer the patches leave alone, and the trainer's node job whose
+// pod template has a nodeSelector, a toleration, a label and a gate of its own.
+const char* kRuntime = R"(apiVersion: trainer.kubeflow.org/v1alpha1
+kind: ClusterTrainingRuntime
+metadata: {name: rt}
+spec:
+  mlPolicy: {numNodes: 2, torch: {}}
+  template:
+    spec:
+      replicatedJobs:
+      - name: dataset-initializer
+        template:
+          metadata: {labels: {trainer.kubeflow.org/trainjob-ancestor-step: dataset-initializer}}
+          spec:
+            template:
+              spec:
+                nodeSelector: {zone: a}
+                containers: [{name: dataset-initializer, image: x}]
+      - name: node
+        template:
+          metadata: {labels: {trainer.kubeflow.org/trainjob-ancestor-step: trainer}}
+          spec:
+            template:
+              metadata: {labels: {team: a, keep: "yes"}}
+              spec:
+                nodeSelector: {zone: a, pool: old}
+                tolerations: [{key: gpu, operator: Exists, effect: NoSchedule}]
+                schedulingGates: [{name: example.io/quota}]
+                containers: [{name: node, image: x}]
+)";
+
+std::string trainJob(const std::string& patches) {
+    return "---\napiVersion: trainer.kubeflow.org/v1alpha1\nkind: TrainJob\nmetadata: {name: tj, namespace: "
+           "ns}\nspec:\n  runtimeRef: {name: rt}\n  runtimePatches:\n" +
+           patches;
+}
+
+std::string nodePatch(const std::string& manager, const std::string& job, const std::string& podTemplate) {
+    return "  - manager: " + manager +
+           "\n    trainingRuntimeSpec:\n      template:\n        spec:\n          replicatedJobs:\n          "
+           "- name: " +
+           job + "\n            template:\n              spec:\n                template: " + podTemplate +
+           "\n";
+}
+
+Cluster read(const std::string& text) {
+    SnapshotImporter in;
+    in.addText(text, "in.yaml");
+    Diagnostics d;
+    Cluster c = in.finish(d);
+    throwIfErrors(d);
+    return c;
+}
+
+} // namespace
+
 class TrainerObjectsTest : public QObject {
     Q_OBJECT
   private slots:
@@ -60,6 +118,52 @@ class TrainerObjectsTest : public QObject {
         QCOMPARE(orphan->where.line, 156);
         for (const auto& d : w)
             QVERIFY2(d.message.find("does not read") == std::string::npos, qPrintable(joined(w)));
+    }
+    // runtimePatches are strategic-merged in order into the runtime's JobSet before it is built
+    // (mergeRuntimePatches, pkg/runtime/core/trainingruntime.go). Into a corev1.PodSpec a strategic
+    // merge patch merges nodeSelector key by key (null deletes a key), replaces the atomic
+    // tolerations list, and merges schedulingGates by name (kubernetes/website
+    // update-api-object-kubectl-patch.md; PodSpec's patchStrategy tags); pod labels merge too.
+    void runtimePatchesMergeIntoThePodTemplates() {
+        const Cluster c = read(
+            kRuntime +
+            trainJob(
+                nodePatch("example.io/platform", "node",
+                          "{metadata: {labels: {team: ml}}, spec: {nodeSelector: {node-type: training, pool: "
+                          "null}, tolerations: [{key: training-workload, operator: Equal, value: \"true\", "
+                          "effect: NoSchedule}], schedulingGates: [{name: example.io/quota}]}}") +
+                nodePatch("example.io/scheduler", "node",
+                          "{spec: {nodeSelector: {node-type: gpu-training}, schedulingGates: [{name: "
+                          "example.io/data}]}}")));
+        const Pod* node = findPod(c, "ns", "tj-node-0-1");
+        QVERIFY(node);
+        QCOMPARE(node->nodeSelector, (Labels{{"zone", "a"}, {"node-type", "gpu-training"}}));
+        QCOMPARE(node->tolerations.size(), size_t(1));
+        QCOMPARE(node->tolerations[0].key, std::string("training-workload"));
+        QCOMPARE(node->schedulingGates, (std::vector<std::string>{"example.io/quota", "example.io/data"}));
+        QCOMPARE(node->labels.at("team"), std::string("ml"));
+        QCOMPARE(node->labels.at("keep"), std::string("yes"));
+        QCOMPARE(node->labels.at("jobset.sigs.k8s.io/jobset-name"), std::string("tj"));
+        // A replicated job no patch names is built as the runtime has it.
+        const Pod* init = findPod(c, "ns", "tj-dataset-initializer-0-0");
+        QVERIFY(init);
+        QCOMPARE(init->nodeSelector, (Labels{{"zone", "a"}}));
+        QVERIFY(init->schedulingGates.empty());
+    }
+
+    // What the trainer's webhook refuses (plugins/jobset Validate): a patch for a replicated job the
+    // runtime does not have, and a manager that is not a domain-prefixed path.
+    void runtimePatchErrors() {
+        QCOMPARE(
+            errorOf([&] { read(kRuntime + trainJob(nodePatch("example.io/platform", "launcher", "{}"))); }),
+            QString("in.yaml:40:19: error: TrainJob 'ns/tj': spec.runtimePatches[0].trainingRuntimeSpec."
+                    "template.spec.replicatedJobs[0].name: replicated job 'launcher' is not in the runtime's "
+                    "JobSet template: the trainer refuses the TrainJob"));
+        QCOMPARE(
+            errorOf([&] { read(kRuntime + trainJob(nodePatch("platform", "node", "{}"))); }),
+            QString(
+                "in.yaml:35:14: error: TrainJob 'ns/tj': spec.runtimePatches[0].manager: manager must be a "
+                "domain-prefixed path (such as \"acme.io/foo\"), got 'platform'"));
     }
 };
 

@@ -1,7 +1,7 @@
 #include "profiles/kube_default/kube_scheduler.h"
 
-#include "k8s/k8s.h"
 #include "k8s/feasible_nodes.h"
+#include "k8s/k8s.h"
 #include "model/go_text.h"
 
 #include <algorithm>
@@ -102,10 +102,12 @@ class KubeScheduler {
         // the pods of its own profiles (responsibleForPod in pkg/scheduler/eventhandlers.go).
         auto take = [&](uint32_t t) {
             if (st_.tasks[t].status != TaskStatus::Pending) return;
-            if (st_.tasks[t].volcano)
-                queue_.push_back(t);
-            else
+            if (!st_.tasks[t].volcano)
                 r.pending[st_.taskKey(t)] = kOtherScheduler;
+            else if (st_.schedulingGated(t)) // PreEnqueue keeps it out of the active queue
+                r.pending[st_.taskKey(t)] = st_.schedulingGatesReason(t);
+            else
+                queue_.push_back(t);
         };
         if (pods) {
             for (uint32_t t : *pods) take(t);

@@ -83,6 +83,9 @@ void ShimState::attach(ClusterState& state, double now) {
             continue;
         }
         if (!placed && task.status != TaskStatus::Pending) continue;
+        // The shim makes no application or task of a pod that scheduling gates hold
+        // (Context.updateYuniKornPod in pkg/cache/context.go).
+        if (!placed && state.schedulingGated(t)) continue;
         bool rejectedApp = false;
         uint32_t app = appFor(state, t, now, &rejectedApp);
         if (rejectedApp) continue;
@@ -284,6 +287,8 @@ uint32_t ShimState::appForJob(ClusterState& state, uint32_t job, double now) {
     if (jobApp_[job] >= 0) return uint32_t(jobApp_[job]);
     Partition& p = *partition_;
     const JobRec& j = state.jobs[job];
+    // Every pod gated: nothing the shim sees yet.
+    if (!j.tasks.empty() && j.schedulingGatedTasks == int32_t(j.tasks.size())) return kNone;
     const uint32_t model = j.tasks.empty() ? 0 : j.tasks.front();
     // A workload read from its manifest: the shim reads its pods (controllers.cpp keeps the first
     // one's reading by application id): user, task groups, gang style, placeholder timeout.
@@ -355,6 +360,7 @@ uint32_t ShimState::appForJob(ClusterState& state, uint32_t job, double now) {
     const bool gang = !p.apps[app].taskGroups.empty();
     for (uint32_t t : j.tasks) {
         if (askOfTask.size() <= t) askOfTask.resize(state.tasks.size(), -1);
+        if (state.schedulingGated(t)) continue;
         if (gang) {
             held[app].push_back(int32_t(t));
             continue;
@@ -380,6 +386,7 @@ void ShimState::join(ClusterState& state, uint32_t job, uint32_t app) {
     members_[app].jobs.push_back(job);
     for (uint32_t t : j.tasks) {
         if (askOfTask.size() <= t) askOfTask.resize(state.tasks.size(), -1);
+        if (state.schedulingGated(t)) continue;
         if (!held[app].empty()) {
             held[app].push_back(int32_t(t));
             continue;
@@ -625,7 +632,8 @@ void ShimState::sync(ClusterState& state, double now) {
             const TaskRec& task = state.tasks[t];
             if (ask < 0) {
                 // Created since by its controller (a JobSet's later replicated job): a new ask.
-                if (task.status == TaskStatus::Pending && task.node < 0 && p.apps[app].taskGroups.empty()) {
+                if (task.status == TaskStatus::Pending && task.node < 0 && p.apps[app].taskGroups.empty() &&
+                    !state.schedulingGated(t)) {
                     const uint32_t index = p.addAsk(app, askFor(state, t, app, now));
                     askOfTask[t] = int32_t(index);
                     appAsks_[app].push_back(index);

@@ -324,6 +324,12 @@ std::string YuniKornProfile::pendingReason(const ClusterState& state, uint32_t t
     const Partition& p = shim_.partition();
     const int32_t askIndex = task < shim_.askOfTask.size() ? shim_.askOfTask[task] : -1;
     if (askIndex < 0) {
+        // The shim's event for a gated pod (Context.updateYuniKornPod): the gates joined by commas.
+        if (state.schedulingGated(task)) {
+            std::string gates;
+            for (const auto& g : state.shapeOf(task).schedulingGates) gates += (gates.empty() ? "" : ",") + g;
+            return "waiting for scheduling gates: " + gates;
+        }
         // Rejected, or held back while the gang's placeholders are placed.
         if (const std::string* why = shim_.rejectionOf(state, task))
             return "YuniKorn rejected the application: " + *why;

@@ -44,8 +44,9 @@ class Allocate : public Action {
         const bool enqueueOn = ssn.enabledActions.count("enqueue") > 0;
         auto toPlace = [&](uint32_t t) {
             const auto& task = ssn.state.tasks[t];
-            // Best-effort pods are backfill's job.
-            return task.status == TaskStatus::Pending && task.volcano && !ssn.state.shapeOf(t).vres.isEmpty();
+            // Best-effort pods are backfill's job; gated pods wait for their gates (TaskInfo.SchGated).
+            return task.status == TaskStatus::Pending && task.volcano &&
+                   !ssn.state.shapeOf(t).vres.isEmpty() && !ssn.state.schedulingGated(t);
         };
 
         for (uint32_t j : ssn.sessionJobs) {

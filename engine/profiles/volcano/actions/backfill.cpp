@@ -54,6 +54,7 @@ class Backfill : public Action {
                 const auto& task = ssn.state.tasks[t];
                 if (!task.volcano || !ssn.state.shapeOf(t).bestEffort) continue;
                 if (task.status == TaskStatus::Pending) {
+                    if (ssn.state.schedulingGated(t)) continue;
                     tasks.try_emplace(j, taskLess).first->second.push(t);
                 } else if (task.status == TaskStatus::Pipelined) {
                     Statement(ssn).unpipeline(t);

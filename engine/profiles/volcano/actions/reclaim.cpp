@@ -77,7 +77,8 @@ class Reclaim : public Action {
                 // its running pods may go), and the task order is fixed.
                 PriorityQueue<decltype(taskLess)> ts(taskLess);
                 for (uint32_t t : ssn.state.jobs[j].tasks)
-                    if (ssn.state.tasks[t].status == TaskStatus::Pending && ssn.state.tasks[t].volcano)
+                    if (ssn.state.tasks[t].status == TaskStatus::Pending && ssn.state.tasks[t].volcano &&
+                        !ssn.state.schedulingGated(t))
                         ts.push(t);
                 Statement stmt(ssn);
                 fruitless_.clear();
@@ -164,7 +165,8 @@ class Reclaim : public Action {
         shapesSeen_.clear();
         for (uint32_t t : ssn_->state.jobs[j].tasks) {
             const auto& task = ssn_->state.tasks[t];
-            if (task.status != TaskStatus::Pending || !task.volcano) continue;
+            if (task.status != TaskStatus::Pending || !task.volcano || ssn_->state.schedulingGated(t))
+                continue;
             if (std::find(shapesSeen_.begin(), shapesSeen_.end(), task.shape) != shapesSeen_.end()) continue;
             shapesSeen_.push_back(task.shape);
             if (victimsPossible(q, t)) return true;

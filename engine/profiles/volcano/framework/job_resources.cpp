@@ -1,5 +1,7 @@
 #include "profiles/volcano/framework/job_resources.h"
 
+#include <algorithm>
+
 namespace gantry::engine {
 
 VResource jobAllocated(const ClusterState& state, uint32_t j) {
@@ -11,6 +13,23 @@ VResource jobAllocated(const ClusterState& state, uint32_t j) {
     for (int d = 2; d < state.D(); ++d)
         if ((job.requestMask >> d) & 1u) r.set(d, double(job.allocated[size_t(d)]));
     return r;
+}
+
+VResource deductSchedulingGated(const ClusterState& state, uint32_t j, VResource res) {
+    const auto& job = state.jobs[j];
+    if (job.schedulingGatedTasks == 0) return res;
+    VResource gated(state.D());
+    for (uint32_t t : job.tasks)
+        if (state.schedulingGated(t)) gated.add(state.shapeOf(t).vres);
+    if (gated.isEmpty()) return res;
+    res.cpu = std::max(res.cpu - gated.cpu, 0.0);
+    res.mem = std::max(res.mem - gated.mem, 0.0);
+    // A scalar the gated pods do not ask for stays as it is.
+    for (uint64_t m = res.mask(); m; m &= m - 1) {
+        const int d = __builtin_ctzll(m);
+        if (gated.present(d)) res.set(d, std::max(res.get(d) - gated.get(d), 0.0));
+    }
+    return res;
 }
 
 VResource inqueueResource(const ClusterState& state, uint32_t j, const VResource& allocated) {
@@ -32,7 +51,7 @@ VResource inqueueResource(const ClusterState& state, uint32_t j, const VResource
             out.set(d, min - allocated.get(d));
         }
     }
-    return out;
+    return deductSchedulingGated(state, j, std::move(out));
 }
 
 VResource elasticResource(const ClusterState& state, uint32_t j) {

@@ -198,6 +198,10 @@ std::string Session::pendingReason(uint32_t t, const GangStatus* gang) {
     const auto& task = state.tasks[t];
     const std::string key = podKey(state, t);
     if (!task.volcano) return "not scheduled by Volcano (schedulerName is another scheduler's)";
+    // Volcano leaves a gated pod the condition the API server gave it (cache.go skips SchGated tasks
+    // when it records why pods are unschedulable).
+    if (state.schedulingGated(t))
+        return "SchedulingGated: Scheduling is blocked due to non-empty scheduling gates";
     if (task.job == UINT32_MAX) {
         std::string group = state.strings.str(task.group);
         std::string gk = state.strings.str(task.ns) + "/" + group;

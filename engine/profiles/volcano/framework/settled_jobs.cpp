@@ -216,7 +216,7 @@ void SettledJobs::evaluate(uint32_t j) {
     c.inqueueCounted = job.hasMinResources;
     if (c.inqueueCounted) {
         c.inqueue = inqueueResource(state_, j, jobAllocated(state_, j));
-        c.overcommit = settle ? c.inqueue : job.minResources;
+        c.overcommit = settle ? c.inqueue : deductSchedulingGated(state_, j, job.minResources);
     }
     if (settle) {
         if (queues_.size() <= c.queue) queues_.resize(c.queue + 1);

@@ -3,6 +3,7 @@
 // and may reclaim from queues above their deserved share, never below a queue's guarantee. With
 // enableHierarchy the queues form a tree under "root": only leaf queues take jobs, every ancestor's
 // capability must also hold, and capabilities left unset are inherited from the parent.
+#include "profiles/volcano/framework/job_resources.h"
 #include "profiles/volcano/plugins/arguments.h"
 #include "profiles/volcano/plugins/plugins.h"
 
@@ -66,9 +67,10 @@ class Capacity : public Plugin {
             if (!job.hasMinResources) return;
             auto& a = attrs_[s_->queueOf(j)];
             if (!a.used) return;
-            a.inqueue.add(job.minResources);
+            const VResource reserved = deductSchedulingGated(s_->state, j, job.minResources);
+            a.inqueue.add(reserved);
             if (hierarchy_)
-                for (uint32_t anc : a.ancestors) attrs_[anc].inqueue.add(job.minResources);
+                for (uint32_t anc : a.ancestors) attrs_[anc].inqueue.add(reserved);
         };
         if (hierarchy_) {
             self.queueOrder = [this](uint32_t l, uint32_t r) {

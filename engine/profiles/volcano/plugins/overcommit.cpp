@@ -1,5 +1,6 @@
 // overcommit: enqueue admits a job while the minResources of admitted jobs stay within the cluster's
 // allocatable times overcommit-factor (default 1.2) minus what is already used.
+#include "profiles/volcano/framework/job_resources.h"
 #include "profiles/volcano/plugins/arguments.h"
 #include "profiles/volcano/plugins/plugins.h"
 
@@ -29,7 +30,7 @@ class Overcommit : public Plugin {
             const auto& job = ssn.state.jobs[j];
             const auto& phase = ssn.jobs[j].phase;
             if (phase == PodGroupPhase::Inqueue && job.hasMinResources) {
-                inqueue_.add(job.minResources);
+                inqueue_.add(deductSchedulingGated(ssn.state, j, job.minResources));
                 continue;
             }
             if (phase == PodGroupPhase::Running && job.hasMinResources &&
@@ -52,7 +53,7 @@ class Overcommit : public Plugin {
         };
         self.jobEnqueued = [this](uint32_t j) {
             const auto& job = s_->state.jobs[j];
-            if (job.hasMinResources) inqueue_.add(job.minResources);
+            if (job.hasMinResources) inqueue_.add(deductSchedulingGated(s_->state, j, job.minResources));
         };
     }
 

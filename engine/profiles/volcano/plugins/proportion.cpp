@@ -4,6 +4,7 @@
 // smaller allocated/deserved share go first; a queue at or above its deserved share is overused; a
 // task is allocatable while its queue stays within deserved; enqueue admits a job while its queue's
 // allocated + inqueue + minResources stays within the real capability.
+#include "profiles/volcano/framework/job_resources.h"
 #include "profiles/volcano/plugins/plugins.h"
 
 #include <limits>
@@ -157,7 +158,7 @@ class Proportion : public Plugin {
         self.jobEnqueued = [this](uint32_t j) {
             const auto& job = s_->state.jobs[j];
             if (!job.hasMinResources) return;
-            attrs_[s_->queueOf(j)].inqueue.add(job.minResources);
+            attrs_[s_->queueOf(j)].inqueue.add(deductSchedulingGated(s_->state, j, job.minResources));
         };
         // Topology-aware preemption's dry run: the queues' allocation as of the preemptor's
         // prePredicate (= now) plus what the dry run removed or re-added. No queue-state check here,
