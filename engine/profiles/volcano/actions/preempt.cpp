@@ -35,7 +35,7 @@ class Preempt : public Action {
         readInt("minCandidateNodesPercentage", minPercentage_);
         readInt("minCandidateNodesAbsolute", minAbsolute_);
         readInt("maxCandidateNodesAbsolute", maxAbsolute_);
-        boundVictims_ = ssn.options.useNodeIndex && victimsOfLowerPriority(ssn);
+        boundVictims_ = ssn.options.useNodeIndex && victimsBounded(ssn);
 
         auto queueLess = [&](uint32_t a, uint32_t b) { return ssn.queueOrderLess(a, b); };
         auto jobLess = [&](uint32_t a, uint32_t b) { return ssn.jobOrderLess(a, b); };
@@ -50,13 +50,13 @@ class Preempt : public Action {
             if (ssn.state.jobs[j].topology.mode != NetworkTopologyConstraint::Mode::None) continue;
             starving.push_back(j);
         }
-        if (boundVictims_ && !starving.empty()) findLowestPriorities();
         // When this action can evict nothing, resources only shrink while it runs: a parked job
         // that cannot start now cannot at its turn either, and is passed over then. Left out of
         // the job order, it changes no other job's turn: nothing a job's place in the order
         // depends on (priority, readiness, share) changes while it waits, so the order pops the
-        // lowest each time whatever else it holds.
-        const bool evictsNothing = cannotEvict(starving);
+        // lowest each time whatever else it holds. Unless a bound may grow as pods are pipelined:
+        // then a job's victims are asked at its turn.
+        const bool evictsNothing = !boundsGrow(ssn) && cannotEvict(starving);
         for (uint32_t j : starving) {
             const uint32_t q = ssn.queueOf(j);
             auto& pq = preemptors.try_emplace(q, jobLess).first->second;
@@ -141,53 +141,74 @@ class Preempt : public Action {
     }
 
   private:
-    // Whether every deciding tier takes its victims from the priority plugin's (pods of lower
-    // priority): a tier decides with the victims of its last voting plugin, intersected with those
-    // before it since the last empty intersection. So the priority plugin bounds a tier's victims
-    // when it is the last plugin of the tier that may vote, or the first of at most two.
-    static bool victimsOfLowerPriority(const Session& ssn) {
+    // Whether the plugins that may vote in each tier bound its victims: a tier names victims only
+    // when each of its voting plugins names some (Session::tierVictims: one naming none passes the
+    // decision to the next tier), so a tier with a plugin that says when it names none
+    // (PluginSlot::preemptsFor) names none when that plugin says so.
+    static bool victimsBounded(const Session& ssn) {
         const auto& slots = ssn.pluginSlots;
         for (size_t i = 0; i < slots.size();) {
-            std::vector<const PluginSlot*> voters;
             const int tier = slots[i].tier;
-            for (; i < slots.size() && slots[i].tier == tier; ++i)
-                if (slots[i].preemptableOn && slots[i].preemptable) voters.push_back(&slots[i]);
-            if (voters.empty()) continue;
-            const bool last = voters.back()->name == "priority";
-            const bool firstOfTwo = voters.front()->name == "priority" && voters.size() <= 2;
-            if (!last && !firstOfTwo) return false;
+            bool voters = false, bounded = false;
+            for (; i < slots.size() && slots[i].tier == tier; ++i) {
+                if (!slots[i].preemptableOn || !slots[i].preemptable) continue;
+                voters = true;
+                bounded |= bool(slots[i].preemptsFor);
+            }
+            if (voters && !bounded) return false;
         }
         return true;
     }
 
-    // Whether the job's pods could only be placed where they fit as things are: no pod of its
-    // queue has a lower priority (placementWithoutVictims).
-    bool withoutVictims(uint32_t j) const {
-        return boundVictims_ && lowest_[ssn_->queueOf(j)] >= ssn_->state.jobs[j].priority;
+    static bool boundsGrow(const Session& ssn) {
+        for (const auto& s : ssn.pluginSlots)
+            if (s.preemptableOn && s.preemptable && s.preemptsFor && s.preemptsForGrows) return true;
+        return false;
+    }
+
+    // Whether some tier may name a victim of the preemptor (of another job of its queue, or with
+    // sameJob of its own job): every plugin of the tier that may vote may name one.
+    bool victimsPossible(uint32_t preemptor, bool sameJob) const {
+        if (!boundVictims_) return true;
+        const auto& slots = ssn_->pluginSlots;
+        for (size_t i = 0; i < slots.size();) {
+            const int tier = slots[i].tier;
+            bool voters = false, may = true;
+            for (; i < slots.size() && slots[i].tier == tier; ++i) {
+                if (!slots[i].preemptableOn || !slots[i].preemptable) continue;
+                voters = true;
+                if (may && slots[i].preemptsFor && !slots[i].preemptsFor(preemptor, sameJob)) may = false;
+            }
+            if (voters && may) return true;
+        }
+        return false;
+    }
+
+    // Whether the job's pods could only be placed where they fit as things are: none of its pending
+    // pods may have a victim of another job (asked once per shape: the answers depend on the pod's
+    // job and request only).
+    bool withoutVictims(uint32_t j) {
+        if (!boundVictims_) return false;
+        shapesSeen_.clear();
+        for (uint32_t t : ssn_->state.jobs[j].tasks) {
+            const auto& task = ssn_->state.tasks[t];
+            if (task.status != TaskStatus::Pending || !task.volcano || ssn_->state.schedulingGated(t))
+                continue;
+            if (std::find(shapesSeen_.begin(), shapesSeen_.end(), task.shape) != shapesSeen_.end()) continue;
+            shapesSeen_.push_back(task.shape);
+            if (victimsPossible(t, false)) return false;
+        }
+        return true;
     }
 
     // Whether no starving job can take a pod: each one's pods could only be placed where they fit
     // as things are, and none has a placed pod that a pod of its own could take.
-    bool cannotEvict(const std::vector<uint32_t>& starving) const {
+    bool cannotEvict(const std::vector<uint32_t>& starving) {
         const Session& ssn = *ssn_;
         for (uint32_t j : starving)
             if (!withoutVictims(j) || ssn.count(j, TaskStatus::Running) + ssn.count(j, TaskStatus::Bound) > 0)
                 return false;
         return true;
-    }
-
-    // The lowest priority of a job of each queue that has pods a victim could come from (Bound or
-    // Running), settled or in the session. Nothing becomes Bound or Running during preempt.
-    void findLowestPriorities() {
-        const Session& ssn = *ssn_;
-        lowest_.assign(ssn.state.queues.size(), INT32_MAX);
-        if (const SettledJobs* settled = ssn.settled())
-            for (uint32_t q = 0; q < lowest_.size(); ++q) lowest_[q] = settled->lowestSettledPriority(q);
-        for (uint32_t j : ssn.sessionJobs) {
-            if (ssn.count(j, TaskStatus::Running) + ssn.count(j, TaskStatus::Bound) == 0) continue;
-            auto& low = lowest_[ssn.queueOf(j)];
-            low = std::min(low, ssn.state.jobs[j].priority);
-        }
     }
 
     // Where preempt places a preemptor that can have no victims, found without walking every
@@ -208,13 +229,7 @@ class Preempt : public Action {
         if (!boundVictims_) return kWalk;
         ClusterState& st = ssn_->state;
         const auto& task = st.tasks[preemptor];
-        if (sameJob) {
-            for (uint32_t t : st.jobs[task.job].tasks)
-                if (preemptableStatus(st.tasks[t].status) && st.tasks[t].priority < task.priority)
-                    return kWalk;
-        } else if (lowest_[ssn_->queueOf(task.job)] < st.jobs[task.job].priority) {
-            return kWalk;
-        }
+        if (victimsPossible(preemptor, sameJob)) return kWalk;
         if (!ssn_->allocatable(ssn_->queueOf(task.job), preemptor)) return kNowhere;
         st.trackFits(task.shape);
         if (st.fitCount(task.shape) == 0) return kNowhere;
@@ -489,8 +504,8 @@ class Preempt : public Action {
     uint32_t bucketMark_ = 0;
     const std::vector<uint32_t>* unresolvableClasses_ = nullptr; // null: nothing marked
     bool topologyAware_ = false;
-    bool boundVictims_ = false;   // victimsOfLowerPriority, with the node index on
-    std::vector<int32_t> lowest_; // by queue (findLowestPriorities)
+    bool boundVictims_ = false;        // victimsBounded, with the node index on
+    std::vector<uint32_t> shapesSeen_; // withoutVictims' scratch
     int minPercentage_ = 10, minAbsolute_ = 1, maxAbsolute_ = 100;
 };
 

@@ -98,6 +98,14 @@ struct PluginSlot : PluginSwitches {
     // may hold for this reclaimer and some running pod of this queue, as things are now (false:
     // for none of them). Absent: any.
     std::function<bool(uint32_t reclaimer, uint32_t queue)> reclaimsFromFor;
+    // Whether preemptable may name any pod a victim of this preemptor in this session's preempt, as
+    // things are now: a pod of another job of its queue, or with sameJob one of its own job (false:
+    // it names none, whatever the node). Evictions and pipelines during the action may leave it
+    // true where it would now be false, never the other way. Absent: it may.
+    std::function<bool(uint32_t preemptor, bool sameJob)> preemptsFor;
+    // preemptsFor may turn true for a preemptor as other pods are pipelined during the action (drf:
+    // a pipelined pod raises its job's share), not only as pods are allocated before it.
+    bool preemptsForGrows = false;
     AllocatableFn allocatable;
     PreemptiveFn preemptive;
     PredicateFn predicate;

@@ -112,8 +112,20 @@ void SettledJobs::index(uint32_t j, const Contribution& c, int sign) {
         byQueue_.resize(c.queue + 1);
         priorities_.resize(c.queue + 1);
         elastic_.resize(c.queue + 1, 0);
+        held_.resize(c.queue + 1);
     }
     elastic_[c.queue] += sign * int32_t(c.beyondMin);
+    auto& held = held_[c.queue];
+    if (held.size() < size_t(state_.D())) held.resize(size_t(state_.D()));
+    for (int d = 0; d < state_.D(); ++d) {
+        const double amount = c.allocated.get(d);
+        if (amount <= 0) continue;
+        if (sign > 0) {
+            ++held[size_t(d)][amount];
+        } else if (auto it = held[size_t(d)].find(amount); it != held[size_t(d)].end() && --it->second == 0) {
+            held[size_t(d)].erase(it);
+        }
+    }
     if (sign > 0) {
         byQueue_[c.queue].insert(j);
         ++priorities_[c.queue][c.priority];

@@ -81,6 +81,13 @@ class SettledJobs {
     int32_t lowestSettledPriority(uint32_t q) const {
         return q < priorities_.size() && !priorities_[q].empty() ? priorities_[q].begin()->first : INT32_MAX;
     }
+    // The most of resource dim a settled job of queue q holds (0 when none): no settled job of the
+    // queue has a drf share larger than these over the cluster's totals allow (preempt's bound).
+    double mostSettledHeld(uint32_t q, int dim) const {
+        if (q >= held_.size() || size_t(dim) >= held_[q].size() || held_[q][size_t(dim)].empty()) return 0;
+        return held_[q][size_t(dim)].rbegin()->first;
+    }
+    bool keepsVictimIndexes() const { return victimIndexes_; }
     // Settled jobs of one queue whose pods have the same shapes: each holds and asks what they add
     // up to, so a plugin that judges a victim by its queue, its shape and what its job holds and
     // asks judges the pods of one shape alike in all of them (hierarchical drf).
@@ -146,9 +153,10 @@ class SettledJobs {
     std::vector<uint32_t> looseTasks_;
     std::vector<QueueTotals> queues_;
     bool victimIndexes_ = false;
-    std::vector<std::set<uint32_t>> byQueue_;            // settled jobs of each queue
-    std::vector<std::map<int32_t, int32_t>> priorities_; // settled jobs of each queue by priority
-    std::vector<int32_t> elastic_;                       // elasticSettled, by queue
+    std::vector<std::set<uint32_t>> byQueue_;                  // settled jobs of each queue
+    std::vector<std::map<int32_t, int32_t>> priorities_;       // settled jobs of each queue by priority
+    std::vector<int32_t> elastic_;                             // elasticSettled, by queue
+    std::vector<std::vector<std::map<double, int32_t>>> held_; // by queue and dimension: amounts held
     bool contentIndex_ = false;
     std::vector<ContentGroup> contents_;
     std::vector<std::vector<uint32_t>> contentsByQueue_;

@@ -4,6 +4,7 @@
 // the queues' volcano.sh/hierarchy paths form a tree whose weighted shares order queues and decide
 // reclaims (hierarchical DRF).
 #include "model/go_text.h"
+#include "profiles/volcano/framework/settled_jobs.h"
 #include "profiles/volcano/plugins/plugins.h"
 
 #include <algorithm>
@@ -68,11 +69,13 @@ class Drf : public Plugin {
         hierarchy_ = ssn.hierarchyEnabled("drf");
         attrs_.assign(ssn.sessionJobs.size(), Attr{});
         totalAllocated_.assign(size_t(ssn.state.D()), 0);
+        maxShare_.assign(ssn.state.queues.size(), 0);
         for (uint32_t j : ssn.sessionJobs) {
             auto& a = attr(j);
             a.allocated = ssn.jobAllocated(j);
             updateShare(a);
             if (hierarchy_) addTo(totalAllocated_, a.allocated, 1);
+            raiseMaxShare(j, a);
         }
         if (hierarchy_) {
             buildSkeleton();
@@ -104,6 +107,28 @@ class Drf : public Plugin {
             }
             return victims;
         };
+        // A pod is a victim only if its job keeps a share no smaller than the preemptor's job with
+        // it added; without the pod the job's share is at most its share now, so no job of the queue
+        // (or the preemptor's own, with sameJob) with a share that large means no victim.
+        self.preemptsFor = [this](uint32_t preemptor, bool sameJob) {
+            const uint32_t pj = s_->jobOf(preemptor);
+            if (pj == UINT32_MAX || !s_->inSession(pj)) return false;
+            VResource lalloc = attr(pj).allocated;
+            lalloc.add(s_->taskRes(preemptor));
+            const double ls = calculateShare(lalloc);
+            if (sameJob) return attr(pj).share >= ls - kShareDelta;
+            const uint32_t q = s_->queueOf(pj);
+            if (q >= maxShare_.size()) return true;
+            double most = maxShare_[q];
+            // The settled jobs left out of the session may be victims too (attr reads them).
+            if (const SettledJobs* settled = s_->settled()) {
+                if (!settled->keepsVictimIndexes()) return true;
+                for (int d : totalNames_)
+                    most = std::max(most, share(settled->mostSettledHeld(q, d), total_.get(d)));
+            }
+            return most >= ls - kShareDelta;
+        };
+        self.preemptsForGrows = true;
         if (hierarchy_) {
             self.queueOrder = [this](uint32_t l, uint32_t r) {
                 endTrial();
@@ -141,6 +166,7 @@ class Drf : public Plugin {
                 auto& a = attr(j);
                 a.allocated.add(s_->taskRes(t));
                 updateShare(a);
+                raiseMaxShare(j, a);
                 if (hierarchy_) {
                     addTo(totalAllocated_, s_->taskRes(t), 1);
                     setDemanding(totalAllocated_);
@@ -743,6 +769,13 @@ class Drf : public Plugin {
     std::vector<int> totalNames_;
     bool hierarchy_ = false;
     std::vector<Attr> attrs_; // by position in sessionJobs
+    // By queue: no job of it has had a larger share in this session (a job's share falling leaves
+    // it as it was: a bound, not the maximum).
+    std::vector<double> maxShare_;
+    void raiseMaxShare(uint32_t j, const Attr& a) {
+        const uint32_t q = s_->queueOf(j);
+        if (q < maxShare_.size()) maxShare_[q] = std::max(maxShare_[q], a.share);
+    }
     // Settled jobs the session left out, asked about as victims: their attributes as the session
     // opened (every pod placed), made at the first question and then kept up to date like the
     // others (the first may come from an eviction, after the pod left).

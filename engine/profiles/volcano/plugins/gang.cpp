@@ -45,19 +45,21 @@ class Gang : public Plugin {
         self.preemptable = evictable;
         self.reclaimable = evictable;
         // Victims come from jobs with more pods ready than minAvailable. Which queues hold such a
-        // job is found when first asked and kept until a pod is allocated (one leaving only
-        // lowers a job's ready count).
-        ssn.addEventHandler([this](uint32_t) { elastic_.clear(); }, nullptr);
-        self.reclaimsFrom = [this, s](uint32_t q) {
-            if (elastic_.empty()) {
-                elastic_.assign(s->state.queues.size(), 0);
-                if (const SettledJobs* settled = s->settled())
-                    for (uint32_t i = 0; i < elastic_.size(); ++i)
-                        elastic_[i] = settled->elasticSettled(i) > 0;
-                for (uint32_t j : s->sessionJobs)
-                    if (s->readyTaskNum(j) > s->state.jobs[j].minAvailable) elastic_[s->queueOf(j)] = 1;
-            }
-            return elastic_[q] != 0;
+        // job is found when first asked; a pod allocated since may add its job's queue, and one
+        // leaving only lowers a job's ready count (the queue stays a bound).
+        ssn.addEventHandler(
+            [this, s](uint32_t t) {
+                const uint32_t j = s->state.tasks[t].job;
+                if (elastic_.empty() || j == UINT32_MAX || !s->inSession(j)) return;
+                if (s->readyTaskNum(j) > s->state.jobs[j].minAvailable) elastic_[s->queueOf(j)] = 1;
+            },
+            nullptr);
+        self.reclaimsFrom = [this, s](uint32_t q) { return elastic(*s, q); };
+        self.preemptsFor = [this, s](uint32_t preemptor, bool sameJob) {
+            const uint32_t pj = s->state.tasks[preemptor].job;
+            if (pj == UINT32_MAX || !s->inSession(pj)) return false;
+            if (sameJob) return s->readyTaskNum(pj) > s->state.jobs[pj].minAvailable;
+            return elastic(*s, s->queueOf(pj));
         };
         // A pod is a victim only if its job has more pods ready than minAvailable (the count only
         // falls while evictable walks the job's pods).
@@ -81,6 +83,18 @@ class Gang : public Plugin {
 
   private:
     std::vector<uint8_t> elastic_; // by queue; empty = to be found
+
+    bool elastic(const Session& s, uint32_t q) {
+        if (elastic_.empty()) {
+            elastic_.assign(s.state.queues.size(), 0);
+            if (const SettledJobs* settled = s.settled())
+                for (uint32_t i = 0; i < elastic_.size(); ++i)
+                    elastic_[i] = !settled->keepsVictimIndexes() || settled->elasticSettled(i) > 0;
+            for (uint32_t j : s.sessionJobs)
+                if (s.readyTaskNum(j) > s.state.jobs[j].minAvailable) elastic_[s.queueOf(j)] = 1;
+        }
+        return elastic_[q] != 0;
+    }
 };
 
 } // namespace
