@@ -57,7 +57,8 @@ bool knownGate(const std::string& name) {
                                         "RecomputeAssignmentUponPreemptionTargetsOverlap",
                                         "PrioritizePreemptorWorkloads",
                                         "TASRecomputeAssignmentWithinSchedulingCycle",
-                                        "WorkloadPriorityClassDefaulting"};
+                                        "WorkloadPriorityClassDefaulting",
+                                        "AdmissionFairSharing"};
     for (const char* k : known)
         if (name == k) return true;
     return false;
@@ -83,6 +84,20 @@ KueueConfig readRoot(const Y& root) {
             s.expectOneOf(v, {"LessThanOrEqualToFinalShare", "LessThanInitialShare"});
             c.preemptionStrategies.push_back(v);
         }
+    }
+    auto afs = root["admissionFairSharing"];
+    if (afs.present()) {
+        afs.checkKeys("admissionFairSharing",
+                      {"usageHalfLifeTime", "usageSamplingInterval", "resourceWeights"});
+        KueueConfig::AdmissionFairSharing a;
+        a.usageHalfLifeSeconds = afs["usageHalfLifeTime"].durationSeconds(0);
+        a.usageSamplingIntervalSeconds = afs["usageSamplingInterval"].durationSeconds(300);
+        for (const auto& [name, weight] : afs["resourceWeights"].entries()) {
+            auto v = weight.optNum();
+            if (!v || *v < 0) weight.fail("a resource weight must be a number of at least 0");
+            a.resourceWeights[name] = *v;
+        }
+        c.admissionFairSharing = std::move(a);
     }
     auto w = root["waitForPodsReady"];
     if (w.present()) {
@@ -145,8 +160,9 @@ KueueConfig readRoot(const Y& root) {
     }
     // The manager's own plumbing changes no decision; any other key is reported as not modelled.
     root.checkKeys("Configuration",
-                   {"apiVersion", "kind", "fairSharing", "waitForPodsReady", "featureGates", "integrations",
-                    "manageJobsWithoutQueueName", "managedJobsNamespaceSelector", "namespace", "resources"},
+                   {"apiVersion", "kind", "fairSharing", "admissionFairSharing", "waitForPodsReady",
+                    "featureGates", "integrations", "manageJobsWithoutQueueName",
+                    "managedJobsNamespaceSelector", "namespace", "resources"},
                    {"health", "metrics", "webhook", "leaderElection", "controller", "clientConnection",
                     "internalCertManagement", "queueVisibility", "objectRetentionPolicies"});
     for (const auto& [name, value] : root["featureGates"].entries()) {

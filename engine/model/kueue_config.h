@@ -18,6 +18,15 @@ const std::vector<std::string>& kueueInstallFrameworks();
 
 struct KueueConfig {
     bool fairSharing = false; // fairSharing present (v1beta2), or enable: true (v1beta1)
+    // admissionFairSharing: present turns Admission Fair Sharing on for the ClusterQueues whose
+    // admission mode asks for it (with the AdmissionFairSharing gate, on by default).
+    struct AdmissionFairSharing {
+        double usageHalfLifeSeconds = 0;
+        double usageSamplingIntervalSeconds = 300;
+        std::map<std::string, double> resourceWeights; // resource -> weight; absent: 1
+        bool operator==(const AdmissionFairSharing&) const = default;
+    };
+    std::optional<AdmissionFairSharing> admissionFairSharing;
     // LessThanOrEqualToFinalShare, LessThanInitialShare; empty = both, in that order
     std::vector<std::string> preemptionStrategies;
     bool waitForPodsReady = false;
@@ -70,7 +79,8 @@ struct KueueConfig {
                manageJobsWithoutQueueName == o.manageJobsWithoutQueueName &&
                managedJobsNamespaceSelector == o.managedJobsNamespaceSelector &&
                kueueNamespace == o.kueueNamespace && transformations == o.transformations &&
-               excludeResourcePrefixes == o.excludeResourcePrefixes;
+               excludeResourcePrefixes == o.excludeResourcePrefixes &&
+               admissionFairSharing == o.admissionFairSharing;
     }
 };
 

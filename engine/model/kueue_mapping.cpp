@@ -273,7 +273,7 @@ struct Mapper {
         auto add = [&](const std::string& name, const std::string& ns, const std::string& cq,
                        std::optional<double> weight, const std::string& stop) {
             if (!made.insert({ns, name}).second) return;
-            m.objects.localQueues.push_back(LocalQueue{name, ns, cq, weight, stop, {}});
+            m.objects.localQueues.push_back(LocalQueue{name, ns, cq, weight, stop, {}, {}});
         };
         for (const auto& lq : cluster.localQueues) {
             int k = tree.find(dnsSubdomain(lq.clusterQueue));

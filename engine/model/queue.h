@@ -108,6 +108,9 @@ struct Queue {
     std::string stopPolicy;                         // None | Hold | HoldAndDrain | ""
     std::string whenCanBorrow, whenCanPreempt;      // flavorFungibility
     std::string fungibilityPreference;              // BorrowingOverPreemption | PreemptionOverBorrowing | ""
+    // spec.admissionScope.admissionMode: UsageBasedAdmissionFairSharing orders the ClusterQueue's
+    // workloads by their LocalQueue's usage (Admission Fair Sharing); NoAdmissionFairSharing or "" does not.
+    std::string admissionMode;
     // admissionChecks, and admissionChecksStrategy's checks with the flavors they apply to (empty = all)
     std::vector<std::pair<std::string, std::vector<std::string>>> admissionChecks;
 
@@ -134,11 +137,12 @@ struct Queue {
                fairSharingWeight == o.fairSharingWeight && queueingStrategy == o.queueingStrategy &&
                namespaceSelector == o.namespaceSelector && stopPolicy == o.stopPolicy &&
                whenCanBorrow == o.whenCanBorrow && whenCanPreempt == o.whenCanPreempt &&
-               fungibilityPreference == o.fungibilityPreference && admissionChecks == o.admissionChecks &&
-               guaranteed == o.guaranteed && max == o.max && maxApplications == o.maxApplications &&
-               properties == o.properties && submitAcl == o.submitAcl && adminAcl == o.adminAcl &&
-               parentFlag == o.parentFlag && limits == o.limits && childTemplate == o.childTemplate &&
-               labels == o.labels && annotations == o.annotations;
+               fungibilityPreference == o.fungibilityPreference && admissionMode == o.admissionMode &&
+               admissionChecks == o.admissionChecks && guaranteed == o.guaranteed && max == o.max &&
+               maxApplications == o.maxApplications && properties == o.properties &&
+               submitAcl == o.submitAcl && adminAcl == o.adminAcl && parentFlag == o.parentFlag &&
+               limits == o.limits && childTemplate == o.childTemplate && labels == o.labels &&
+               annotations == o.annotations;
     }
 };
 const char* toString(Queue::Kind kind);
@@ -150,10 +154,14 @@ struct LocalQueue {
     std::string clusterQueue;
     std::optional<double> fairSharingWeight;
     std::string stopPolicy;
+    // status.fairSharing.admissionFairSharingStatus.consumedResources: the decayed usage Kueue's
+    // LocalQueue controller keeps for Admission Fair Sharing (and seeds its ledger from on start).
+    ResourceList consumed;
     SourceRef source;
     bool operator==(const LocalQueue& o) const {
         return name == o.name && ns == o.ns && clusterQueue == o.clusterQueue &&
-               fairSharingWeight == o.fairSharingWeight && stopPolicy == o.stopPolicy;
+               fairSharingWeight == o.fairSharingWeight && stopPolicy == o.stopPolicy &&
+               consumed == o.consumed;
     }
 };
 

@@ -146,16 +146,16 @@ GANTRY_SCHEMA(Queue, field("name", &Queue::name, true), field("parent", &Queue::
               field("queueingStrategy", &Queue::queueingStrategy),
               field("namespaceSelector", &Queue::namespaceSelector), field("stopPolicy", &Queue::stopPolicy),
               field("whenCanBorrow", &Queue::whenCanBorrow), field("whenCanPreempt", &Queue::whenCanPreempt),
-              field("guaranteed", &Queue::guaranteed), field("max", &Queue::max),
-              field("maxApplications", &Queue::maxApplications), field("properties", &Queue::properties),
-              field("submitAcl", &Queue::submitAcl), field("adminAcl", &Queue::adminAcl),
-              field("parentFlag", &Queue::parentFlag), field("limits", &Queue::limits),
-              field("childTemplate", &Queue::childTemplate), field("labels", &Queue::labels),
-              field("annotations", &Queue::annotations));
+              field("admissionMode", &Queue::admissionMode), field("guaranteed", &Queue::guaranteed),
+              field("max", &Queue::max), field("maxApplications", &Queue::maxApplications),
+              field("properties", &Queue::properties), field("submitAcl", &Queue::submitAcl),
+              field("adminAcl", &Queue::adminAcl), field("parentFlag", &Queue::parentFlag),
+              field("limits", &Queue::limits), field("childTemplate", &Queue::childTemplate),
+              field("labels", &Queue::labels), field("annotations", &Queue::annotations));
 GANTRY_SCHEMA(LocalQueue, field("name", &LocalQueue::name, true), field("namespace", &LocalQueue::ns),
               field("clusterQueue", &LocalQueue::clusterQueue, true),
               field("fairSharingWeight", &LocalQueue::fairSharingWeight),
-              field("stopPolicy", &LocalQueue::stopPolicy));
+              field("stopPolicy", &LocalQueue::stopPolicy), field("consumed", &LocalQueue::consumed));
 GANTRY_SCHEMA(ResourceFlavor, field("name", &ResourceFlavor::name, true),
               field("nodeLabels", &ResourceFlavor::nodeLabels),
               field("nodeTaints", &ResourceFlavor::nodeTaints),

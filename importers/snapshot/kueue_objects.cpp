@@ -108,8 +108,8 @@ void readClusterQueue(State& s, const Object& o) {
     spec.checkKeys("ClusterQueue",
                    {"cohort", "cohortName", "resourceGroups", "queueingStrategy", "namespaceSelector",
                     "flavorFungibility", "preemption", "fairSharing", "stopPolicy", "admissionChecks",
-                    "admissionChecksStrategy"},
-                   {"admissionScope", "concurrentAdmissionPolicy"});
+                    "admissionChecksStrategy", "admissionScope"},
+                   {"concurrentAdmissionPolicy"});
     Queue q;
     q.name = o.name;
     q.kind = Queue::Kind::KueueClusterQueue;
@@ -145,6 +145,11 @@ void readClusterQueue(State& s, const Object& o) {
     q.preemption.borrowMaxPriorityThreshold = bwc["maxPriorityThreshold"].optI32();
     q.fairSharingWeight = fairSharingWeight(spec["fairSharing"]);
     q.stopPolicy = spec["stopPolicy"].choice("", {"None", "Hold", "HoldAndDrain"});
+    auto scope = spec["admissionScope"];
+    scope.checkKeys("ClusterQueue admissionScope", {"admissionMode"});
+    if (scope.present())
+        q.admissionMode =
+            scope["admissionMode"].choice("", {"UsageBasedAdmissionFairSharing", "NoAdmissionFairSharing"});
     s.cluster.queues.push_back(std::move(q));
 }
 
@@ -179,6 +184,12 @@ void readLocalQueue(State& s, const Object& o) {
     if (lq.clusterQueue.empty()) spec.fail("LocalQueue needs spec.clusterQueue");
     lq.fairSharingWeight = fairSharingWeight(spec["fairSharing"]);
     lq.stopPolicy = spec["stopPolicy"].choice("", {"None", "Hold", "HoldAndDrain"});
+    // The usage Admission Fair Sharing orders by, as the LocalQueue controller persisted it.
+    auto fs = r["status"]["fairSharing"];
+    fs.checkKeys("LocalQueue status.fairSharing", {"admissionFairSharingStatus"}, {"weightedShare"});
+    auto afs = fs["admissionFairSharingStatus"];
+    afs.checkKeys("LocalQueue admissionFairSharingStatus", {"consumedResources"}, {"lastUpdate"});
+    lq.consumed = afs["consumedResources"].resources();
     s.cluster.localQueues.push_back(std::move(lq));
 }
 

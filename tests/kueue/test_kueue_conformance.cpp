@@ -1,6 +1,7 @@
 // Kueue conformance: the sample cases restated from Kueue's own scheduler tests
 // (tests/data/conformance/kueue) and the cases restated for Gantry in the same form
-// (tests/data/conformance/kueue-restated), each run through the real `gantry cycle --profile kueue`
+// (tests/data/conformance/kueue-restated), Admission Fair Sharing's (kueue-afs, kueue-afs-restated),
+// each run through the real `gantry cycle --profile kueue`
 // and compared with the suite's rules (kueue_compare.h).
 #include "kueue_compare.h"
 #include "test_registry.h"
@@ -68,6 +69,16 @@ class KueueConformanceTest : public QObject {
         addRows("kueue-restated");
     }
     void restated() {
+        QFETCH(QString, path);
+        runCase(path);
+    }
+    // Admission Fair Sharing: the suite's samples and the cases restated for Gantry in their form.
+    void admissionFairSharing_data() {
+        QTest::addColumn<QString>("path");
+        addRows("kueue-afs");
+        addRows("kueue-afs-restated");
+    }
+    void admissionFairSharing() {
         QFETCH(QString, path);
         runCase(path);
     }

@@ -10,12 +10,14 @@
 #include "input_error.h"
 #include "kueue_config_reader.h"
 #include "model/resources.h"
+#include "profiles/kueue/afs_ledger.h"
 #include "profiles/kueue/controllers.h"
 #include "profiles/kueue/resource_transformations.h"
 #include "test_registry.h"
 
 #include <QtTest>
 #include <algorithm>
+#include <cmath>
 #include <limits>
 
 using namespace gantry;
@@ -322,6 +324,54 @@ class KueueIntegrationsTest : public QObject {
     }
 
     // validateResourceTransformations: one transformation per input.
+    // Admission Fair Sharing's section as Kueue's API defines it (config/v1beta2 AdmissionFairSharing:
+    // usageHalfLifeTime, usageSamplingInterval as durations, resourceWeights per resource).
+    void admissionFairSharingSection() {
+        const KueueConfig c =
+            config("admissionFairSharing:\n  usageHalfLifeTime: 168h\n  usageSamplingInterval: 5m\n"
+                   "  resourceWeights:\n    cpu: 0\n    example.com/gpu: 2.5\n");
+        QVERIFY(c.admissionFairSharing);
+        QCOMPARE(c.admissionFairSharing->usageHalfLifeSeconds, 168.0 * 3600);
+        QCOMPARE(c.admissionFairSharing->usageSamplingIntervalSeconds, 300.0);
+        QCOMPARE(c.admissionFairSharing->resourceWeights.at("cpu"), 0.0);
+        QCOMPARE(c.admissionFairSharing->resourceWeights.at("example.com/gpu"), 2.5);
+        QVERIFY(!config("fairSharing: {}\n").admissionFairSharing);
+        QVERIFY_THROWS_EXCEPTION(InputError,
+                                 config("admissionFairSharing:\n  resourceWeights:\n    cpu: -1\n"));
+    }
+    // The LocalQueue controller's sampling (CalculateDecayedConsumed, restated from Kueue's
+    // TestCalculateDecayedConsumedConvergesToUsage): a queue whose admitted workloads hold 2 cpu,
+    // sampled every 5m with a 168h half-life, has consumed 1, 1.5 and 1.75 cpu after one, two and
+    // three half-lives (within 1m), never more than 2; a sample before the interval changes nothing.
+    void afsUsageDecaysTowardAdmittedUsage() {
+        World w;
+        w.config.admissionFairSharing = KueueConfig::AdmissionFairSharing{168 * 3600.0, 300, {}};
+        w.resources = {"cpu"};
+        w.cqs.resize(1);
+        w.cqs[0].admissionFairSharing = true;
+        w.cqs[0].admitted = {0};
+        gantry::engine::kueue::LocalQueue lq;
+        lq.ns = "ns";
+        lq.name = "lq";
+        lq.cq = 0;
+        w.localQueues[{"ns", "lq"}] = lq;
+        std::vector<Workload> wls(1);
+        wls[0].ns = "ns";
+        wls[0].queueName = "lq";
+        wls[0].cq = 0;
+        wls[0].state = WlState::Admitted;
+        wls[0].usage = {{w.fr(0, 0), 2000}};
+        afsSeed(w, 0);
+        QVERIFY(afsSample(w, wls, 299).empty());
+        double t = 0;
+        const double want[] = {1, 1.5, 1.75};
+        for (double expected : want) {
+            for (int i = 0; i < 2016; ++i) QCOMPARE(afsSample(w, wls, t += 300), std::vector<int>{0});
+            const double cpu = w.localQueues.at({"ns", "lq"}).consumed.at("cpu");
+            QVERIFY2(std::abs(cpu - expected) <= 0.001 && cpu <= 2, qPrintable(QString::number(cpu)));
+            QCOMPARE(w.localQueues.at({"ns", "lq"}).afsUsage, cpu);
+        }
+    }
     void secondTransformationOfAnInputIsAnError() {
         QVERIFY_THROWS_EXCEPTION(InputError, config(R"(resources:
   transformations:

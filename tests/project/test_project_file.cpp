@@ -180,7 +180,8 @@ Project everything() {
     leaf.labels = {{"x", "y"}};
     leaf.annotations = {{"z", "w"}};
     c.queues = {root, leaf};
-    c.localQueues = {{"lq", "ml", "leaf", 2.5, "HoldAndDrain", {}}};
+    c.localQueues = {{"lq", "ml", "leaf", 2.5, "HoldAndDrain", {}, {}}};
+    c.localQueues[0].consumed.set("cpu", 8000); // Admission Fair Sharing's usage
     c.resourceFlavors = {{"f",
                           {{"gpu", "h100"}},
                           {{"k", "", TaintEffect::NoSchedule}},

@@ -126,7 +126,8 @@ bool evictedOf(const Workload& w) {
 
 void sortCandidates(const Job& j, std::vector<Candidate>& c) {
     std::stable_sort(c.begin(), c.end(), [&](const Candidate& a, const Candidate& b) {
-        return candidateBefore(j.ctx, a.wl, b.wl, j.cq);
+        return candidateBefore(j.ctx, a.wl, b.wl, j.cq,
+                               j.ctx.w.config.admissionFairSharing && j.ctx.gate("AdmissionFairSharing"));
     });
 }
 
@@ -469,12 +470,19 @@ std::vector<Target> run(const Job& j) {
 
 } // namespace
 
-bool candidateBefore(const Context& ctx, uint32_t a, uint32_t b, int preemptorCq) {
+bool candidateBefore(const Context& ctx, uint32_t a, uint32_t b, int preemptorCq, bool afs) {
     const Workload& x = ctx.wls[a];
     const Workload& y = ctx.wls[b];
     if (x.evicted != y.evicted) return x.evicted;
     const bool xSame = x.cq == preemptorCq, ySame = y.cq == preemptorCq;
     if (xSame != ySame) return !xSame;
+    // Two of one ClusterQueue from different LocalQueues: the busier LocalQueue's first
+    // (resourceUsagePreemptionEnabled, pkg/scheduler/preemption/common/ordering.go).
+    if (afs && x.cq == y.cq && x.queueName != y.queueName) {
+        const auto ux = afsUsageOf(ctx.w, x.ns, x.queueName, x.cq),
+                   uy = afsUsageOf(ctx.w, y.ns, y.queueName, y.cq);
+        if (ux && uy && *ux != *uy) return *ux > *uy;
+    }
     if (x.priority != y.priority) return x.priority < y.priority;
     const double tx = x.reservedAt == kZeroTime && x.state != WlState::Admitted ? ctx.now : x.reservedAt;
     const double ty = y.reservedAt == kZeroTime && y.state != WlState::Admitted ? ctx.now : y.reservedAt;

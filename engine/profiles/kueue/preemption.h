@@ -28,6 +28,8 @@ std::pair<PMode, int> simulatePreemption(Context& ctx, uint32_t wl, int fr, Amou
 
 // Candidate order: already evicted first, other ClusterQueues first, lower priority, more recent
 // quota reservation, then UID.
-bool candidateBefore(const Context& ctx, uint32_t a, uint32_t b, int preemptorCq);
+// afs: classical preemption with Admission Fair Sharing on (CandidatesOrdering's afsEnabled; fair
+// sharing's ordering passes false).
+bool candidateBefore(const Context& ctx, uint32_t a, uint32_t b, int preemptorCq, bool afs = false);
 
 } // namespace gantry::engine::kueue

@@ -7,6 +7,8 @@ namespace gantry::engine::kueue {
 bool Queues::Order::operator()(uint32_t a, uint32_t b) const {
     const Workload& x = (*wls)[a];
     const Workload& y = (*wls)[b];
+    // queueOrderingFunc (pkg/cache/queue/cluster_queue.go): usage first, then the base order.
+    if (byUsage && x.afsUsage != y.afsUsage) return x.afsUsage < y.afsUsage;
     if (x.priority != y.priority) return x.priority > y.priority;
     if (x.orderTime != y.orderTime) return x.orderTime < y.orderTime;
     if (x.uid != y.uid) return x.uid < y.uid;
@@ -16,7 +18,8 @@ bool Queues::Order::operator()(uint32_t a, uint32_t b) const {
 
 Queues::Queues(const World& w, std::vector<Workload>& wls) : w_(w), wls_(wls) {
     for (size_t i = 0; i < w.cqs.size(); ++i)
-        queues_.push_back(Queue{std::set<uint32_t, Order>(Order{&wls}), {}, -1, 0, -1, {}});
+        queues_.push_back(
+            Queue{std::set<uint32_t, Order>(Order{&wls, w.cqs[i].admissionFairSharing}), {}, -1, 0, -1, {}});
 }
 
 bool Queues::backoffExpired(const Workload& wl, double now) const {
@@ -43,6 +46,7 @@ void Queues::push(uint32_t wl, double now) {
         toInadmissible(q, wl);
         return;
     }
+    w.afsUsage = afsUsageOf(w_, w.ns, w.queueName, w.cq).value_or(0);
     q.active.insert(wl);
     w.queued = true;
     w.inadmissible = false;
@@ -72,6 +76,7 @@ void Queues::requeue(uint32_t wl, Requeue reason, double now, bool pendingFlavor
     if (reason == Requeue::PendingPreemption) q.sticky = strict ? -1 : int64_t(wl);
     if (w.queued) return;
     if (backoffExpired(w, now) && (immediate || q.inadmissibleCycle >= q.popCycle || pendingFlavors)) {
+        w.afsUsage = afsUsageOf(w_, w.ns, w.queueName, w.cq).value_or(0);
         q.active.insert(wl);
         w.queued = true;
         w.inadmissible = false;
@@ -148,6 +153,19 @@ void Queues::expireBackoff(double now) {
         q.active.insert(wl);
         w.inadmissible = false;
     }
+}
+
+void Queues::reorder(int cq) {
+    if (cq < 0 || !w_.cqs[size_t(cq)].admissionFairSharing) return;
+    Queue& q = queues_[size_t(cq)];
+    // The keys change: out of the set first, then back in.
+    std::vector<uint32_t> active(q.active.begin(), q.active.end());
+    q.active.clear();
+    for (uint32_t wl : active) {
+        Workload& w = wls_[wl];
+        w.afsUsage = afsUsageOf(w_, w.ns, w.queueName, w.cq).value_or(0);
+    }
+    q.active.insert(active.begin(), active.end());
 }
 
 double Queues::nextBackoff() const {

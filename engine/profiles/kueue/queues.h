@@ -1,6 +1,7 @@
 #pragma once
 // The pending workloads of every ClusterQueue, as Kueue's queue manager keeps them: an active heap
-// (higher priority first, then the older queue-order time, then UID) whose head each cycle takes,
+// (higher priority first, then the older queue-order time, then UID; under Admission Fair Sharing
+// the lower LocalQueue usage before all of them) whose head each cycle takes,
 // and the inadmissible set that waits until something in the cohort changes. A BestEffortFIFO
 // queue parks a head that cannot be admitted and moves on; a StrictFIFO queue keeps it at the head.
 #include "profiles/kueue/workloads.h"
@@ -41,6 +42,9 @@ class Queues {
     void retryInadmissible(int cq, double now);
     // Workloads whose backoff ended go back to the heap.
     void expireBackoff(double now);
+    // The LocalQueue usages of an Admission Fair Sharing ClusterQueue changed: its heap is ordered
+    // again by them (Kueue compares with the ledger's usage whenever it sorts).
+    void reorder(int cq);
     double nextBackoff() const;
 
     std::vector<uint32_t> active(int cq) const;
@@ -50,6 +54,7 @@ class Queues {
   private:
     struct Order {
         const std::vector<Workload>* wls;
+        bool byUsage = false; // Admission Fair Sharing: lower LocalQueue usage first
         bool operator()(uint32_t a, uint32_t b) const;
     };
     struct Queue {

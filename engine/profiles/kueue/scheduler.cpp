@@ -1,5 +1,6 @@
 #include "profiles/kueue/scheduler.h"
 
+#include "profiles/kueue/afs_ledger.h"
 #include "profiles/kueue/flavor_assigner.h"
 #include "profiles/kueue/preemption.h"
 
@@ -175,6 +176,9 @@ CycleReport Scheduler::cycle(ClusterState& st, double now) {
     attach(st, std::nullopt);
     ++cycle_;
     CycleReport report;
+    // Admission Fair Sharing: the LocalQueue controller's sampling since the last cycle.
+    afsSeed(w_, now);
+    for (int c : afsSample(w_, wls_, now)) queues_->reorder(c);
     for (uint32_t wi : toPush_)
         if (wls_[wi].state == WlState::Pending) queues_->push(wi, now);
     toPush_.clear();
@@ -571,6 +575,7 @@ CycleReport Scheduler::cycle(ClusterState& st, double now) {
         wl.admittedSlot = list.size();
         list.push_back(e.wl);
         ctx.admittedThisCycle[e.wl] = 1;
+        queues_->reorder(afsAdmitted(w_, wls_, e.wl, now));
         report.admitted.push_back(e.wl);
     };
     if (!ctx.fairSharing) {

@@ -354,6 +354,7 @@ Workload makeWorkload(const World& w, const ClusterState& st, uint32_t job, Diag
         wl.cq = it->second;
     } else {
         const std::string queueName = j.kueue ? wl.queueName : std::string(st.strings.str(j.queueName));
+        wl.queueName = queueName; // a job's Workload names the job's queue-name label
         auto cq = j.kueue ? w.cqIndex.end() : w.cqIndex.find(queueName);
         auto lq = w.localQueues.find({wl.ns, queueName});
         if (cq != w.cqIndex.end()) {

@@ -48,7 +48,10 @@ struct Workload {
     int32_t priority = 0;
     double created = kZeroTime; // queue-order timestamp base
     double orderTime = kZeroTime;
-    int cq = -1;            // ClusterQueue it queues in (or is admitted to)
+    int cq = -1; // ClusterQueue it queues in (or is admitted to)
+    // Its LocalQueue's Admission Fair Sharing usage when its ClusterQueue orders by it, as of its
+    // last push into the queue (the heap's key while it waits there).
+    double afsUsage = 0;
     bool untouched = false; // no LocalQueue / no ClusterQueue: Kueue never looks at it
     bool unmanaged = false; // not Kueue's at all (no queue-name label): its pods are placed as they come
     // What keeps its queues from admitting it (the workload controller's getQueueBlocker): a missing

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <functional>
+#include <limits>
 #include <set>
 
 namespace gantry::engine::kueue {
@@ -48,6 +49,13 @@ void fillQuotas(World& w, QuotaNode& n, const Queue& q) {
 }
 
 } // namespace
+
+std::optional<double> afsUsageOf(const World& w, const std::string& ns, const std::string& queueName,
+                                 int cq) {
+    if (cq < 0 || !w.cqs[size_t(cq)].admissionFairSharing) return std::nullopt;
+    auto it = w.localQueues.find({ns, queueName});
+    return it == w.localQueues.end() ? 0.0 : it->second.afsUsage;
+}
 
 World buildWorld(const Cluster& c, const gantry::kueue::PolicyObjects& objects, const KueueConfig& config) {
     World w;
@@ -115,6 +123,9 @@ World buildWorld(const Cluster& c, const gantry::kueue::PolicyObjects& objects, 
         }
         cq.namespaceSelector = q.namespaceSelector;
         cq.strategy = q.queueingStrategy == "StrictFIFO" ? Strategy::StrictFIFO : Strategy::BestEffortFIFO;
+        // afs.Enabled(config) and the ClusterQueue's admissionScope (pkg/cache/queue/cluster_queue.go).
+        cq.admissionFairSharing = config.admissionFairSharing && config.gate("AdmissionFairSharing") &&
+                                  q.admissionMode == "UsageBasedAdmissionFairSharing";
         cq.withinClusterQueue = policyOf(q.preemption.withinClusterQueue);
         cq.reclaimWithinCohort = policyOf(q.preemption.reclaimWithinCohort);
         cq.borrowWithinCohort = q.preemption.borrowWithinCohort == "LowerPriority";
@@ -225,8 +236,16 @@ World buildWorld(const Cluster& c, const gantry::kueue::PolicyObjects& objects, 
         if (state[i] == 1 && !w.nodes[i].clusterQueue) w.nodes[i].parent = -1;
 
     for (const auto& lq : objects.localQueues) {
-        LocalQueue l{lq.ns, lq.name, -1, lq.clusterQueue, !lq.stopPolicy.empty() && lq.stopPolicy != "None"};
+        LocalQueue l;
+        l.ns = lq.ns;
+        l.name = lq.name;
+        l.clusterQueue = lq.clusterQueue;
+        l.stopped = !lq.stopPolicy.empty() && lq.stopPolicy != "None";
         if (auto it = w.cqIndex.find(lq.clusterQueue); it != w.cqIndex.end()) l.cq = it->second;
+        for (const auto& [name, amount] : lq.consumed)
+            l.consumed[name] = unitOf(name) == ResourceUnit::Milli ? double(amount) / 1000 : double(amount);
+        l.weight = lq.fairSharingWeight.value_or(1);
+        l.afsUsage = afsUsage(l, config);
         w.localQueues[{lq.ns, lq.name}] = l;
     }
     for (const auto& [queue, cq] : objects.clusterQueueOf)

@@ -9,6 +9,7 @@
 #include "profiles/kueue/amount.h"
 
 #include <cstdint>
+#include <limits>
 #include <map>
 #include <optional>
 #include <string>
@@ -70,6 +71,9 @@ struct ClusterQueue {
     std::vector<std::pair<std::string, std::vector<int>>>
         checks; // admission checks, on flavors (empty = all)
     bool stopped = false;
+    // Admission Fair Sharing: its workloads are ordered by their LocalQueue's usage (the
+    // Configuration has admissionFairSharing, the gate is on, and its admission mode asks for it).
+    bool admissionFairSharing = false;
     bool active = true;   // its heads are taken (Kueue's active status)
     bool inCycle = false; // below a cohort cycle: taken, then refused as inactive
     std::string inactiveReason;
@@ -82,6 +86,15 @@ struct LocalQueue {
     int cq = -1; // -1: names a ClusterQueue that does not exist
     std::string clusterQueue;
     bool stopped = false; // stopPolicy Hold or HoldAndDrain: the queue manager holds none of its workloads
+    // Admission Fair Sharing's usage: consumed resources weighted by resourceWeights, over the
+    // LocalQueue's fair-sharing weight (+inf for a weight of 0 or less).
+    double afsUsage = 0;
+    // Its ledger entry (afs_ledger.h): consumed resources in their plain units (cores, bytes), the
+    // fair-sharing weight, and when the consumed resources were last brought up to date (NaN: not
+    // seeded yet).
+    std::map<std::string, double> consumed;
+    double weight = 1;
+    double lastUpdate = std::numeric_limits<double>::quiet_NaN();
 };
 
 struct World {
@@ -129,6 +142,12 @@ struct World {
 // LimitRanges and admission checks. ClusterQueues that cannot admit (a missing flavor or admission
 // check, stopPolicy, a cohort cycle) are kept, inactive, with the reason. A project's queue names
 // find the ClusterQueues they became.
+// CalculateUsage (pkg/util/admissionfairsharing): the sum over the consumed resources of their
+// weight (1 unless resourceWeights names them) times the amount in its plain unit, over the
+// LocalQueue's weight; a weight of 0 or less gives +inf, so the queue goes last.
+double afsUsage(const LocalQueue& lq, const KueueConfig& config);
+// The Admission Fair Sharing usage of the workload's LocalQueue, when its ClusterQueue orders by it.
+std::optional<double> afsUsageOf(const World& w, const std::string& ns, const std::string& queueName, int cq);
 World buildWorld(const Cluster& cluster, const gantry::kueue::PolicyObjects& objects,
                  const KueueConfig& config);
 
