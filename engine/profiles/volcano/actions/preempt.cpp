@@ -189,15 +189,8 @@ class Preempt : public Action {
     // job and request only).
     bool withoutVictims(uint32_t j) {
         if (!boundVictims_) return false;
-        shapesSeen_.clear();
-        for (uint32_t t : ssn_->state.jobs[j].tasks) {
-            const auto& task = ssn_->state.tasks[t];
-            if (task.status != TaskStatus::Pending || !task.volcano || ssn_->state.schedulingGated(t))
-                continue;
-            if (std::find(shapesSeen_.begin(), shapesSeen_.end(), task.shape) != shapesSeen_.end()) continue;
-            shapesSeen_.push_back(task.shape);
+        for (uint32_t t : ssn_->pendingShapeTasks(j))
             if (victimsPossible(t, false)) return false;
-        }
         return true;
     }
 
@@ -504,8 +497,7 @@ class Preempt : public Action {
     uint32_t bucketMark_ = 0;
     const std::vector<uint32_t>* unresolvableClasses_ = nullptr; // null: nothing marked
     bool topologyAware_ = false;
-    bool boundVictims_ = false;        // victimsBounded, with the node index on
-    std::vector<uint32_t> shapesSeen_; // withoutVictims' scratch
+    bool boundVictims_ = false; // victimsBounded, with the node index on
     int minPercentage_ = 10, minAbsolute_ = 1, maxAbsolute_ = 100;
 };
 

@@ -162,15 +162,8 @@ class Reclaim : public Action {
     bool victimsPossibleFor(uint32_t j) {
         const uint32_t q = ssn_->queueOf(j);
         if (!perReclaimer_) return victimsPossible(q, UINT32_MAX);
-        shapesSeen_.clear();
-        for (uint32_t t : ssn_->state.jobs[j].tasks) {
-            const auto& task = ssn_->state.tasks[t];
-            if (task.status != TaskStatus::Pending || !task.volcano || ssn_->state.schedulingGated(t))
-                continue;
-            if (std::find(shapesSeen_.begin(), shapesSeen_.end(), task.shape) != shapesSeen_.end()) continue;
-            shapesSeen_.push_back(task.shape);
+        for (uint32_t t : ssn_->pendingShapeTasks(j))
             if (victimsPossible(q, t)) return true;
-        }
         return false;
     }
 
@@ -406,9 +399,8 @@ class Reclaim : public Action {
     uint32_t takeWalk_ = 0;
     std::vector<const PluginSlot*> bounding_; // findBounds
     bool bounded_ = false;
-    bool byQueue_ = true;              // every bounding plugin has reclaimsFrom or reclaimsFromFor
-    bool perReclaimer_ = false;        // some has reclaimsFromFor only
-    std::vector<uint32_t> shapesSeen_; // victimsPossibleFor
+    bool byQueue_ = true;       // every bounding plugin has reclaimsFrom or reclaimsFromFor
+    bool perReclaimer_ = false; // some has reclaimsFromFor only
 };
 
 } // namespace

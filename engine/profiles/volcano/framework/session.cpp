@@ -555,6 +555,19 @@ void Session::rollback() {
 
 // ---------------------------------------------------------------- job views
 
+const std::vector<uint32_t>& Session::pendingShapeTasks(uint32_t j) {
+    shapeTasks_.clear();
+    shapesSeen_.clear();
+    for (uint32_t t : state.jobs[j].tasks) {
+        const auto& task = state.tasks[t];
+        if (task.status != TaskStatus::Pending || !task.volcano || state.schedulingGated(t)) continue;
+        if (std::find(shapesSeen_.begin(), shapesSeen_.end(), task.shape) != shapesSeen_.end()) continue;
+        shapesSeen_.push_back(task.shape);
+        shapeTasks_.push_back(t);
+    }
+    return shapeTasks_;
+}
+
 int32_t Session::readyTaskNum(uint32_t j) const {
     return count(j, TaskStatus::Bound) + count(j, TaskStatus::Binding) + count(j, TaskStatus::Running) +
            count(j, TaskStatus::Allocated) + count(j, TaskStatus::Succeeded);

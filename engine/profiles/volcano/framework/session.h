@@ -167,6 +167,9 @@ class Session {
     // --- job views (api.JobInfo helpers) ---
     int32_t count(uint32_t job, TaskStatus s) const { return state.jobs[job].statusCount[int(s)]; }
     int32_t readyTaskNum(uint32_t job) const;
+    // One pending pod per shape of the job, of those the actions may place (Volcano's, not gated),
+    // in task order: whom to ask what depends on a pod's job and shape alone. Valid until the next call.
+    const std::vector<uint32_t>& pendingShapeTasks(uint32_t job);
     int32_t waitingTaskNum(uint32_t job) const { return count(job, TaskStatus::Pipelined); }
     int32_t pendingBestEffortTaskNum(uint32_t job) const { return state.jobs[job].pendingBestEffort; }
     int32_t validTaskNum(uint32_t job) const;
@@ -213,6 +216,7 @@ class Session {
     std::vector<std::string> warnings;
 
   private:
+    std::vector<uint32_t> shapeTasks_, shapesSeen_; // pendingShapeTasks
     void openPlugins();
     // warnEveryJob: warn about unknown tier names for every job a full session would list, not only
     // for the listed ones (the first session of a cache, whose settled jobs are left out).
