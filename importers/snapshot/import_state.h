@@ -212,7 +212,12 @@ struct Expansion {
     };
     std::vector<Role> roles;
 };
+// Pods of one workload Gantry expands at most: a replica count past it is a located error, not an
+// import that runs the machine out of memory.
+inline constexpr int64_t kMaxWorkloadPods = 100000;
 void addExpansion(State& s, const Y& where, Expansion e);
+// replicated jobs x pods per job, saturating (the limit above then refuses it).
+int32_t replicasTimes(int32_t jobs, int32_t perJob);
 // The 40 hex digits of the SHA-1 of text (controllers derive label values with it).
 std::string sha1Hex(std::string_view text);
 // An Expansion for a workload object: owner, origin "<group>/<kind>", namespace, name, metadata.

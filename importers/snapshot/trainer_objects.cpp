@@ -70,7 +70,7 @@ void expandTrainJob(State& s, const Y& where, Expansion e, const std::string& ki
                 count = *numNodes;
         }
         const int32_t jobs = initializerOrTrainer(ancestor) ? 1 : rj["replicas"].i32(1);
-        role.replicas = jobs * count;
+        role.replicas = replicasTimes(jobs, count);
         const bool perNode =
             (ancestor == "trainer" && ml.present()) || (mpi && launcherAsNode && role.role == "node");
         if (perNode && resourcesPerNode.present())

@@ -56,7 +56,16 @@ void queueOf(Expansion& e) {
     }
 }
 
+int32_t replicasTimes(int32_t jobs, int32_t perJob) {
+    return int32_t(std::min<int64_t>(int64_t(jobs) * perJob, INT32_MAX));
+}
+
 void addExpansion(State& s, const Y& where, Expansion e) {
+    int64_t wanted = 0;
+    for (const auto& role : e.roles) wanted += role.replicas;
+    if (wanted > kMaxWorkloadPods)
+        where.fail("the workload would create " + std::to_string(wanted) + " pods; Gantry expands at most " +
+                   std::to_string(kMaxWorkloadPods) + " pods of one workload");
     std::string groupName = e.groupName.empty() ? e.name : e.groupName;
     Timing timing = readTiming(where["metadata"]);
     int32_t total = 0;
@@ -247,7 +256,7 @@ void readJobSet(State& s, const Object& o) {
         auto jobSpec = tmpl["spec"];
         checkJobSpec(jobSpec, "JobSet");
         int32_t perJob = runningPods(jobSpec);
-        role.replicas = jobs * perJob;
+        role.replicas = replicasTimes(jobs, perJob);
         role.pod = readPodTemplate(s, jobSpec["template"], "JobSet");
         role.pod.pod.labels[kJobSetName] = o.name;
         role.pod.pod.labels[kReplicatedJobName] = role.role;

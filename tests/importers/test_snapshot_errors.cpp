@@ -244,6 +244,20 @@ class SnapshotErrorsTest : public QObject {
             QString("bad.yaml:6:13: error: Pod 'default/p': spec.nodeName: nodeName cannot be set until all "
                     "schedulingGates have been removed"));
     }
+    // A replica count no cluster runs (found by the cycle_kueue fuzz target: an MPIJob of two
+    // billion launchers) is refused where the workload is, before its pods are made; a JobSet's
+    // replicas times parallelism does not overflow on the way.
+    void workloadTooLarge() {
+        QCOMPARE(firstError("apiVersion: batch/v1\nkind: Job\nmetadata: {name: j, namespace: ns}\nspec:\n"
+                            "  parallelism: 2000000\n  template: {spec: {containers: [{name: c}]}}\n"),
+                 QString("bad.yaml:1:1: error: Job 'ns/j': the workload would create 2000000 pods; Gantry "
+                         "expands at most 100000 pods of one workload"));
+        const QString js = firstError(
+            "apiVersion: jobset.x-k8s.io/v1alpha2\nkind: JobSet\nmetadata: {name: js, namespace: ns}\nspec:\n"
+            "  replicatedJobs:\n  - name: w\n    replicas: 2000000000\n    template: {spec: {parallelism: "
+            "2000000000, template: {spec: {containers: [{name: c}]}}}}\n");
+        QVERIFY2(js.contains("the workload would create 2147483647 pods"), qPrintable(js));
+    }
     void badEnumsAndSelectors() {
         QCOMPARE(
             firstError("apiVersion: v1\nkind: Node\nmetadata: {name: n}\nspec:\n  taints:\n  - {key: a, "
