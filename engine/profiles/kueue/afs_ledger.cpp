@@ -41,7 +41,7 @@ std::map<std::string, double> admittedUsage(const World& w, const std::vector<Wo
         if (wl.state != WlState::Admitted || wl.ns != lq.ns || wl.queueName != lq.name) continue;
         for (const auto& [fr, amount] : wl.usage) {
             const std::string& name = w.resources[size_t(w.resourceOf(fr))];
-            out[name] += unitOf(name) == ResourceUnit::Milli ? double(amount) / 1000 : double(amount);
+            out[name] += plainAmount(name, amount);
         }
     }
     return out;
@@ -76,8 +76,7 @@ int afsAdmitted(World& w, const std::vector<Workload>& wls, uint32_t wi, double 
     const double penalty = alphaRate(afs.usageSamplingIntervalSeconds, afs.usageHalfLifeSeconds);
     for (const auto& [fr, amount] : wl.usage) {
         const std::string& name = w.resources[size_t(w.resourceOf(fr))];
-        lq.consumed[name] +=
-            penalty * (unitOf(name) == ResourceUnit::Milli ? double(amount) / 1000 : double(amount));
+        lq.consumed[name] += penalty * plainAmount(name, amount);
     }
     lq.lastUpdate = std::max(lq.lastUpdate, now);
     lq.afsUsage = afsUsage(lq, w.config);

@@ -135,6 +135,7 @@ void Queues::retryInadmissible(int cq, double now) {
                 ++it;
                 continue;
             }
+            w.afsUsage = afsUsageOf(w_, w.ns, w.queueName, w.cq).value_or(0);
             q.active.insert(*it);
             w.inadmissible = false;
             it = q.inadmissible.erase(it);
@@ -150,6 +151,7 @@ void Queues::expireBackoff(double now) {
         if (!w.inadmissible || w.cq < 0) continue;
         Queue& q = queues_[size_t(w.cq)];
         q.inadmissible.erase(wl);
+        w.afsUsage = afsUsageOf(w_, w.ns, w.queueName, w.cq).value_or(0);
         q.active.insert(wl);
         w.inadmissible = false;
     }

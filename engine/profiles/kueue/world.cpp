@@ -242,8 +242,7 @@ World buildWorld(const Cluster& c, const gantry::kueue::PolicyObjects& objects, 
         l.clusterQueue = lq.clusterQueue;
         l.stopped = !lq.stopPolicy.empty() && lq.stopPolicy != "None";
         if (auto it = w.cqIndex.find(lq.clusterQueue); it != w.cqIndex.end()) l.cq = it->second;
-        for (const auto& [name, amount] : lq.consumed)
-            l.consumed[name] = unitOf(name) == ResourceUnit::Milli ? double(amount) / 1000 : double(amount);
+        for (const auto& [name, amount] : lq.consumed) l.consumed[name] = plainAmount(name, amount);
         l.weight = lq.fairSharingWeight.value_or(1);
         l.afsUsage = afsUsage(l, config);
         w.localQueues[{lq.ns, lq.name}] = l;

@@ -146,6 +146,11 @@ struct World {
 // weight (1 unless resourceWeights names them) times the amount in its plain unit, over the
 // LocalQueue's weight; a weight of 0 or less gives +inf, so the queue goes last.
 double afsUsage(const LocalQueue& lq, const KueueConfig& config);
+// A canonical amount in the resource's plain unit (cores, bytes, devices), as Kueue's
+// AsApproximateFloat64 reads a quantity.
+inline double plainAmount(const std::string& resource, int64_t amount) {
+    return unitOf(resource) == ResourceUnit::Milli ? double(amount) / 1000 : double(amount);
+}
 // The Admission Fair Sharing usage of the workload's LocalQueue, when its ClusterQueue orders by it.
 std::optional<double> afsUsageOf(const World& w, const std::string& ns, const std::string& queueName, int cq);
 World buildWorld(const Cluster& cluster, const gantry::kueue::PolicyObjects& objects,
