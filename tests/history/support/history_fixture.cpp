@@ -227,10 +227,12 @@ std::string HistoryFixture::openMetrics() const {
 }
 
 int64_t HistoryFixture::load(const std::string& promtool, const std::string& tsdb, const std::string& scratch,
-                             double sliceSeconds) const {
+                             double sliceSeconds, int first, int last) const {
     int64_t bytes = 0;
+    int slice = 0;
     for (double from = std::floor(dataStart / sliceSeconds) * sliceSeconds; from <= dataEnd;
-         from += sliceSeconds) {
+         from += sliceSeconds, ++slice) {
+        if (slice < first || slice >= last) continue;
         {
             std::ofstream out(scratch, std::ios::binary | std::ios::trunc);
             openMetrics(from, std::min(from + sliceSeconds, dataEnd + 1), [&](const std::string& s) {

@@ -81,8 +81,10 @@ struct HistoryFixture {
     // Loads every sample into a TSDB at `tsdb` with promtool, in slices of `sliceSeconds` aligned on
     // the epoch as promtool aligns its blocks: one block per slice, and one pass over each slice's text
     // (a single file would be read once per block). The text goes through `scratch`. Returns its bytes.
+    // Only slices `first` to `last` - 1 (counted from the one holding dataStart) are loaded, so a long
+    // load can be resumed, or split between processes with their own `scratch`.
     int64_t load(const std::string& promtool, const std::string& tsdb, const std::string& scratch,
-                 double sliceSeconds = 6 * 3600) const;
+                 double sliceSeconds = 6 * 3600, int first = 0, int last = 1 << 30) const;
 };
 
 // The scenarios of docs/history.md on 8 GPU nodes over a 26-hour window starting at `start` (a

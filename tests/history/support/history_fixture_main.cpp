@@ -1,10 +1,12 @@
 // gantry-history-fixture: makes up a cluster's history and loads it into a Prometheus TSDB with
 // promtool, for bench/history_replay.sh and for trying `gantry import --prometheus` by hand.
 //   gantry-history-fixture --tsdb DIR [--nodes 5000] [--days 30] [--pods 1000000] [--scrape 180]
-//                          [--seed 1] [--end UNIX]
+//                          [--seed 1] [--end UNIX] [--slices FIRST:LAST]
 //   gantry-history-fixture --tsdb DIR --scenario      (the tests' scenario history)
 // The TSDB is written in 6-hour slices (one promtool run and one block each), so neither the
 // OpenMetrics text nor promtool's memory grows with the window. Prints the window to import.
+// --slices loads only slices FIRST to LAST - 1 (from 0), to resume a load that was stopped or to
+// split it between two processes (same --end and --seed: the history is the same).
 #include "history_fixture.h"
 #include "prometheus_server.h"
 
@@ -41,6 +43,7 @@ int main(int argc, char** argv) {
     uint64_t seed = 1;
     bool scenario = false;
     double end = 0;
+    int firstSlice = 0, lastSlice = 1 << 30;
     for (int i = 1; i < argc; ++i) {
         std::string a = argv[i];
         auto next = [&]() -> std::string {
@@ -64,7 +67,15 @@ int main(int argc, char** argv) {
             seed = std::strtoull(next().c_str(), nullptr, 10);
         else if (a == "--end")
             end = std::atof(next().c_str());
-        else if (a == "--scenario")
+        else if (a == "--slices") {
+            const std::string v = next();
+            if (std::sscanf(v.c_str(), "%d:%d", &firstSlice, &lastSlice) != 2 || firstSlice < 0 ||
+                lastSlice <= firstSlice) {
+                std::cerr << "gantry-history-fixture: --slices " << v
+                          << ": give FIRST:LAST, 0 <= FIRST < LAST\n";
+                return 1;
+            }
+        } else if (a == "--scenario")
             scenario = true;
         else {
             std::cerr << "gantry-history-fixture: unknown argument " << a << "\n";
@@ -74,7 +85,7 @@ int main(int argc, char** argv) {
     if (tsdb.empty()) {
         std::cerr
             << "usage: gantry-history-fixture --tsdb DIR [--nodes N] [--days D] [--pods P] [--scrape S] "
-               "[--seed N] [--end UNIX] [--scenario]\n";
+               "[--seed N] [--end UNIX] [--slices FIRST:LAST] [--scenario]\n";
         return 1;
     }
     const std::string promtool = findProgram("promtool");
@@ -89,7 +100,10 @@ int main(int argc, char** argv) {
                                 : largeHistory(end - days * 86400, nodes, days, pods, scrape, seed);
     const auto t1 = std::chrono::steady_clock::now();
     std::filesystem::create_directories(tsdb);
-    const int64_t bytes = f.load(promtool, tsdb, tsdb + "/../slice.om", kSlice);
+    char scratchName[48];
+    std::snprintf(scratchName, sizeof scratchName, "/../slice-%d.om", firstSlice);
+    const std::string scratch = tsdb + scratchName;
+    const int64_t bytes = f.load(promtool, tsdb, scratch, kSlice, firstSlice, lastSlice);
     const auto t2 = std::chrono::steady_clock::now();
     int64_t podCount = int64_t(f.pods.size());
     std::printf("window %s %s\n", iso(f.start).c_str(), iso(f.end).c_str());

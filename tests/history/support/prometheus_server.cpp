@@ -91,7 +91,7 @@ void createBlocks(const std::string& promtool, const std::string& openMetricsFil
     if (!maxBlockDuration.empty()) argv.push_back("--max-block-duration=" + maxBlockDuration);
     argv.push_back(openMetricsFile);
     argv.push_back(dataDir);
-    const std::string log = dataDir + "/../promtool.log";
+    const std::string log = openMetricsFile + ".promtool.log"; // one per text: loads may run side by side
     pid_t pid = spawn(argv, log);
     int status = 0;
     // Never a hang: a slice of the benchmark's month takes minutes, the tests' history a second.
