@@ -88,4 +88,70 @@ std::optional<double> parseGoDuration(std::string_view s) {
     return sign * total;
 }
 
+namespace {
+
+bool digits(std::string_view s, size_t at, size_t n, int* out) {
+    if (at + n > s.size()) return false;
+    int v = 0;
+    for (size_t i = at; i < at + n; ++i) {
+        if (!std::isdigit(static_cast<unsigned char>(s[i]))) return false;
+        v = v * 10 + (s[i] - '0');
+    }
+    *out = v;
+    return true;
+}
+
+// Days since 1970-01-01 of a proleptic Gregorian date (Howard Hinnant's days_from_civil).
+int64_t daysFromCivil(int64_t y, unsigned m, unsigned d) {
+    y -= m <= 2;
+    const int64_t era = (y >= 0 ? y : y - 399) / 400;
+    const unsigned yoe = unsigned(y - era * 400);
+    const unsigned doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1;
+    const unsigned doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+    return era * 146097 + int64_t(doe) - 719468;
+}
+
+bool leap(int y) {
+    return (y % 4 == 0 && y % 100 != 0) || y % 400 == 0;
+}
+
+} // namespace
+
+std::optional<double> parseRfc3339(std::string_view s) {
+    int year, month, day, hour, minute, second;
+    if (!digits(s, 0, 4, &year) || s.size() < 20 || s[4] != '-' || !digits(s, 5, 2, &month) || s[7] != '-' ||
+        !digits(s, 8, 2, &day) || (s[10] != 'T' && s[10] != 't') || !digits(s, 11, 2, &hour) ||
+        s[13] != ':' || !digits(s, 14, 2, &minute) || s[16] != ':' || !digits(s, 17, 2, &second))
+        return std::nullopt;
+    static const int kDays[] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
+    if (month < 1 || month > 12 || day < 1 || day > kDays[month - 1] + (month == 2 && leap(year)) ||
+        hour > 23 || minute > 59 || second > 60)
+        return std::nullopt;
+    size_t i = 19;
+    double fraction = 0;
+    if (i < s.size() && s[i] == '.') {
+        double scale = 0.1;
+        size_t start = ++i;
+        for (; i < s.size() && std::isdigit(static_cast<unsigned char>(s[i])); ++i, scale /= 10)
+            fraction += (s[i] - '0') * scale;
+        if (i == start) return std::nullopt;
+    }
+    int offset = 0;
+    if (i < s.size() && (s[i] == 'Z' || s[i] == 'z')) {
+        ++i;
+    } else if (i < s.size() && (s[i] == '+' || s[i] == '-')) {
+        int oh, om;
+        if (!digits(s, i + 1, 2, &oh) || i + 3 >= s.size() || s[i + 3] != ':' || !digits(s, i + 4, 2, &om) ||
+            oh > 23 || om > 59)
+            return std::nullopt;
+        offset = (s[i] == '+' ? 1 : -1) * (oh * 3600 + om * 60);
+        i += 6;
+    } else {
+        return std::nullopt;
+    }
+    if (i != s.size()) return std::nullopt;
+    const int64_t days = daysFromCivil(year, unsigned(month), unsigned(day));
+    return double(days * 86400 + hour * 3600 + minute * 60 + second - offset) + fraction;
+}
+
 } // namespace gantry::engine

@@ -16,5 +16,9 @@ std::optional<bool> parseGoBool(std::string_view text);
 // strconv.ParseFloat subset: decimal with optional exponent.
 std::optional<double> parseGoFloat(std::string_view text);
 std::string trim(std::string_view text);
+// time.Time's RFC 3339 form as Kubernetes objects and Go's encoding/json write it: a date, 'T' or
+// 't', a time with optional fraction, then 'Z' or an offset ("2026-10-01T02:00:00.5+02:00").
+// Unix seconds; nullopt when the text is not one.
+std::optional<double> parseRfc3339(std::string_view text);
 
 } // namespace gantry::engine

@@ -1,6 +1,9 @@
 #include "kubernetes/k8s_fields.h"
 
+#include "model/go_text.h"
+
 #include <cctype>
+#include <cmath>
 #include <cstdio>
 
 namespace gantry {
@@ -195,35 +198,9 @@ std::vector<TopologySpreadConstraint> readTopologySpread(const Y& node) {
 std::optional<int64_t> readTimestamp(const Y& node) {
     if (!node.present()) return std::nullopt;
     const std::string t = node.str();
-    int year = 0, month = 0, day = 0, hour = 0, minute = 0, second = 0, consumed = 0;
-    bool ok = std::sscanf(t.c_str(), "%4d-%2d-%2dT%2d:%2d:%2d%n", &year, &month, &day, &hour, &minute,
-                          &second, &consumed) == 6 &&
-              consumed == 19;
-    size_t at = size_t(consumed);
-    if (ok && at < t.size() && t[at] == '.') // fractions of a second
-        for (++at; at < t.size() && std::isdigit(static_cast<unsigned char>(t[at]));) ++at;
-    int64_t offset = 0;
-    if (ok && at < t.size() && (t[at] == 'Z' || t[at] == 'z')) {
-        ++at;
-    } else if (ok && at + 6 == t.size() && (t[at] == '+' || t[at] == '-') && t[at + 3] == ':') {
-        int oh = 0, om = 0;
-        ok = std::sscanf(t.c_str() + at + 1, "%2d:%2d", &oh, &om) == 2;
-        offset = (t[at] == '+' ? 1 : -1) * (int64_t(oh) * 3600 + int64_t(om) * 60);
-        at = t.size();
-    } else {
-        ok = false;
-    }
-    ok = ok && at == t.size() && month >= 1 && month <= 12 && day >= 1 && day <= 31 && hour <= 23 &&
-         minute <= 59 && second <= 60;
-    if (!ok) node.fail("expected an RFC 3339 time such as 2024-01-01T00:00:00Z, got '" + t + "'");
-    // Days since 1970-01-01 of a proleptic Gregorian date.
-    const int y = year - (month <= 2);
-    const int era = (y >= 0 ? y : y - 399) / 400;
-    const int yoe = y - era * 400;
-    const int doy = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1;
-    const int doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-    const int64_t days = int64_t(era) * 146097 + doe - 719468;
-    return days * 86400 + hour * 3600 + minute * 60 + second - offset;
+    auto seconds = engine::parseRfc3339(t);
+    if (!seconds) node.fail("expected an RFC 3339 time such as 2024-01-01T00:00:00Z, got '" + t + "'");
+    return int64_t(std::floor(*seconds));
 }
 
 } // namespace gantry
