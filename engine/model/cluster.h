@@ -3,6 +3,7 @@
 // Cross references are by name (as in Kubernetes); the engine builds its indexes per session.
 #include "model/diagnostic.h"
 #include "model/disruption_budget.h"
+#include "model/fairshare_state.h"
 #include "model/limit_range.h"
 #include "model/node.h"
 #include "model/pod.h"
@@ -76,7 +77,8 @@ struct Cluster {
     std::vector<std::string> admissionChecks; // Kueue AdmissionCheck objects, by name
     std::vector<PodDisruptionBudget> disruptionBudgets;
     std::optional<YuniKornPartition> yunikorn;
-    std::optional<SchedulerConf> volcanoConf; // from Volcano's scheduler ConfigMap, when imported
+    std::optional<SchedulerConf> volcanoConf;       // from Volcano's scheduler ConfigMap, when imported
+    std::vector<FairshareStateMap> fairshareStates; // ConfigMaps holding Volcano fairshare's state.json
 
     const Node* findNode(const std::string& name) const;
     const Queue* findQueue(const std::string& name) const;

@@ -28,6 +28,9 @@ struct CycleOptions {
     // The clock, in seconds, for decisions that depend on it (sla waiting times). Objects without
     // timestamps count as created long ago.
     double nowSeconds = 1e18;
+    // The time between two cycles of the scheduler (the simulator's cycle period), for what
+    // accrues with time over the cycles a simulation skips while nothing changes.
+    double periodSeconds = 1;
     // CycleResult::scores: every pending pod's node-order score on every node, on the initial state.
     bool computeScores = false;
     // The simulator's form: decisions by index only (boundTasks, evictedTasks, phaseChanges,

@@ -553,6 +553,7 @@ class Simulator {
         ++result_.sessions;
         engine::CycleOptions co;
         co.nowSeconds = now;
+        co.periodSeconds = o_.cycleSeconds;
         co.compact = true;
         engine::CycleResult r = profile_->cycle(st_, co);
         for (const auto& wmsg : r.warnings)
@@ -758,6 +759,7 @@ class Simulator {
     void cycleReadOnly(double now) {
         engine::CycleOptions co;
         co.nowSeconds = now;
+        co.periodSeconds = o_.cycleSeconds;
         engine::CycleResult r = profile_->cycle(st_, co);
         engine::addNotCreated(st_, r);
         lastPending_ = std::move(r.pending);

@@ -340,7 +340,11 @@ class ClusterState {
     std::set<std::string> preemptNeverClasses;
     std::map<std::string, Labels> namespaceLabels;
     std::vector<DisruptionBudgetRec> disruptionBudgets;
-    int32_t podsWithAffinity = 0; // placed pods carrying pod (anti-)affinity terms
+    // Unix seconds of the state's time 0: the input's newest creationTimestamp, to which creation
+    // times are relative (none when no object has one).
+    std::optional<int64_t> epochUnix;
+    std::vector<FairshareStateMap> fairshareStates; // the input's, for Volcano's fairshare plugin
+    int32_t podsWithAffinity = 0;                   // placed pods carrying pod (anti-)affinity terms
 
     // PodGroups the scheduler does not see (e.g. their queue does not exist), with the reason.
     std::map<std::string, std::string> skippedGroups;

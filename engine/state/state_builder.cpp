@@ -360,6 +360,7 @@ struct StateBuilder {
         for (const auto& g : c.podGroups)
             if (g.creationTimestamp) newest = std::max(newest.value_or(INT64_MIN), *g.creationTimestamp);
         startOrigin = newest;
+        s.epochUnix = newest;
         if (!startOrigin)
             for (const auto& p : c.pods)
                 if (p.startTime) startOrigin = std::max(startOrigin.value_or(INT64_MIN), *p.startTime);
@@ -810,6 +811,7 @@ ClusterState buildClusterState(const Cluster& cluster, Diagnostics* warnings, co
         r.disruptedPods = pdb.disruptedPods;
         s.disruptionBudgets.push_back(std::move(r));
     }
+    s.fairshareStates = cluster.fairshareStates;
     b.addJobs(cluster);
     b.addPods(cluster);
     b.addGates();

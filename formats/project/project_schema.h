@@ -191,13 +191,16 @@ GANTRY_SCHEMA(PodDisruptionBudget, field("name", &PodDisruptionBudget::name, tru
               field("maxUnavailable", &PodDisruptionBudget::maxUnavailable),
               field("disruptionsAllowed", &PodDisruptionBudget::disruptionsAllowed),
               field("disruptedPods", &PodDisruptionBudget::disruptedPods));
+GANTRY_SCHEMA(FairshareStateMap, field("name", &FairshareStateMap::name, true),
+              field("namespace", &FairshareStateMap::ns), field("stateJson", &FairshareStateMap::stateJson));
 GANTRY_SCHEMA(Cluster, field("name", &Cluster::name), field("topologyLevels", &Cluster::topologyLevels),
               field("nodes", &Cluster::nodes), field("namespaces", &Cluster::namespaces),
               field("priorityClasses", &Cluster::priorityClasses), field("queues", &Cluster::queues),
               field("localQueues", &Cluster::localQueues),
               field("resourceFlavors", &Cluster::resourceFlavors), field("hyperNodes", &Cluster::hyperNodes),
               field("kueueTopologies", &Cluster::kueueTopologies), field("yunikorn", &Cluster::yunikorn),
-              field("volcanoConf", &Cluster::volcanoConf), field("podGroups", &Cluster::podGroups),
+              field("volcanoConf", &Cluster::volcanoConf),
+              field("fairshareStates", &Cluster::fairshareStates), field("podGroups", &Cluster::podGroups),
               field("pods", &Cluster::pods), field("disruptionBudgets", &Cluster::disruptionBudgets));
 GANTRY_SCHEMA(KubeSchedulerProfile, field("schedulerName", &KubeSchedulerProfile::schedulerName),
               field("strategy", &KubeSchedulerProfile::strategy),

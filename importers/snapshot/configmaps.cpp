@@ -1,5 +1,6 @@
 // ConfigMaps that configure a scheduler: Volcano's volcano-scheduler.conf and YuniKorn's
-// yunikorn-configs / yunikorn-defaults. Other ConfigMaps are skipped like unknown kinds.
+// yunikorn-configs / yunikorn-defaults; and those holding the state Volcano's fairshare plugin
+// persists (key state.json). Other ConfigMaps are skipped like unknown kinds.
 #include "import_state.h"
 #include "volcano/scheduler_conf_reader.h"
 #include "yunikorn_config.h"
@@ -7,6 +8,8 @@
 namespace gantry::snapshot {
 
 namespace {
+
+constexpr const char* kFairshareStateKey = "state.json";
 
 // Parses a string held in a ConfigMap, with locations mapped into the file that holds it.
 std::vector<SourceDocument> loadEmbedded(State& s, const Y& value) {
@@ -36,6 +39,12 @@ void readConfigMap(State& s, const Object& o) {
     }
     if (o.name == "yunikorn-configs" || o.name == "yunikorn-defaults") {
         s.yunikornMaps.emplace_back(o.name == "yunikorn-defaults", data);
+        return;
+    }
+    // Any name: the plugin's arguments say which one it reads (fairshare.stateConfigMap).
+    if (auto state = data[kFairshareStateKey]; state.present()) {
+        if (!state.isScalar()) state.fail("expected the fairshare state as a string (JSON)");
+        s.cluster.fairshareStates.push_back({o.name, o.ns, state.str(), o.source});
         return;
     }
     s.skip("ConfigMap (not a scheduler configuration)", o.source);

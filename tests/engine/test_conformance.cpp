@@ -323,6 +323,16 @@ class ConformanceTest : public QObject {
         QFETCH(QString, path);
         runCase(path);
     }
+    // Volcano's fairshare plugin (PR #5161): the shared samples and the cases restated here.
+    void volcanoFairshare_data() {
+        QTest::addColumn<QString>("path");
+        addRows("volcano-fairshare");
+        addRows("volcano-fairshare-restated");
+    }
+    void volcanoFairshare() {
+        QFETCH(QString, path);
+        runCase(path);
+    }
     void kubeDefault_data() {
         QTest::addColumn<QString>("path");
         addRows("kube-default");

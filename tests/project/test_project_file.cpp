@@ -209,6 +209,11 @@ Project everything() {
     yk.settings = {{"log.level", "DEBUG"}};
     c.yunikorn = yk;
     c.volcanoConf = defaultVolcanoConf();
+    c.fairshareStates.push_back(
+        {"fairshare-usage-state",
+         "volcano-system",
+         R"({"lastCycle":"2026-04-07T12:00:00Z","queues":{"gpu-queue":{"alice":800,"bob":300}}})",
+         {}});
 
     WorkloadTemplate w;
     w.name = "w";
@@ -266,6 +271,13 @@ class ProjectFileTest : public QObject {
         QDir conf(QString::fromStdString(data("conformance/volcano")));
         for (const auto& d : conf.entryList(QDir::Dirs | QDir::NoDotAndDotDot))
             QTest::newRow(qPrintable(d)) << QStringList{conf.filePath(d + "/snapshot.yaml")};
+        // With Volcano fairshare's state ConfigMaps.
+        for (const char* suite :
+             {"conformance/volcano-fairshare", "conformance/volcano-fairshare-restated"}) {
+            QDir fair(QString::fromStdString(data(suite)));
+            for (const auto& d : fair.entryList(QDir::Dirs | QDir::NoDotAndDotDot))
+                QTest::newRow(qPrintable(d)) << QStringList{fair.filePath(d + "/snapshot.yaml")};
+        }
         QDir imp(QString::fromStdString(data("importers")));
         for (const auto& f : imp.entryList({"*.yaml", "*.json"}, QDir::Files))
             if (!f.startsWith("volcano-scheduler"))
@@ -348,7 +360,8 @@ class ProjectFileTest : public QObject {
             << head + "cluster:\n  nodse: []\n"
             << "p.gantry:4:10: error: cluster: unknown key 'nodse' (expected one of: name, "
                "topologyLevels, nodes, namespaces, priorityClasses, queues, localQueues, "
-               "resourceFlavors, hyperNodes, kueueTopologies, yunikorn, volcanoConf, podGroups, "
+               "resourceFlavors, hyperNodes, kueueTopologies, yunikorn, volcanoConf, fairshareStates, "
+               "podGroups, "
                "pods, disruptionBudgets)";
         QTest::newRow("wrong type")
             << head + "cluster:\n  nodes:\n  - name: n\n    unschedulable: 1\n"

@@ -105,6 +105,20 @@ void ObjectRecorder::sample(const World& w) {
             lent_[c][r].push_back(readable(name, l[r]));
         }
     }
+    // Admission Fair Sharing's ledger as the LocalQueue's status shows it at this time.
+    for (const auto& [key, lq] : w.localQueues) {
+        if (lq.cq < 0 || !w.cqs[size_t(lq.cq)].admissionFairSharing) continue;
+        auto& measures = afs_[key];
+        auto put = [&](const std::string& measure, double value) {
+            auto& v = measures[measure];
+            v.resize(samples_, 0.0);
+            v.push_back(value);
+        };
+        put("afs_usage", std::isfinite(lq.afsUsage) ? lq.afsUsage : std::nan(""));
+        for (const auto& [resource, amount] : lq.consumed)
+            put(measureName("afs_consumed", resource),
+                unitOf(resource) == ResourceUnit::Bytes ? amount / double(int64_t(1) << 30) : amount);
+    }
     ++samples_;
 }
 
@@ -151,6 +165,17 @@ std::vector<ObjectSeries> ObjectRecorder::series(const World& w, const std::vect
         }
         for (auto& total : admissionWaits(std::move(cqWaits[c]), cqNever[c]))
             s.totals.push_back(std::move(total));
+        out.push_back(std::move(s));
+    }
+    for (const auto& [key, measures] : afs_) {
+        ObjectSeries s;
+        s.kind = "LocalQueue";
+        s.name = key.first + "/" + key.second;
+        for (const auto& [measure, values] : measures) {
+            std::vector<double> v = values;
+            v.resize(samples_, v.empty() ? 0.0 : v.back());
+            s.series.emplace_back(measure, std::move(v));
+        }
         out.push_back(std::move(s));
     }
     for (auto& [cls, v] : never) waits.try_emplace(cls);

@@ -11,6 +11,7 @@ void registerFactories() {
     registerPlugin(plugins::priorityPlugin());
     registerPlugin(plugins::conformancePlugin());
     registerPlugin(plugins::drfPlugin());
+    registerPlugin(plugins::fairsharePlugin());
     registerPlugin(plugins::proportionPlugin());
     registerPlugin(plugins::capacityPlugin());
     registerPlugin(plugins::predicatesPlugin());

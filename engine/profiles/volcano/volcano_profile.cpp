@@ -5,6 +5,7 @@
 #include "profiles/volcano/framework/conf_check.h"
 #include "profiles/volcano/framework/registry.h"
 #include "profiles/volcano/framework/session.h"
+#include "profiles/volcano/plugins/fairshare_history.h"
 
 #include <limits>
 #include <memory>
@@ -51,6 +52,9 @@ class VolcanoProfile : public SchedulerProfile {
     CycleResult cycle(ClusterState& state, const CycleOptions& options) override {
         SessionOptions so;
         so.nowSeconds = options.nowSeconds;
+        so.periodSeconds = options.periodSeconds;
+        period_ = options.periodSeconds;
+        so.memory = &memory_;
         so.computeScores = options.computeScores;
         so.compactResult = options.compact;
         // What sessions carry serves the simulator's compact cycles; a full cycle starts afresh.
@@ -62,6 +66,13 @@ class VolcanoProfile : public SchedulerProfile {
         Session session(state, plan_, so);
         return session.run();
     }
+
+    // fairshare's decayed usage per queue and namespace, when the configuration runs it.
+    void sample(const ClusterState&, double t) override {
+        if (const auto* h = memory_.find<fairshare::History>("fairshare"))
+            fairshareUsage_.sample(*h, t, period_);
+    }
+    std::vector<ObjectSeries> objectSeries() const override { return fairshareUsage_.series(); }
 
     bool decisionsDependOnClock() const override { return sla_; }
 
@@ -83,6 +94,9 @@ class VolcanoProfile : public SchedulerProfile {
     const SessionPlan plan_; // the configuration, planned once for every cycle's session
     const ProfileShortcuts shortcuts_;
     std::unique_ptr<SessionCache> cache_;
+    PluginMemory memory_; // what plugins keep across this scheduler's sessions (fairshare's usage)
+    double period_ = 1;
+    fairshare::UsageRecorder fairshareUsage_;
     bool sla_ = false;
     std::optional<double> slaWait_;
 };

@@ -5,6 +5,7 @@
 #include "models/pending_jobs_model.h"
 #include "models/profile_objects_model.h"
 #include "profile/registry.h"
+#include "widgets/fair_share_chart.h"
 #include "widgets/result_charts.h"
 #include "widgets/stat_card.h"
 #include "workspace.h"
@@ -167,6 +168,10 @@ ResultsTab::ResultsTab(Workspace* workspace, QWidget* parent) : QWidget(parent),
     objectsTable_->verticalHeader()->setVisible(false);
     objectsTable_->setWordWrap(false);
     bottom_->addTab(objectsTable_, tr("Scheduler's objects"));
+
+    // What a fair-share scheduler remembers (Kueue's AFS, Volcano's fairshare), over time.
+    fairShareChart_ = chartView(bottom_);
+    bottom_->addTab(fairShareChart_, tr("Fair-share usage"));
 
     grid->addWidget(allocChart_, 0, 0);
     grid->addWidget(queueChart_, 0, 1);
@@ -348,7 +353,7 @@ void ResultsTab::refresh() {
 }
 
 QStringList ResultsTab::tableNames() {
-    return {"pending", "compare", "reasons", "idle", "objects"}; // the order of the tabs
+    return {"pending", "compare", "reasons", "idle", "objects", "fairshare"}; // the order of the tabs
 }
 
 bool ResultsTab::showTable(const QString& name) {
@@ -392,6 +397,17 @@ void ResultsTab::showProfile(int index) {
     const QString who = info ? qs(info->title) : tr("Scheduler");
     bottom_->setTabText(objectsTab, tr("%1's objects (%2)").arg(who).arg(objects_->rowCount()));
     bottom_->setTabEnabled(objectsTab, objects_->rowCount() > 0);
+
+    QChart* fairShare = makeFairShareChart(a, palette());
+    const int fairShareTab = bottom_->indexOf(fairShareChart_);
+    bottom_->setTabEnabled(fairShareTab, fairShare != nullptr);
+    setChart(fairShareChart_,
+             fairShare
+                 ? fairShare
+                 : makeMessageChart(tr("Fair-share usage"),
+                                    tr("No fair-share usage in this run (Kueue's Admission Fair Sharing "
+                                       "or Volcano's fairshare plugin)."),
+                                    palette()));
 }
 
 } // namespace gantry::studio

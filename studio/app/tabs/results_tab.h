@@ -28,7 +28,8 @@ class ResultsTab : public QWidget {
     PendingJobsModel* pendingModel() const { return pending_; }
     ComparisonModel* comparison() const { return compare_; }
     ProfileObjectsModel* profileObjects() const { return objects_; }
-    // The tables under the charts, by name (for --screenshot): pending, compare, reasons, idle, objects.
+    // The tables under the charts, by name (for --screenshot): pending, compare, reasons, idle, objects,
+    // fairshare.
     static QStringList tableNames();
     bool showTable(const QString& name);
 
@@ -64,6 +65,7 @@ class ResultsTab : public QWidget {
     QTableView* compareTable_;
     QTableWidget* reasons_;
     QChartView* idleChart_;
+    QChartView* fairShareChart_;
 };
 
 } // namespace gantry::studio

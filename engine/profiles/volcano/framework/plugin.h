@@ -18,6 +18,27 @@ namespace gantry::engine {
 class Session;
 class Statement;
 
+// What plugins keep from one session to the next in one scheduler process (upstream: package
+// variables, such as fairshare's usage history). The profile owns it; a session given none has a
+// fresh one, as a scheduler that has just started.
+class PluginMemory {
+  public:
+    // The plugin's store, made on first use.
+    template <class T> T& of(const std::string& plugin) {
+        auto& slot = stores_[plugin];
+        if (!slot) slot = std::make_shared<T>();
+        return *static_cast<T*>(slot.get());
+    }
+    // The plugin's store, or null when no session made it.
+    template <class T> const T* find(const std::string& plugin) const {
+        auto it = stores_.find(plugin);
+        return it == stores_.end() ? nullptr : static_cast<const T*>(it->second.get());
+    }
+
+  private:
+    std::map<std::string, std::shared_ptr<void>> stores_;
+};
+
 class Plugin {
   public:
     virtual ~Plugin() = default;

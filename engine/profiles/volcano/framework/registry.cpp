@@ -59,30 +59,13 @@ bool actionImplemented(const std::string& name) {
 }
 
 const std::vector<std::string>& volcanoPluginNames() {
-    static const std::vector<std::string> names = {"drf",
-                                                   "gang",
-                                                   "deviceshare",
-                                                   "predicates",
-                                                   "priority",
-                                                   "nodeorder",
-                                                   "conformance",
-                                                   "binpack",
-                                                   "resource-strategy-fit",
-                                                   "tdm",
-                                                   "overcommit",
-                                                   "sla",
-                                                   "task-topology",
-                                                   "numa-aware",
-                                                   "cdp",
-                                                   "rescheduling",
-                                                   "usage",
-                                                   "pdb",
-                                                   "nodegroup",
-                                                   "network-topology-aware",
-                                                   "proportion",
-                                                   "capacity",
-                                                   "extender",
-                                                   "resourcequota"};
+    static const std::vector<std::string> names = {
+        "drf", "gang", "deviceshare", "predicates", "priority", "nodeorder", "conformance", "binpack",
+        "resource-strategy-fit", "tdm", "overcommit", "sla", "task-topology", "numa-aware", "cdp",
+        "rescheduling", "usage", "pdb", "nodegroup", "network-topology-aware", "proportion", "capacity",
+        "extender", "resourcequota",
+        // merged after ed72c7c8 (PR #5161)
+        "fairshare"};
     return names;
 }
 

@@ -64,7 +64,8 @@ const ActionDescriptor* findAction(const std::string& name);
 bool pluginImplemented(const std::string& name);
 bool actionImplemented(const std::string& name);
 
-// Names the real Volcano scheduler (ed72c7c8) knows, implemented by Gantry or not.
+// Names the real Volcano scheduler (ed72c7c8, and fairshare merged since) knows, implemented by
+// Gantry or not.
 const std::vector<std::string>& volcanoPluginNames();
 const std::vector<std::string>& volcanoActionNames();
 

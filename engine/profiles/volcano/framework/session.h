@@ -25,8 +25,13 @@
 namespace gantry::engine {
 
 struct SessionOptions {
-    bool useNodeIndex = true;   // false = evaluate every node (the reference the index must equal)
-    double nowSeconds = 1e18;   // for sla: objects without timestamps count as created long ago
+    bool useNodeIndex = true; // false = evaluate every node (the reference the index must equal)
+    double nowSeconds = 1e18; // for sla: objects without timestamps count as created long ago
+    // The scheduler's period between sessions (schedulePeriod): what a plugin that accrues with time
+    // (fairshare) makes of the sessions a simulation skipped while nothing changed.
+    double periodSeconds = 1;
+    // Kept from session to session (PluginMemory); null: this session's own, a fresh scheduler's.
+    PluginMemory* memory = nullptr;
     bool computeScores = false; // fill CycleResult::scores for pending pods on the initial state
     // Carried from one session to the next on the same state (the simulator's): settled jobs stay
     // out of the session when the configuration allows it (SessionCache::covers); preempt and
@@ -79,7 +84,8 @@ class Session {
     std::vector<PluginSlot> pluginSlots;         // tier order
     std::vector<JobSession>& jobs;               // parallel to state.jobs
     std::vector<uint32_t> sessionJobs;           // jobs in the session, by job order of the input
-    VResource totalResource;                     // sum of allocatable of nodes
+    PluginMemory& memory() { return options.memory ? *options.memory : ownMemory_; }
+    VResource totalResource; // sum of allocatable of nodes
     // The settled jobs left out of this session (null when every job is in it).
     const SettledJobs* settled() const { return settled_; }
     // Asks the settled jobs' tracker to keep them by content too (SettledJobs::contentGroups).
@@ -216,6 +222,7 @@ class Session {
     std::vector<std::string> warnings;
 
   private:
+    PluginMemory ownMemory_;
     std::vector<uint32_t> shapeTasks_, shapesSeen_; // pendingShapeTasks
     void openPlugins();
     // warnEveryJob: warn about unknown tier names for every job a full session would list, not only

@@ -12,6 +12,7 @@ PluginDescriptor capacityPlugin();
 PluginDescriptor conformancePlugin();
 PluginDescriptor devicesharePlugin();
 PluginDescriptor drfPlugin();
+PluginDescriptor fairsharePlugin();
 PluginDescriptor fgdPlugin();
 PluginDescriptor gangPlugin();
 PluginDescriptor networkTopologyAwarePlugin();
