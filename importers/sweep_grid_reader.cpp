@@ -88,7 +88,7 @@ SweepGridFile readSweepGrid(const std::string& text, const std::string& path) {
 
     std::set<std::string> variantNames;
     for (const auto& item : root["policies"].items()) {
-        item.checkKeys("policy", {"name", "schedulerConf", "profile"});
+        item.checkKeys("policy", {"name", "schedulerConf", "profile", "set"});
         plan::PolicyVariant v;
         v.name = item["name"].str();
         if (v.name.empty()) item.fail("a policy variant needs a name");
@@ -98,10 +98,15 @@ SweepGridFile readSweepGrid(const std::string& text, const std::string& path) {
         if (!v.profile.empty() &&
             std::find(g.profiles.begin(), g.profiles.end(), v.profile) == g.profiles.end())
             item["profile"].fail("profile '" + v.profile + "' is not among the grid's profiles");
+        for (const auto& [key, value] : item["set"].entries()) {
+            if (!value.isScalar()) value.fail("expected the field's value as a scalar");
+            if (std::string why = policySettingProblem(key, value.str()); !why.empty()) value.fail(why);
+            v.settings.push_back({key, value.str(), value.where()});
+        }
         v.source = item.where();
         g.policies.push_back(std::move(v));
     }
-    if (g.policies.empty()) g.policies.push_back({"default", "", "", g.source});
+    if (g.policies.empty()) g.policies.push_back({"default", "", {}, "", g.source});
 
     const Y seeds = root["seeds"];
     if (seeds.isSeq()) {

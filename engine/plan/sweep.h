@@ -3,6 +3,7 @@
 // its own, so a grid can run on one machine's cores or as the pods of an Indexed Kubernetes Job and
 // still give the same report. The grid file's format is in docs/planning.md.
 #include "model/diagnostic.h"
+#include "model/policy_settings.h"
 
 #include <cstdint>
 #include <optional>
@@ -14,8 +15,9 @@ namespace gantry::plan {
 // A policy to try: a scheduler configuration file for the profiles that read its format.
 struct PolicyVariant {
     std::string name;
-    std::string schedulerConf; // path; empty = the project's own policy
-    std::string profile;       // only for this profile; empty = every profile of the grid
+    std::string schedulerConf;           // path; empty = the project's own policy
+    std::vector<PolicySetting> settings; // fields set on top of it (`set:`), in order
+    std::string profile;                 // only for this profile; empty = every profile of the grid
     SourceRef source;
 };
 

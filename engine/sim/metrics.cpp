@@ -17,7 +17,7 @@ struct Entry {
     MetricInfo info;
     RunGetter run;
     QueueGetter queue;
-    GroupGetter priority;
+    GroupGetter group; // a priority's or a namespace's summary
 };
 
 double meanOf(const std::vector<double>& v) {
@@ -124,7 +124,8 @@ std::vector<Entry> buildCatalog() {
                        {},
                        [get](const QueueSeries& q) { return get(q.summary); },
                        {}});
-        out.push_back({{std::move(name), MetricScope::Priority, unit, std::move(meaning)}, {}, {}, get});
+        out.push_back({{name, MetricScope::Priority, unit, meaning}, {}, {}, get});
+        out.push_back({{std::move(name), MetricScope::Namespace, unit, std::move(meaning)}, {}, {}, get});
     };
     auto groupCount = [](int64_t GroupSummary::*field) {
         return [field](const GroupSummary& g) { return std::optional<double>(double(g.*field)); };
@@ -158,7 +159,7 @@ std::vector<Entry> buildCatalog() {
                    {},
                    [](const QueueSeries& q) { return std::optional<double>(peakOf(q.usedGpus)); },
                    {}});
-    // Run's first, then queue, then priority, each in the order written above.
+    // Run's first, then queue, priority and namespace, each in the order written above.
     std::stable_sort(out.begin(), out.end(),
                      [](const Entry& a, const Entry& b) { return int(a.info.scope) < int(b.info.scope); });
     return out;
@@ -170,7 +171,17 @@ const std::vector<Entry>& entries() {
 }
 
 const char* scopePrefix(MetricScope scope) {
-    return scope == MetricScope::Queue ? "queue" : scope == MetricScope::Priority ? "priority" : "";
+    switch (scope) {
+    case MetricScope::Queue:
+        return "queue";
+    case MetricScope::Priority:
+        return "priority";
+    case MetricScope::Namespace:
+        return "namespace";
+    case MetricScope::Run:
+        break;
+    }
+    return "";
 }
 
 // 'text' (built by appending: GCC 12 warns wrongly about "'" + std::string).
@@ -217,15 +228,18 @@ std::optional<MetricRef> parseMetric(std::string_view text, std::string* error) 
     MetricScope scope = MetricScope::Run;
     std::string group;
     std::string_view rest = text;
-    for (MetricScope s : {MetricScope::Queue, MetricScope::Priority}) {
+    for (MetricScope s : {MetricScope::Queue, MetricScope::Priority, MetricScope::Namespace}) {
         const std::string prefix = std::string(scopePrefix(s)) + "[";
         if (text.substr(0, prefix.size()) != prefix) continue;
         const size_t close = text.find(']', prefix.size());
         if (close == std::string_view::npos || close + 1 >= text.size() || text[close + 1] != '.') {
             if (error)
                 *error = quoted(text) + ": write " + scopePrefix(s) + "[" +
-                         (s == MetricScope::Queue ? "NAME" : "N") + "].METRIC, e.g. " + scopePrefix(s) +
-                         (s == MetricScope::Queue ? "[pretrain]" : "[1000]") + ".wait.p95";
+                         (s == MetricScope::Priority ? "N" : "NAME") + "].METRIC, e.g. " + scopePrefix(s) +
+                         (s == MetricScope::Queue       ? "[pretrain]"
+                          : s == MetricScope::Namespace ? "[vision]"
+                                                        : "[1000]") +
+                         ".wait.p95";
             return std::nullopt;
         }
         group = std::string(text.substr(prefix.size(), close - prefix.size()));
@@ -264,7 +278,11 @@ std::optional<double> metricValue(const SimResult& r, const MetricRef& metric) {
         return std::nullopt;
     case MetricScope::Priority:
         for (const auto& g : r.byPriority)
-            if (g.key == metric.group) return e.priority(g);
+            if (g.key == metric.group) return e.group(g);
+        return std::nullopt;
+    case MetricScope::Namespace:
+        for (const auto& g : r.byNamespace)
+            if (g.key == metric.group) return e.group(g);
         return std::nullopt;
     }
     return std::nullopt;
@@ -284,7 +302,7 @@ std::vector<std::string> metricNames() {
         out.push_back(i.scope == MetricScope::Run
                           ? i.name
                           : std::string(scopePrefix(i.scope)) +
-                                (i.scope == MetricScope::Queue ? "[NAME]." : "[N].") + i.name);
+                                (i.scope == MetricScope::Priority ? "[N]." : "[NAME].") + i.name);
     return out;
 }
 

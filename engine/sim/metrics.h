@@ -2,7 +2,8 @@
 // A simulation's figures by name: the one vocabulary the planner's service levels, the sweep's
 // reports and comparisons use. Names follow the keys `gantry simulate --json` prints, dotted
 // ("wait.p95" is wait_seconds.p95, "gpu.mean_allocation_pct" is gpu.mean_allocation_pct), with a
-// queue's or a priority's figures as "queue[pretrain].wait.p95" and "priority[1000].wait.p95".
+// queue's, a priority's or a namespace's figures as "queue[pretrain].wait.p95",
+// "priority[1000].wait.p95" and "namespace[vision].wait.p95".
 // Durations are seconds, shares are percent. docs/planning.md lists them all.
 #include "sim/result.h"
 
@@ -16,8 +17,9 @@ namespace gantry::sim {
 
 enum class MetricUnit { Seconds, Percent, Count, GpuHours, Gpus };
 
-// Which part of a result a metric reads: the whole run, one queue, or one priority value.
-enum class MetricScope { Run, Queue, Priority };
+// Which part of a result a metric reads: the whole run, one queue, one priority value or the jobs
+// of one namespace.
+enum class MetricScope { Run, Queue, Priority, Namespace };
 
 struct MetricInfo {
     std::string name; // without the scope: "wait.p95" (a queue's is written queue[NAME].wait.p95)
@@ -32,7 +34,7 @@ const std::vector<MetricInfo>& metricCatalog();
 // A name resolved against the catalogue.
 struct MetricRef {
     size_t entry = 0;  // into metricCatalog()
-    std::string group; // the queue's name or the priority value; empty for the run's metrics
+    std::string group; // the queue's or namespace's name, or the priority value; empty for the run's
     const MetricInfo& info() const { return metricCatalog()[entry]; }
     std::string name() const; // as written: "queue[pretrain].wait.p95"
     bool operator==(const MetricRef&) const = default;
@@ -49,7 +51,8 @@ std::optional<double> metricValue(const SimResult& r, const MetricRef& metric);
 // The run's metrics of a result in catalogue order (those it has no value for are left out).
 std::vector<std::pair<std::string, double>> runMetrics(const SimResult& r);
 
-// Every name for help texts and errors: the run's, then "queue[NAME]." and "priority[N]." forms.
+// Every name for help texts and errors: the run's, then "queue[NAME].", "priority[N]." and
+// "namespace[NAME]." forms.
 std::vector<std::string> metricNames();
 
 // Seconds as people write them: "42s", "12m30s", "1h5m" (whole seconds; fractions below a minute).

@@ -33,7 +33,7 @@ Distribution distributionOf(std::vector<double> values);
 double percentileOfSorted(const std::vector<double>& sorted, double p);
 
 struct GroupSummary {
-    std::string key; // queue name, or priority value
+    std::string key; // queue name, priority value or namespace
     int64_t jobs = 0, started = 0, completed = 0, pendingAtEnd = 0, restarts = 0;
     double lostGpuHours = 0;
     Distribution wait, completion;
@@ -108,6 +108,8 @@ struct SimResult {
     Distribution wait, completion, gangWait;
     int64_t gangJobs = 0;
     std::vector<GroupSummary> byPriority; // highest priority first
+    std::vector<GroupSummary>
+        byNamespace; // by the jobs' namespace (the tenant of fair-share schedulers), by name
     std::vector<PendingJob> pendingAtEnd;
     std::vector<ReasonTime> pendingReasons; // most job-seconds first
     bool fragmentationMeasured = false;

@@ -58,6 +58,7 @@ void summarizeJobs(const std::vector<JobOutcome>& outcomes, const SimWorkload& w
     // Queues.
     std::vector<GroupSummary> byQueue(state.queues.size());
     std::map<int32_t, GroupSummary, std::greater<int32_t>> byPriority;
+    std::map<std::string, GroupSummary> byNamespace; // tenants, as fair-share schedulers see them
     std::vector<double> waits, jcts, gangWaits;
     for (size_t j = 0; j < workload.jobs.size(); ++j) {
         const auto& out = outcomes[j];
@@ -65,7 +66,8 @@ void summarizeJobs(const std::vector<JobOutcome>& outcomes, const SimWorkload& w
         GroupSummary none; // a job of no queue counts for its priority and the totals
         auto& gq = out.queue >= 0 ? byQueue[size_t(out.queue)] : none;
         auto& gp = byPriority[out.priority];
-        for (GroupSummary* g : {&gq, &gp}) {
+        auto& gn = byNamespace[workload.kinds[workload.jobs[j].kind].group.ns];
+        for (GroupSummary* g : {&gq, &gp, &gn}) {
             ++g->jobs;
             g->restarts += out.restarts;
             g->lostGpuHours += out.lostGpuSeconds / 3600.0;
@@ -75,17 +77,20 @@ void summarizeJobs(const std::vector<JobOutcome>& outcomes, const SimWorkload& w
         if (out.firstStart >= 0) {
             ++gq.started;
             ++gp.started;
+            ++gn.started;
             waits.push_back(out.firstStart - arrival);
         }
         if (out.end >= 0) {
             ++gq.completed;
             ++gp.completed;
+            ++gn.completed;
             jcts.push_back(out.end - arrival);
         }
         if (out.gangWait >= 0) gangWaits.push_back(out.gangWait);
         if (out.waitingAtEnd) {
             ++gq.pendingAtEnd;
             ++gp.pendingAtEnd;
+            ++gn.pendingAtEnd;
         }
         const auto& kind = workload.kinds[workload.jobs[j].kind];
         if (kind.group.minMember > 1) ++r.gangJobs;
@@ -107,6 +112,22 @@ void summarizeJobs(const std::vector<JobOutcome>& outcomes, const SimWorkload& w
             return int64_t(priorityGroup.at(outcomes[j].priority));
         },
         waitP, jctP);
+    std::map<std::string, uint32_t> namespaceGroup;
+    for (const auto& [ns, g] : byNamespace) namespaceGroup.emplace(ns, uint32_t(namespaceGroup.size()));
+    std::vector<uint32_t> namespaceOfKind(workload.kinds.size());
+    for (size_t k = 0; k < workload.kinds.size(); ++k) {
+        auto it = namespaceGroup.find(workload.kinds[k].group.ns);
+        namespaceOfKind[k] = it == namespaceGroup.end() ? UINT32_MAX : it->second;
+    }
+    std::vector<Distribution> waitN, jctN;
+    groupDistributions(
+        outcomes, workload, byNamespace.size(),
+        [&](size_t j) {
+            if (j >= jobs || !outcomes[j].arrived) return int64_t(-1);
+            const uint32_t g = namespaceOfKind[workload.jobs[j].kind];
+            return g == UINT32_MAX ? int64_t(-1) : int64_t(g);
+        },
+        waitN, jctN);
     for (size_t q = 0; q < state.queues.size(); ++q) {
         const auto& rec = state.queues[q];
         // A queue the scheduler would create at start-up is shown once a job used it.
@@ -133,6 +154,12 @@ void summarizeJobs(const std::vector<JobOutcome>& outcomes, const SimWorkload& w
         g.wait = waitP[priorityGroup.at(prio)];
         g.completion = jctP[priorityGroup.at(prio)];
         r.byPriority.push_back(std::move(g));
+    }
+    for (auto& [ns, g] : byNamespace) {
+        g.key = ns;
+        g.wait = waitN[namespaceGroup.at(ns)];
+        g.completion = jctN[namespaceGroup.at(ns)];
+        r.byNamespace.push_back(std::move(g));
     }
 }
 

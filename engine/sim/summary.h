@@ -24,7 +24,7 @@ struct JobOutcome {
 };
 
 // Fills r.queues (with usedGpus from queueUsed: per sample, per state queue, milli-GPU including
-// descendants; waits from queueWaits), r.byPriority, r.wait, r.completion, r.gangWait,
+// descendants; waits from queueWaits), r.byPriority, r.byNamespace, r.wait, r.completion, r.gangWait,
 // r.lostGpuHours and r.gangJobs.
 void summarizeJobs(const std::vector<JobOutcome>& outcomes, const SimWorkload& workload,
                    const engine::ClusterState& state, const std::vector<std::vector<int64_t>>& queueUsed,

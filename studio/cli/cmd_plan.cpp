@@ -205,7 +205,7 @@ int runPlan(const Args& args) {
     if (typeNames.size() < 2 && !costText.empty())
         return usageError("plan", "--cost is for two node types (--node-type a,b)");
 
-    WhatIfChoice choice{inputs, profile, confPath, cycle, horizon};
+    WhatIfChoice choice{inputs, profile, confPath, cycle, horizon, {}};
     LoadedWhatIf loaded;
     try {
         loaded = loadWhatIf(choice);

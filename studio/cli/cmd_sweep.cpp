@@ -61,6 +61,10 @@ std::string fingerprintOf(const plan::SweepGrid& g) {
         f.add(v.name);
         f.add(v.profile);
         f.add(v.schedulerConf.empty() ? "" : readTextFile(v.schedulerConf));
+        for (const auto& setting : v.settings) { // nothing for a variant without (fingerprints stay)
+            f.add(setting.key);
+            f.add(setting.value);
+        }
     }
     for (auto s : g.seeds) f.add(std::to_string(s));
     f.add(g.horizonSeconds ? std::to_string(*g.horizonSeconds) : "-");
@@ -119,8 +123,9 @@ class SweepRunner {
         auto& slot = setups_[{profile, policy}];
         if (!slot) {
             const auto& g = file_.grid;
-            slot = std::make_unique<LoadedWhatIf>(loadWhatIf(
-                {g.inputs, profile, g.policies[policy].schedulerConf, g.cycleSeconds, g.horizonSeconds}));
+            slot = std::make_unique<LoadedWhatIf>(
+                loadWhatIf({g.inputs, profile, g.policies[policy].schedulerConf, g.cycleSeconds,
+                            g.horizonSeconds, g.policies[policy].settings}));
             // The node type must exist at every count before anything runs.
             if (type_)
                 for (int64_t n : g.nodes) {
@@ -299,6 +304,11 @@ std::vector<std::pair<std::string, std::string>> jobFiles(const SweepRunner& run
         Json p = {{"name", v.name}};
         if (!v.schedulerConf.empty()) p["schedulerConf"] = add(v.schedulerConf);
         if (!v.profile.empty()) p["profile"] = v.profile;
+        if (!v.settings.empty()) {
+            Json set = Json::object();
+            for (const auto& setting : v.settings) set[setting.key] = setting.value;
+            p["set"] = set;
+        }
         policies.push_back(p);
     }
     grid["policies"] = policies;

@@ -175,6 +175,15 @@ nlohmann::ordered_json simulationDocument(const sim::SimResult& r, const ReportC
         priorities.push_back(std::move(j));
     }
     o["priorities"] = std::move(priorities);
+    auto namespaces = ordered_json::array();
+    for (const auto& g : r.byNamespace) {
+        ordered_json j;
+        j["namespace"] = g.key;
+        const ordered_json summary = group(g);
+        for (auto it = summary.begin(); it != summary.end(); ++it) j[it.key()] = it.value();
+        namespaces.push_back(std::move(j));
+    }
+    o["namespaces"] = std::move(namespaces);
     auto pending = ordered_json::array();
     for (const auto& p : r.pendingAtEnd)
         pending.push_back({{"job", p.job},
@@ -308,6 +317,12 @@ std::map<std::string, std::string> simulationCsv(const sim::SimResult& r) {
         s << "priority," << kGroupHeader << '\n';
         for (const auto& g : r.byPriority) s << g.key << ',' << groupCsv(g) << '\n';
         files["priorities.csv"] = s.str();
+    }
+    {
+        std::ostringstream s;
+        s << "namespace," << kGroupHeader << '\n';
+        for (const auto& g : r.byNamespace) s << csvField(g.key) << ',' << groupCsv(g) << '\n';
+        files["namespaces.csv"] = s.str();
     }
     {
         std::ostringstream s;
@@ -476,6 +491,9 @@ void printSimulationSummary(std::ostream& out, const sim::SimResult& r, const Re
     for (const auto& q : r.queues)
         if (q.summary.jobs > 0) groupLine("queue " + q.name, q.summary);
     for (const auto& g : r.byPriority) groupLine("priority " + g.key, g);
+    // Namespaces are the tenants fair-share schedulers order; one alone says nothing new.
+    if (r.byNamespace.size() > 1)
+        for (const auto& g : r.byNamespace) groupLine("namespace " + g.key, g);
 
     out << "\nQueues (GPUs)                 guarantee deserved capability   mean used  peak used\n";
     for (const auto& q : r.queues) {

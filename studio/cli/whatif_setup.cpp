@@ -28,6 +28,9 @@ LoadedWhatIf loadWhatIf(const WhatIfChoice& choice) {
     sim::SimOptions& options = out.setup.options;
     if (!choice.schedulerConf.empty())
         readPolicyFile(choice.schedulerConf, info->configFormat, options.policies, &out.warnings);
+    for (const auto& setting : choice.settings)
+        if (std::string why = applyPolicySetting(options.policies, setting.key, setting.value); !why.empty())
+            throw InputError(setting.source, setting.key + ": " + why);
     if (choice.cycleSeconds) options.cycleSeconds = *choice.cycleSeconds;
     if (choice.horizonSeconds) options.horizonSeconds = *choice.horizonSeconds;
 

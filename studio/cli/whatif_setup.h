@@ -4,6 +4,7 @@
 // fitted to the workload; the simulation settings of the project unless the command line sets them.
 #include "model/diagnostic.h"
 #include "model/node.h"
+#include "model/policy_settings.h"
 #include "plan/planner.h"
 
 #include <optional>
@@ -17,6 +18,7 @@ struct WhatIfChoice {
     std::string profile = "volcano";
     std::string schedulerConf; // empty: the project's policy
     std::optional<double> cycleSeconds, horizonSeconds;
+    std::vector<PolicySetting> settings; // fields set on the policy afterwards (a sweep's variant)
 };
 
 struct LoadedWhatIf {

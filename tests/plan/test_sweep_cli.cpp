@@ -268,6 +268,61 @@ class SweepCliTest : public QObject {
         QVERIFY(e.configMap["data"].contains("gang-pool.yaml"));
     }
 
+    // A variant's `set:` changes one field of the policy and nothing else: turning fairshare's job order
+    // off runs as a configuration without fairshare, setting the half-life the sample already has runs
+    // as the sample, and a half-life of its own is a run of its own.
+    void policyFieldVariants() {
+        QTemporaryDir dir;
+        const std::string sample = std::string(GANTRY_SOURCE_DIR) + "/resources/samples/fairshare-day.yaml";
+        const QString noFairshare = dir.path() + "/no-fairshare.conf";
+        QVERIFY(writeFile(noFairshare,
+                          "actions: \"enqueue, allocate, backfill\"\ntiers:\n- plugins:\n"
+                          "  - name: priority\n  - name: gang\n  - name: conformance\n"
+                          "- plugins:\n  - name: drf\n  - name: predicates\n  - name: proportion\n"
+                          "  - name: nodeorder\n  - name: binpack\n"));
+        const QString grid = dir.path() + "/grid.yaml";
+        QVERIFY(writeFile(
+            grid,
+            std::string(
+                "apiVersion: gantry.io/v1alpha1\nkind: SweepGrid\nname: fields\ninputs: [" + sample +
+                "]\npolicies:\n"
+                "  - {name: default}\n"
+                "  - {name: same-half-life, set: {volcano.fairshare.fairshare.halfLifeMinutes: \"240\"}}\n"
+                "  - {name: half-life-30m, set: {volcano.fairshare.fairshare.halfLifeMinutes: \"30\"}}\n"
+                "  - {name: order-off, set: {volcano.fairshare.enableJobOrder: \"false\"}}\n"
+                "  - {name: without, schedulerConf: no-fairshare.conf}\n"
+                "seeds: 1\n")));
+        const auto r = runGantry({"sweep", "--grid", grid, "--out", dir.path() + "/out", "--json"});
+        QVERIFY2(r.code == 0, qPrintable(r.err));
+        const json d = json::parse(r.out.toStdString());
+        std::map<std::string, json> metrics;
+        for (const auto& p : d["points"]) metrics[p["policy"]] = p["metrics"];
+        QCOMPARE(metrics.size(), size_t(5));
+        QCOMPARE(metrics["same-half-life"], metrics["default"]);
+        QCOMPARE(metrics["order-off"], metrics["without"]);
+        QVERIFY(metrics["half-life-30m"] != metrics["default"]);
+        QVERIFY(metrics["order-off"] != metrics["default"]);
+
+        // Refused at their line: an unknown field, a value of the wrong form, a plugin not configured.
+        const std::pair<const char*, const char*> bad[] = {
+            {"{volcano.fairshare: \"1\"}", "write volcano.<plugin>.<argument>"},
+            {"{kueue.admissionFairSharing.usageHalfLifeTime: soon}", "'soon' is not a duration"},
+            {"{kube.percentageOfNodesToScore: \"120\"}", "not a whole number from 0 to 100"},
+            {"{yunikorn.nodesortpolicy: fair}", "unknown policy field 'yunikorn.nodesortpolicy'"},
+            {"{volcano.sla.sla-waiting-time: 1h}", "the Volcano configuration lists no plugin 'sla'"}};
+        for (const auto& [set, why] : bad) {
+            QVERIFY(writeFile(grid, std::string("apiVersion: gantry.io/v1alpha1\nkind: SweepGrid\n"
+                                                "inputs: [" +
+                                                sample +
+                                                "]\npolicies:\n  - name: x\n"
+                                                "    set: " +
+                                                set + "\n")));
+            const auto e = runGantry({"sweep", "--grid", grid, "--out", dir.path() + "/bad"});
+            QCOMPARE(e.code, 2);
+            QVERIFY2(e.err.contains("grid.yaml:6:") && e.err.contains(why), qPrintable(e.err));
+        }
+    }
+
     void badGrids() {
         QTemporaryDir dir;
         const QString grid = dir.path() + "/grid.yaml";

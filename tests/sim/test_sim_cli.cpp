@@ -152,8 +152,9 @@ class SimCliTest : public QObject {
         QCOMPARE(r2.exitCode, 0);
         QVERIFY(r1.out.size() > 10000);
         QCOMPARE(r1.out, r2.out);
-        QCOMPARE(files(a), (QStringList{"pending.csv", "priorities.csv", "queues.csv", "reasons.csv",
-                                        "summary.csv", "timeseries.csv", "topology_slots.csv"}));
+        QCOMPARE(files(a),
+                 (QStringList{"namespaces.csv", "pending.csv", "priorities.csv", "queues.csv", "reasons.csv",
+                              "summary.csv", "timeseries.csv", "topology_slots.csv"}));
         for (const QString& f : files(a)) QCOMPARE(readFile(a + "/" + f), readFile(b + "/" + f));
         QVERIFY(readFile(a + "/timeseries.csv").startsWith("time,gpu_allocation_pct,fragmentation_pct,"));
         QVERIFY(readFile(a + "/queues.csv").contains("\npretrain,llm,96,240,400,"));

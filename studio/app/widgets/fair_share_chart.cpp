@@ -70,9 +70,17 @@ QChart* makeFairShareChart(const WhatIfResult* run, const QPalette& palette) {
     y->applyNiceNumbers();
     y->setLabelFormat(QStringLiteral("%.3g"));
     styleAxis(x, palette, QObject::tr("simulated time (%1)").arg(unitName));
+    // decayed_usage_<resource>[_gib]_hours: in the unit people count that resource's use in.
+    QString unitOfUse = QObject::tr("resource-hours");
+    if (measure.contains(QStringLiteral("gpu")))
+        unitOfUse = QObject::tr("GPU-hours");
+    else if (measure.startsWith(QStringLiteral("decayed_usage_cpu")))
+        unitOfUse = QObject::tr("core-hours");
+    else if (measure.contains(QStringLiteral("_gib_")))
+        unitOfUse = QObject::tr("GiB-hours");
     styleAxis(y, palette,
               kueue ? QObject::tr("usage (weighted consumed resources)")
-                    : QObject::tr("decayed usage (%1)").arg(measure.mid(int(sizeof("decayed_usage_")) - 1)));
+                    : QObject::tr("decayed %1").arg(unitOfUse));
     chart->addAxis(x, Qt::AlignBottom);
     chart->addAxis(y, Qt::AlignLeft);
     for (auto* s : chart->series()) {
