@@ -90,6 +90,11 @@ InputKind detectInputKind(const std::string& path) {
     return detectInputKindOfText(head, path);
 }
 
+void adoptClusterPolicies(Project& project) {
+    if (project.cluster.volcanoConf) project.volcano = *project.cluster.volcanoConf;
+    if (project.cluster.kueueConf) project.kueue = project.cluster.kueueConf;
+}
+
 LoadedInput loadInputs(const std::vector<std::string>& paths) {
     if (paths.empty()) throw InputError(SourceRef{}, "no input files");
     LoadedInput in;
@@ -119,7 +124,7 @@ LoadedInput loadInputs(const std::vector<std::string>& paths) {
     } else {
         in.project.cluster = readSnapshotFiles(paths, &in.warnings);
         in.project.name = in.project.cluster.name;
-        if (in.project.cluster.volcanoConf) in.project.volcano = *in.project.cluster.volcanoConf;
+        adoptClusterPolicies(in.project);
     }
     const auto& queues = in.project.cluster.queues;
     auto has = [&](Queue::Kind k) {

@@ -30,6 +30,10 @@ struct LoadedInput {
 // One project, one inventory, or any number of snapshot files (merged). A snapshot's policy comes from
 // its Volcano ConfigMap when it has one; the target scheduler is guessed from the queues it holds.
 // Throws InputError (located) for bad input, including mixing a project or inventory with other files.
+// The scheduler configurations a snapshot carried (Volcano's and Kueue's ConfigMaps) become the
+// project's policy.
+void adoptClusterPolicies(Project& project);
+
 LoadedInput loadInputs(const std::vector<std::string>& paths);
 
 } // namespace gantry

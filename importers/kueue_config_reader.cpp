@@ -2,6 +2,7 @@
 
 #include "kubernetes/k8s_fields.h"
 #include "model/quantity.h"
+#include "yaml/plain_scalar.h"
 #include "yaml/yaml_reader.h"
 #include "yaml/yaml_source.h"
 
@@ -12,7 +13,7 @@ namespace gantry {
 
 namespace {
 
-constexpr const char* kConfigKey = "controller_manager_config.yaml";
+constexpr const char* kConfigKey = kKueueConfigKey;
 
 // The integrations Kueue registers (FrameworkName of each package under pkg/controller/jobs).
 const char* const kFrameworks[] = {"batch/job",
@@ -177,6 +178,12 @@ KueueConfig readRoot(const Y& root) {
 
 } // namespace
 
+KueueConfig readKueueConfig(const Y& root) {
+    KueueConfig c = readRoot(root);
+    c.document = yamlToJson(root.node()).dump();
+    return c;
+}
+
 KueueConfig parseKueueConfig(const std::string& text, const std::string& name, Diagnostics* warnings) {
     auto docs = loadDocuments(text, name);
     if (docs.empty()) throw InputError(SourceRef{name, 0, 0, 0}, "the Kueue configuration is empty");
@@ -189,7 +196,7 @@ KueueConfig parseKueueConfig(const std::string& text, const std::string& name, D
         if (!value.isScalar()) value.fail("expected the configuration as a string");
         auto inner = loadDocuments(value.str(), embeddedOrigin(value.node(), text, doc.origin, doc.index));
         if (inner.empty()) value.fail("the embedded configuration is empty");
-        KueueConfig c = readRoot(readerFor(inner[0], warnings, &notes));
+        KueueConfig c = readKueueConfig(readerFor(inner[0], warnings, &notes));
         if (warnings) notes.appendTo(*warnings);
         return c;
     }
@@ -199,7 +206,7 @@ KueueConfig parseKueueConfig(const std::string& text, const std::string& name, D
     auto root = readerFor(docs[0], warnings, &notes);
     if (root.isMap() && root["kind"].str() == "ConfigMap")
         root.fail(std::string("the ConfigMap has no data key '") + kConfigKey + "'");
-    KueueConfig c = readRoot(root);
+    KueueConfig c = readKueueConfig(root);
     if (warnings) notes.appendTo(*warnings);
     return c;
 }

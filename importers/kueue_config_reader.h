@@ -5,6 +5,7 @@
 // for wrong types and values Kueue's validation rejects; the rest of the file is not read.
 #include "model/diagnostic.h"
 #include "model/kueue_config.h"
+#include "yaml/yaml_reader.h"
 
 #include <string>
 
@@ -13,5 +14,9 @@ namespace gantry {
 KueueConfig readKueueConfigFile(const std::string& path, Diagnostics* warnings = nullptr);
 KueueConfig parseKueueConfig(const std::string& text, const std::string& name,
                              Diagnostics* warnings = nullptr);
+// The data key of the ConfigMap Kueue's install ships (kueue-manager-config).
+inline constexpr const char* kKueueConfigKey = "controller_manager_config.yaml";
+// An already parsed Configuration.
+KueueConfig readKueueConfig(const Y& root);
 
 } // namespace gantry

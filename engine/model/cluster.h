@@ -4,6 +4,7 @@
 #include "model/diagnostic.h"
 #include "model/disruption_budget.h"
 #include "model/fairshare_state.h"
+#include "model/kueue_config.h"
 #include "model/limit_range.h"
 #include "model/node.h"
 #include "model/pod.h"
@@ -78,6 +79,7 @@ struct Cluster {
     std::vector<PodDisruptionBudget> disruptionBudgets;
     std::optional<YuniKornPartition> yunikorn;
     std::optional<SchedulerConf> volcanoConf;       // from Volcano's scheduler ConfigMap, when imported
+    std::optional<KueueConfig> kueueConf;           // from Kueue's kueue-manager-config, when imported
     std::vector<FairshareStateMap> fairshareStates; // ConfigMaps holding Volcano fairshare's state.json
 
     const Node* findNode(const std::string& name) const;

@@ -60,6 +60,10 @@ struct KueueConfig {
     };
     std::vector<Transformation> transformations;
     std::vector<std::string> excludeResourcePrefixes; // resources.excludeResourcePrefixes
+    // The Configuration as it was read, as JSON text: what Gantry does not model (health, metrics,
+    // webhook, leaderElection, controller, clientConnection ...) goes back out with an export, under
+    // the fields above. Empty: none was read.
+    std::string document;
     SourceRef source;
 
     // Whether Kueue manages jobs of this integration ("batch/job", "jobset.x-k8s.io/jobset", "pod").
@@ -80,7 +84,7 @@ struct KueueConfig {
                managedJobsNamespaceSelector == o.managedJobsNamespaceSelector &&
                kueueNamespace == o.kueueNamespace && transformations == o.transformations &&
                excludeResourcePrefixes == o.excludeResourcePrefixes &&
-               admissionFairSharing == o.admissionFairSharing;
+               admissionFairSharing == o.admissionFairSharing && document == o.document;
     }
 };
 

@@ -32,6 +32,9 @@ struct Project {
     Cluster cluster;
     TargetScheduler target = TargetScheduler::Volcano;
     SchedulerConf volcano = defaultVolcanoConf();
+    // Kueue's Configuration (fair sharing, admission fair sharing, waitForPodsReady, integrations,
+    // transformations ...); absent: Kueue's install defaults.
+    std::optional<KueueConfig> kueue;
     std::optional<KubeSchedulerProfile> contrast; // second profile to compare against
     std::vector<WorkloadTemplate> workloads;
     SimulationSettings simulation;

@@ -122,6 +122,7 @@ SchedulerPolicies policiesOf(const Project& project) {
     SchedulerPolicies p;
     p.volcano = project.volcano;
     p.kube = project.contrast.value_or(KubeSchedulerProfile{});
+    if (project.kueue) p.kueue = *project.kueue;
     return p;
 }
 

@@ -230,4 +230,19 @@ Json workloadPodTemplate(const WorkloadTemplate& w, Losses& losses, const Labels
     return tmpl;
 }
 
+Json labelSelectorJson(const LabelSelector& s) {
+    Json j = Json::object();
+    if (!s.matchLabels.empty()) j["matchLabels"] = s.matchLabels;
+    if (!s.matchExpressions.empty()) {
+        Json exprs = Json::array();
+        for (const auto& e : s.matchExpressions) {
+            Json x{{"key", e.key}, {"operator", toString(e.op)}};
+            if (!e.values.empty()) x["values"] = e.values;
+            exprs.push_back(x);
+        }
+        j["matchExpressions"] = exprs;
+    }
+    return j;
+}
+
 } // namespace gantry::exporting

@@ -49,6 +49,8 @@ using gantry::toYuniKornResource;
 // An amount the way an operator would write it: bytes take whichever exact suffix is shorter, binary
 // on a tie (10G stays 10G rather than 9765625Ki, 64Gi stays 64Gi); other units as formatAmount.
 std::string readableAmount(const std::string& resource, int64_t amount);
+// metav1.LabelSelector.
+Json labelSelectorJson(const LabelSelector& s);
 // A quantity map as Kubernetes writes it ({"cpu": "4", "memory": "16Gi"}).
 Json quantityMap(const ResourceList& resources);
 Json objectMeta(const std::string& name, const std::string& ns = "", const Labels& labels = {},

@@ -2,6 +2,7 @@
 // which the Kueue profile schedules with): Topology, ResourceFlavors, Cohorts and ClusterQueues,
 // LocalQueues; then WorkloadPriorityClasses, suspended Job templates and node label patches.
 #include "export/export_support.h"
+#include "export/kueue_configuration.h"
 #include "export/scheduler_conf_writer.h"
 #include "model/kueue_mapping.h"
 
@@ -46,21 +47,6 @@ Json resourceGroupsJson(const std::vector<ResourceGroup>& groups) {
         out.push_back(Json{{"coveredResources", g.coveredResources}, {"flavors", flavors}});
     }
     return out;
-}
-
-Json labelSelectorJson(const LabelSelector& s) {
-    Json j = Json::object();
-    if (!s.matchLabels.empty()) j["matchLabels"] = s.matchLabels;
-    if (!s.matchExpressions.empty()) {
-        Json exprs = Json::array();
-        for (const auto& e : s.matchExpressions) {
-            Json x{{"key", e.key}, {"operator", toString(e.op)}};
-            if (!e.values.empty()) x["values"] = e.values;
-            exprs.push_back(x);
-        }
-        j["matchExpressions"] = exprs;
-    }
-    return j;
 }
 
 Json taintsJson(const std::vector<Taint>& taints) {
@@ -166,6 +152,22 @@ ExportBundle exportKueue(const Project& project, const ExportOptions& options) {
             {queueJson(q), q.kind == Queue::Kind::KueueCohort ? "cohorts.yaml" : "clusterqueues.yaml"});
     for (const auto& lq : mapping.objects.localQueues)
         bundle.objects.push_back({localQueueJson(lq), "localqueues.yaml"});
+    if (project.kueue) {
+        const std::string ns = project.kueue->kueueNamespace;
+        Json data = Json::object();
+        data["controller_manager_config.yaml"] = toYaml(kueueConfigurationJson(*project.kueue));
+        bundle.objects.push_back({Json{{"apiVersion", "v1"},
+                                       {"kind", "ConfigMap"},
+                                       {"metadata", objectMeta("kueue-manager-config", ns)},
+                                       {"data", data}},
+                                  "kueue-manager-config.yaml"});
+        losses.note(
+            "Kueue's Configuration is the kueue-manager-config ConfigMap in " + ns +
+            " (as its install ships it); Kueue's manager reads it when it starts: restart it after applying");
+    } else {
+        losses.note(
+            "the project has no Kueue Configuration: the one of Kueue's install is kept (none exported)");
+    }
 
     for (const auto& pc : cluster.priorityClasses) {
         if (pc.name.rfind("system-", 0) == 0) continue;

@@ -191,6 +191,33 @@ GANTRY_SCHEMA(PodDisruptionBudget, field("name", &PodDisruptionBudget::name, tru
               field("maxUnavailable", &PodDisruptionBudget::maxUnavailable),
               field("disruptionsAllowed", &PodDisruptionBudget::disruptionsAllowed),
               field("disruptedPods", &PodDisruptionBudget::disruptedPods));
+GANTRY_SCHEMA(KueueConfig::AdmissionFairSharing,
+              field("usageHalfLifeSeconds", &KueueConfig::AdmissionFairSharing::usageHalfLifeSeconds),
+              field("usageSamplingIntervalSeconds",
+                    &KueueConfig::AdmissionFairSharing::usageSamplingIntervalSeconds),
+              field("resourceWeights", &KueueConfig::AdmissionFairSharing::resourceWeights));
+GANTRY_SCHEMA(KueueConfig::Transformation, field("input", &KueueConfig::Transformation::input, true),
+              field("replace", &KueueConfig::Transformation::replace),
+              field("multiplyBy", &KueueConfig::Transformation::multiplyBy),
+              field("outputs", &KueueConfig::Transformation::outputs));
+GANTRY_SCHEMA(KueueConfig, field("fairSharing", &KueueConfig::fairSharing),
+              field("admissionFairSharing", &KueueConfig::admissionFairSharing),
+              field("preemptionStrategies", &KueueConfig::preemptionStrategies),
+              field("waitForPodsReady", &KueueConfig::waitForPodsReady),
+              field("podsReadyTimeoutSeconds", &KueueConfig::podsReadyTimeoutSeconds),
+              field("blockAdmission", &KueueConfig::blockAdmission),
+              field("requeuingTimestamp", &KueueConfig::requeuingTimestamp),
+              field("backoffLimitCount", &KueueConfig::backoffLimitCount),
+              field("backoffBaseSeconds", &KueueConfig::backoffBaseSeconds),
+              field("backoffMaxSeconds", &KueueConfig::backoffMaxSeconds),
+              field("featureGates", &KueueConfig::featureGates),
+              field("frameworks", &KueueConfig::frameworks),
+              field("manageJobsWithoutQueueName", &KueueConfig::manageJobsWithoutQueueName),
+              field("managedJobsNamespaceSelector", &KueueConfig::managedJobsNamespaceSelector),
+              field("namespace", &KueueConfig::kueueNamespace),
+              field("transformations", &KueueConfig::transformations),
+              field("excludeResourcePrefixes", &KueueConfig::excludeResourcePrefixes),
+              field("document", &KueueConfig::document));
 GANTRY_SCHEMA(FairshareStateMap, field("name", &FairshareStateMap::name, true),
               field("namespace", &FairshareStateMap::ns), field("stateJson", &FairshareStateMap::stateJson));
 GANTRY_SCHEMA(Cluster, field("name", &Cluster::name), field("topologyLevels", &Cluster::topologyLevels),
@@ -199,7 +226,7 @@ GANTRY_SCHEMA(Cluster, field("name", &Cluster::name), field("topologyLevels", &C
               field("localQueues", &Cluster::localQueues),
               field("resourceFlavors", &Cluster::resourceFlavors), field("hyperNodes", &Cluster::hyperNodes),
               field("kueueTopologies", &Cluster::kueueTopologies), field("yunikorn", &Cluster::yunikorn),
-              field("volcanoConf", &Cluster::volcanoConf),
+              field("volcanoConf", &Cluster::volcanoConf), field("kueueConf", &Cluster::kueueConf),
               field("fairshareStates", &Cluster::fairshareStates), field("podGroups", &Cluster::podGroups),
               field("pods", &Cluster::pods), field("disruptionBudgets", &Cluster::disruptionBudgets));
 GANTRY_SCHEMA(KubeSchedulerProfile, field("schedulerName", &KubeSchedulerProfile::schedulerName),
@@ -217,8 +244,9 @@ GANTRY_SCHEMA(SimulationSettings, field("cycleSeconds", &SimulationSettings::cyc
               field("seed", &SimulationSettings::seed), field("profiles", &SimulationSettings::profiles));
 GANTRY_SCHEMA(Project, field("name", &Project::name), field("description", &Project::description),
               field("target", &Project::target), field("simulation", &Project::simulation),
-              field("volcano", &Project::volcano), field("contrast", &Project::contrast),
-              field("cluster", &Project::cluster), field("workloads", &Project::workloads));
+              field("volcano", &Project::volcano), field("kueue", &Project::kueue),
+              field("contrast", &Project::contrast), field("cluster", &Project::cluster),
+              field("workloads", &Project::workloads));
 
 #undef GANTRY_SCHEMA
 

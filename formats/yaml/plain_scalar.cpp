@@ -1,5 +1,7 @@
 #include "yaml/plain_scalar.h"
 
+#include "yaml/yaml_dom.h"
+
 #include <charconv>
 #include <cstdint>
 #include <cstdlib>
@@ -76,6 +78,21 @@ nlohmann::ordered_json resolvePlainScalar(const std::string& text, YamlRules rul
         }
     }
     return text;
+}
+
+nlohmann::ordered_json yamlToJson(const DomNode* node, YamlRules rules) {
+    if (!node || node->kind == DomNode::Kind::Null) return nullptr;
+    if (node->isScalar())
+        return node->quoted ? nlohmann::ordered_json(node->text) : resolvePlainScalar(node->text, rules);
+    if (node->isSequence()) {
+        auto out = nlohmann::ordered_json::array();
+        for (const DomNode* item : node->children) out.push_back(yamlToJson(item, rules));
+        return out;
+    }
+    auto out = nlohmann::ordered_json::object();
+    for (size_t i = 0; i + 1 < node->children.size(); i += 2)
+        out[node->children[i]->text] = yamlToJson(node->children[i + 1], rules);
+    return out;
 }
 
 } // namespace gantry

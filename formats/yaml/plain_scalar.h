@@ -13,4 +13,8 @@ enum class YamlRules { Kubectl, Yaml12 };
 // The value of a plain scalar: null, a boolean, an integer, a float or the text itself.
 nlohmann::ordered_json resolvePlainScalar(const std::string& text, YamlRules rules = YamlRules::Kubectl);
 
+struct DomNode;
+// A whole YAML subtree as the JSON it means (mappings keep their key order; quoted scalars are strings).
+nlohmann::ordered_json yamlToJson(const DomNode* node, YamlRules rules = YamlRules::Kubectl);
+
 } // namespace gantry

@@ -1,7 +1,9 @@
-// ConfigMaps that configure a scheduler: Volcano's volcano-scheduler.conf and YuniKorn's
-// yunikorn-configs / yunikorn-defaults; and those holding the state Volcano's fairshare plugin
+// ConfigMaps that configure a scheduler: Volcano's volcano-scheduler.conf, Kueue's
+// controller_manager_config.yaml (kueue-manager-config) and YuniKorn's yunikorn-configs /
+// yunikorn-defaults; and those holding the state Volcano's fairshare plugin
 // persists (key state.json). Other ConfigMaps are skipped like unknown kinds.
 #include "import_state.h"
+#include "kueue_config_reader.h"
 #include "volcano/scheduler_conf_reader.h"
 #include "yunikorn_config.h"
 
@@ -35,6 +37,16 @@ void readConfigMap(State& s, const Object& o) {
         if (docs.empty()) conf.fail("the scheduler configuration is empty");
         auto root = readerFor(docs[0], &s.warnings, nullptr);
         s.cluster.volcanoConf = readSchedulerConf(root);
+        return;
+    }
+    if (auto kueue = data[kKueueConfigKey]; kueue.present()) {
+        if (!kueue.isScalar()) kueue.fail("expected the configuration as a string");
+        if (s.cluster.kueueConf)
+            kueue.fail("a second Kueue configuration (the first is at " + s.cluster.kueueConf->source.str() +
+                       ")");
+        auto docs = loadEmbedded(s, kueue);
+        if (docs.empty()) kueue.fail("the Kueue configuration is empty");
+        s.cluster.kueueConf = readKueueConfig(readerFor(docs[0], &s.warnings, nullptr));
         return;
     }
     if (o.name == "yunikorn-configs" || o.name == "yunikorn-defaults") {

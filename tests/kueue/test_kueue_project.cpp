@@ -5,11 +5,15 @@
 // the same, to the last sample.
 #include "export/export.h"
 #include "input_loader.h"
+#include "kueue_config_reader.h"
+#include "project/project_reader.h"
+#include "project/project_writer.h"
 #include "sim/simulator.h"
 #include "sim/sources.h"
 #include "snapshot/snapshot_importer.h"
 #include "test_registry.h"
 
+#include <QTemporaryDir>
 #include <QtTest>
 #include <algorithm>
 #include <set>
@@ -122,6 +126,59 @@ class KueueProjectTest : public QObject {
             QCOMPARE(viaExport.placements[i].node, direct.placements[i].node);
             QCOMPARE(viaExport.placements[i].devices, direct.placements[i].devices);
         }
+    }
+
+    // Kueue's Configuration travels whole: a snapshot's kueue-manager-config becomes the project's
+    // Kueue policy (the one the kueue profile runs), a .gantry keeps it, and an export writes the
+    // ConfigMap back with every field of the install's own file, modelled or not.
+    void managerConfigurationTravelsWhole() {
+        const std::string file = std::string(GANTRY_TEST_DATA) + "/kueue/kueue-manager-config.yaml";
+        const Project p = loadInputs({file}).project;
+        QVERIFY(p.kueue.has_value());
+        QCOMPARE(p.target, TargetScheduler::Kueue);
+        // The same as --scheduler-conf reads the file, and what the profile gets.
+        const KueueConfig direct = readKueueConfigFile(file);
+        QVERIFY(*p.kueue == direct);
+        QVERIFY(policiesOf(p).kueue == direct);
+        QVERIFY(direct.fairSharing && direct.waitForPodsReady && direct.manageJobsWithoutQueueName);
+        QCOMPARE(direct.admissionFairSharing->usageHalfLifeSeconds, 168 * 3600.0);
+        QCOMPARE(direct.admissionFairSharing->resourceWeights.at("example.com/gpu"), 100.0);
+        QCOMPARE(direct.podsReadyTimeoutSeconds, 300.0);
+        QCOMPARE(direct.frameworks->size(), size_t(12));
+        QCOMPARE(direct.transformations.size(), size_t(1));
+
+        QTemporaryDir dir;
+        const std::string path = dir.filePath("p.gantry").toStdString();
+        writeProjectFile(path, p);
+        QVERIFY(readProjectFile(path) == p);
+
+        ExportOptions o;
+        o.target = TargetScheduler::Kueue;
+        const ExportBundle bundle = exportProject(p, o);
+        const nlohmann::ordered_json* cm = nullptr;
+        for (const auto& x : bundle.objects)
+            if (x.object["kind"] == "ConfigMap" && x.object["metadata"]["name"] == "kueue-manager-config") cm = &x.object;
+        QVERIFY(cm);
+        QCOMPARE((*cm)["metadata"]["namespace"].get<std::string>(), std::string("kueue-system"));
+        const std::string text = (*cm)["data"]["controller_manager_config.yaml"];
+        const KueueConfig back = parseKueueConfig(text, "exported");
+        KueueConfig modelled = back;
+        modelled.document = direct.document;
+        QVERIFY(modelled == direct);
+        // Every field of the file, the manager's plumbing included, with its value.
+        const auto original = nlohmann::json::parse(direct.document), exported = nlohmann::json::parse(back.document);
+        for (const auto& [key, value] : original.items()) {
+            QVERIFY2(exported.contains(key), key.c_str());
+            if (key != "admissionFairSharing" && key != "resources") QVERIFY2(exported[key] == value, key.c_str());
+        }
+        QCOMPARE(exported["controller"]["groupKindConcurrency"]["Workload.kueue.x-k8s.io"].get<int>(), 10);
+        QCOMPARE(exported["waitForPodsReady"]["recoveryTimeout"].get<std::string>(), std::string("3m"));
+        QCOMPARE(exported["admissionFairSharing"]["usageHalfLifeTime"].get<std::string>(), std::string("168h"));
+
+        // Without a Configuration in the project, none is exported (the install's stays).
+        Project none = p;
+        none.kueue.reset();
+        for (const auto& x : exportProject(none, o).objects) QVERIFY(x.object["kind"] != "ConfigMap");
     }
 
     void mappedQueuesAreKueuesWords() {

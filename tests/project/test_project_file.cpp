@@ -60,6 +60,26 @@ Project everything() {
     p.volcano.tiers[0].plugins[0].arguments = {{"a.b", "1"}, {"empty", ""}, {"list.0", "x"}};
     p.volcano.configurations = {{"preempt", {{"enableTopologyAwarePreemption", "true"}}, {}}};
     p.volcano.metrics = {{"interval", "30s"}};
+    KueueConfig kueue;
+    kueue.fairSharing = true;
+    kueue.admissionFairSharing = KueueConfig::AdmissionFairSharing{3600, 60, {{"nvidia.com/gpu", 10}}};
+    kueue.preemptionStrategies = {"LessThanInitialShare"};
+    kueue.waitForPodsReady = true;
+    kueue.podsReadyTimeoutSeconds = 120;
+    kueue.blockAdmission = true;
+    kueue.requeuingTimestamp = "Creation";
+    kueue.backoffLimitCount = 3;
+    kueue.backoffBaseSeconds = 10;
+    kueue.backoffMaxSeconds = 600;
+    kueue.featureGates = {{"PartialAdmission", false}};
+    kueue.frameworks = std::vector<std::string>{"batch/job", "pod"};
+    kueue.manageJobsWithoutQueueName = true;
+    kueue.managedJobsNamespaceSelector = LabelSelector{{{"team", "a"}}, {}};
+    kueue.kueueNamespace = "queueing";
+    kueue.transformations = {{"nvidia.com/mig-1g.5gb", true, "", {{"example.com/credits", 2000}}}};
+    kueue.excludeResourcePrefixes = {"example.com/"};
+    kueue.document = R"({"apiVersion":"config.kueue.x-k8s.io/v1beta2","kind":"Configuration","webhook":{"port":9443}})";
+    p.kueue = kueue;
 
     Cluster& c = p.cluster;
     c.name = "c";
@@ -209,6 +229,8 @@ Project everything() {
     yk.settings = {{"log.level", "DEBUG"}};
     c.yunikorn = yk;
     c.volcanoConf = defaultVolcanoConf();
+    c.kueueConf = KueueConfig{};
+    c.kueueConf->fairSharing = true;
     c.fairshareStates.push_back(
         {"fairshare-usage-state",
          "volcano-system",
@@ -360,7 +382,7 @@ class ProjectFileTest : public QObject {
             << head + "cluster:\n  nodse: []\n"
             << "p.gantry:4:10: error: cluster: unknown key 'nodse' (expected one of: name, "
                "topologyLevels, nodes, namespaces, priorityClasses, queues, localQueues, "
-               "resourceFlavors, hyperNodes, kueueTopologies, yunikorn, volcanoConf, fairshareStates, "
+               "resourceFlavors, hyperNodes, kueueTopologies, yunikorn, volcanoConf, kueueConf, fairshareStates, "
                "podGroups, "
                "pods, disruptionBudgets)";
         QTest::newRow("wrong type")

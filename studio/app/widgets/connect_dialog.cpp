@@ -1,6 +1,7 @@
 #include "widgets/connect_dialog.h"
 
 #include "input_error.h"
+#include "input_loader.h"
 #include "live/kubeconfig.h"
 #include "live/live_error.h"
 #include "live/live_import.h"
@@ -173,8 +174,7 @@ void ConnectDialog::startImport() {
             throwIfErrors(diagnostics);
             loaded.kind = FileKind::Snapshot;
             loaded.project.name = s.context.empty() ? "cluster" : s.context;
-            if (loaded.project.cluster.volcanoConf)
-                loaded.project.volcano = *loaded.project.cluster.volcanoConf;
+            adoptClusterPolicies(loaded.project);
             compareWithKubeScheduler(loaded.project);
             for (auto& d : diagnostics)
                 if (d.severity == Severity::Warning) loaded.warnings.push_back(d);
