@@ -8,8 +8,8 @@ namespace gantry {
 
 struct SourceRef {
     std::string file;
-    int line = 0;   // 1-based; 0 = unknown
-    int column = 0; // 1-based; 0 = unknown
+    int line = 0;     // 1-based; 0 = unknown
+    int column = 0;   // 1-based; 0 = unknown
     int document = 0; // 1-based document index in a multi-document YAML; 0 = n/a
 
     std::string str() const; // "file:line:column" (parts that are unknown are left out)

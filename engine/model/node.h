@@ -1,11 +1,11 @@
 #pragma once
-#include <cstdint>
-#include <string>
-#include <vector>
-
 #include "model/diagnostic.h"
 #include "model/resources.h"
 #include "model/selectors.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
 
 namespace gantry {
 
@@ -32,9 +32,9 @@ struct Node {
     std::string pool; // inventory pool that produced it; empty for imported nodes
     SourceRef source;
     bool operator==(const Node& o) const {
-        return name == o.name && labels == o.labels && annotations == o.annotations && capacity == o.capacity &&
-               allocatable == o.allocatable && taints == o.taints && unschedulable == o.unschedulable &&
-               ready == o.ready && gpus == o.gpus && pool == o.pool;
+        return name == o.name && labels == o.labels && annotations == o.annotations &&
+               capacity == o.capacity && allocatable == o.allocatable && taints == o.taints &&
+               unschedulable == o.unschedulable && ready == o.ready && gpus == o.gpus && pool == o.pool;
     }
 };
 

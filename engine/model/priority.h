@@ -1,8 +1,8 @@
 #pragma once
+#include "model/diagnostic.h"
+
 #include <cstdint>
 #include <string>
-
-#include "model/diagnostic.h"
 
 namespace gantry {
 
@@ -17,7 +17,8 @@ struct PriorityClass {
     SourceRef source;
     bool operator==(const PriorityClass& o) const {
         return name == o.name && value == o.value && globalDefault == o.globalDefault &&
-               preemptionPolicy == o.preemptionPolicy && description == o.description && workload == o.workload;
+               preemptionPolicy == o.preemptionPolicy && description == o.description &&
+               workload == o.workload;
     }
 };
 

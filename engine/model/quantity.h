@@ -13,7 +13,7 @@ namespace gantry {
 __extension__ typedef unsigned __int128 uint128; // GCC/Clang builtin; exact arithmetic on quantities
 
 class Quantity {
-public:
+  public:
     // Returns nullopt and sets *error (if given) to a short reason when the text is not a quantity
     // or is outside what Gantry can represent (more than 36 significant digits, or beyond int64).
     static std::optional<Quantity> parse(std::string_view text, std::string* error = nullptr);
@@ -27,10 +27,10 @@ public:
     std::optional<int64_t> milliValue() const { return scaled(3); }
     double toDouble() const;
 
-private:
+  private:
     uint128 mantissa_ = 0; // all digits of the number, without the decimal point
-    int exp10_ = 0;                  // decimal exponent applied to the mantissa
-    int exp2_ = 0;                   // binary exponent (10 per Ki step)
+    int exp10_ = 0;        // decimal exponent applied to the mantissa
+    int exp2_ = 0;         // binary exponent (10 per Ki step)
     bool negative_ = false;
 };
 

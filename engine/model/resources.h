@@ -3,14 +3,14 @@
 //   cpu and extended/scalar resources (nvidia.com/gpu, rdma/...) in milli-units (1 GPU = 1000),
 //   memory, ephemeral-storage, storage and hugepages-* in bytes, pods in pods.
 // This is the unit Volcano's scheduler uses internally, so shares and scores match it.
+#include "model/quantity.h"
+
 #include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <utility>
 #include <vector>
-
-#include "model/quantity.h"
 
 namespace gantry {
 
@@ -38,7 +38,7 @@ bool isGpuResource(std::string_view resourceName);
 // A small sorted map of resource name to amount. Absent means zero for requests and
 // "not set" for quotas; callers that care use has().
 class ResourceList {
-public:
+  public:
     using Entry = std::pair<std::string, int64_t>;
 
     ResourceList() = default;
@@ -67,7 +67,7 @@ public:
     // "cpu=2, memory=4Gi, nvidia.com/gpu=8"
     std::string str() const;
 
-private:
+  private:
     std::vector<Entry> entries_; // sorted by name, names unique
 };
 

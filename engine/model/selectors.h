@@ -83,8 +83,8 @@ struct Taint {
 };
 
 struct Toleration {
-    std::string key;           // empty with Exists tolerates every key
-    bool exists = false;       // operator: Exists (true) or Equal (false)
+    std::string key;     // empty with Exists tolerates every key
+    bool exists = false; // operator: Exists (true) or Equal (false)
     std::string value;
     std::optional<TaintEffect> effect; // absent tolerates all effects
     std::optional<int64_t> tolerationSeconds;
@@ -110,6 +110,7 @@ bool matchesNodeSelectorAndAffinity(const Labels& nodeSelector, const std::optio
                                     const Labels& nodeLabels, const std::string& nodeName);
 bool tolerates(const Toleration& toleration, const Taint& taint);
 // The first NoSchedule/NoExecute taint not tolerated, or nullptr.
-const Taint* firstUntoleratedTaint(const std::vector<Taint>& taints, const std::vector<Toleration>& tolerations);
+const Taint* firstUntoleratedTaint(const std::vector<Taint>& taints,
+                                   const std::vector<Toleration>& tolerations);
 
 } // namespace gantry

@@ -1,12 +1,12 @@
 #pragma once
 // Network topology: a tree zone > block/spine > rack > node (plus NVLink domains), given either by
 // node labels (TopologyLevel) or by Volcano HyperNodes / a Kueue Topology.
+#include "model/diagnostic.h"
+#include "model/selectors.h"
+
 #include <cstdint>
 #include <string>
 #include <vector>
-
-#include "model/diagnostic.h"
-#include "model/selectors.h"
 
 namespace gantry {
 

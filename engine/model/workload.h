@@ -1,14 +1,14 @@
 #pragma once
 // What-if workload templates: a job shape repeated over an arrival process, each job running for a
 // drawn duration. expandWorkloads (engine/workload/) turns them into PodGroups and Pods, seeded.
-#include <cstdint>
-#include <string>
-#include <vector>
-
 #include "model/pod.h"
 #include "model/pod_group.h"
 #include "model/resources.h"
 #include "model/selectors.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
 
 namespace gantry {
 
@@ -26,10 +26,10 @@ struct ArrivalProcess {
 struct DurationDistribution {
     enum class Kind { Fixed, Exponential, Uniform, LogNormal };
     Kind kind = Kind::Fixed;
-    double meanSeconds = 3600;   // Fixed value, Exponential mean, LogNormal median
-    double minSeconds = 0;       // Uniform bounds
+    double meanSeconds = 3600; // Fixed value, Exponential mean, LogNormal median
+    double minSeconds = 0;     // Uniform bounds
     double maxSeconds = 0;
-    double sigma = 0.5;          // LogNormal shape
+    double sigma = 0.5; // LogNormal shape
     bool operator==(const DurationDistribution&) const = default;
 };
 
@@ -57,7 +57,8 @@ struct WorkloadTemplate {
                jobs == o.jobs && replicas == o.replicas && minMember == o.minMember && role == o.role &&
                podRequests == o.podRequests && gpu == o.gpu && nodeSelector == o.nodeSelector &&
                tolerations == o.tolerations && networkTopology == o.networkTopology && arrival == o.arrival &&
-               duration == o.duration && checkpointSeconds == o.checkpointSeconds && preemptable == o.preemptable;
+               duration == o.duration && checkpointSeconds == o.checkpointSeconds &&
+               preemptable == o.preemptable;
     }
 };
 
