@@ -81,12 +81,7 @@ QChart* makeFairShareChart(const WhatIfResult* run, const QPalette& palette) {
     styleAxis(y, palette,
               kueue ? QObject::tr("usage (weighted consumed resources)")
                     : QObject::tr("decayed %1").arg(unitOfUse));
-    chart->addAxis(x, Qt::AlignBottom);
-    chart->addAxis(y, Qt::AlignLeft);
-    for (auto* s : chart->series()) {
-        s->attachAxis(x);
-        s->attachAxis(y);
-    }
+    addAxes(chart, x, y);
     return chart;
 }
 

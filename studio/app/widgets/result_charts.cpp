@@ -33,14 +33,6 @@ QString shortProfileName(const WhatIfResult* r, const QString& fallback) {
     return name.section(QLatin1Char(' '), 0, 0);
 }
 
-// Time axis in the unit that fits the horizon.
-std::pair<double, QString> timeUnit(double maxSeconds) {
-    if (maxSeconds > 3 * 86400) return {86400, QObject::tr("days")};
-    if (maxSeconds > 3 * 3600) return {3600, QObject::tr("hours")};
-    if (maxSeconds > 180) return {60, QObject::tr("minutes")};
-    return {1, QObject::tr("seconds")};
-}
-
 bool isSingleSession(const WhatIfResult* r) {
     return r && (r->method == WhatIfResult::Method::SingleSession || r->time.size() <= 2);
 }
@@ -78,12 +70,7 @@ void addTimeAndGpuAxes(QChart* chart, double tmax, double unit, const QString& u
     y->setLabelFormat(QStringLiteral("%.0f"));
     styleAxis(x, palette, QObject::tr("simulated time (%1)").arg(unitName));
     styleAxis(y, palette, QObject::tr("GPUs"));
-    chart->addAxis(x, Qt::AlignBottom);
-    chart->addAxis(y, Qt::AlignLeft);
-    for (auto* series : chart->series()) {
-        series->attachAxis(x);
-        series->attachAxis(y);
-    }
+    addAxes(chart, x, y);
 }
 
 } // namespace
@@ -229,12 +216,7 @@ QChart* makeAllocationChart(const std::vector<const WhatIfResult*>& runs, const 
     y->setLabelFormat(QStringLiteral("%d %"));
     styleAxis(x, palette, QObject::tr("simulated time (%1)").arg(unitName));
     styleAxis(y, palette);
-    chart->addAxis(x, Qt::AlignBottom);
-    chart->addAxis(y, Qt::AlignLeft);
-    for (auto* s : chart->series()) {
-        s->attachAxis(x);
-        s->attachAxis(y);
-    }
+    addAxes(chart, x, y);
     return chart;
 }
 
@@ -411,12 +393,7 @@ QChart* makeWaitChart(const std::vector<const WhatIfResult*>& runs, const QPalet
     y->setLabelFormat(QStringLiteral("%.3g"));
     styleAxis(x, palette);
     styleAxis(y, palette, QObject::tr("wait (%1)").arg(unitName));
-    chart->addAxis(x, Qt::AlignBottom);
-    chart->addAxis(y, Qt::AlignLeft);
-    for (auto* s : chart->series()) {
-        s->attachAxis(x);
-        s->attachAxis(y);
-    }
+    addAxes(chart, x, y);
     return chart;
 }
 
@@ -448,6 +425,22 @@ QChart* makeIdleChart(const WhatIfResult* run, const QPalette& palette) {
         addStackedArea(chart, t, unit, *band.values, below, ymax, band.name, band.color);
     addTimeAndGpuAxes(chart, t.back(), unit, unitName, ymax * 1.05, palette);
     return chart;
+}
+
+std::pair<double, QString> timeUnit(double maxSeconds) {
+    if (maxSeconds > 3 * 86400) return {86400, QObject::tr("days")};
+    if (maxSeconds > 3 * 3600) return {3600, QObject::tr("hours")};
+    if (maxSeconds > 180) return {60, QObject::tr("minutes")};
+    return {1, QObject::tr("seconds")};
+}
+
+void addAxes(QChart* chart, QAbstractAxis* x, QAbstractAxis* y) {
+    chart->addAxis(x, Qt::AlignBottom);
+    chart->addAxis(y, Qt::AlignLeft);
+    for (auto* series : chart->series()) {
+        series->attachAxis(x);
+        series->attachAxis(y);
+    }
 }
 
 } // namespace gantry::studio

@@ -5,6 +5,7 @@
 
 #include <QPalette>
 #include <QString>
+#include <utility>
 #include <vector>
 
 class QAbstractAxis;
@@ -27,6 +28,11 @@ QChart* makeMessageChart(const QString& title, const QString& message, const QPa
 // The look every chart of the studio shares: the palette's colours, a bold title, the legend below.
 void styleChart(QChart* chart, const QString& title, const QPalette& palette);
 void styleAxis(QAbstractAxis* axis, const QPalette& palette, const QString& title = {});
+
+// The unit a time axis of a run this long reads in: seconds per unit, and its name ("hours").
+std::pair<double, QString> timeUnit(double maxSeconds);
+// Adds x below and y on the left, and attaches every series of the chart to both.
+void addAxes(QChart* chart, QAbstractAxis* x, QAbstractAxis* y);
 
 // The chart colour of the profile at `index` in a comparison; the primary's is index 0.
 QColor profileColor(size_t index);
