@@ -175,18 +175,15 @@ class Fairshare : public Plugin {
         }
 
         // Each queue's max-min fair shares over its namespaces' running + pending demand.
-        std::vector<std::map<std::string, double>> demand(st.queues.size());
-        for (const Tenant& t : tenants_) demand[t.queue][t.ns] = t.running + t.demand;
-        for (uint32_t q = 0; q < st.queues.size(); ++q) {
-            if (demand[q].empty()) continue;
-            const auto shares = fairshare::fairShares(demand[q], rules_[q].total);
-            for (Tenant& t : tenants_)
-                if (t.queue == q)
-                    if (auto it = shares.find(t.ns); it != shares.end()) {
-                        t.share = it->second;
-                        t.hasShare = true;
-                    }
-        }
+        std::vector<std::map<std::string, double>> shares(st.queues.size());
+        for (const Tenant& t : tenants_) shares[t.queue][t.ns] = t.running + t.demand;
+        for (uint32_t q = 0; q < st.queues.size(); ++q)
+            if (!shares[q].empty()) shares[q] = fairshare::fairShares(shares[q], rules_[q].total);
+        for (Tenant& t : tenants_)
+            if (auto it = shares[t.queue].find(t.ns); it != shares[t.queue].end()) {
+                t.share = it->second;
+                t.hasShare = true;
+            }
 
         auto& self = ssn.self();
         self.jobOrder = [this](uint32_t l, uint32_t r) {
