@@ -1,6 +1,7 @@
 #include "yunikorn_config.h"
 
 #include "input_error.h"
+#include "yaml/plain_scalar.h"
 #include "yaml/yaml_source.h"
 
 #include <algorithm>
@@ -139,6 +140,11 @@ YuniKornConfig readYuniKornQueues(const Y& root) {
     p.checkKeys("partition", {"name", "queues", "placementrules", "limits", "preemption", "nodesortpolicy"},
                 {"usergroupresolver", "statedumpfilepath"});
     auto& part = cfg.partition;
+    // What YuniKorn reads but Gantry does not model travels as it was written.
+    nlohmann::ordered_json unmodelled = nlohmann::ordered_json::object();
+    for (const char* key : {"usergroupresolver", "statedumpfilepath"})
+        if (auto v = p[key]; v.present()) unmodelled[key] = yamlToJson(v.node());
+    if (!unmodelled.empty()) part.unmodelled = unmodelled.dump();
     part.name = p["name"].str("default");
     if (part.name.empty()) part.name = "default";
     for (const auto& r : p["placementrules"].items()) part.placementRules.push_back(readRule(r));

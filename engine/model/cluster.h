@@ -50,6 +50,9 @@ struct YuniKornPartition {
     std::optional<bool> quotaPreemptionEnabled;
     std::vector<QueueLimit> limits;
     std::map<std::string, std::string> settings; // flat keys of yunikorn-configs (service.*, ...)
+    // Partition keys YuniKorn reads and Gantry does not model (usergroupresolver,
+    // statedumpfilepath), as a JSON object, written back as they were; empty: none.
+    std::string unmodelled;
     bool operator==(const YuniKornPartition&) const = default;
 };
 

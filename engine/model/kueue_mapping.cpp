@@ -43,7 +43,6 @@ void foreignQueueLosses(const Queue& q, LossLog& losses) {
 
 struct Mapper {
     const Cluster& cluster;
-    const SchedulerConf& volcano;
     Mapping& m;
     QueueTree tree;
     std::vector<NeutralQuota> quota;
@@ -187,11 +186,8 @@ struct Mapper {
             root.kind = Queue::Kind::KueueCohort;
             m.objects.queues.push_back(root);
         }
-        const auto& actions = volcano.actions;
-        const bool reclaim = std::find(actions.begin(), actions.end(), "reclaim") != actions.end() ||
-                             (cluster.yunikorn && cluster.yunikorn->preemptionEnabled.value_or(true));
-        const bool preempt = std::find(actions.begin(), actions.end(), "preempt") != actions.end();
         bool weighted = false;
+        std::vector<std::string> neverPreempt; // ClusterQueues left with Kueue's default preemption
         for (size_t k = 0; k < tree.nodes.size(); ++k) {
             const QueueNode& n = tree.nodes[k];
             const Queue& q = *n.queue;
@@ -235,14 +231,11 @@ struct Mapper {
                 } else {
                     out.namespaceSelector = q.namespaceSelector ? *q.namespaceSelector : LabelSelector{};
                     if (q.dequeueStrategy == "fifo") out.queueingStrategy = "StrictFIFO";
-                    if (q.preemption != KueuePreemption{}) {
-                        // Kueue preemption designed on the queue wins over the one derived from the policy.
-                        out.preemption = q.preemption;
-                        out.preemption.borrowMaxPriorityThreshold.reset();
-                    } else {
-                        if (preempt) out.preemption.withinClusterQueue = "LowerPriority";
-                        if (reclaim) out.preemption.reclaimWithinCohort = "Any";
-                    }
+                    // Kueue's preemption is the ClusterQueue's own: what the queue designs for Kueue, else
+                    // Kueue's defaults (Never). Another scheduler's actions say nothing about it.
+                    out.preemption = q.preemption;
+                    out.preemption.borrowMaxPriorityThreshold.reset();
+                    if (q.preemption == KueuePreemption{}) neverPreempt.push_back(n.name);
                     if (q.state == QueueState::Closed || q.state == QueueState::Closing)
                         out.stopPolicy = "Hold";
                 }
@@ -253,11 +246,13 @@ struct Mapper {
             m.log.note(
                 "queue weights became fairSharing weights; they apply only with fairSharing enabled in "
                 "Kueue's configuration");
-        if (std::any_of(tree.nodes.begin(), tree.nodes.end(),
-                        [](const QueueNode& n) { return !isKueue(*n.queue); }))
-            m.log.note(std::string("preemption of the ClusterQueues: ") +
-                       (preempt ? "withinClusterQueue LowerPriority" : "none within a queue") + ", " +
-                       (reclaim ? "reclaimWithinCohort Any" : "no reclaim") + " (from the chosen policy)");
+        if (!neverPreempt.empty()) {
+            std::string list;
+            for (const auto& name : neverPreempt) list += (list.empty() ? "" : ", ") + name;
+            m.log.note("ClusterQueues with no Kueue preemption designed keep Kueue's defaults "
+                       "(withinClusterQueue, reclaimWithinCohort and borrowWithinCohort Never): " +
+                       list);
+        }
         if (!extraCovered.empty()) {
             std::string list;
             for (const auto& r : extraCovered) list += (list.empty() ? "" : ", ") + r;
@@ -300,11 +295,10 @@ struct Mapper {
 
 } // namespace
 
-Mapping mapToKueue(const Cluster& cluster, const SchedulerConf& volcano,
-                   const std::vector<WorkloadTemplate>& workloads) {
+Mapping mapToKueue(const Cluster& cluster, const std::vector<WorkloadTemplate>& workloads) {
     Mapping m;
     m.objects.fromProject = true;
-    Mapper mapper{cluster, volcano, m, buildQueueTree(cluster), {}, {}, {}, {}};
+    Mapper mapper{cluster, m, buildQueueTree(cluster), {}, {}, {}, {}};
     nameQueues(mapper.tree, dnsSubdomain, "Kubernetes name", m.log);
     mapper.quota = neutralQuotas(mapper.tree, cluster, kTarget, m.log);
     m.classes = nodeClasses(cluster);

@@ -13,14 +13,12 @@
 // capability - deserved, lendingLimit = deserved - guarantee. Such a ClusterQueue also covers every
 // other resource its flavor's nodes offer, with their capacity as nominal quota: Kueue admits only
 // workloads whose every request its ClusterQueue covers. Preemption: the queue's own Kueue
-// preemption when designed, else from the Volcano policy (preempt: LowerPriority within the
-// ClusterQueue; reclaim, or YuniKorn's preemption: reclaimWithinCohort Any). LocalQueues: the
-// cluster's, then one per namespace and queue of the given workloads. Every lossy step is logged in
-// order.
+// preemption, else Kueue's defaults (Never); no other scheduler's policy is consulted. LocalQueues:
+// the cluster's, then one per namespace and queue of the given workloads. Every lossy step is
+// logged in order.
 #include "model/cluster.h"
 #include "model/loss_log.h"
 #include "model/node_classes.h"
-#include "model/scheduler_conf.h"
 #include "model/workload.h"
 
 #include <map>
@@ -53,8 +51,7 @@ struct Mapping {
     std::map<std::pair<std::string, std::string>, std::string> localQueueOf;
 };
 
-Mapping mapToKueue(const Cluster& cluster, const SchedulerConf& volcano,
-                   const std::vector<WorkloadTemplate>& workloads);
+Mapping mapToKueue(const Cluster& cluster, const std::vector<WorkloadTemplate>& workloads);
 
 // The cluster's own Kueue objects: a scheduler of Kueue takes these when the cluster has Kueue
 // queues (ClusterQueues or Cohorts), and the mapping of its queue tree otherwise.

@@ -115,7 +115,6 @@ void foreignQueueLosses(const Queue& q, const NeutralQuota& nq, LossLog& losses)
 
 struct Mapper {
     const Cluster& cluster;
-    const SchedulerConf& volcano;
     Mapping& m;
     std::vector<NeutralQuota> quota;
 
@@ -176,8 +175,10 @@ struct Mapper {
     // Placement: the queue named on the pod first, then namespaces to the queue of the same name.
     std::vector<PlacementRule>
     placementRules(const std::vector<std::pair<std::string, std::string>>& nsQueues) {
+        // A project with YuniKorn settings of its own keeps its rules, none included (YuniKorn then
+        // applies its own default); only a project without any gets rules derived from its queues.
         const auto& yk = cluster.yunikorn;
-        if (yk && !yk->placementRules.empty()) return yk->placementRules;
+        if (yk) return yk->placementRules;
         m.config.placementGenerated = true;
         std::vector<PlacementRule> rules;
         PlacementRule provided;
@@ -217,6 +218,8 @@ struct Mapper {
         return rules;
     }
 
+    // YuniKorn's own node sorting and preemption: the partition's settings, else YuniKorn's defaults
+    // (fair; preemption on). Another scheduler's policy says nothing about them.
     void nodeSortPolicy() {
         const auto& yk = cluster.yunikorn;
         auto& c = m.config;
@@ -225,68 +228,28 @@ struct Mapper {
             c.nodeSortWeights.assign(yk->nodeSortWeights.begin(), yk->nodeSortWeights.end());
             return;
         }
-        const PluginOption* binpack = volcano.plugin("binpack");
-        if (!binpack || binpack->argument("binpack.weight") == std::optional<std::string>("0")) {
-            m.log.note("node sort policy: fair (the chosen policy does not bin-pack)");
-            c.nodeSortPolicy = "fair";
-            return;
-        }
-        auto weight = [&](const std::string& key, const std::string& resource) {
-            auto v = binpack->argument(key);
-            double w = v ? std::strtod(v->c_str(), nullptr) : 1.0;
-            w = w < 0 ? 1.0 : w;
-            auto it = std::find_if(c.nodeSortWeights.begin(), c.nodeSortWeights.end(),
-                                   [&](const auto& e) { return e.first == resource; });
-            if (it == c.nodeSortWeights.end())
-                c.nodeSortWeights.emplace_back(resource, w);
-            else
-                it->second = w;
-        };
-        weight("binpack.cpu", "vcore");
-        weight("binpack.memory", "memory");
-        if (auto extra = binpack->argument("binpack.resources")) {
-            std::string list = *extra;
-            for (size_t s = 0; s <= list.size();) {
-                size_t e = list.find(',', s);
-                std::string r = list.substr(s, e == std::string::npos ? std::string::npos : e - s);
-                r.erase(0, r.find_first_not_of(' '));
-                r.erase(r.find_last_not_of(' ') + 1);
-                if (!r.empty()) weight("binpack.resources." + r, r);
-                if (e == std::string::npos) break;
-                s = e + 1;
-            }
-        }
-        m.log.note("node sort policy: binpacking with the binpack plugin's resource weights");
-        c.nodeSortPolicy = "binpacking";
+        m.log.note("node sort policy: none set, YuniKorn's default (fair)");
     }
 
     void preemption() {
         const auto& yk = cluster.yunikorn;
         auto& c = m.config;
-        if (yk && (yk->preemptionEnabled || yk->quotaPreemptionEnabled)) {
+        if (yk) {
             c.preemptionEnabled = yk->preemptionEnabled;
             c.quotaPreemptionEnabled = yk->quotaPreemptionEnabled;
-            return;
         }
-        const auto& actions = volcano.actions;
-        bool preempts = std::find(actions.begin(), actions.end(), "preempt") != actions.end() ||
-                        std::find(actions.begin(), actions.end(), "reclaim") != actions.end();
-        c.preemptionEnabled = preempts;
-        m.log.note(std::string("preemption: ") + (preempts
-                                                      ? "enabled (the chosen policy preempts or reclaims)"
-                                                      : "disabled (the chosen policy has neither preempt "
-                                                        "nor reclaim)"));
+        if (!c.preemptionEnabled) m.log.note("preemption: not set, YuniKorn's default (enabled)");
     }
 };
 
 } // namespace
 
-Mapping mapToYuniKorn(const Cluster& cluster, const SchedulerConf& volcano,
+Mapping mapToYuniKorn(const Cluster& cluster,
                       const std::vector<std::pair<std::string, std::string>>& nsQueues) {
     Mapping m;
     m.tree = buildQueueTree(cluster);
     gantry::nameQueues(m.tree, yunikornQueueName, "YuniKorn queue name", m.log);
-    Mapper mapper{cluster, volcano, m, gantry::neutralQuotas(m.tree, cluster, "YuniKorn", m.log)};
+    Mapper mapper{cluster, m, gantry::neutralQuotas(m.tree, cluster, "YuniKorn", m.log)};
     for (int k : m.tree.topLevel) mapper.clampMax(k, {});
     m.paths.resize(m.tree.nodes.size());
     for (size_t k = 0; k < m.tree.nodes.size(); ++k) m.paths[k] = mapper.path(int(k));
@@ -313,12 +276,20 @@ Mapping mapToYuniKorn(const Cluster& cluster, const SchedulerConf& volcano,
         for (const auto& l : r->limits) root.limits.push_back(wholeLimit(l, "root", m.log));
 
     m.config.placementRules = mapper.placementRules(nsQueues);
+    if (cluster.yunikorn && !cluster.yunikorn->name.empty()) m.config.name = cluster.yunikorn->name;
+    if (m.config.name != "default")
+        m.log.add("partition", m.config.name, "name",
+                  "kept, but YuniKorn's Kubernetes shim schedules only in the partition 'default' "
+                  "(YUNIKORN-22): its pods would find no queue");
     if (cluster.yunikorn && root.limits.empty())
         for (const auto& l : cluster.yunikorn->limits)
-            m.config.limits.push_back(wholeLimit(l, "partition default", m.log));
+            m.config.limits.push_back(wholeLimit(l, "partition " + m.config.name, m.log));
     mapper.preemption();
     mapper.nodeSortPolicy();
-    if (cluster.yunikorn) m.config.settings = cluster.yunikorn->settings;
+    if (cluster.yunikorn) {
+        m.config.settings = cluster.yunikorn->settings;
+        m.config.unmodelled = cluster.yunikorn->unmodelled;
+    }
     return m;
 }
 

@@ -5,14 +5,13 @@
 // with exactly the queue tree it would export.
 //
 // Queue names become valid YuniKorn names, quotas their neutral form (guaranteed = the queue's
-// share, max = its cap, lowered to fit its ancestors), extended resources whole units; placement
-// rules, node sorting and preemption come from the cluster's YuniKorn settings when it has them,
-// else from the Volcano policy (binpack plugin, preempt/reclaim actions) and from the namespaces
-// that map to a queue. Every lossy step is logged in order.
+// share, max = its cap, lowered to fit its ancestors), extended resources whole units; the
+// partition's name, placement rules, node sorting, preemption and limits come from the cluster's
+// YuniKorn settings when it has them, else YuniKorn's defaults (placement rules from the
+// namespaces that map to a queue). Every lossy step is logged in order.
 #include "model/cluster.h"
 #include "model/loss_log.h"
 #include "model/queue_tree.h"
-#include "model/scheduler_conf.h"
 #include "model/workload.h"
 #include "model/yunikorn_partition.h"
 
@@ -34,7 +33,7 @@ struct Mapping {
 // namespaceQueues: (namespace, queue name) pairs that want a placement rule (the exporter passes
 // the project's LocalQueues and workloads). Resource amounts are rounded to what queues.yaml can
 // hold (whole units for every resource but vcore and byte sizes).
-Mapping mapToYuniKorn(const Cluster& cluster, const SchedulerConf& volcano,
+Mapping mapToYuniKorn(const Cluster& cluster,
                       const std::vector<std::pair<std::string, std::string>>& namespaceQueues);
 
 // The (namespace, queue) pairs the exporter derives placement rules from: the cluster's Kueue

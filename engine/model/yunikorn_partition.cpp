@@ -32,6 +32,7 @@ PartitionConfig partitionConfigOf(const YuniKornPartition& partition, const std:
     p.nodeSortPolicy = partition.nodeSortPolicy;
     p.nodeSortWeights.assign(partition.nodeSortWeights.begin(), partition.nodeSortWeights.end());
     p.settings = partition.settings;
+    p.unmodelled = partition.unmodelled;
     p.root.name = "root";
     // Depth-first order: a queue's parent is on the path from the root to the previous queue.
     std::vector<QueueConfig*> path;

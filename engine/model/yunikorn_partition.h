@@ -35,6 +35,7 @@ struct PartitionConfig {
     std::string nodeSortPolicy;                                  // fair | binpacking | "" (fair)
     std::vector<std::pair<std::string, double>> nodeSortWeights; // in the order written
     std::map<std::string, std::string> settings;                 // other keys of the ConfigMap
+    std::string unmodelled; // partition keys Gantry does not model, as JSON (YuniKornPartition)
     SourceRef source;
 };
 

@@ -39,7 +39,10 @@ std::vector<std::string> whatIfProfiles(const Project& project) {
         if (findProfile(name) && std::find(names.begin(), names.end(), name) == names.end())
             names.push_back(name);
     if (!names.empty()) return names;
-    names.push_back(defaultProfileName());
+    // The target scheduler's own profile: the policy the project designs is that scheduler's.
+    names.push_back(project.target == TargetScheduler::Kueue      ? "kueue"
+                    : project.target == TargetScheduler::YuniKorn ? "yunikorn"
+                                                                  : defaultProfileName());
     if (project.contrast) names.push_back("kube-default");
     return names;
 }

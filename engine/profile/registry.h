@@ -54,7 +54,8 @@ const ProfileInfo* findProfile(std::string_view name);
 std::string profileNames();
 
 // The profiles a project's what-if runs and compares: those its simulation settings name (unknown
-// names skipped), else the default profile and kube-default when the project has a contrast profile.
+// names skipped), else the target scheduler's profile and kube-default when the project has a
+// contrast profile.
 std::vector<std::string> whatIfProfiles(const Project& project);
 
 } // namespace gantry::engine

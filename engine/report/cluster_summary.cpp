@@ -247,6 +247,27 @@ std::string formatSummary(const Project& project, const ClusterSummary& s, const
     for (const auto& tier : conf.tiers)
         for (const auto& p : tier.plugins) o << (first ? " " : ", ") << p.name, first = false;
     o << "\n";
+    // The other schedulers' own policies, when the project has them.
+    if (const auto& k = project.kueue) {
+        o << "Kueue: fairSharing " << (k->fairSharing ? "on" : "off") << "; admissionFairSharing ";
+        if (k->admissionFairSharing)
+            o << "usageHalfLifeTime " << k->admissionFairSharing->usageHalfLifeSeconds << "s";
+        else
+            o << "off";
+        o << "; waitForPodsReady " << (k->waitForPodsReady ? "on" : "off") << "; "
+          << k->transformations.size() << " transformations\n";
+    }
+    if (const auto& y = project.cluster.yunikorn) {
+        auto flag = [](const std::optional<bool>& v) { return !v ? "default" : *v ? "on" : "off"; };
+        o << "YuniKorn: partition " << y->name << "; node sort "
+          << (y->nodeSortPolicy.empty() ? "default (fair)" : y->nodeSortPolicy) << "; preemption "
+          << flag(y->preemptionEnabled) << "; placement rules";
+        for (size_t i = 0; i < y->placementRules.size(); ++i)
+            o << (i ? ", " : " ") << y->placementRules[i].name
+              << (y->placementRules[i].value.empty() ? "" : " " + y->placementRules[i].value);
+        if (y->placementRules.empty()) o << " none";
+        o << "\n";
+    }
     return o.str();
 }
 

@@ -140,8 +140,7 @@ ExportBundle exportKueue(const Project& project, const ExportOptions& options) {
     const Cluster& cluster = project.cluster;
     for (const auto& n : cluster.nodes) bundle.clusterCapacity += n.allocatable;
     static const std::vector<WorkloadTemplate> none;
-    kueue::Mapping mapping =
-        kueue::mapToKueue(cluster, project.volcano, options.workloads ? project.workloads : none);
+    kueue::Mapping mapping = kueue::mapToKueue(cluster, options.workloads ? project.workloads : none);
     losses.replay(mapping.log);
     for (const auto& t : mapping.objects.topologies)
         bundle.objects.push_back({topologyJson(t), "topology.yaml"});

@@ -1,5 +1,5 @@
-// YuniKorn: the yunikorn-configs ConfigMap (queues.yaml with partition default, the queue tree,
-// placement rules, node sort policy, preemption), PriorityClasses, gang-scheduled Job templates
+// YuniKorn: the yunikorn-configs ConfigMap (queues.yaml with the partition, the queue tree,
+// placement rules, limits, node sort policy, preemption), PriorityClasses, gang-scheduled Job templates
 // (yunikorn.apache.org/task-groups) and node label patches.
 #include "export/export_support.h"
 #include "export/scheduler_conf_writer.h"
@@ -126,23 +126,30 @@ Json rootJson(const QueueConfig& q) {
 
 Json partitionJson(const PartitionConfig& c) {
     Json partition = Json::object();
-    partition["name"] = "default";
+    partition["name"] = c.name;
     Json rules = Json::array();
     for (const auto& r : c.placementRules) rules.push_back(ruleJson(r, c.placementGenerated));
     partition["placementrules"] = rules;
     if (!c.limits.empty()) partition["limits"] = limitsJson(c.limits);
+    // Unset settings stay unwritten: YuniKorn then applies its own defaults (preemption on, fair).
     Json p = Json::object();
     if (c.preemptionEnabled) p["enabled"] = *c.preemptionEnabled;
     if (c.quotaPreemptionEnabled) p["quotapreemptionenabled"] = *c.quotaPreemptionEnabled;
-    partition["preemption"] = p;
-    Json sort{{"type", c.nodeSortPolicy}};
-    if (!c.nodeSortWeights.empty()) {
-        Json weights = Json::object();
-        for (const auto& [resource, weight] : c.nodeSortWeights) weights[resource] = weight;
-        sort["resourceweights"] = weights;
+    if (!p.empty()) partition["preemption"] = p;
+    if (!c.nodeSortPolicy.empty()) {
+        Json sort{{"type", c.nodeSortPolicy}};
+        if (!c.nodeSortWeights.empty()) {
+            Json weights = Json::object();
+            for (const auto& [resource, weight] : c.nodeSortWeights) weights[resource] = weight;
+            sort["resourceweights"] = weights;
+        }
+        partition["nodesortpolicy"] = sort;
     }
-    partition["nodesortpolicy"] = sort;
     partition["queues"] = Json::array({rootJson(c.root)});
+    if (!c.unmodelled.empty()) {
+        const Json kept = Json::parse(c.unmodelled);
+        for (const auto& [key, value] : kept.items()) partition[key] = value;
+    }
     return partition;
 }
 
@@ -154,8 +161,8 @@ ExportBundle exportYuniKorn(const Project& project, const ExportOptions& options
     Losses losses(bundle);
     const Cluster& cluster = project.cluster;
     for (const auto& n : cluster.nodes) bundle.clusterCapacity += n.allocatable;
-    yunikorn::Mapping mapping = yunikorn::mapToYuniKorn(
-        cluster, project.volcano, yunikorn::namespaceQueues(cluster, project.workloads));
+    yunikorn::Mapping mapping =
+        yunikorn::mapToYuniKorn(cluster, yunikorn::namespaceQueues(cluster, project.workloads));
     losses.replay(mapping.log);
     const QueueTree& tree = mapping.tree;
     Json config{{"partitions", Json::array({partitionJson(mapping.config)})}};

@@ -184,7 +184,8 @@ GANTRY_SCHEMA(YuniKornPartition, field("name", &YuniKornPartition::name),
               field("nodeSortWeights", &YuniKornPartition::nodeSortWeights),
               field("preemptionEnabled", &YuniKornPartition::preemptionEnabled),
               field("quotaPreemptionEnabled", &YuniKornPartition::quotaPreemptionEnabled),
-              field("limits", &YuniKornPartition::limits), field("settings", &YuniKornPartition::settings));
+              field("limits", &YuniKornPartition::limits), field("settings", &YuniKornPartition::settings),
+              field("unmodelled", &YuniKornPartition::unmodelled));
 GANTRY_SCHEMA(PodDisruptionBudget, field("name", &PodDisruptionBudget::name, true),
               field("namespace", &PodDisruptionBudget::ns), field("selector", &PodDisruptionBudget::selector),
               field("minAvailable", &PodDisruptionBudget::minAvailable),

@@ -62,8 +62,23 @@ void readConfigMap(State& s, const Object& o) {
     s.skip("ConfigMap (not a scheduler configuration)", o.source);
 }
 
+bool readBareYuniKornConfig(State& s, const Y& root) {
+    if (root["queues.yaml"].present()) {
+        s.yunikornMaps.emplace_back(false, root);
+        return true;
+    }
+    if (!root["partitions"].present()) return false;
+    if (s.cluster.yunikorn) root.fail("a second YuniKorn configuration; give one queues.yaml");
+    auto cfg = readYuniKornQueues(root);
+    s.cluster.yunikorn = std::move(cfg.partition);
+    for (auto& q : cfg.queues) s.cluster.queues.push_back(std::move(q));
+    return true;
+}
+
 void finishYuniKorn(State& s) {
     if (s.yunikornMaps.empty()) return;
+    if (s.cluster.yunikorn)
+        s.yunikornMaps.front().second.fail("a second YuniKorn configuration; give one queues.yaml");
     // yunikorn-configs is laid over yunikorn-defaults: its keys win.
     std::stable_sort(s.yunikornMaps.begin(), s.yunikornMaps.end(),
                      [](const auto& a, const auto& b) { return a.first > b.first; });

@@ -122,6 +122,9 @@ void readPriorityClass(State& s, const Object& o);
 void readPodDisruptionBudget(State& s, const Object& o);
 void readPod(State& s, const Object& o);
 void readConfigMap(State& s, const Object& o);
+// A document with no kind that is YuniKorn's configuration as its examples ship it: queues.yaml
+// itself (`partitions:`) or the ConfigMap's data alone (`queues.yaml: |`). False: neither.
+bool readBareYuniKornConfig(State& s, const Y& root);
 void finishYuniKorn(State& s);
 
 void readVolcanoQueue(State& s, const Object& o);

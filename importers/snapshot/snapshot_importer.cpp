@@ -69,6 +69,7 @@ void addObject(snapshot::State& s, const Y& root, const std::string& listApiVers
         root.fail(std::string("expected a Kubernetes object (a mapping with apiVersion and kind), got ") +
                   (root.isSeq() ? "a list" : "a scalar"));
     std::string kind = root["kind"].str(listItemKind);
+    if (kind.empty() && readBareYuniKornConfig(s, root)) return;
     if (kind.empty()) root.fail("object has no kind");
     std::string apiVersion = root["apiVersion"].str(listApiVersion);
     bool isList = kind == "List" || (kind.size() > 4 && kind.compare(kind.size() - 4, 4, "List") == 0 &&

@@ -40,6 +40,7 @@ bool renderScreenshot(MainWindow& window, const QString& path, QString* error) {
 }
 
 // --plan's SPEC, "node-type=h100;slo=wait.p95<1h;profiles=volcano,kube-default;seeds=1;min=0;max=16",
+// with an optional "vary=kueue.admissionFairSharing.usageHalfLifeTime=1h,6h,24h",
 // over the form's own settings. False with *error for a key or a number it does not know.
 bool readPlanSpec(const QString& spec, PlanSettings* settings, QString* error) {
     bool sloGiven = false;
@@ -57,6 +58,11 @@ bool readPlanSpec(const QString& spec, PlanSettings* settings, QString* error) {
             settings->profiles.clear();
             for (const QString& p : value.split(',', Qt::SkipEmptyParts))
                 settings->profiles.push_back(p.toStdString());
+        } else if (key == "vary") { // vary=FIELD=V1,V2,...
+            settings->varyField = value.section('=', 0, 0).trimmed().toStdString();
+            settings->varyValues.clear();
+            for (const QString& v : value.section('=', 1).split(',', Qt::SkipEmptyParts))
+                settings->varyValues.push_back(v.trimmed().toStdString());
         } else if (key == "seeds") {
             settings->seeds = value.toInt(&ok);
         } else if (key == "min") {
@@ -64,8 +70,9 @@ bool readPlanSpec(const QString& spec, PlanSettings* settings, QString* error) {
         } else if (key == "max") {
             settings->max = value.toLongLong(&ok);
         } else {
-            *error = QStringLiteral("--plan: unknown key '%1' (node-type, slo, profiles, seeds, min, max)")
-                         .arg(key);
+            *error =
+                QStringLiteral("--plan: unknown key '%1' (node-type, slo, profiles, vary, seeds, min, max)")
+                    .arg(key);
             return false;
         }
         if (!ok) {
@@ -103,7 +110,7 @@ int run(QApplication& app) {
     QCommandLineOption planSpec(
         "plan",
         "With --screenshot: run a plan and show the Plan view. SPEC is KEY=VALUE pairs separated by ';': "
-        "node-type, slo (repeatable), profiles (comma-separated), seeds, min, max.",
+        "node-type, slo (repeatable), profiles (comma-separated), vary (FIELD=V1,V2,...), seeds, min, max.",
         "SPEC");
     QCommandLineOption profiles(
         "profiles",

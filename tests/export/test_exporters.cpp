@@ -133,7 +133,13 @@ class ExportersTest : public QObject {
         QCOMPARE(org["queues"][1]["resources"]["guaranteed"]["vcore"], Json("1500m"));
         const Json& batch = root["queues"][1];
         QCOMPARE(batch["properties"]["application.sort.policy"], Json("fifo"));
-        QCOMPARE(part["nodesortpolicy"]["type"], Json("binpacking"));
+        // The project sets no YuniKorn node sorting or preemption, and Volcano's binpack plugin and
+        // actions are not YuniKorn's: both are left to YuniKorn's defaults (fair, preemption on:
+        // yunikorn-core pkg/scheduler/partition.go reads an absent preemption.enabled as true).
+        QVERIFY(!part.contains("nodesortpolicy"));
+        QVERIFY(!part.contains("preemption"));
+        QVERIFY(std::count(b.notes.begin(), b.notes.end(),
+                           "node sort policy: none set, YuniKorn's default (fair)"));
         QCOMPARE(part["placementrules"][0]["name"], Json("provided"));
         // Losses name the queue and the field.
         QVERIFY(hasWarning(b, "queue team-a, spec.guarantee: YuniKorn has no never-lent reservation"));

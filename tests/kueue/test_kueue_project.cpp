@@ -25,11 +25,10 @@ namespace {
 
 const std::string kProject = std::string(GANTRY_TEST_DATA) + "/kueue/project-hierarchy.yaml";
 
+// The leaves carry Kueue preemption of their own (LowerPriority within, Any reclaim): the only place
+// the Kueue profile and export take it from.
 Project load() {
-    Project p = loadInputs({kProject}).project;
-    // Preempt and reclaim in the policy: the mapping gives the ClusterQueues preemption from it.
-    p.volcano.actions = {"enqueue", "allocate", "preempt", "reclaim", "backfill"};
-    return p;
+    return loadInputs({kProject}).project;
 }
 
 // The project's cluster with its queues replaced by the Kueue policy objects of its export, read
@@ -157,7 +156,8 @@ class KueueProjectTest : public QObject {
         const ExportBundle bundle = exportProject(p, o);
         const nlohmann::ordered_json* cm = nullptr;
         for (const auto& x : bundle.objects)
-            if (x.object["kind"] == "ConfigMap" && x.object["metadata"]["name"] == "kueue-manager-config") cm = &x.object;
+            if (x.object["kind"] == "ConfigMap" && x.object["metadata"]["name"] == "kueue-manager-config")
+                cm = &x.object;
         QVERIFY(cm);
         QCOMPARE((*cm)["metadata"]["namespace"].get<std::string>(), std::string("kueue-system"));
         const std::string text = (*cm)["data"]["controller_manager_config.yaml"];
@@ -166,19 +166,47 @@ class KueueProjectTest : public QObject {
         modelled.document = direct.document;
         QVERIFY(modelled == direct);
         // Every field of the file, the manager's plumbing included, with its value.
-        const auto original = nlohmann::json::parse(direct.document), exported = nlohmann::json::parse(back.document);
+        const auto original = nlohmann::json::parse(direct.document),
+                   exported = nlohmann::json::parse(back.document);
         for (const auto& [key, value] : original.items()) {
             QVERIFY2(exported.contains(key), key.c_str());
-            if (key != "admissionFairSharing" && key != "resources") QVERIFY2(exported[key] == value, key.c_str());
+            if (key != "admissionFairSharing" && key != "resources")
+                QVERIFY2(exported[key] == value, key.c_str());
         }
         QCOMPARE(exported["controller"]["groupKindConcurrency"]["Workload.kueue.x-k8s.io"].get<int>(), 10);
         QCOMPARE(exported["waitForPodsReady"]["recoveryTimeout"].get<std::string>(), std::string("3m"));
-        QCOMPARE(exported["admissionFairSharing"]["usageHalfLifeTime"].get<std::string>(), std::string("168h"));
+        QCOMPARE(exported["admissionFairSharing"]["usageHalfLifeTime"].get<std::string>(),
+                 std::string("168h"));
 
         // Without a Configuration in the project, none is exported (the install's stays).
         Project none = p;
         none.kueue.reset();
         for (const auto& x : exportProject(none, o).objects) QVERIFY(x.object["kind"] != "ConfigMap");
+    }
+
+    // Kueue's preemption is each ClusterQueue's own (kueue apis ClusterQueuePreemption, defaults
+    // Never): Volcano's actions change nothing under Kueue, and queues without Kueue preemption of
+    // their own get Kueue's defaults, in the export and in the profile alike.
+    void preemptionIsTheClusterQueuesOwn() {
+        Project quiet = load(), loud = load();
+        quiet.volcano.actions = {"enqueue", "allocate", "backfill"};
+        loud.volcano.actions = {"enqueue", "allocate", "preempt", "reclaim", "backfill"};
+        const SimResult a = run(quiet, quiet.cluster), b = run(loud, loud.cluster);
+        QVERIFY(a.podEvictions > 0);
+        QCOMPARE(a.podEvictions, b.podEvictions);
+        QCOMPARE(a.endSeconds, b.endSeconds);
+
+        Project none = loud;
+        for (auto& q : none.cluster.queues) q.preemption = {};
+        const Cluster exportedNone = exported(none);
+        int clusterQueues = 0;
+        for (const auto& q : exportedNone.queues) {
+            if (q.kind != Queue::Kind::KueueClusterQueue) continue;
+            ++clusterQueues;
+            QCOMPARE(q.preemption, KueuePreemption{});
+        }
+        QCOMPARE(clusterQueues, 3);
+        QCOMPARE(run(none, none.cluster).podEvictions, int64_t(0));
     }
 
     void mappedQueuesAreKueuesWords() {

@@ -5,6 +5,7 @@
 #include "cli_run.h"
 #include "core/project_files.h"
 #include "main_window.h"
+#include "model/policy_settings.h"
 #include "models/plan_points_model.h"
 #include "plan/node_change.h"
 #include "plan/project_setup.h"
@@ -42,11 +43,13 @@ PlanSettings samplePlan() {
 }
 
 // engine/plan's own answer for a profile, the project set up as `gantry plan` sets it up.
-plan::PlanResult engineAnswer(const Project& project, const PlanSettings& s, const std::string& profile) {
+plan::PlanResult engineAnswer(const Project& project, const PlanSettings& s, const std::string& profile,
+                              const std::string& key = {}, const std::string& value = {}) {
     plan::WhatIfSetup setup;
     setup.cluster = project.cluster;
     setup.workloads = project.workloads;
     setup.options = plan::projectOptions(project, profile);
+    if (!key.empty() && !applyPolicySetting(setup.options.policies, key, value).empty()) return {};
     Cluster drawn;
     std::vector<std::string> notes;
     Diagnostics warnings;
@@ -146,6 +149,56 @@ class PlanViewTest : public QObject {
         QVERIFY(!tab.applyAnswer(1));
         QCOMPARE(poolNodes(ws.document()->project(), "a100"), now);
         QVERIFY(ws.planner()->waitForWorkers(600000));
+    }
+
+    // A policy field varied in the Plan view: each profile that reads it is searched once per value,
+    // with the field set as `gantry sweep`'s `set:` sets it (model/policy_settings.h); the others
+    // once, with the project's policy. The half-life of fairshare-day.yaml (docs/fair-share.md).
+    void varyingAPolicyFieldSearchesOncePerValue() {
+        const QString file = QStringLiteral(GANTRY_SOURCE_DIR "/resources/samples/fairshare-day.yaml");
+        Workspace ws(makeDefaultWhatIfEngine());
+        const Project sample = loadFile(file).project;
+        ws.document()->replace(sample, QString(), file);
+        PlanTab tab(&ws);
+        PlanSettings s;
+        s.nodeType = "h100";
+        s.slos = {"namespace[vision].wait.p95<6h"};
+        s.profiles = {"volcano", "kube-default"};
+        s.seeds = 1;
+        s.min = 0;
+        s.max = 3;
+        const std::string key = "volcano.fairshare.fairshare.halfLifeMinutes";
+        s.varyField = key;
+        s.varyValues = {"60", "1440"};
+        tab.setSettings(s);
+        QCOMPARE(tab.settings().varyValues, s.varyValues);
+        QVERIFY(tab.startPlan());
+        QVERIFY(ws.planner()->waitForFinished(600000));
+        const PlanRun& run = ws.planner()->last();
+        QCOMPARE(run.profiles.size(), size_t(3));
+        QCOMPARE(run.profiles[0].setting, key + "=60");
+        QCOMPARE(run.profiles[1].setting, key + "=1440");
+        QCOMPARE(run.profiles[2].profile, std::string("kube-default"));
+        QVERIFY(run.profiles[2].setting.empty());
+        QCOMPARE(planTitle(run.profiles[1]), QStringLiteral("Volcano · halfLifeMinutes=1440"));
+        for (size_t i = 0; i < 2; ++i) {
+            const plan::PlanResult engine = engineAnswer(sample, s, "volcano", key, s.varyValues[i]);
+            QCOMPARE(run.profiles[i].result.points.size(), engine.points.size());
+            for (size_t k = 0; k < engine.points.size(); ++k)
+                QCOMPARE(run.profiles[i].result.points[k].worst, engine.points[k].worst);
+            QCOMPARE(run.profiles[i].result.answer, engine.answer);
+        }
+        // The half-life is what differs: vision's wait on the pool as it is.
+        QVERIFY(run.profiles[0].result.points.front().worst != run.profiles[1].result.points.front().worst);
+
+        // A field no chosen profile reads is refused before anything runs, and says which.
+        QSignalSpy failed(ws.planner(), &PlanRunner::failed);
+        s.varyField = "kueue.admissionFairSharing.usageHalfLifeTime";
+        s.varyValues = {"1h"};
+        tab.setSettings(s);
+        QVERIFY(!tab.startPlan());
+        QCOMPARE(failed.count(), 1);
+        QVERIFY(failed.at(0).at(0).toString().contains("No profile chosen reads kueue.admissionFairSharing"));
     }
 
     void malformedSloShowsItsColumnAndNothingRuns() {

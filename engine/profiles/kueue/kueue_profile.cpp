@@ -345,7 +345,7 @@ ProfileInfo profileInfo() {
         if (gantry::kueue::hasKueueQueues(setup.cluster)) {
             objects = gantry::kueue::ownObjects(setup.cluster);
         } else {
-            gantry::kueue::Mapping m = gantry::kueue::mapToKueue(setup.cluster, setup.policies.volcano, {});
+            gantry::kueue::Mapping m = gantry::kueue::mapToKueue(setup.cluster, {});
             for (const auto& l : m.log.losses)
                 notes.push_back("as exported to Kueue: " + l.what + " " + l.name +
                                 (l.field.empty() ? "" : ", " + l.field) + ": " + l.message);

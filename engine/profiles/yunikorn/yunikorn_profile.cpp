@@ -524,7 +524,7 @@ std::unique_ptr<SchedulerProfile> make(const ProfileSetup& setup, Diagnostics* d
         if (diagnostics) diagnostics->insert(diagnostics->end(), problems.begin(), problems.end());
         if (errors) return nullptr;
     } else {
-        Mapping m = mapToYuniKorn(cluster, setup.policies.volcano, namespaceQueues(cluster, {}));
+        Mapping m = mapToYuniKorn(cluster, namespaceQueues(cluster, {}));
         for (size_t k = 0; k < m.tree.nodes.size(); ++k)
             paths.emplace_back(m.tree.nodes[k].queue->name, m.paths[k]);
         for (const auto& l : m.log.losses)

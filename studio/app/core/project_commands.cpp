@@ -68,7 +68,7 @@ void EditWorkloadCommand::undo() {
 }
 
 Policy policyOf(const Project& project) {
-    return Policy{project.target, project.volcano, project.contrast};
+    return Policy{project.target, project.volcano, project.contrast, project.kueue, project.cluster.yunikorn};
 }
 
 SetPolicyCommand::SetPolicyCommand(ProjectDocument* doc, Policy after, const QString& text)
@@ -81,6 +81,8 @@ void SetPolicyCommand::apply(const Policy& p) {
     project.target = p.target;
     project.volcano = p.volcano;
     project.contrast = p.contrast;
+    project.kueue = p.kueue;
+    project.cluster.yunikorn = p.yunikorn;
     doc_->announcePolicyChanged();
 }
 

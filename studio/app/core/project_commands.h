@@ -48,6 +48,8 @@ struct Policy {
     TargetScheduler target = TargetScheduler::Volcano;
     SchedulerConf volcano;
     std::optional<KubeSchedulerProfile> contrast;
+    std::optional<KueueConfig> kueue;          // Project::kueue
+    std::optional<YuniKornPartition> yunikorn; // the cluster's YuniKorn partition settings
     bool operator==(const Policy&) const = default;
 };
 Policy policyOf(const Project& project);

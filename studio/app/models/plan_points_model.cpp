@@ -17,11 +17,6 @@ QString signedCount(int64_t n) {
     return n > 0 ? QStringLiteral("+%1").arg(n) : QString::number(n);
 }
 
-QString titleOf(const std::string& profile) {
-    const engine::ProfileInfo* info = engine::findProfile(profile);
-    return info ? qs(info->title) : qs(profile);
-}
-
 } // namespace
 
 PlanPointsModel::PlanPointsModel(QObject* parent) : QAbstractTableModel(parent) {}
@@ -66,7 +61,7 @@ QVariant PlanPointsModel::display(const Row& row, int column) const {
     const size_t slos = run_.request.slos.size();
     switch (column) {
     case Profile:
-        return titleOf(run_.profiles[row.profile].profile);
+        return planTitle(run_.profiles[row.profile]);
     case Nodes:
         return tr("%1 (%2)").arg(signedCount(p.counts[0])).arg(run_.pool.nodes + p.counts[0]);
     case Pass:

@@ -15,6 +15,7 @@
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
+#include <QLineEdit>
 #include <QListWidget>
 #include <QProgressBar>
 #include <QPushButton>
@@ -34,11 +35,6 @@ namespace {
 
 QString qs(const std::string& s) {
     return QString::fromStdString(s);
-}
-
-QString titleOf(const std::string& profile) {
-    const engine::ProfileInfo* info = engine::findProfile(profile);
-    return info ? qs(info->title) : qs(profile);
 }
 
 QString signedCount(int64_t n) {
@@ -68,7 +64,7 @@ QString planAnswerText(const PlanRun& run, size_t profile) {
     const ProfilePlan& p = run.profiles[profile];
     const plan::PlanResult& r = p.result;
     const QString pool = qs(run.pool.name);
-    QString text = titleOf(p.profile) + QStringLiteral(": ");
+    QString text = planTitle(p) + QStringLiteral(": ");
     if (r.cancelled) return text + QObject::tr("cancelled after %1 points").arg(r.points.size());
     if (!r.met || r.answer.empty()) {
         text += QObject::tr("no answer up to %1 %2 nodes").arg(signedCount(run.request.ranges[0].max), pool);
@@ -156,6 +152,17 @@ PlanTab::PlanTab(Workspace* workspace, QWidget* parent) : QWidget(parent), ws_(w
                              "scheduler for the same SLOs"));
     profiles_->setMaximumHeight(100);
     left->addWidget(profiles_);
+    auto* vary = new QFormLayout;
+    varyField_ = new QLineEdit(form);
+    varyField_->setPlaceholderText(tr("optional, e.g. kueue.admissionFairSharing.usageHalfLifeTime"));
+    varyField_->setToolTip(
+        tr("A policy field, as gantry sweep's set: names it (docs/planning.md); each profile "
+           "that reads it is searched once per value"));
+    varyValues_ = new QLineEdit(form);
+    varyValues_->setPlaceholderText(tr("values, e.g. 1h, 6h, 24h"));
+    vary->addRow(tr("Vary a policy field"), varyField_);
+    vary->addRow(tr("over"), varyValues_);
+    left->addLayout(vary);
 
     auto* numbers = new QFormLayout;
     seeds_ = new QSpinBox(form);
@@ -374,6 +381,9 @@ PlanSettings PlanTab::settings() const {
     s.seeds = seeds_->value();
     s.min = min_->value();
     s.max = max_->value();
+    s.varyField = varyField_->text().trimmed().toStdString();
+    for (const QString& v : varyValues_->text().split(',', Qt::SkipEmptyParts))
+        if (!v.trimmed().isEmpty()) s.varyValues.push_back(v.trimmed().toStdString());
     return s;
 }
 
@@ -393,6 +403,10 @@ void PlanTab::setSettings(const PlanSettings& s) {
     seeds_->setValue(s.seeds);
     min_->setValue(int(s.min));
     max_->setValue(int(s.max));
+    varyField_->setText(qs(s.varyField));
+    QStringList values;
+    for (const auto& v : s.varyValues) values << qs(v);
+    varyValues_->setText(values.join(QStringLiteral(", ")));
     checkSlos();
 }
 
@@ -437,7 +451,7 @@ bool PlanTab::startPlan() {
     live.request.ranges = {{s.min, s.max, 1}};
     live.request.slos = parseSlos(s.slos).slos;
     live.pool = plan::summaryOf(project.cluster, live.request.types[0]);
-    for (const auto& p : s.profiles) live.profiles.push_back({p, {}, {}});
+    live.profiles = planColumns(s);
     showRun(live, false);
     stage_->setText(tr("Starting…"));
     return true;
@@ -494,10 +508,9 @@ void PlanTab::refreshApply() {
     for (size_t i = 0; current && i < run.profiles.size(); ++i) {
         const plan::PlanResult& r = run.profiles[i].result;
         if (!r.met || r.answer.empty() || r.answer[0] == 0) continue;
-        applyOf_->addItem(
-            tr("%1's answer: %2 %3")
-                .arg(titleOf(run.profiles[i].profile), signedCount(r.answer[0]), qs(run.pool.name)),
-            int(i));
+        applyOf_->addItem(tr("%1's answer: %2 %3")
+                              .arg(planTitle(run.profiles[i]), signedCount(r.answer[0]), qs(run.pool.name)),
+                          int(i));
     }
     if (keep >= 0 && keep < applyOf_->count()) applyOf_->setCurrentIndex(keep);
     applyOf_->blockSignals(false);
@@ -525,10 +538,9 @@ bool PlanTab::applyAnswer(size_t index) {
         emit statusMessage(tr("Cannot apply the answer: %1").arg(qs(e.what())), 8000);
         return false;
     }
-    emit statusMessage(
-        tr("Applied %1's answer: %2 %3 nodes (Ctrl+Z undoes it).")
-            .arg(titleOf(run.profiles[index].profile), signedCount(r.answer[0]), qs(run.pool.name)),
-        8000);
+    emit statusMessage(tr("Applied %1's answer: %2 %3 nodes (Ctrl+Z undoes it).")
+                           .arg(planTitle(run.profiles[index]), signedCount(r.answer[0]), qs(run.pool.name)),
+                       8000);
     return true;
 }
 

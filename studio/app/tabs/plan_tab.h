@@ -11,6 +11,7 @@
 class QChartView;
 class QComboBox;
 class QLabel;
+class QLineEdit;
 class QListWidget;
 class QProgressBar;
 class QPushButton;
@@ -61,6 +62,8 @@ class PlanTab : public QWidget {
     QListWidget* slos_;
     QLabel* sloError_;
     QListWidget* profiles_;
+    QLineEdit* varyField_;
+    QLineEdit* varyValues_;
     QSpinBox* seeds_;
     QSpinBox* min_;
     QSpinBox* max_;

@@ -3,6 +3,8 @@
 #include "core/policy_edit.h"
 #include "core/project_commands.h"
 #include "core/quota_terms.h"
+#include "policy/kueue_policy_editor.h"
+#include "policy/yunikorn_policy_editor.h"
 #include "profile/registry.h"
 #include "workspace.h"
 
@@ -18,6 +20,7 @@
 #include <QPushButton>
 #include <QRadioButton>
 #include <QSpinBox>
+#include <QTabWidget>
 #include <QTreeWidget>
 #include <QVBoxLayout>
 #include <algorithm>
@@ -33,15 +36,16 @@ QString targetDescription(TargetScheduler t) {
     case TargetScheduler::Volcano:
         return QObject::tr(
             "Volcano: Queues with guarantee / deserved / capability, PodGroups for gangs, HyperNodes for "
-            "network topology. The what-if runs the Volcano session below.");
+            "network topology; its policy is volcano-scheduler.conf (the Volcano page below).");
     case TargetScheduler::YuniKorn:
         return QObject::tr(
-            "Apache YuniKorn: a queues.yaml tree with guaranteed / max, gang task groups on the pods. "
-            "The what-if runs the Volcano-style session below as the closest model.");
+            "Apache YuniKorn: a queues.yaml tree with guaranteed / max, gang task groups on the pods; its "
+            "policy is the partition's placement rules, node sorting and preemption (the YuniKorn page).");
     case TargetScheduler::Kueue:
         return QObject::tr(
             "Kueue: ClusterQueues and Cohorts with nominal quota, borrowing and lending limits per "
-            "ResourceFlavor. The what-if runs the Volcano-style session below as the closest model.");
+            "ResourceFlavor; its policy is Kueue's Configuration and each ClusterQueue's preemption (the "
+            "Kueue page).");
     }
     return {};
 }
@@ -77,8 +81,9 @@ PolicyTab::PolicyTab(Workspace* workspace, QWidget* parent) : QWidget(parent), w
     columns->setSpacing(10);
     outer->addLayout(columns, 1);
 
-    // Column 1: the Volcano session.
-    auto* sessionBox = new QGroupBox(tr("Scheduling policy (volcano-scheduler.conf)"), this);
+    // Column 1: each scheduler's own policy, one page each; the target's is shown first.
+    pages_ = new QTabWidget(this);
+    auto* sessionBox = new QGroupBox(tr("Scheduling policy (volcano-scheduler.conf)"), pages_);
     auto* form = new QFormLayout(sessionBox);
     gang_ = new QCheckBox(tr("Gang scheduling: start a job only when minMember pods fit (gang)"), sessionBox);
     priority_ = new QCheckBox(tr("Job priority ordering (priority)"), sessionBox);
@@ -137,7 +142,10 @@ PolicyTab::PolicyTab(Workspace* workspace, QWidget* parent) : QWidget(parent), w
     form->addRow(tiers_);
     auto* resetConf = new QPushButton(tr("Reset to Volcano's default configuration"), sessionBox);
     form->addRow(resetConf);
-    columns->addWidget(sessionBox, 3);
+    pages_->addTab(sessionBox, tr("Volcano"));
+    pages_->addTab(new KueuePolicyEditor(ws_, pages_), tr("Kueue"));
+    pages_->addTab(new YuniKornPolicyEditor(ws_, pages_), tr("YuniKorn"));
+    columns->addWidget(pages_, 3);
 
     // Column 2: comparison profile and simulation settings.
     auto* right = new QVBoxLayout;
@@ -266,6 +274,12 @@ void PolicyTab::load() {
     const std::string gpu = primaryGpuResource(project.cluster);
     target_->button(int(project.target))->setChecked(true);
     targetNote_->setText(targetDescription(project.target));
+    if (project.target != shownTarget_) { // follow the target, not every policy edit
+        shownTarget_ = project.target;
+        pages_->setCurrentIndex(project.target == TargetScheduler::Volcano ? 0
+                                : project.target == TargetScheduler::Kueue ? 1
+                                                                           : 2);
+    }
     gang_->setChecked(hasPlugin(conf, "gang"));
     priority_->setChecked(hasPlugin(conf, "priority"));
     drf_->setChecked(hasPlugin(conf, "drf"));

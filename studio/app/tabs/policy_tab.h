@@ -1,7 +1,9 @@
 #pragma once
-// Policy: the target scheduler, the scheduling policy the what-if runs with (Volcano's actions and
-// plugins: gang, fair sharing, placement, preemption, topology), a second profile to compare
-// against, and the simulation settings.
+// Policy: the target scheduler, each scheduler's own policy on a page of its own (Volcano's actions
+// and plugins; Kueue's Configuration and ClusterQueue preemption; YuniKorn's partition), the
+// profiles the what-if runs under, kube-scheduler's scoring, and the simulation settings.
+#include "model/project.h"
+
 #include <QWidget>
 #include <string>
 #include <utility>
@@ -15,6 +17,7 @@ class QLabel;
 class QSpinBox;
 class QTreeWidget;
 class QGroupBox;
+class QTabWidget;
 
 namespace gantry::studio {
 
@@ -35,6 +38,8 @@ class PolicyTab : public QWidget {
     bool loading_ = false;
     QButtonGroup* target_;
     QLabel* targetNote_;
+    QTabWidget* pages_;
+    std::optional<TargetScheduler> shownTarget_;
     QCheckBox* gang_;
     QCheckBox* priority_;
     QCheckBox* drf_;

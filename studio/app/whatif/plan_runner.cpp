@@ -1,5 +1,6 @@
 #include "whatif/plan_runner.h"
 
+#include "model/policy_settings.h"
 #include "plan/project_setup.h"
 #include "plan/search.h"
 #include "profile/registry.h"
@@ -24,6 +25,38 @@ SloCheck parseSlos(const std::vector<std::string>& texts) {
         break;
     }
     return out;
+}
+
+bool profileReadsField(const std::string& profile, const std::string& field) {
+    const std::string scheduler = field.substr(0, field.find('.'));
+    if (scheduler == "volcano") return profile == "volcano";
+    if (scheduler == "kueue") return profile == "kueue";
+    if (scheduler == "kube") return profile == "kube-default" || profile == "kueue";
+    return false;
+}
+
+std::vector<ProfilePlan> planColumns(const PlanSettings& settings) {
+    std::vector<ProfilePlan> out;
+    for (const auto& p : settings.profiles) {
+        if (settings.varyField.empty() || !profileReadsField(p, settings.varyField)) {
+            out.push_back(ProfilePlan{p, "", {}, {}});
+            continue;
+        }
+        for (const auto& v : settings.varyValues)
+            out.push_back(ProfilePlan{p, settings.varyField + "=" + v, {}, {}});
+    }
+    return out;
+}
+
+QString planTitle(const ProfilePlan& plan) {
+    const engine::ProfileInfo* info = engine::findProfile(plan.profile);
+    QString title = QString::fromStdString(info ? info->title : plan.profile);
+    if (plan.setting.empty()) return title;
+    // The field's last word says enough next to its value: "usageHalfLifeTime=6h".
+    const size_t eq = plan.setting.find('=');
+    const size_t dot = plan.setting.rfind('.', eq);
+    return title + QStringLiteral(" · ") +
+           QString::fromStdString(plan.setting.substr(dot == std::string::npos ? 0 : dot + 1));
 }
 
 PlanRunner::PlanRunner(QObject* parent) : QObject(parent) {
@@ -57,6 +90,20 @@ bool PlanRunner::start(const Project& project, uint64_t revision, const PlanSett
                           .arg(check.error.column)
                           .arg(QString::fromStdString(check.error.message)));
     if (check.slos.empty()) return refuse(tr("Give at least one SLO."));
+    // The searches, side by side: a profile that reads the varied field once per value.
+    std::vector<std::pair<std::string, std::string>> columns; // profile, "field=value" or ""
+    if (!settings.varyField.empty()) {
+        if (settings.varyValues.empty())
+            return refuse(
+                tr("Give the values of %1 to try.").arg(QString::fromStdString(settings.varyField)));
+        for (const auto& v : settings.varyValues)
+            if (auto why = policySettingProblem(settings.varyField, v); !why.empty())
+                return refuse(QString::fromStdString(why));
+        if (std::none_of(settings.profiles.begin(), settings.profiles.end(),
+                         [&](const std::string& p) { return profileReadsField(p, settings.varyField); }))
+            return refuse(tr("No profile chosen reads %1.").arg(QString::fromStdString(settings.varyField)));
+    }
+    for (const auto& c : planColumns(settings)) columns.emplace_back(c.profile, c.setting);
 
     plan::PlanRequest request;
     request.types = {plan::NodeType::pool(settings.nodeType)};
@@ -65,29 +112,35 @@ bool PlanRunner::start(const Project& project, uint64_t revision, const PlanSett
     for (int k = 0; k < settings.seeds; ++k) request.seeds.push_back(project.simulation.seed + uint64_t(k));
     request.threads = settings.threads;
 
-    const std::vector<std::string> profiles = settings.profiles;
     // The worker owns its copy of the project, so edits made meanwhile do not race with it.
-    worker_.start([this, project, request, profiles,
+    worker_.start([this, project, request, columns,
                    revision](const std::atomic<bool>& cancelFlag) -> std::function<void()> {
         PlanRun run;
         run.request = request;
         run.pool = plan::summaryOf(project.cluster, request.types[0]);
         run.cluster = std::make_shared<const Cluster>(project.cluster);
         run.projectRevision = revision;
-        const size_t n = profiles.size();
+        const size_t n = columns.size();
         // Per profile: points measured, and the most it may take (exact once it has finished).
         std::vector<size_t> done(n, 0), estimate(n, plan::mostPoints(request.ranges[0], {}, {}));
         QString error;
         for (size_t i = 0; i < n && !cancelFlag.load() && error.isEmpty(); ++i) {
-            const engine::ProfileInfo* info = engine::findProfile(profiles[i]);
-            const QString title = QString::fromStdString(info->title);
             ProfilePlan outcome;
-            outcome.profile = profiles[i];
+            outcome.profile = columns[i].first;
+            outcome.setting = columns[i].second;
+            const QString title = planTitle(outcome);
             try {
                 plan::WhatIfSetup setup;
                 setup.cluster = project.cluster;
                 setup.workloads = project.workloads;
-                setup.options = plan::projectOptions(project, profiles[i]);
+                setup.options = plan::projectOptions(project, outcome.profile);
+                if (!outcome.setting.empty()) {
+                    const size_t eq = outcome.setting.find('=');
+                    const std::string why =
+                        applyPolicySetting(setup.options.policies, outcome.setting.substr(0, eq),
+                                           outcome.setting.substr(eq + 1));
+                    if (!why.empty()) throw std::runtime_error(why);
+                }
                 Cluster drawn;
                 Diagnostics warnings;
                 if (plan::fitToWorkload(setup, drawn, SourceRef{project.name, 0, 0, 0}, &outcome.notes,

@@ -22,7 +22,15 @@ struct PlanSettings {
     int seeds = 3;                     // the project's seed and the next ones
     int64_t min = 0, max = 8;          // nodes to add; negative: remove
     int threads = 0;                   // 0 = one per core
+    // A policy field to vary (model/policy_settings.h, as `gantry sweep`'s `set:` names it) and its
+    // values: every profile that reads the field gets one search per value, side by side.
+    std::string varyField;
+    std::vector<std::string> varyValues;
 };
+
+// Whether the profile reads the policy field (volcano.* Volcano, kueue.* Kueue, kube.* the
+// kube-scheduler and Kueue's pod placement).
+bool profileReadsField(const std::string& profile, const std::string& field);
 
 // The SLO texts parsed, or where the first malformed one is wrong.
 struct SloCheck {
@@ -34,6 +42,7 @@ SloCheck parseSlos(const std::vector<std::string>& texts);
 
 struct ProfilePlan {
     std::string profile; // the registry's name
+    std::string setting; // "field=value" this search varied; empty: the project's policy
     plan::PlanResult result;
     std::vector<std::string> notes; // what Gantry added to the profile's policy for the workload
 };
@@ -45,6 +54,13 @@ struct PlanRun {
     std::vector<ProfilePlan> profiles;
     uint64_t projectRevision = 0;
 };
+
+// The searches a plan runs, in order, without results: each profile, and a profile that reads the
+// varied field once per value.
+std::vector<ProfilePlan> planColumns(const PlanSettings& settings);
+
+// "Kueue" or "Kueue · usageHalfLifeTime=6h": the profile's title and the value it was searched with.
+QString planTitle(const ProfilePlan& plan);
 
 class PlanRunner : public QObject {
     Q_OBJECT

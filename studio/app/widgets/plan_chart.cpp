@@ -77,10 +77,9 @@ QChart* makePlanChart(const PlanRun& run, size_t sloIndex, const QPalette& palet
     violations->setPen(QPen(QColor(0xd3, 0x2f, 0x2f), 2));
     for (size_t i = 0; i < run.profiles.size(); ++i) {
         const ProfilePlan& p = run.profiles[i];
-        const engine::ProfileInfo* info = engine::findProfile(p.profile);
         const QColor color = profileColor(i);
         auto* line = new QLineSeries;
-        line->setName(info ? QString::fromStdString(info->title) : QString::fromStdString(p.profile));
+        line->setName(planTitle(p));
         line->setPen(QPen(color, 2));
         auto* passed = markers(QScatterSeries::MarkerShapeCircle, 9, color, color);
         auto* failed = markers(QScatterSeries::MarkerShapeCircle, 9, palette.color(QPalette::Base), color);
