@@ -79,6 +79,40 @@ class VolcanoFairshareTest : public QObject {
     Q_OBJECT
   private slots:
     // TestFairShares_*: max-min shares of 87 (or 100, 200000) over the demands.
+    // The state is decoded as Go's encoding/json decodes into persistedState (pkg/scheduler/plugins/
+    // fairshare, PR #5161): keys match the fields case-insensitively and a later match overwrites an
+    // earlier one (encoding/json's Unmarshal documentation); null leaves lastCycle as it was and sets
+    // the queues map to nil; a second queues object adds to the map decoded so far.
+    void stateKeysMatchAsGoDecodesThem() {
+        using engine::fairshare::History;
+        auto load = [](const std::string& json, History& h) {
+            return engine::fairshare::loadState(h, {FairshareStateMap{"state", "ns", json, {}}}, "ns",
+                                                "state", 0);
+        };
+        History canonical, folded;
+        QVERIFY(!load(R"({"lastCycle":"1970-01-01T01:00:00Z","queues":{"q":{"a":2}}})", canonical));
+        QVERIFY(!load(
+            R"({"LASTCYCLE":"1970-01-01T00:10:00Z","Queues":{"q":{"a":5}},"lastcycle":"1970-01-01T01:00:00Z",
+                         "queues":{"q":{"a":2}},"LastCycle":null})",
+            folded));
+        QCOMPARE(folded.usage, canonical.usage);
+        QCOMPARE(folded.lastCycle, canonical.lastCycle);
+        QCOMPARE(*folded.lastCycle, 3600.0);
+
+        History merged;
+        QVERIFY(!load(R"({"queues":{"q":{"a":1}},"Queues":{"r":{"b":3}}})", merged));
+        QCOMPARE(merged.usage.size(), size_t(2));
+        QCOMPARE(merged.usage["q"]["a"], 1.0);
+        QCOMPARE(merged.usage["r"]["b"], 3.0);
+        History cleared;
+        QVERIFY(!load(R"({"queues":{"q":{"a":1}},"QUEUES":null})", cleared));
+        QVERIFY(cleared.usage.empty());
+        // A wrong type under any spelling fails the whole state, with where and why.
+        History bad;
+        const auto why = load(R"({"Queues":[1]})", bad);
+        QVERIFY(why && why->find("Queues is not an object") != std::string::npos);
+    }
+
     void fairShares() {
         auto shares = [](std::map<std::string, double> demand, double total) {
             return fs::fairShares(demand, total);

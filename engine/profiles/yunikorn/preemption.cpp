@@ -88,9 +88,11 @@ struct Preemptor {
         Res used = subOnlyExisting(s.allocated, s.preempting);
         rem = subOnlyExisting(rem, used);
         if (s.askQueue >= 0) {
+            // The ask queue's snapshot as it was before any walk: a walk in place changes snaps'.
             const Snapshot& a = snaps[size_t(s.askQueue)];
+            const Res& askAllocated = walking_ ? askAllocated_ : a.allocated;
             if (a.path == s.path && !rem.isEmpty()) return mergeIfNotPresent(rem, parent);
-            Res askRem = subOnlyExisting(a.guaranteed, subOnlyExisting(a.allocated, a.preempting));
+            Res askRem = subOnlyExisting(a.guaranteed, subOnlyExisting(askAllocated, a.preempting));
             if (!rem.isEmpty() && a.path.compare(0, s.path.size(), s.path) == 0 && !askRem.isEmpty())
                 return Res();
         }
@@ -110,11 +112,48 @@ struct Preemptor {
         return componentWiseMinOnlyExisting(out, parent);
     }
 
-    static void addAllocation(std::vector<Snapshot>& v, int32_t i, const Res& r) {
-        for (; i >= 0; i = v[size_t(i)].parent) v[size_t(i)].allocated.addTo(r);
+    void addAllocation(std::vector<Snapshot>& v, int32_t i, const Res& r) {
+        for (; i >= 0; i = v[size_t(i)].parent) {
+            journal(v, i);
+            v[size_t(i)].allocated.addTo(r);
+        }
     }
-    static void removeAllocation(std::vector<Snapshot>& v, int32_t i, const Res& r) {
-        for (; i >= 0; i = v[size_t(i)].parent) v[size_t(i)].allocated.subFrom(r);
+    void removeAllocation(std::vector<Snapshot>& v, int32_t i, const Res& r) {
+        for (; i >= 0; i = v[size_t(i)].parent) {
+            journal(v, i);
+            v[size_t(i)].allocated.subFrom(r);
+        }
+    }
+
+    // A walk in place on snaps, undone after: upstream walks a copy of every snapshot per node,
+    // which at thousands of nodes costs more than the walk itself; only allocations change.
+    bool walking_ = false;
+    Res askAllocated_ = Res();
+    uint64_t walk_ = 0;
+    std::vector<uint64_t> touchedIn_ = {};            // per snapshot: the walk that saved it
+    std::vector<std::pair<int32_t, Res>> saved_ = {}; // (snapshot, allocation before the walk)
+    void journal(const std::vector<Snapshot>& v, int32_t i) {
+        if (!walking_ || &v != &snaps) return;
+        if (touchedIn_.size() < snaps.size()) touchedIn_.resize(snaps.size(), 0);
+        if (touchedIn_[size_t(i)] == walk_) return;
+        touchedIn_[size_t(i)] = walk_;
+        saved_.emplace_back(i, snaps[size_t(i)].allocated);
+    }
+    void beginWalk(int32_t askSnap) {
+        ++walk_;
+        saved_.clear();
+        askAllocated_ = snaps[size_t(askSnap)].allocated;
+        walking_ = true;
+    }
+    void undoWalk() {
+        for (auto it = saved_.rbegin(); it != saved_.rend(); ++it)
+            snaps[size_t(it->first)].allocated = it->second;
+        saved_.clear();
+        ++walk_;
+    }
+    void endWalk() {
+        undoWalk();
+        walking_ = false;
     }
 
     // findPreemptionFenceRoot: the queue above which victims are not looked for.
@@ -338,9 +377,10 @@ struct Preemptor {
         out->clear();
         Res current = nodeAvailable;
         if (current.fitIn(askRes)) return true; // fits without preemption: no victims
-        std::vector<Snapshot> v = snaps;
         const int32_t askSnap = snapOf[askQueue];
         if (askSnap < 0) return false;
+        std::vector<Snapshot>& v = snaps;
+        beginWalk(askSnap);
         std::vector<uint32_t> head, tail;
         for (uint32_t victim : potential) {
             if (!releaseVictim(v, victim)) continue;
@@ -357,15 +397,19 @@ struct Preemptor {
             }
         }
         head.insert(head.end(), tail.begin(), tail.end());
-        if (head.empty()) return false;
+        undoWalk();
+        if (head.empty()) {
+            endWalk();
+            return false;
+        }
         current = nodeAvailable;
-        v = snaps;
         for (uint32_t victim : head) {
             if (!releaseVictim(v, victim)) continue;
             current.addTo(p.askRes[p.asks[victim].res]);
             if (current.fitIn(askRes) && *index < 0) *index = int(out->size());
             out->push_back(victim);
         }
+        endWalk();
         return *index >= 0;
     }
 

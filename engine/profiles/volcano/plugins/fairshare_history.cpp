@@ -3,8 +3,11 @@
 #include "model/go_text.h"
 #include "model/resources.h"
 
+#include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <nlohmann/json.hpp>
+#include <string_view>
 
 namespace gantry::engine::fairshare {
 
@@ -28,32 +31,46 @@ std::optional<std::string> loadState(History& h, const std::vector<FairshareStat
     for (const auto& m : maps)
         if (m.ns == ns && m.name == name) found = &m;
     if (!found || found->stateJson.empty()) return std::nullopt;
-    // encoding/json into persistedState: unknown keys are ignored, null leaves a field unset, a value
-    // of the wrong type fails the whole state.
-    nlohmann::json doc = nlohmann::json::parse(found->stateJson, nullptr, false);
+    // encoding/json into persistedState: keys match the fields case-insensitively, in the order
+    // written (a later match overwrites); unknown keys are ignored; null leaves lastCycle as it was
+    // and sets queues to nil; a value of the wrong type fails the whole state.
+    const nlohmann::ordered_json doc = nlohmann::ordered_json::parse(found->stateJson, nullptr, false);
     if (doc.is_discarded()) return located(*found, "not JSON");
     if (doc.is_null()) return std::nullopt;
     if (!doc.is_object()) return located(*found, "not a JSON object");
+    auto is = [](const std::string& key, std::string_view field) {
+        return key.size() == field.size() &&
+               std::equal(key.begin(), key.end(), field.begin(), [](char a, char b) {
+                   return std::tolower(static_cast<unsigned char>(a)) ==
+                          std::tolower(static_cast<unsigned char>(b));
+               });
+    };
     std::optional<double> lastCycle;
-    if (auto it = doc.find("lastCycle"); it != doc.end() && !it->is_null()) {
-        if (!it->is_string()) return located(*found, "lastCycle is not a string");
-        lastCycle = parseRfc3339(it->get<std::string>());
-        if (!lastCycle)
-            return located(*found, "lastCycle '" + it->get<std::string>() + "' is not an RFC 3339 time");
-    }
     std::map<std::string, std::map<std::string, double>> usage;
-    if (auto it = doc.find("queues"); it != doc.end() && !it->is_null()) {
-        if (!it->is_object()) return located(*found, "queues is not an object");
-        for (const auto& [queue, namespaces] : it->items()) {
-            if (namespaces.is_null()) {
-                usage[queue];
+    for (const auto& [key, value] : doc.items()) {
+        if (is(key, "lastCycle")) {
+            if (value.is_null()) continue;
+            if (!value.is_string()) return located(*found, key + " is not a string");
+            lastCycle = parseRfc3339(value.get<std::string>());
+            if (!lastCycle)
+                return located(*found, key + " '" + value.get<std::string>() + "' is not an RFC 3339 time");
+        } else if (is(key, "queues")) {
+            if (value.is_null()) {
+                usage.clear();
                 continue;
             }
-            if (!namespaces.is_object()) return located(*found, "queues." + queue + " is not an object");
-            for (const auto& [nsName, value] : namespaces.items()) {
-                if (!value.is_number())
-                    return located(*found, "queues." + queue + "." + nsName + " is not a number");
-                usage[queue][nsName] = value.get<double>();
+            if (!value.is_object()) return located(*found, key + " is not an object");
+            // A map decoded into keeps its entries; each queue's own map is decoded afresh.
+            for (const auto& [queue, namespaces] : value.items()) {
+                auto& into = usage[queue];
+                into.clear();
+                if (namespaces.is_null()) continue;
+                if (!namespaces.is_object()) return located(*found, key + "." + queue + " is not an object");
+                for (const auto& [nsName, amount] : namespaces.items()) {
+                    if (!amount.is_number())
+                        return located(*found, key + "." + queue + "." + nsName + " is not a number");
+                    into[nsName] = amount.get<double>();
+                }
             }
         }
     }
