@@ -124,7 +124,7 @@ Json rootJson(const QueueConfig& q) {
     return root;
 }
 
-Json partitionJson(const PartitionConfig& c) {
+Json partitionJson(const PartitionConfig& c, Losses& losses) {
     Json partition = Json::object();
     partition["name"] = c.name;
     Json rules = Json::array();
@@ -147,8 +147,13 @@ Json partitionJson(const PartitionConfig& c) {
     }
     partition["queues"] = Json::array({rootJson(c.root)});
     if (!c.unmodelled.empty()) {
-        const Json kept = Json::parse(c.unmodelled);
-        for (const auto& [key, value] : kept.items()) partition[key] = value;
+        // Written by the importer; a hand-edited .gantry may hold anything else.
+        const Json kept = Json::parse(c.unmodelled, nullptr, false);
+        if (kept.is_object())
+            for (const auto& [key, value] : kept.items()) partition[key] = value;
+        else
+            losses.add("partition", c.name, "unmodelled",
+                       "the project's unmodelled partition keys are not a JSON object; not written");
     }
     return partition;
 }
@@ -165,7 +170,7 @@ ExportBundle exportYuniKorn(const Project& project, const ExportOptions& options
         yunikorn::mapToYuniKorn(cluster, yunikorn::namespaceQueues(cluster, project.workloads));
     losses.replay(mapping.log);
     const QueueTree& tree = mapping.tree;
-    Json config{{"partitions", Json::array({partitionJson(mapping.config)})}};
+    Json config{{"partitions", Json::array({partitionJson(mapping.config, losses)})}};
 
     Json data = Json::object();
     for (const auto& [key, value] : mapping.config.settings) data[key] = value;

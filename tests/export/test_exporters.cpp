@@ -161,6 +161,25 @@ class ExportersTest : public QObject {
         QCOMPARE((*train)["spec"]["template"]["spec"]["schedulerName"], Json("yunikorn"));
     }
 
+    void yunikornUnmodelledKeysThatAreNoObjectAreNamed() {
+        // The importer writes an object; a hand-edited .gantry may not: said, not written, not fatal.
+        Project p = gpuProject();
+        p.cluster.yunikorn.emplace();
+        p.cluster.yunikorn->unmodelled = "[1]";
+        ExportBundle b = exportYuniKorn(p, {});
+        QVERIFY(hasWarning(b,
+                           "partition default, unmodelled: the project's unmodelled partition keys are not a "
+                           "JSON object; not written"));
+        p.cluster.yunikorn->unmodelled = R"({"statedumpfilepath": "/tmp/dump"})";
+        b = exportYuniKorn(p, {});
+        const Json cfg =
+            parseManifests(objectsOf(b, "ConfigMap")[0]["data"]["queues.yaml"].get<std::string>(), "q",
+                           YamlRules::Yaml12)
+                .at(0)
+                .value;
+        QCOMPARE(cfg["partitions"][0]["statedumpfilepath"], Json("/tmp/dump"));
+    }
+
     void yunikornRoundsFractionalGpusUp() {
         Project p = gpuProject();
         p.cluster.queues[2].deserved.set("nvidia.com/gpu", 2500);
