@@ -91,7 +91,6 @@ bool PlanRunner::start(const Project& project, uint64_t revision, const PlanSett
                           .arg(QString::fromStdString(check.error.message)));
     if (check.slos.empty()) return refuse(tr("Give at least one SLO."));
     // The searches, side by side: a profile that reads the varied field once per value.
-    std::vector<std::pair<std::string, std::string>> columns; // profile, "field=value" or ""
     if (!settings.varyField.empty()) {
         if (settings.varyValues.empty())
             return refuse(
@@ -103,7 +102,7 @@ bool PlanRunner::start(const Project& project, uint64_t revision, const PlanSett
                          [&](const std::string& p) { return profileReadsField(p, settings.varyField); }))
             return refuse(tr("No profile chosen reads %1.").arg(QString::fromStdString(settings.varyField)));
     }
-    for (const auto& c : planColumns(settings)) columns.emplace_back(c.profile, c.setting);
+    const std::vector<ProfilePlan> columns = planColumns(settings);
 
     plan::PlanRequest request;
     request.types = {plan::NodeType::pool(settings.nodeType)};
@@ -125,9 +124,7 @@ bool PlanRunner::start(const Project& project, uint64_t revision, const PlanSett
         std::vector<size_t> done(n, 0), estimate(n, plan::mostPoints(request.ranges[0], {}, {}));
         QString error;
         for (size_t i = 0; i < n && !cancelFlag.load() && error.isEmpty(); ++i) {
-            ProfilePlan outcome;
-            outcome.profile = columns[i].first;
-            outcome.setting = columns[i].second;
+            ProfilePlan outcome = columns[i];
             const QString title = planTitle(outcome);
             try {
                 plan::WhatIfSetup setup;
