@@ -31,11 +31,15 @@ Cluster importFiles(const std::vector<std::pair<std::string, std::string>>& file
     return c;
 }
 
-Project importFile(const QString& path) {
+std::string readAll(const QString& path) {
     QFile f(path);
     if (!f.open(QIODevice::ReadOnly)) throw std::runtime_error("cannot read " + path.toStdString());
+    return f.readAll().toStdString();
+}
+
+Project importFile(const QString& path) {
     Project p;
-    p.cluster = importFiles({{path.toStdString(), f.readAll().toStdString()}});
+    p.cluster = importFiles({{path.toStdString(), readAll(path)}});
     if (p.cluster.volcanoConf) p.volcano = *p.cluster.volcanoConf;
     return p;
 }
@@ -76,12 +80,6 @@ View view(const Cluster& c) {
     }
     for (auto* l : {&v.tree, &v.reserved, &v.entitled, &v.cap}) l->sort();
     return v;
-}
-
-std::string readAll(const QString& path) {
-    QFile f(path);
-    if (!f.open(QIODevice::ReadOnly)) throw std::runtime_error("cannot read " + path.toStdString());
-    return f.readAll().toStdString();
 }
 
 // The key paths of `in` that `out` lacks (lists item by item; scalars are compared elsewhere, by
