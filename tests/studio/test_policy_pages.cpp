@@ -86,6 +86,22 @@ class PolicyPagesTest : public QObject {
         QCOMPARE(ws.document()->project().cluster.findQueue(queue)->preemption.withinClusterQueue,
                  std::string("LowerPriority"));
 
+        // The ClusterQueue CRD's own rule (x-kubernetes-validations on spec.preemption): borrowing
+        // within the cohort needs reclaimWithinCohort; refused on a queue that reclaims Never.
+        int never = -1;
+        for (int r = 0; r < table->rowCount(); ++r)
+            if (qobject_cast<QComboBox*>(table->cellWidget(r, 2))->currentText() == "Never") never = r;
+        QVERIFY(never >= 0);
+        const std::string neverQueue = table->item(never, 0)->data(Qt::UserRole).toString().toStdString();
+        auto* borrow = qobject_cast<QComboBox*>(table->cellWidget(never, 3));
+        const int before = undo->count();
+        choose(borrow, borrow->findText("LowerPriority"));
+        QVERIFY2(error->text().contains("reclaimWithinCohort=Never and borrowWithinCohort.Policy!=Never"),
+                 qPrintable(error->text()));
+        QCOMPARE(undo->count(), before);
+        QCOMPARE(ws.document()->project().cluster.findQueue(neverQueue)->preemption.borrowWithinCohort,
+                 std::string("Never"));
+
         ExportOptions o;
         o.target = TargetScheduler::Kueue;
         bool configMap = false;

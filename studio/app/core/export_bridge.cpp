@@ -4,9 +4,29 @@
 #include <QObject>
 #include <QRegularExpression>
 #include <algorithm>
+#include <set>
 #include <stdexcept>
 
 namespace gantry::studio {
+
+namespace {
+std::set<QString> exportErrors(const Project& project, TargetScheduler target) {
+    std::set<QString> out;
+    for (const auto& i : planExport(project, target, false).issues)
+        if (i.kind == ExportIssue::Kind::Error)
+            out.insert((i.object.isEmpty() ? QString() : i.object + QStringLiteral(", ")) +
+                       (i.field.isEmpty() ? QString() : i.field + QStringLiteral(": ")) + i.message);
+    return out;
+}
+} // namespace
+
+QStringList exportErrorsAdded(const Project& before, const Project& after, TargetScheduler target) {
+    const std::set<QString> was = exportErrors(before, target);
+    QStringList added;
+    for (const auto& e : exportErrors(after, target))
+        if (!was.count(e)) added << e;
+    return added;
+}
 
 bool ExportPlan::hasErrors() const {
     return !unavailable.isEmpty() || std::any_of(issues.begin(), issues.end(), [](const ExportIssue& i) {

@@ -6,6 +6,7 @@
 #include "model/project.h"
 
 #include <QString>
+#include <QStringList>
 #include <string>
 #include <vector>
 
@@ -38,6 +39,10 @@ struct ExportPlan {
 // `inputWarnings`: what reading the project's source left out; listed as lossy and in the report.
 ExportPlan planExport(const Project& project, TargetScheduler target, bool singleFile,
                       const Diagnostics& inputWarnings = {});
+// The errors `gantry validate` finds in the target's export of `after` and not in that of `before`
+// ("object, field: message"): what an edit of a policy form would bring.
+QStringList exportErrorsAdded(const Project& before, const Project& after, TargetScheduler target);
+
 // Validates again and writes every file (and export-report.txt) atomically into dir, created if
 // needed; nothing is left behind on failure. Returns the files written; throws std::runtime_error
 // with the reason otherwise.

@@ -1,5 +1,6 @@
 #include "policy/kueue_policy_editor.h"
 
+#include "core/export_bridge.h"
 #include "core/project_commands.h"
 #include "core/queue_commands.h"
 #include "export/kueue_configuration.h"
@@ -353,6 +354,19 @@ void KueuePolicyEditor::commitPreemption(int row) {
     after.preemption.reclaimWithinCohort = text(2);
     after.preemption.borrowWithinCohort = text(3);
     if (after == *q) return;
+    // Kueue's own rules on the ClusterQueue (its CRD's validations, as `gantry validate` checks them):
+    // e.g. borrowWithinCohort needs reclaimWithinCohort.
+    Project candidate = project;
+    for (auto& c : candidate.cluster.queues)
+        if (c.name == after.name) c = after;
+    const QStringList fresh = exportErrorsAdded(project, candidate, TargetScheduler::Kueue);
+    if (!fresh.isEmpty()) {
+        error_->setText(
+            tr("Not applied (gantry validate would refuse the export):\n%1").arg(fresh.join('\n')));
+        error_->show(); // the table keeps the choice, to be corrected
+        return;
+    }
+    error_->hide();
     ws_->document()->undoStack()->push(
         new EditQueueCommand(ws_->document(), after, tr("Kueue preemption of %1").arg(qs(q->name))));
 }

@@ -16,7 +16,6 @@
 #include <QPushButton>
 #include <QTreeWidget>
 #include <QVBoxLayout>
-#include <set>
 
 namespace gantry::studio {
 namespace {
@@ -60,16 +59,6 @@ int flagIndex(const std::optional<bool>& v) {
 std::optional<bool> flagOf(int index) {
     if (index == 0) return std::nullopt;
     return index == 1;
-}
-
-// The errors `gantry validate` finds in the YuniKorn export of a project, as comparable lines.
-std::set<QString> exportErrors(const Project& project) {
-    std::set<QString> out;
-    for (const auto& i : planExport(project, TargetScheduler::YuniKorn, false).issues)
-        if (i.kind == ExportIssue::Kind::Error)
-            out.insert((i.object.isEmpty() ? QString() : i.object + QStringLiteral(", ")) +
-                       (i.field.isEmpty() ? QString() : i.field + QStringLiteral(": ")) + i.message);
-    return out;
 }
 
 } // namespace
@@ -338,10 +327,7 @@ void YuniKornPolicyEditor::commit(YuniKornPartition after, const QString& text) 
     // Only errors this edit brings count: the rest of the project's export is not this form's.
     Project candidate = project;
     candidate.cluster.yunikorn = after;
-    const std::set<QString> before = exportErrors(project), now = exportErrors(candidate);
-    QStringList fresh;
-    for (const auto& e : now)
-        if (!before.count(e)) fresh << e;
+    const QStringList fresh = exportErrorsAdded(project, candidate, TargetScheduler::YuniKorn);
     if (!fresh.isEmpty()) {
         error_->setText(
             tr("Not applied (gantry validate would refuse the export):\n%1").arg(fresh.join('\n')));
