@@ -59,11 +59,11 @@ int main(int argc, char** argv) {
     for (int i = 0; i < nodes; ++i) {
         int r = int(rng() % 10);
         if (r < 5)
-            placements.push_back({i, {8, 1000, {}}, {}, int32_t(rng() % 400), int32_t(rng() % 12), 0});
+            placements.push_back({i, {8, 1000, {}}, {}, int32_t(rng() % 400), int32_t(rng() % 12), 0, {}});
         else if (r < 7)
-            placements.push_back({i, {3, 1000, {}}, {}, int32_t(rng() % 400), int32_t(rng() % 12), 0});
+            placements.push_back({i, {3, 1000, {}}, {}, int32_t(rng() % 400), int32_t(rng() % 12), 0, {}});
         else if (r < 8)
-            placements.push_back({i, {1, 500, {}}, {}, int32_t(rng() % 400), int32_t(rng() % 12), 0});
+            placements.push_back({i, {1, 500, {}}, {}, int32_t(rng() % 400), int32_t(rng() % 12), 0, {}});
     }
     QElapsedTimer t;
     t.start();

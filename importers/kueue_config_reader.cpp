@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <iterator>
+#include <set>
 
 namespace gantry {
 
@@ -59,7 +60,8 @@ bool knownGate(const std::string& name) {
                                         "PrioritizePreemptorWorkloads",
                                         "TASRecomputeAssignmentWithinSchedulingCycle",
                                         "WorkloadPriorityClassDefaulting",
-                                        "AdmissionFairSharing"};
+                                        "AdmissionFairSharing",
+                                        "KueueDRAIntegration"};
     for (const char* k : known)
         if (name == k) return true;
     return false;
@@ -141,7 +143,22 @@ KueueConfig readRoot(const Y& root) {
     c.managedJobsNamespaceSelector = readOptionalLabelSelector(root["managedJobsNamespaceSelector"]);
     auto resources = root["resources"];
     if (resources.present()) {
-        resources.checkKeys("resources", {"transformations", "excludeResourcePrefixes"});
+        resources.checkKeys("resources",
+                            {"transformations", "excludeResourcePrefixes", "deviceClassMappings"});
+        std::set<std::string> mappedClasses;
+        for (const auto& m : resources["deviceClassMappings"].items()) {
+            m.checkKeys("deviceClassMapping", {"name", "deviceClassNames"});
+            KueueConfig::DeviceClassMapping mapping;
+            mapping.name = m["name"].str();
+            if (mapping.name.empty()) m.fail("a deviceClassMapping needs a name (the quota resource)");
+            mapping.deviceClassNames = m["deviceClassNames"].strings();
+            if (mapping.deviceClassNames.empty())
+                m.fail("deviceClassMapping '" + mapping.name + "' names no DeviceClass");
+            for (const auto& cls : mapping.deviceClassNames)
+                if (!mappedClasses.insert(cls).second)
+                    m["deviceClassNames"].fail("DeviceClass '" + cls + "' is mapped more than once");
+            c.deviceClassMappings.push_back(std::move(mapping));
+        }
         for (const auto& p : resources["excludeResourcePrefixes"].items())
             c.excludeResourcePrefixes.push_back(p.str());
         for (const auto& t : resources["transformations"].items()) {

@@ -41,6 +41,14 @@ for dir in "$root"/tests/data/conformance/*/*/; do
         [ -f "$dir/config.yaml" ] && args+=(--scheduler-conf "$dir/config.yaml")
         ;;
     esac
+    # GPUs as clusters expose them: the case's name says which command (dra-mig/README.md).
+    if [ "${suite%%-*}" = dra ]; then
+        case "$case" in
+        *-inspect-*) args=(inspect "$dir/snapshot.yaml" --json) ;;
+        *-kd-*) args+=(--profile kube-default) ;;
+        *-kueue-*) args+=(--profile kueue --scheduler-conf "$dir/config.yaml") ;;
+        esac
+    fi
     record "conformance/$suite-$case" "$gantry" "${args[@]}"
 done
 

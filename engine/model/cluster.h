@@ -3,6 +3,7 @@
 // Cross references are by name (as in Kubernetes); the engine builds its indexes per session.
 #include "model/diagnostic.h"
 #include "model/disruption_budget.h"
+#include "model/dra.h"
 #include "model/fairshare_state.h"
 #include "model/kueue_config.h"
 #include "model/limit_range.h"
@@ -84,6 +85,7 @@ struct Cluster {
     std::optional<SchedulerConf> volcanoConf;       // from Volcano's scheduler ConfigMap, when imported
     std::optional<KueueConfig> kueueConf;           // from Kueue's kueue-manager-config, when imported
     std::vector<FairshareStateMap> fairshareStates; // ConfigMaps holding Volcano fairshare's state.json
+    DraObjects dra;                                 // resource.k8s.io: classes, slices, claims
 
     const Node* findNode(const std::string& name) const;
     const Queue* findQueue(const std::string& name) const;

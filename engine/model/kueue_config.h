@@ -60,6 +60,14 @@ struct KueueConfig {
     };
     std::vector<Transformation> transformations;
     std::vector<std::string> excludeResourcePrefixes; // resources.excludeResourcePrefixes
+    // resources.deviceClassMappings: the quota resource that counts devices of these DeviceClasses
+    // (KueueDRAIntegration), in the order written.
+    struct DeviceClassMapping {
+        std::string name;
+        std::vector<std::string> deviceClassNames;
+        bool operator==(const DeviceClassMapping&) const = default;
+    };
+    std::vector<DeviceClassMapping> deviceClassMappings;
     // The Configuration as it was read, as JSON text: what Gantry does not model (health, metrics,
     // webhook, leaderElection, controller, clientConnection ...) goes back out with an export, under
     // the fields above. Empty: none was read.
@@ -84,6 +92,7 @@ struct KueueConfig {
                managedJobsNamespaceSelector == o.managedJobsNamespaceSelector &&
                kueueNamespace == o.kueueNamespace && transformations == o.transformations &&
                excludeResourcePrefixes == o.excludeResourcePrefixes &&
+               deviceClassMappings == o.deviceClassMappings &&
                admissionFairSharing == o.admissionFairSharing && document == o.document;
     }
 };

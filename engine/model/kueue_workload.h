@@ -4,6 +4,7 @@
 // requests-above-limits check can be applied the way Kueue applies them), its priority, queue-order
 // times and the status it already has (a quota reservation, admission checks, an eviction).
 // A PodGroup made from a Workload points to one of these (PodGroup::kueue).
+#include "model/dra.h"
 #include "model/resources.h"
 
 #include <cstdint>
@@ -40,6 +41,7 @@ struct KueuePodSet {
     ResourceList overhead;
     std::optional<ResourceList> podRequests, podLimits; // pod-level resources
     KueueTopologyRequest topology;
+    std::vector<PodResourceClaim> resourceClaims; // the template's spec.resourceClaims (DRA)
     bool operator==(const KueuePodSet&) const = default;
 };
 

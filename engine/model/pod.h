@@ -1,5 +1,6 @@
 #pragma once
 #include "model/diagnostic.h"
+#include "model/dra.h"
 #include "model/resources.h"
 #include "model/selectors.h"
 
@@ -76,6 +77,8 @@ struct Pod {
     // What-if: the pod succeeds this long after it starts running (a JobSet's initializer); none: it
     // runs as long as its job.
     std::optional<double> runSeconds;
+    // spec.resourceClaims (DRA): the claims the pod's containers use, by the pod's name for them.
+    std::vector<PodResourceClaim> resourceClaims;
     SourceRef source;
 
     std::string key() const { return ns + '/' + name; }
@@ -92,7 +95,7 @@ struct Pod {
                ownerUid == o.ownerUid && creationTimestamp == o.creationTimestamp &&
                startTime == o.startTime && nominatedNodeName == o.nominatedNodeName &&
                createdAfter == o.createdAfter && schedulingGates == o.schedulingGates &&
-               runSeconds == o.runSeconds;
+               runSeconds == o.runSeconds && resourceClaims == o.resourceClaims;
     }
 };
 

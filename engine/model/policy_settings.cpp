@@ -84,7 +84,9 @@ std::string applyPolicySetting(SchedulerPolicies& policies, const std::string& k
     }
     if (startsWith(key, "kueue.admissionFairSharing.")) {
         auto& afs = policies.kueue.admissionFairSharing;
-        if (!afs) afs.emplace(); // setting a field of the section turns it on, as writing it would
+        // Setting a field of the section turns it on, as writing it would. (Assigned, not emplaced:
+        // clang 14 cannot default-construct a nested struct with member initializers there.)
+        if (!afs) afs = KueueConfig::AdmissionFairSharing();
         const double seconds = *parseGoDuration(v);
         if (key.ends_with("usageHalfLifeTime"))
             afs->usageHalfLifeSeconds = seconds;

@@ -11,9 +11,32 @@
 
 namespace gantry::engine {
 
+namespace {
+
+// A profile whose placement does not allocate claims says so, once, where a pod uses one.
+ProfileInfo warnAboutClaims(ProfileInfo info) {
+    if (info.claimsCaveat.empty()) return info;
+    info.make = [make = info.make, title = info.title, caveat = info.claimsCaveat](const ProfileSetup& setup,
+                                                                                   Diagnostics* diagnostics) {
+        if (diagnostics)
+            for (const auto& pod : setup.cluster.pods)
+                if (!pod.resourceClaims.empty()) {
+                    diagnostics->push_back(Diagnostic{Severity::Warning, pod.source,
+                                                      "pod " + pod.key() + " uses DRA ResourceClaims; the " +
+                                                          title + " emulation " + caveat});
+                    break;
+                }
+        return make(setup, diagnostics);
+    };
+    return info;
+}
+
+} // namespace
+
 const std::vector<ProfileInfo>& profiles() {
-    static const std::vector<ProfileInfo> all = {volcano::profileInfo(), kueue::profileInfo(),
-                                                 yunikorn::profileInfo(), kube_default::profileInfo()};
+    static const std::vector<ProfileInfo> all = {
+        warnAboutClaims(volcano::profileInfo()), warnAboutClaims(kueue::profileInfo()),
+        warnAboutClaims(yunikorn::profileInfo()), warnAboutClaims(kube_default::profileInfo())};
     return all;
 }
 

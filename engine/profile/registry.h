@@ -32,6 +32,10 @@ struct ProfileInfo {
     std::string summary;       // one line: what the emulation decides
     ConfigFormat configFormat; // what --scheduler-conf FILE holds for it
     bool takesPasses = false;  // its cycle is a number of smaller ones (CycleOptions::passes)
+    // What its emulation leaves out of DRA ResourceClaims (k8s/dra_allocator.h), warned about when
+    // a pod uses one; empty: nothing.
+    std::string claimsCaveat = "does not allocate them yet (only kube-scheduler's placement does): their "
+                               "devices are not checked or held";
     // The profile with its policy in a few words, for legends: "Volcano policy",
     // "kube-scheduler LeastAllocated".
     std::function<std::string(const SchedulerPolicies&)> describe;

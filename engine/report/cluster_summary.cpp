@@ -1,5 +1,7 @@
 #include "report/cluster_summary.h"
 
+#include "model/gpu_exposure.h"
+
 #include <algorithm>
 #include <map>
 #include <set>
@@ -29,16 +31,29 @@ ClusterSummary summarize(const Project& project) {
         if (n.ready) ++s.readyNodes;
         if (n.unschedulable) ++s.unschedulableNodes;
         s.allocatable += n.allocatable;
-        s.gpus += n.gpus.count;
-        std::string model = n.gpus.count > 0 ? (n.gpus.model.empty() ? "(unknown model)" : n.gpus.model) : "";
-        auto& m = models[{model, n.gpus.count > 0 ? n.gpus.resourceName : ""}];
+        // Physical GPUs: a GPU split into MIG instances once, DRA devices as much as the device plugin's.
+        const int32_t gpus = n.gpus.physicalGpus();
+        s.gpus += gpus;
+        std::string model = gpus > 0 ? (n.gpus.model.empty() ? "(unknown model)" : n.gpus.model) : "";
+        std::string resource = gpus == 0                  ? ""
+                               : n.gpus.exposure == "dra" ? "DRA " + std::string(kNvidiaGpuDriver)
+                                                          : n.gpus.resourceName;
+        if (gpus > 0 && !n.gpus.mig.empty()) resource += n.gpus.exposure == "dra" ? " (MIG)" : " + MIG";
+        auto& m = models[{model, resource}];
         m.model = model;
-        m.resource = n.gpus.count > 0 ? n.gpus.resourceName : "";
+        m.resource = resource;
         ++m.nodes;
-        m.gpusPerNode = std::max(m.gpusPerNode, int(n.gpus.count));
-        m.gpus += n.gpus.count;
+        m.gpusPerNode = std::max(m.gpusPerNode, int(gpus));
+        m.gpus += gpus;
         if (n.gpus.memoryBytes > 0) m.memoryBytes = n.gpus.memoryBytes;
+        for (const auto& slice : n.gpus.mig) s.migSlices[slice.profile] += slice.count;
     }
+    s.deviceClasses = int(c.dra.deviceClasses.size());
+    s.resourceSlices = int(c.dra.resourceSlices.size());
+    for (const auto& slice : c.dra.resourceSlices) s.draDevices += int64_t(slice.devices.size());
+    s.resourceClaims = int(c.dra.resourceClaims.size());
+    for (const auto& claim : c.dra.resourceClaims) s.allocatedClaims += claim.allocation ? 1 : 0;
+    s.resourceClaimTemplates = int(c.dra.resourceClaimTemplates.size());
     for (auto& [key, m] : models) s.gpuModels.push_back(m);
     std::sort(s.gpuModels.begin(), s.gpuModels.end(), [](const GpuModelSummary& a, const GpuModelSummary& b) {
         if (a.model.empty() != b.model.empty()) return b.model.empty();
@@ -169,6 +184,15 @@ std::string formatSummary(const Project& project, const ClusterSummary& s, const
         o << "  " << pad(m.model.empty() ? "(no GPU)" : m.model, 28) << rpad(std::to_string(m.nodes), 6)
           << rpad(std::to_string(m.gpusPerNode), 11) << rpad(std::to_string(m.gpus), 7) << "  "
           << bytesText(m.memoryBytes) << "\n";
+    if (!s.migSlices.empty()) {
+        o << "  MIG instances offered:";
+        for (const auto& [profile, n] : s.migSlices) o << " " << profile << " x" << n;
+        o << "\n";
+    }
+    if (s.deviceClasses || s.resourceSlices || s.resourceClaims || s.resourceClaimTemplates)
+        o << "\nDRA: " << s.deviceClasses << " device classes, " << s.resourceSlices << " resource slices ("
+          << s.draDevices << " devices), " << s.resourceClaims << " claims (" << s.allocatedClaims
+          << " allocated), " << s.resourceClaimTemplates << " claim templates\n";
 
     o << "\nTopology:";
     if (s.topology.empty() && s.hyperNodesByTier.empty() && c.kueueTopologies.empty()) o << " none";
@@ -269,6 +293,30 @@ std::string formatSummary(const Project& project, const ClusterSummary& s, const
         o << "\n";
     }
     return o.str();
+}
+
+nlohmann::ordered_json summaryJson(const ClusterSummary& s, size_t warnings) {
+    using J = nlohmann::ordered_json;
+    J byModel = J::object(), mig = J::object();
+    for (const auto& m : s.gpuModels)
+        if (m.gpus > 0) byModel[m.model] = byModel.value(m.model, int64_t(0)) + m.gpus;
+    for (const auto& [profile, n] : s.migSlices) mig[profile] = n;
+    J out;
+    out["name"] = s.name;
+    out["nodes"] = {{"total", s.nodes}, {"ready", s.readyNodes}, {"unschedulable", s.unschedulableNodes}};
+    out["gpus"] = {{"total", s.gpus}, {"by_model", byModel}, {"mig", mig}};
+    out["dra"] = {{"device_classes", s.deviceClasses},
+                  {"resource_slices", s.resourceSlices},
+                  {"devices", s.draDevices},
+                  {"resource_claims", s.resourceClaims},
+                  {"allocated_claims", s.allocatedClaims},
+                  {"resource_claim_templates", s.resourceClaimTemplates}};
+    out["pods"] = {
+        {"total", s.pods}, {"bound", s.podsBound}, {"pending", s.podsPending}, {"finished", s.podsFinished}};
+    out["queues"] = s.queueTree.size();
+    out["pod_groups"] = s.podGroups;
+    out["warnings"] = warnings;
+    return out;
 }
 
 } // namespace gantry

@@ -4,6 +4,8 @@
 #include "model/project.h"
 
 #include <cstdint>
+#include <map>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 
@@ -31,9 +33,13 @@ struct QueueLine {
 struct ClusterSummary {
     std::string name, description;
     int nodes = 0, readyNodes = 0, unschedulableNodes = 0;
-    ResourceList allocatable; // sum over nodes
-    int64_t gpus = 0;
-    std::vector<GpuModelSummary> gpuModels; // most GPUs first; the no-GPU row last
+    ResourceList allocatable;                 // sum over nodes
+    int64_t gpus = 0;                         // physical GPUs (a GPU split into MIG instances once)
+    std::vector<GpuModelSummary> gpuModels;   // most GPUs first; the no-GPU row last
+    std::map<std::string, int64_t> migSlices; // MIG instances offered, by profile
+    int deviceClasses = 0, resourceSlices = 0, resourceClaims = 0, allocatedClaims = 0,
+        resourceClaimTemplates = 0;
+    int64_t draDevices = 0; // devices listed in the ResourceSlices
     std::vector<TopologyLevelSummary> topology;
     std::vector<std::pair<int, int>> hyperNodesByTier; // tier -> count
     std::vector<QueueLine> queueTree;                  // depth-first, children in file order
@@ -48,6 +54,11 @@ ClusterSummary summarize(const Project& project);
 
 // Plain-text report (the body of `gantry inspect`); `origin` is the line under the title.
 std::string formatSummary(const Project& project, const ClusterSummary& summary, const std::string& origin);
+
+// `gantry inspect --json`: {"nodes": {"total", "ready"}, "gpus": {"total", "by_model", "mig"},
+// "dra": {"device_classes", "resource_slices", "devices"}, "pods": {"total", "bound", "pending"},
+// "warnings": n}, and more beside.
+nlohmann::ordered_json summaryJson(const ClusterSummary& summary, size_t warnings);
 
 // "cpu=2, nvidia.com/gpu=8" with GPUs first; "-" when empty.
 std::string shortResources(const ResourceList& list);

@@ -82,7 +82,8 @@ class Simulator {
             throw std::invalid_argument("unknown scheduler profile '" + o_.profile + "' (" +
                                         engine::profileNames() + ")");
         Diagnostics policy;
-        profile_ = info->make({cluster, o_.policies, o_.shortcuts}, &policy);
+        const Cluster withClaims = claimsOfTheWorkload(cluster);
+        profile_ = info->make({withClaims.dra.empty() ? cluster : withClaims, o_.policies, o_.shortcuts}, &policy);
         if (warnings) warnings->insert(warnings->end(), policy.begin(), policy.end());
         if (!profile_)
             throw std::invalid_argument("the " + info->title + " policy cannot run (errors above)");
@@ -257,6 +258,25 @@ class Simulator {
             ++reasonWaiting_[cls];
             ++reasons_.entries[cls];
         }
+    }
+
+    // A profile that allocates DRA claims reads each pod's claims from its setup's cluster: the
+    // pods the workload will create join it there. An empty cluster when nothing uses claims.
+    Cluster claimsOfTheWorkload(const Cluster& cluster) const {
+        Cluster out;
+        if (cluster.dra.empty()) return out;
+        std::vector<uint8_t> claimKind(w_.kinds.size(), 0);
+        bool any = false;
+        for (size_t k = 0; k < w_.kinds.size(); ++k)
+            for (const auto& pod : w_.kinds[k].pods)
+                if (!pod.resourceClaims.empty()) claimKind[k] = 1, any = true;
+        if (!any) return out;
+        out = cluster;
+        for (size_t j = 0; j < w_.jobs.size(); ++j)
+            if (claimKind[w_.jobs[j].kind])
+                for (auto& pod : w_.jobPods(j))
+                    if (!pod.resourceClaims.empty()) out.pods.push_back(std::move(pod));
+        return out;
     }
 
     // ---------------------------------------------------------------- events

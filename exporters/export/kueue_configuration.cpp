@@ -108,10 +108,11 @@ Json kueueConfigurationJson(const KueueConfig& c) {
     else
         doc.erase("managedJobsNamespaceSelector");
 
-    if (c.transformations.empty() && c.excludeResourcePrefixes.empty()) {
+    if (c.transformations.empty() && c.excludeResourcePrefixes.empty() && c.deviceClassMappings.empty()) {
         if (doc.contains("resources") && doc["resources"].is_object()) {
             doc["resources"].erase("transformations");
             doc["resources"].erase("excludeResourcePrefixes");
+            doc["resources"].erase("deviceClassMappings");
             if (doc["resources"].empty()) doc.erase("resources");
         }
     } else {
@@ -134,6 +135,13 @@ Json kueueConfigurationJson(const KueueConfig& c) {
             r.erase("transformations");
         else
             r["transformations"] = list;
+        Json mappings = Json::array();
+        for (const auto& m : c.deviceClassMappings)
+            mappings.push_back(Json{{"name", m.name}, {"deviceClassNames", m.deviceClassNames}});
+        if (mappings.empty())
+            r.erase("deviceClassMappings");
+        else
+            r["deviceClassMappings"] = mappings;
     }
     return doc;
 }

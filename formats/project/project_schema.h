@@ -66,8 +66,11 @@ GANTRY_SCHEMA(TopologySpreadConstraint, field("maxSkew", &TopologySpreadConstrai
               field("minDomains", &TopologySpreadConstraint::minDomains),
               field("matchLabelKeys", &TopologySpreadConstraint::matchLabelKeys));
 
+GANTRY_SCHEMA(MigSlices, field("profile", &MigSlices::profile, true), field("count", &MigSlices::count));
 GANTRY_SCHEMA(GpuDevices, field("model", &GpuDevices::model), field("count", &GpuDevices::count),
-              field("memory", &GpuDevices::memoryBytes), field("resource", &GpuDevices::resourceName));
+              field("memory", &GpuDevices::memoryBytes), field("resource", &GpuDevices::resourceName),
+              field("physical", &GpuDevices::physical), field("mig", &GpuDevices::mig),
+              field("exposure", &GpuDevices::exposure));
 GANTRY_SCHEMA(Node, field("name", &Node::name, true), field("pool", &Node::pool),
               field("labels", &Node::labels), field("annotations", &Node::annotations),
               field("capacity", &Node::capacity), field("allocatable", &Node::allocatable),
@@ -79,6 +82,10 @@ GANTRY_SCHEMA(GpuRequest, field("count", &GpuRequest::count), field("milli", &Gp
               field("models", &GpuRequest::models));
 GANTRY_SCHEMA(CreationCondition, field("kind", &CreationCondition::kind),
               field("name", &CreationCondition::name), field("topologyKey", &CreationCondition::topologyKey));
+GANTRY_SCHEMA(PodResourceClaim, field("name", &PodResourceClaim::name, true),
+              field("resourceClaimName", &PodResourceClaim::resourceClaimName),
+              field("resourceClaimTemplateName", &PodResourceClaim::resourceClaimTemplateName),
+              field("generatedClaimName", &PodResourceClaim::generatedClaimName));
 GANTRY_SCHEMA(Pod, field("name", &Pod::name, true), field("namespace", &Pod::ns), field("uid", &Pod::uid),
               field("labels", &Pod::labels), field("annotations", &Pod::annotations),
               field("requests", &Pod::requests), field("gpu", &Pod::gpu),
@@ -93,7 +100,8 @@ GANTRY_SCHEMA(Pod, field("name", &Pod::name, true), field("namespace", &Pod::ns)
               field("ownerName", &Pod::ownerName), field("ownerUid", &Pod::ownerUid),
               field("creationTimestamp", &Pod::creationTimestamp), field("startTime", &Pod::startTime),
               field("nominatedNodeName", &Pod::nominatedNodeName), field("createdAfter", &Pod::createdAfter),
-              field("schedulingGates", &Pod::schedulingGates), field("runSeconds", &Pod::runSeconds));
+              field("schedulingGates", &Pod::schedulingGates), field("runSeconds", &Pod::runSeconds),
+              field("resourceClaims", &Pod::resourceClaims));
 GANTRY_SCHEMA(NetworkTopologyConstraint, field("mode", &NetworkTopologyConstraint::mode),
               field("highestTierAllowed", &NetworkTopologyConstraint::highestTierAllowed),
               field("highestTierName", &NetworkTopologyConstraint::highestTierName));
@@ -201,6 +209,8 @@ GANTRY_SCHEMA(KueueConfig::Transformation, field("input", &KueueConfig::Transfor
               field("replace", &KueueConfig::Transformation::replace),
               field("multiplyBy", &KueueConfig::Transformation::multiplyBy),
               field("outputs", &KueueConfig::Transformation::outputs));
+GANTRY_SCHEMA(KueueConfig::DeviceClassMapping, field("name", &KueueConfig::DeviceClassMapping::name, true),
+              field("deviceClassNames", &KueueConfig::DeviceClassMapping::deviceClassNames));
 GANTRY_SCHEMA(KueueConfig, field("fairSharing", &KueueConfig::fairSharing),
               field("admissionFairSharing", &KueueConfig::admissionFairSharing),
               field("preemptionStrategies", &KueueConfig::preemptionStrategies),
@@ -218,9 +228,56 @@ GANTRY_SCHEMA(KueueConfig, field("fairSharing", &KueueConfig::fairSharing),
               field("namespace", &KueueConfig::kueueNamespace),
               field("transformations", &KueueConfig::transformations),
               field("excludeResourcePrefixes", &KueueConfig::excludeResourcePrefixes),
+              field("deviceClassMappings", &KueueConfig::deviceClassMappings),
               field("document", &KueueConfig::document));
 GANTRY_SCHEMA(FairshareStateMap, field("name", &FairshareStateMap::name, true),
               field("namespace", &FairshareStateMap::ns), field("stateJson", &FairshareStateMap::stateJson));
+GANTRY_SCHEMA(DeviceAttribute, field("type", &DeviceAttribute::type, true),
+              field("text", &DeviceAttribute::text), field("number", &DeviceAttribute::number),
+              field("flag", &DeviceAttribute::flag));
+GANTRY_SCHEMA(CounterConsumption, field("counterSet", &CounterConsumption::counterSet, true),
+              field("counters", &CounterConsumption::counters));
+GANTRY_SCHEMA(CounterSet, field("name", &CounterSet::name, true), field("counters", &CounterSet::counters));
+GANTRY_SCHEMA(Device, field("name", &Device::name, true), field("attributes", &Device::attributes),
+              field("capacity", &Device::capacity), field("consumesCounters", &Device::consumesCounters),
+              field("allowMultipleAllocations", &Device::allowMultipleAllocations));
+GANTRY_SCHEMA(ResourceSlice, field("name", &ResourceSlice::name, true),
+              field("driver", &ResourceSlice::driver), field("pool", &ResourceSlice::pool),
+              field("poolGeneration", &ResourceSlice::poolGeneration),
+              field("resourceSliceCount", &ResourceSlice::resourceSliceCount),
+              field("nodeName", &ResourceSlice::nodeName), field("allNodes", &ResourceSlice::allNodes),
+              field("nodeSelector", &ResourceSlice::nodeSelector), field("devices", &ResourceSlice::devices),
+              field("sharedCounters", &ResourceSlice::sharedCounters));
+GANTRY_SCHEMA(DeviceClass, field("name", &DeviceClass::name, true),
+              field("selectors", &DeviceClass::selectors),
+              field("extendedResourceName", &DeviceClass::extendedResourceName));
+GANTRY_SCHEMA(DeviceSubRequest, field("name", &DeviceSubRequest::name, true),
+              field("deviceClassName", &DeviceSubRequest::deviceClassName),
+              field("selectors", &DeviceSubRequest::selectors),
+              field("allocateAll", &DeviceSubRequest::allocateAll), field("count", &DeviceSubRequest::count),
+              field("capacity", &DeviceSubRequest::capacity));
+GANTRY_SCHEMA(DeviceRequest, field("name", &DeviceRequest::name, true),
+              field("prioritized", &DeviceRequest::prioritized), field("choices", &DeviceRequest::choices));
+GANTRY_SCHEMA(DeviceConstraint, field("requests", &DeviceConstraint::requests),
+              field("matchAttribute", &DeviceConstraint::matchAttribute));
+GANTRY_SCHEMA(DeviceClaimSpec, field("requests", &DeviceClaimSpec::requests),
+              field("constraints", &DeviceClaimSpec::constraints));
+GANTRY_SCHEMA(AllocatedDevice, field("request", &AllocatedDevice::request),
+              field("driver", &AllocatedDevice::driver), field("pool", &AllocatedDevice::pool),
+              field("device", &AllocatedDevice::device),
+              field("consumedCapacity", &AllocatedDevice::consumedCapacity));
+GANTRY_SCHEMA(ClaimAllocation, field("devices", &ClaimAllocation::devices),
+              field("nodeSelector", &ClaimAllocation::nodeSelector));
+GANTRY_SCHEMA(ResourceClaim, field("name", &ResourceClaim::name, true),
+              field("namespace", &ResourceClaim::ns), field("spec", &ResourceClaim::spec),
+              field("allocation", &ResourceClaim::allocation),
+              field("reservedFor", &ResourceClaim::reservedFor));
+GANTRY_SCHEMA(ResourceClaimTemplate, field("name", &ResourceClaimTemplate::name, true),
+              field("namespace", &ResourceClaimTemplate::ns), field("spec", &ResourceClaimTemplate::spec));
+GANTRY_SCHEMA(DraObjects, field("deviceClasses", &DraObjects::deviceClasses),
+              field("resourceSlices", &DraObjects::resourceSlices),
+              field("resourceClaims", &DraObjects::resourceClaims),
+              field("resourceClaimTemplates", &DraObjects::resourceClaimTemplates));
 GANTRY_SCHEMA(Cluster, field("name", &Cluster::name), field("topologyLevels", &Cluster::topologyLevels),
               field("nodes", &Cluster::nodes), field("namespaces", &Cluster::namespaces),
               field("priorityClasses", &Cluster::priorityClasses), field("queues", &Cluster::queues),
@@ -229,7 +286,8 @@ GANTRY_SCHEMA(Cluster, field("name", &Cluster::name), field("topologyLevels", &C
               field("kueueTopologies", &Cluster::kueueTopologies), field("yunikorn", &Cluster::yunikorn),
               field("volcanoConf", &Cluster::volcanoConf), field("kueueConf", &Cluster::kueueConf),
               field("fairshareStates", &Cluster::fairshareStates), field("podGroups", &Cluster::podGroups),
-              field("pods", &Cluster::pods), field("disruptionBudgets", &Cluster::disruptionBudgets));
+              field("pods", &Cluster::pods), field("disruptionBudgets", &Cluster::disruptionBudgets),
+              field("dra", &Cluster::dra));
 GANTRY_SCHEMA(KubeSchedulerProfile, field("schedulerName", &KubeSchedulerProfile::schedulerName),
               field("strategy", &KubeSchedulerProfile::strategy),
               field("resourceWeights", &KubeSchedulerProfile::resourceWeights),

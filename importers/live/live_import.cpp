@@ -44,6 +44,14 @@ const std::vector<WantedGroup>& wantedGroups() {
           {"kueue.x-k8s.io", "localqueues", "LocalQueue", "Kueue local queues", "clusterqueues"},
           {"kueue.x-k8s.io", "workloadpriorityclasses", "WorkloadPriorityClass",
            "Kueue workload priority classes"}}},
+        // Dynamic Resource Allocation: GPUs a DRA driver publishes, and the claims that hold them.
+        {"resource.k8s.io",
+         "Dynamic Resource Allocation",
+         {{"resource.k8s.io", "deviceclasses", "DeviceClass", "DRA device classes"},
+          {"resource.k8s.io", "resourceslices", "ResourceSlice", "DRA resource slices"},
+          {"resource.k8s.io", "resourceclaims", "ResourceClaim", "DRA resource claims"},
+          {"resource.k8s.io", "resourceclaimtemplates", "ResourceClaimTemplate",
+           "DRA resource claim templates"}}},
     };
     return groups;
 }

@@ -27,12 +27,16 @@ bool keepField(std::string_view kind, const std::vector<std::string>& path, std:
             return oneOf(key, {"name", "image", "resources", "ports", "restartPolicy"});
         if (is(path, {"spec", "volumes", "[]"})) return oneOf(key, {"name", "persistentVolumeClaim"});
         if (is(path, {"status"}))
-            return oneOf(key,
-                         {"phase", "conditions", "nominatedNodeName", "qosClass", "startTime", "resize"});
+            return oneOf(key, {"phase", "conditions", "nominatedNodeName", "qosClass", "startTime", "resize",
+                               "resourceClaimStatuses"});
     } else if (kind == "Node") {
         if (is(path, {"status"})) return key != "images";
     } else if (kind == "ConfigMap") {
         if (path.empty()) return key != "binaryData";
+    } else if (kind == "DeviceClass" || kind == "ResourceClaim" || kind == "ResourceClaimTemplate") {
+        // A driver's opaque parameters are not read, and may hold anything.
+        if (is(path, {"spec"}) || is(path, {"spec", "devices"}) || is(path, {"spec", "spec", "devices"}))
+            return key != "config";
     }
     return true;
 }

@@ -3,8 +3,9 @@
 // scheduling reads and nothing that could carry a secret: no managedFields, no last-applied
 // configuration, and of a pod's containers only name, image, resources, ports and restartPolicy
 // (no env, args, command or probes, where people paste tokens); of its volumes only the name and a
-// claim reference; of its status only the phase, conditions, nominated node, QoS class, start time and
-// resize state. Node image lists are dropped (big, and not used for placement). Secrets are never
+// claim reference; of its status only the phase, conditions, nominated node, QoS class, start time,
+// resize state and the ResourceClaims made for it; of DRA classes and claims, not the drivers' opaque
+// configuration. Node image lists are dropped (big, and not used for placement). Secrets are never
 // read at all. docs/live-import.md lists it all.
 #include <string>
 #include <string_view>

@@ -1,6 +1,7 @@
 // v1 Node, Namespace, scheduling.k8s.io PriorityClass, and the metadata every object shares.
 #include "import_state.h"
 #include "kubernetes/k8s_fields.h"
+#include "model/gpu_exposure.h"
 
 #include <filesystem>
 #include <limits>
@@ -113,6 +114,9 @@ void inferGpus(const Y& where, Node& n) {
         else
             n.gpus.memoryBytes = *mib * 1024 * 1024;
     }
+    std::string note;
+    readDevicePluginGpus(n.allocatable, n.labels, n.gpus, &note);
+    if (!note.empty()) where.warn(note);
 }
 
 } // namespace

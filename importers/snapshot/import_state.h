@@ -117,6 +117,10 @@ void readMetadata(Object& o, bool namespaced);
 PodGroup podGroupOf(const Object& o, std::string origin);
 
 void readNode(State& s, const Object& o);
+void readDeviceClass(State& s, const Object& o);
+void readResourceSlice(State& s, const Object& o);
+void readResourceClaim(State& s, const Object& o);
+void readResourceClaimTemplate(State& s, const Object& o);
 void readNamespace(State& s, const Object& o);
 void readPriorityClass(State& s, const Object& o);
 void readPodDisruptionBudget(State& s, const Object& o);

@@ -205,6 +205,7 @@ void readKueueWorkload(State& s, const Object& o) {
         s.requestsAboveLimitsAllowed = true;
         PodTemplate t = readPodTemplate(s, ps["template"], "Workload");
         s.requestsAboveLimitsAllowed = false;
+        k.resourceClaims = t.pod.resourceClaims;
         for (int32_t i = 0; i < k.count; ++i) {
             Pod p = t.pod;
             p.name = o.name + "-" + k.name + "-" + std::to_string(i);

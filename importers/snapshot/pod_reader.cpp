@@ -40,7 +40,7 @@ ResourceList containerRequests(const State& s, const Y& container, const std::st
                          "tty",
                          "resizePolicy"});
     auto res = container["resources"];
-    res.checkKeys(kind, {"requests", "limits"});
+    res.checkKeys(kind, {"requests", "limits", "claims"});
     ResourceList requests = res["requests"].resources(aboveLimitAllowed);
     ResourceList limits = res["limits"].resources(aboveLimitAllowed);
     if (s.containerResources && container["name"].str() == s.containerResources->container) {
@@ -108,6 +108,36 @@ ResourceList effectiveRequests(const std::vector<ResourceList>& containers,
     return requests;
 }
 
+// spec.resourceClaims and the containers' resources.claims, checked as the API server checks them
+// (validatePodResourceClaims): each entry named once, with exactly one source; a container names
+// only claims of the pod.
+void readPodClaims(const Y& spec, Pod& pod) {
+    for (const auto& c : spec["resourceClaims"].items()) {
+        c.checkKeys("pod resource claim", {"name", "resourceClaimName", "resourceClaimTemplateName"});
+        PodResourceClaim claim;
+        claim.name = c["name"].str();
+        if (claim.name.empty()) c.fail("a pod resource claim needs a name");
+        for (const auto& other : pod.resourceClaims)
+            if (other.name == claim.name) c["name"].fail("duplicate pod resource claim '" + claim.name + "'");
+        claim.resourceClaimName = c["resourceClaimName"].str();
+        claim.resourceClaimTemplateName = c["resourceClaimTemplateName"].str();
+        if (claim.resourceClaimName.empty() == claim.resourceClaimTemplateName.empty())
+            c.fail("pod resource claim '" + claim.name +
+                   "' needs exactly one of resourceClaimName and resourceClaimTemplateName");
+        pod.resourceClaims.push_back(std::move(claim));
+    }
+    auto containers = spec["containers"].items();
+    for (const auto& c : spec["initContainers"].items()) containers.push_back(c);
+    for (const auto& c : containers)
+        for (const auto& used : c["resources"]["claims"].items()) {
+            used.checkKeys("container resource claim", {"name", "request"});
+            std::string name = used["name"].str();
+            bool known = false;
+            for (const auto& claim : pod.resourceClaims) known = known || claim.name == name;
+            if (!known) used["name"].fail("claim '" + name + "' is not in the pod's spec.resourceClaims");
+        }
+}
+
 } // namespace
 
 void readPodSpec(State& s, const Y& spec, Pod& pod, const std::string& kind,
@@ -116,7 +146,7 @@ void readPodSpec(State& s, const Y& spec, Pod& pod, const std::string& kind,
     spec.checkKeys(kind,
                    {"containers", "initContainers", "overhead", "nodeSelector", "affinity", "tolerations",
                     "topologySpreadConstraints", "priority", "priorityClassName", "preemptionPolicy",
-                    "schedulerName", "nodeName", "resources", "schedulingGates"},
+                    "schedulerName", "nodeName", "resources", "schedulingGates", "resourceClaims"},
                    {"volumes",
                     "restartPolicy",
                     "terminationGracePeriodSeconds",
@@ -212,6 +242,7 @@ void readPodSpec(State& s, const Y& spec, Pod& pod, const std::string& kind,
     }
     if (!pod.schedulingGates.empty() && !pod.nodeName.empty())
         spec["nodeName"].fail("nodeName cannot be set until all schedulingGates have been removed");
+    readPodClaims(spec, pod);
 }
 
 void applyPodConventions(const Y& where, Pod& pod) {
@@ -351,6 +382,10 @@ void readPod(State& s, const Object& o) {
     }
     p.startTime = readTimestamp(r["status"]["startTime"]);
     p.nominatedNodeName = r["status"]["nominatedNodeName"].str();
+    // The claims the ResourceClaim controller made from the pod's templates (with their random suffix).
+    for (const auto& st : r["status"]["resourceClaimStatuses"].items())
+        for (auto& claim : p.resourceClaims)
+            if (claim.name == st["name"].str()) claim.generatedClaimName = st["resourceClaimName"].str();
     applyPodConventions(r, p);
     s.cluster.pods.push_back(std::move(p));
 }

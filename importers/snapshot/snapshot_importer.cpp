@@ -2,6 +2,7 @@
 
 #include "import_state.h"
 #include "model/cluster_check.h"
+#include "model/gpu_exposure.h"
 
 #include <algorithm>
 #include <filesystem>
@@ -61,6 +62,10 @@ constexpr KindInfo kKinds[] = {
     {"apps", "Deployment", true, readDeployment},
     {"apps", "ReplicaSet", true, readReplicaSet},
     {"apps", "StatefulSet", true, readStatefulSet},
+    {"resource.k8s.io", "DeviceClass", false, readDeviceClass},
+    {"resource.k8s.io", "ResourceSlice", false, readResourceSlice},
+    {"resource.k8s.io", "ResourceClaim", true, readResourceClaim},
+    {"resource.k8s.io", "ResourceClaimTemplate", true, readResourceClaimTemplate},
 };
 
 void addObject(snapshot::State& s, const Y& root, const std::string& listApiVersion,
@@ -274,6 +279,7 @@ Cluster SnapshotImporter::finish(Diagnostics& diagnostics) {
     resolveLocalQueues(s);
     addClusterDefaults(s);
     chooseTopologyLevels(s.cluster);
+    readDraGpus(s.cluster);
     emitSkipped(s);
     s.notes.appendTo(s.warnings);
     diagnostics.insert(diagnostics.end(), s.warnings.begin(), s.warnings.end());

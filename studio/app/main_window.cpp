@@ -6,6 +6,7 @@
 #include "core/project_commands.h"
 #include "core/project_files.h"
 #include "gpumap/gpu_map_widget.h"
+#include "gpumap/gpu_occupancy.h"
 #include "input_error.h"
 #include "tabs/cluster_tab.h"
 #include "tabs/export_tab.h"
@@ -343,7 +344,7 @@ void MainWindow::updateTitle() {
     setWindowModified(doc->isModified());
     const auto& c = doc->project().cluster;
     int64_t gpus = 0;
-    for (const auto& n : c.nodes) gpus += n.gpus.count;
+    for (const auto& n : c.nodes) gpus += gpuDeviceCount(n);
     summaryLabel_->setText(tr("%1 nodes · %2 GPUs · %3 queues · %4 workloads")
                                .arg(formatCount(qint64(c.nodes.size())), formatCount(gpus),
                                     formatCount(qint64(c.queues.size())),

@@ -1,6 +1,7 @@
 #include "studio_main.h"
 
 #include "core/project_commands.h"
+#include "gpumap/gpu_map_widget.h"
 #include "main_window.h"
 #include "profile/registry.h"
 #include "studio_style.h"
@@ -120,6 +121,8 @@ int run(QApplication& app) {
                                     "With --screenshot: the table under the results charts (" +
                                         ResultsTab::tableNames().join(", ") + ").",
                                     "NAME");
+    QCommandLineOption mapZoom("map-zoom", "With --screenshot: zoom the GPU map by FACTOR after fitting it.",
+                               "FACTOR");
     QCommandLineOption dark("dark", "Use a dark palette whatever the system's (to check the dark look).");
     parser.addOption(screenshot);
     parser.addOption(tab);
@@ -128,6 +131,7 @@ int run(QApplication& app) {
     parser.addOption(mapProfile);
     parser.addOption(profiles);
     parser.addOption(resultsTable);
+    parser.addOption(mapZoom);
     parser.addOption(dark);
     parser.process(app);
     applyStudioStyle(app, parser.isSet(dark));
@@ -211,6 +215,16 @@ int run(QApplication& app) {
             for (size_t i = 0; i < results.size(); ++i)
                 if (parser.isSet(mapProfile) && results[i]->profile == parser.value(mapProfile).toStdString())
                     cluster->showBox()->setCurrentIndex(cluster->showBox()->findData(int(i) + 1));
+            if (parser.isSet(mapZoom)) {
+                bool ok = false;
+                const double factor = parser.value(mapZoom).toDouble(&ok);
+                if (!ok || factor <= 0) {
+                    std::fprintf(stderr, "gantry-studio: --map-zoom needs a positive number, got '%s'\n",
+                                 qPrintable(parser.value(mapZoom)));
+                    return 1;
+                }
+                cluster->gpuMap()->setZoom(cluster->gpuMap()->zoom() * factor, QPoint(0, 0));
+            }
         }
         if (parser.isSet(tab)) window->setCurrentTab(parser.value(tab));
         if (parser.isSet(resultsTable) && !window->resultsTab()->showTable(parser.value(resultsTable))) {

@@ -14,6 +14,7 @@ namespace {
 
 int runInspect(const Args& args) {
     std::vector<std::string> files;
+    bool json = false;
     const OptionTable table{
         .command = "inspect",
         .about =
@@ -25,7 +26,12 @@ int runInspect(const Args& args) {
                      .metavar = "FILE",
                      .value = Texts{&files},
                      .help = "snapshot, inventory or project files",
-                     .required = true}},
+                     .required = true},
+                    {.section = "Output:",
+                     .names = {"--json"},
+                     .value = Switch{&json},
+                     .help = "one JSON object: nodes, GPUs (physical, by model, MIG instances by profile),\n"
+                             "DRA objects, pods and the number of warnings"}},
         .epilog = "Exit codes: 0 read (warnings included), 1 usage error, 2 bad input (file:line:column: "
                   "what), 3 failure."};
     if (auto exit = parseCommandLine(table, args)) return *exit;
@@ -39,6 +45,10 @@ int runInspect(const Args& args) {
     std::string origin = std::string(toString(in.kind)) + ":";
     for (const auto& f : in.files) origin += " " + f;
     auto summary = summarize(in.project);
+    if (json) {
+        std::cout << summaryJson(summary, in.warnings.size()).dump(2) << "\n";
+        return Ok;
+    }
     std::cout << formatSummary(in.project, summary, origin);
     std::cout << "\nWarnings: " << in.warnings.size() << "\n";
     for (const auto& w : in.warnings) std::cout << "  " << w.str() << '\n';

@@ -119,7 +119,7 @@ class InspectTest : public QObject {
         QVERIFY(r.err.startsWith("gantry inspect: unknown option '--frobnicate'"));
         r = runGantry({"inspect", "--help"});
         QCOMPARE(r.code, 0);
-        QVERIFY(r.out.startsWith("Usage: gantry inspect FILE..."));
+        QVERIFY(r.out.startsWith("Usage: gantry inspect [--json] FILE..."));
         r = runGantry({"--help"});
         QCOMPARE(r.code, 0);
         QVERIFY(r.out.contains(

@@ -382,6 +382,29 @@ class KueueIntegrationsTest : public QObject {
 )"));
     }
 
+    // A DeviceClass maps to one quota resource: a second mapping of it is refused where it is written.
+    void deviceClassMappedTwiceIsAnError() {
+        const auto c = config(R"(resources:
+  deviceClassMappings:
+  - name: example.com/gpu
+    deviceClassNames: [gpu.example.com, gpu.nvidia.com]
+)");
+        QCOMPARE(c.deviceClassMappings.size(), size_t(1));
+        try {
+            config(R"(resources:
+  deviceClassMappings:
+  - name: example.com/gpu
+    deviceClassNames: [gpu.example.com]
+  - name: example.com/other
+    deviceClassNames: [gpu.example.com]
+)");
+            QFAIL("a class mapped twice was accepted");
+        } catch (const InputError& e) {
+            QVERIFY2(std::string(e.what()).find("config.yaml:8") != std::string::npos, e.what());
+            QVERIFY2(std::string(e.what()).find("mapped more than once") != std::string::npos, e.what());
+        }
+    }
+
     // defaults.go: a Configuration listing no integration manages batch/job alone; validateIntegrations
     // refuses a name no integration registers.
     void frameworksOfAConfiguration() {

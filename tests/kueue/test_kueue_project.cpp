@@ -145,6 +145,9 @@ class KueueProjectTest : public QObject {
         QCOMPARE(direct.podsReadyTimeoutSeconds, 300.0);
         QCOMPARE(direct.frameworks->size(), size_t(12));
         QCOMPARE(direct.transformations.size(), size_t(1));
+        QCOMPARE(direct.deviceClassMappings.size(), size_t(1));
+        QCOMPARE(direct.deviceClassMappings[0].deviceClassNames,
+                 (std::vector<std::string>{"gpu.example.com", "gpu.nvidia.com"}));
 
         QTemporaryDir dir;
         const std::string path = dir.filePath("p.gantry").toStdString();

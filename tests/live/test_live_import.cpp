@@ -214,6 +214,8 @@ class LiveImportTest : public QObject {
         };
         QVERIFY(noted("Volcano is not installed"));
         QVERIFY(noted("Kueue is not installed"));
+        QVERIFY(
+            noted("Dynamic Resource Allocation is not installed (API group resource.k8s.io is not served)"));
         QVERIFY(noted("no yunikorn-configs"));
         QCOMPARE(s.count("Queue"), size_t(0));
     }
@@ -298,6 +300,12 @@ class LiveImportTest : public QObject {
         QVERIFY(s.has("ConfigMap", "yunikorn/yunikorn-configs"));
         QVERIFY(s.has("ConfigMap", "volcano-system/volcano-scheduler-configmap"));
         QVERIFY(!s.has("ConfigMap", "default/unrelated"));
+        // Dynamic Resource Allocation, without the drivers' opaque configuration.
+        QVERIFY(s.has("DeviceClass", "gpu.nvidia.com"));
+        QVERIFY(s.has("ResourceSlice", "gpu-node-0000-gpu.nvidia.com-x2k9"));
+        QVERIFY(s.has("ResourceClaimTemplate", "team-a/single-gpu"));
+        QVERIFY(out.text().find("opaque-5521") == std::string::npos);
+        QVERIFY(out.text().find("extendedResourceName: nvidia.com/gpu") != std::string::npos);
         // The preferred version is read: ClusterQueues come as kueue.x-k8s.io/v1beta1.
         QVERIFY(out.text().find("apiVersion: kueue.x-k8s.io/v1beta1\nkind: ClusterQueue") !=
                 std::string::npos);

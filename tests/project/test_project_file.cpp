@@ -78,7 +78,8 @@ Project everything() {
     kueue.kueueNamespace = "queueing";
     kueue.transformations = {{"nvidia.com/mig-1g.5gb", true, "", {{"example.com/credits", 2000}}}};
     kueue.excludeResourcePrefixes = {"example.com/"};
-    kueue.document = R"({"apiVersion":"config.kueue.x-k8s.io/v1beta2","kind":"Configuration","webhook":{"port":9443}})";
+    kueue.document =
+        R"({"apiVersion":"config.kueue.x-k8s.io/v1beta2","kind":"Configuration","webhook":{"port":9443}})";
     p.kueue = kueue;
 
     Cluster& c = p.cluster;
@@ -98,7 +99,7 @@ Project everything() {
     n.taints = {{"k", "v", TaintEffect::PreferNoSchedule}};
     n.unschedulable = true;
     n.ready = false;
-    n.gpus = {"H100", 8, int64_t(80) << 30, "amd.com/gpu"};
+    n.gpus = {"H100", 8, int64_t(80) << 30, "amd.com/gpu", 9, {{"1g.10gb", 7}}, "dra"};
     c.nodes.push_back(n);
     c.namespaces = {{"ml", {{"team", "ml"}}, {{"note", "x"}}}};
     Pod pod;
@@ -143,7 +144,54 @@ Project everything() {
     pod.preemptable = false;
     pod.ownerKind = "Job";
     pod.ownerName = "j";
+    pod.resourceClaims = {{"gpu", "", "single-gpu", "p-gpu-x7k2"}};
     c.pods.push_back(pod);
+    // DRA objects: every kind of field once.
+    c.dra.deviceClasses.push_back(
+        DeviceClass{"gpu.nvidia.com", {"device.driver == 'gpu.nvidia.com'"}, "nvidia.com/gpu", {}});
+    ResourceSlice slice;
+    slice.name = "n1-gpu";
+    slice.driver = "gpu.nvidia.com";
+    slice.pool = "n1";
+    slice.poolGeneration = 3;
+    slice.resourceSliceCount = 2;
+    slice.nodeName = "n1";
+    slice.nodeSelector = {
+        NodeSelectorTerm{{}, {SelectorRequirement{"metadata.name", SelectorOp::In, {"n1"}}}}};
+    slice.sharedCounters = {{"gpu-0-counter-set", {{"memory", int64_t(80) << 40}, {"memory-slice-0", 1000}}}};
+    Device device;
+    device.name = "gpu-0-mig-1g10gb-19-0";
+    device.attributes = {{"type", {"string", "mig", 0, false}},
+                         {"index", {"int", "", 3, false}},
+                         {"mig", {"bool", "", 0, true}},
+                         {"driverVersion", {"version", "570.172.8", 0, false}}};
+    device.capacity = {{"memory", int64_t(9984) << 30}};
+    device.consumesCounters = {{"gpu-0-counter-set", {{"memory-slice-0", 1000}}}};
+    device.allowMultipleAllocations = true;
+    slice.devices.push_back(device);
+    c.dra.resourceSlices.push_back(slice);
+    DeviceClaimSpec spec;
+    spec.requests = {DeviceRequest{
+        "gpu",
+        true,
+        {DeviceSubRequest{"big",
+                          "gpu.nvidia.com",
+                          {"device.capacity['gpu.nvidia.com'].memory.compareTo(quantity('40Gi')) >= 0"},
+                          false,
+                          2,
+                          {{"memory", 1000}}},
+         DeviceSubRequest{"all", "mig.nvidia.com", {}, true, 1, {}}}}};
+    spec.constraints = {DeviceConstraint{{"gpu"}, "gpu.nvidia.com/parentUUID"}};
+    ResourceClaim claim;
+    claim.name = "p-gpu-x7k2";
+    claim.ns = "ml";
+    claim.spec = spec;
+    claim.allocation =
+        ClaimAllocation{{AllocatedDevice{"gpu/big", "gpu.nvidia.com", "n1", "gpu-0", {{"memory", 1000}}}},
+                        slice.nodeSelector};
+    claim.reservedFor = {"p"};
+    c.dra.resourceClaims.push_back(claim);
+    c.dra.resourceClaimTemplates.push_back(ResourceClaimTemplate{"single-gpu", "ml", spec, {}});
     PodGroup g;
     g.name = "g";
     g.ns = "ml";
@@ -382,9 +430,10 @@ class ProjectFileTest : public QObject {
             << head + "cluster:\n  nodse: []\n"
             << "p.gantry:4:10: error: cluster: unknown key 'nodse' (expected one of: name, "
                "topologyLevels, nodes, namespaces, priorityClasses, queues, localQueues, "
-               "resourceFlavors, hyperNodes, kueueTopologies, yunikorn, volcanoConf, kueueConf, fairshareStates, "
+               "resourceFlavors, hyperNodes, kueueTopologies, yunikorn, volcanoConf, kueueConf, "
+               "fairshareStates, "
                "podGroups, "
-               "pods, disruptionBudgets)";
+               "pods, disruptionBudgets, dra)";
         QTest::newRow("wrong type")
             << head + "cluster:\n  nodes:\n  - name: n\n    unschedulable: 1\n"
             << "p.gantry:6:20: error: cluster.nodes[0].unschedulable: expected true or false, "

@@ -22,10 +22,10 @@ class GpuOccupancyTest : public QObject {
         n.gpus.count = 4;
         c.nodes = {n};
         std::vector<GpuPlacement> p(4);
-        p[0] = {0, {2, 1000, {}}, {}, 0, -1, 0};  // two whole GPUs: devices 0, 1
-        p[1] = {0, {1, 1000, {}}, {3}, 1, -1, 0}; // known index 3
-        p[2] = {0, {1, 300, {}}, {}, 2, -1, 0};   // a share: device 2 (the only partial room)
-        p[3] = {0, {1, 500, {}}, {}, 3, -1, 0};   // best fit: the fullest device with room -> device 2
+        p[0] = {0, {2, 1000, {}}, {}, 0, -1, 0, {}};  // two whole GPUs: devices 0, 1
+        p[1] = {0, {1, 1000, {}}, {3}, 1, -1, 0, {}}; // known index 3
+        p[2] = {0, {1, 300, {}}, {}, 2, -1, 0, {}};   // a share: device 2 (the only partial room)
+        p[3] = {0, {1, 500, {}}, {}, 3, -1, 0, {}};   // best fit: the fullest device with room -> device 2
         auto occ = buildOccupancy(c, p, {"a", "b", "c", "d"}, {});
         QCOMPARE(occ.totalGpus, int64_t(4));
         QCOMPARE(int(occ.usedMilli[0]), 1000);
@@ -38,8 +38,42 @@ class GpuOccupancyTest : public QObject {
         QCOMPARE(occ.allocatedMilli, int64_t(3800));
         QCOMPARE(occ.unplacedMilli, int64_t(0));
         // A request that cannot fit is counted, not invented.
-        auto over = buildOccupancy(c, {{0, {5, 1000, {}}, {}, 0, -1, 0}}, {"x"}, {});
+        auto over = buildOccupancy(c, {{0, {5, 1000, {}}, {}, 0, -1, 0, {}}}, {"x"}, {});
         QCOMPARE(over.unplacedMilli, int64_t(1000));
+    }
+
+    // A MIG-partitioned GPU is drawn as its instances (device plugin, mixed strategy): the GPUs
+    // not in MIG mode come first and take whole-GPU pods; the instances are laid out largest first
+    // on the partitioned ones; the instances pods hold are marked with their job.
+    void migGpusShowTheirInstances() {
+        Cluster c;
+        Node n;
+        n.name = "a100";
+        n.gpus.count = 1;    // nvidia.com/gpu: the GPU not in MIG mode
+        n.gpus.physical = 3; // gpu.count
+        n.gpus.mig = {{"1g.10gb", 7}, {"3g.40gb", 2}};
+        n.gpus.memoryBytes = int64_t(81920) << 20; // gpu.memory 81920 MiB: 8 memory slices of 10 GB
+        c.nodes = {n};
+        std::vector<GpuPlacement> p(2);
+        p[0] = {0, {1, 1000, {}}, {}, 0, -1, 0, {}};
+        p[1] = {0, {}, {}, 1, -1, 0, {"3g.40gb"}};
+        auto occ = buildOccupancy(c, p, {"train", "infer"}, {});
+        QCOMPARE(occ.totalGpus, int64_t(3));
+        QCOMPARE(int(occ.usedMilli[0]), 1000);
+        QCOMPARE(occ.job[0], 0);
+        QCOMPARE(occ.migOffset.size(), size_t(4));
+        QCOMPARE(occ.migOffset[1] - occ.migOffset[0], 0); // whole GPU: no instances
+        // GPU 1: both 3g.40gb (one held), all its memory slices taken, one compute slice stranded
+        // (no 1g.10gb fits beside them); GPU 2: the seven 1g.10gb.
+        QCOMPARE(occ.migOffset[2] - occ.migOffset[1], 2);
+        QCOMPARE(occ.migSlots[size_t(occ.migOffset[1])].profile, std::string("3g.40gb"));
+        QCOMPARE(occ.migSlots[size_t(occ.migOffset[1])].job, 1);
+        QCOMPARE(occ.migSlots[size_t(occ.migOffset[1]) + 1].job, -1);
+        QCOMPARE(int(occ.usedMilli[1]), 3 * 1000 / 7);
+        QCOMPARE(occ.migOffset[3] - occ.migOffset[2], 7);
+        QCOMPARE(int(occ.usedMilli[2]), 0);
+        QCOMPARE(occ.allocatedMilli, int64_t(1000 + 3 * 1000 / 7)); // the whole GPU and the 3g instance
+        QCOMPARE(occ.unplacedMilli, int64_t(0));
     }
 
     void labClusterOccupancyMatchesItsPods() {

@@ -13,7 +13,15 @@ namespace {
 
 class KubeDefaultProfile : public SchedulerProfile {
   public:
-    explicit KubeDefaultProfile(const KubeSchedulerProfile& profile) : profile_(profile) {}
+    KubeDefaultProfile(const KubeSchedulerProfile& profile, const Cluster& cluster, Diagnostics* warnings)
+        : profile_(profile) {
+        const bool claims = std::any_of(cluster.pods.begin(), cluster.pods.end(),
+                                        [](const Pod& p) { return !p.resourceClaims.empty(); });
+        if (claims) {
+            dra_ = std::make_unique<k8s::DraAllocator>(cluster, warnings);
+            memory_.dra = dra_.get();
+        }
+    }
 
     BuildOptions buildOptions() const override { return kubeBuildOptions(); }
 
@@ -24,6 +32,17 @@ class KubeDefaultProfile : public SchedulerProfile {
         auto out = SchedulerProfile::cycleJson(result, options);
         out["nominated"] = nlohmann::ordered_json::object();
         for (const auto& [pod, node] : result.nominated) out["nominated"][pod] = node;
+        // The ResourceClaims the cycle allocated: "ns/claim" -> node and devices.
+        out["claims"] = nlohmann::ordered_json::object();
+        for (const auto& claim : memory_.claims) {
+            auto devices = nlohmann::ordered_json::array();
+            for (const auto& d : claim.devices) {
+                nlohmann::ordered_json one = {
+                    {"request", d.request}, {"driver", d.driver}, {"pool", d.pool}, {"device", d.device}};
+                devices.push_back(std::move(one));
+            }
+            out["claims"][claim.claim] = {{"node", claim.node}, {"devices", std::move(devices)}};
+        }
         return out;
     }
 
@@ -33,6 +52,15 @@ class KubeDefaultProfile : public SchedulerProfile {
         out << "Nominated (" << result.nominated.size() << ")\n";
         for (const auto& [pod, node] : result.nominated)
             out << "  " << std::left << std::setw(40) << pod << node << '\n';
+        if (!memory_.claims.empty()) {
+            out << "Claims allocated (" << memory_.claims.size() << ")\n";
+            for (const auto& claim : memory_.claims) {
+                out << "  " << std::left << std::setw(40) << claim.claim << claim.node;
+                for (const auto& d : claim.devices)
+                    out << ' ' << d.driver << '/' << d.pool << '/' << d.device;
+                out << '\n';
+            }
+        }
     }
 
     CycleResult cycle(ClusterState& state, const CycleOptions& options) override {
@@ -65,6 +93,7 @@ class KubeDefaultProfile : public SchedulerProfile {
 
   private:
     const KubeSchedulerProfile profile_;
+    std::unique_ptr<k8s::DraAllocator> dra_;
     KubeSchedulerMemory memory_;
 };
 
@@ -76,8 +105,9 @@ ProfileInfo profileInfo() {
     info.title = "kube-scheduler";
     info.summary = "pod by pod, no gang, preempts lower-priority pods";
     info.configFormat = ConfigFormat::KubeSchedulerConfiguration;
-    info.make = [](const ProfileSetup& setup, Diagnostics*) -> std::unique_ptr<SchedulerProfile> {
-        return std::make_unique<KubeDefaultProfile>(setup.policies.kube);
+    info.claimsCaveat.clear();
+    info.make = [](const ProfileSetup& setup, Diagnostics* warnings) -> std::unique_ptr<SchedulerProfile> {
+        return std::make_unique<KubeDefaultProfile>(setup.policies.kube, setup.cluster, warnings);
     };
     info.describe = [](const SchedulerPolicies& policies) {
         return std::string("kube-scheduler ") + toString(policies.kube.strategy);

@@ -63,7 +63,8 @@ class KubeScheduler {
   public:
     KubeScheduler(ClusterState& st, const KubeSchedulerProfile& p, KubeSchedulerMemory& memory,
                   bool answerLikePods)
-        : st_(st), profile_(p), checks_(memory.checks), search_(memory.search),
+        : st_(st), profile_(p), checks_(memory.checks), search_(memory.search), dra_(memory.dra),
+          claims_(memory.claims), claimTask_(memory.claimTask), claimTaskIndex_(memory.claimTaskIndex),
           answerLikePods_(answerLikePods) {
         weights_ = {{"NodeResourcesFit", 1},  {"NodeResourcesBalancedAllocation", 1},
                     {"TaintToleration", 3},   {"NodeAffinity", 2},
@@ -98,6 +99,8 @@ class KubeScheduler {
 
     CycleResult run(bool scores, bool compact, const std::vector<uint32_t>* pods) {
         CycleResult r;
+        claims_.clear();
+        if (dra_) syncClaims();
         // A pod naming a scheduler Gantry does not emulate waits for it: kube-scheduler handles only
         // the pods of its own profiles (responsibleForPod in pkg/scheduler/eventhandlers.go).
         auto take = [&](uint32_t t) {
@@ -106,6 +109,9 @@ class KubeScheduler {
                 r.pending[st_.taskKey(t)] = kOtherScheduler;
             else if (st_.schedulingGated(t)) // PreEnqueue keeps it out of the active queue
                 r.pending[st_.taskKey(t)] = st_.schedulingGatesReason(t);
+            else if (const std::string* why = claimsUnusable(t)) // DynamicResources' PreFilter
+                r.pending[st_.taskKey(t)] =
+                    "0/" + std::to_string(st_.nodes.size()) + " nodes are available: " + *why + ".";
             else
                 queue_.push_back(t);
         };
@@ -184,7 +190,10 @@ class KubeScheduler {
         auto spread = k8s::spreadPreFilter(st_, t);
         // A pod like one that found no node and no victims since the cycle last changed gets its
         // answer: filters and the dry run read only the pod's shape and priority and the state.
-        const bool memo = answerLikePods_ && !affinity && !st_.shapeOf(t).perNode && !nominatedOf_.count(t);
+        // Claims: each node's devices answer for themselves.
+        const bool claims = usesClaims(t);
+        const bool memo =
+            answerLikePods_ && !affinity && !st_.shapeOf(t).perNode && !nominatedOf_.count(t) && !claims;
         const uint64_t memoKey = (uint64_t(st_.tasks[t].shape) << 32) | uint32_t(priority(t));
         if (memo)
             if (auto it = unplaceable_.find(memoKey);
@@ -202,7 +211,7 @@ class KubeScheduler {
         // reads other pods or node names, each bucket's first node by name stands for all of
         // them (the one the tie-break would pick among them). Nodes with nominated pods answer
         // on their own.
-        byBucket_ = !affinity && !st_.shapeOf(t).perNode;
+        byBucket_ = !affinity && !st_.shapeOf(t).perNode && !claims;
         buildCandidates(byBucket_);
         feasible_.clear();
         rememberAnswers();
@@ -321,6 +330,9 @@ class KubeScheduler {
 
     void bind(uint32_t t, uint32_t n, size_t qi, CycleResult& r) {
         ++generation_;
+        if (usesClaims(t))
+            for (auto& claim : dra_->allocate(st_.taskKey(t), st_.nodeName(n), st_.nodes[n].labels))
+                claims_.push_back(std::move(claim));
         bindTask(t, n);
         unnominate(t);
         r.bindings[st_.taskKey(t)] = st_.nodeName(n);
@@ -399,6 +411,11 @@ class KubeScheduler {
             if (!st_.gpuModelAllowed(t, n) || pod.gpu.count > st_.gpuCount(n)) unresolvable = true;
         }
         if (!fits) return unresolvable ? Code::UnschedulableAndUnresolvable : Code::Unschedulable;
+        if (usesClaims(t))
+            if (const char* reason = dra_->filter(st_.taskKey(t), st_.nodeName(n), node.labels)) {
+                fail(reason);
+                return Code::UnschedulableAndUnresolvable;
+            }
         Code code = Code::Unschedulable;
         if (const char* reason = k8s::spreadFilter(st_, spread, n, &code)) {
             fail(reason);
@@ -878,6 +895,37 @@ class KubeScheduler {
         return total;
     }
 
+    bool usesClaims(uint32_t t) const {
+        return dra_ && t < claimTask_.size() && claimTask_[t] && dra_->hasClaims(st_.taskKey(t));
+    }
+    const std::string* claimsUnusable(uint32_t t) const {
+        if (!usesClaims(t)) return nullptr;
+        const std::string& why = dra_->preFilter(st_.taskKey(t));
+        return why.empty() ? nullptr : &why;
+    }
+    // The tasks that use or hold claims, looked up by name once (a state's tasks do not change
+    // names); then the pods that left (finished, evicted) give their devices back.
+    void syncClaims() {
+        if (claimTask_.size() != st_.tasks.size()) {
+            claimTask_.assign(st_.tasks.size(), 0);
+            claimTaskIndex_.clear();
+            for (uint32_t t = 0; t < st_.tasks.size(); ++t) {
+                std::string key = st_.taskKey(t);
+                if (!dra_->hasClaims(key) && !dra_->holds(key)) continue;
+                claimTask_[t] = 1;
+                claimTaskIndex_.emplace(std::move(key), t);
+            }
+        }
+        dra_->sync([&](const std::string& pod) {
+            if (pod.empty()) return true; // a claim reserved for no pod stays allocated
+            auto it = claimTaskIndex_.find(pod);
+            if (it == claimTaskIndex_.end()) return false;
+            const TaskStatus s = st_.tasks[it->second].status;
+            return s != TaskStatus::Pending && s != TaskStatus::NotCreated && s != TaskStatus::Succeeded &&
+                   s != TaskStatus::Failed && s != TaskStatus::Releasing;
+        });
+    }
+
     void bindTask(uint32_t t, uint32_t n) {
         const auto& task = st_.tasks[t];
         undo_.push_back(Undo{t, task.status, task.node, task.inK8sView});
@@ -910,6 +958,10 @@ class KubeScheduler {
     std::vector<ClusterState::OpenedGate> opened_;
     StaticNodeChecks& checks_;
     k8s::NodeSearch& search_;
+    k8s::DraAllocator* dra_;
+    std::vector<k8s::ClaimResult>& claims_;
+    std::vector<uint8_t>& claimTask_;
+    std::unordered_map<std::string, uint32_t>& claimTaskIndex_;
     uint32_t toFind_ = 0;                // numFeasibleNodesToFind for this cluster and profile
     uint64_t stamp_ = 0;                 // marks the entries below of the current pod
     std::vector<uint64_t> bucketStamp_;  // per bucket

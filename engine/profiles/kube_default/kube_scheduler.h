@@ -4,15 +4,19 @@
 // NodeResourcesFit, PodTopologySpread and InterPodAffinity, scored by NodeResourcesFit's strategy
 // (LeastAllocated, MostAllocated, RequestedToCapacityRatio), BalancedAllocation, TaintToleration,
 // NodeAffinity, PodTopologySpread and InterPodAffinity with the profile's weights over the nodes its
-// search found (percentageOfNodesToScore: k8s/feasible_nodes.h), and bound to the best at once. No gang: a job
-// may start partly. A pod no node fits preempts lower-priority pods as DefaultPreemption does: the victims
-// are evicted and the pod is nominated to their node, where it is bound once they are gone (a later cycle).
+// search found; DynamicResources allocates the pods' ResourceClaims (k8s/dra_allocator.h)
+// (percentageOfNodesToScore: k8s/feasible_nodes.h), and bound to the best at once. No gang: a job may start
+// partly. A pod no node fits preempts lower-priority pods as DefaultPreemption does: the victims are evicted
+// and the pod is nominated to their node, where it is bound once they are gone (a later cycle).
+#include "k8s/dra_allocator.h"
 #include "k8s/feasible_nodes.h"
 #include "model/scheduler_conf.h"
 #include "profile/cycle_result.h"
 #include "state/cluster_state.h"
 
 #include <cstdint>
+#include <string>
+#include <unordered_map>
 #include <vector>
 
 namespace gantry::engine {
@@ -39,6 +43,13 @@ class StaticNodeChecks {
 struct KubeSchedulerMemory {
     StaticNodeChecks checks;
     k8s::NodeSearch search; // where the next search for feasible nodes starts
+    // The DRA devices in use and the pods' claims (null: no pod uses a claim); the claims each cycle
+    // allocated, in binding order.
+    k8s::DraAllocator* dra = nullptr;
+    std::vector<k8s::ClaimResult> claims;
+    // The state's tasks that use or hold claims (by index, and by key), found once per task count.
+    std::vector<uint8_t> claimTask;
+    std::unordered_map<std::string, uint32_t> claimTaskIndex;
 };
 
 // Schedules every pending pod of the state, or only `pods` (CycleOptions::pendingPods) when given

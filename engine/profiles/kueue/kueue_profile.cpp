@@ -338,6 +338,11 @@ ProfileInfo profileInfo() {
     info.title = "Kueue";
     info.summary = "admits workloads by ClusterQueue quota; kube-scheduler places the pods";
     info.configFormat = ConfigFormat::KueueConfiguration;
+    // Its pods are placed by kube-scheduler's emulation, which allocates the claims; quotas are
+    // charged through deviceClassMappings (dra_quota.h).
+    info.claimsCaveat = "places its pods through kube-scheduler's allocator and charges claim templates' devices "
+                        "through deviceClassMappings, but not counter-based mappings, extended resources backed "
+                        "by DRA, or the check of CEL selectors against the published devices";
     info.make = [](const ProfileSetup& setup, Diagnostics* diagnostics) -> std::unique_ptr<SchedulerProfile> {
         // The cluster's own Kueue queues, else the project's queues as the Kueue export maps them.
         gantry::kueue::PolicyObjects objects;

@@ -1,5 +1,6 @@
 #include "profiles/kueue/workloads.h"
 
+#include "profiles/kueue/dra_quota.h"
 #include "profiles/kueue/resource_transformations.h"
 
 #include <algorithm>
@@ -176,6 +177,20 @@ std::string shapeKey(const PodShape& sh) {
     return k;
 }
 
+// DRA devices join a pod's requests (WithPreprocessedDRAResources), summed with a resource of the
+// same name.
+template <class List>
+void addDevices(List& requests, const std::vector<std::pair<std::string, Amount>>& devices) {
+    for (const auto& device : devices) {
+        auto it = std::find_if(requests.begin(), requests.end(),
+                               [&](const auto& r) { return r.first == device.first; });
+        if (it == requests.end())
+            requests.push_back(device);
+        else
+            it->second += device.second;
+    }
+}
+
 } // namespace
 
 bool namespaceMatches(const World& w, const ClusterQueue& cq, const std::string& ns) {
@@ -257,7 +272,8 @@ Workload makeWorkload(const World& w, const ClusterState& st, uint32_t job, Diag
         wl.inactive = !k.active;
         std::vector<KueuePodSet> podSets = k.podSets;
         wl.misconfigured = adjustAndValidate(w, wl.ns, podSets);
-        for (const auto& ps : podSets) {
+        for (size_t i = 0; i < podSets.size(); ++i) {
+            const KueuePodSet& ps = podSets[i];
             PodSet p;
             p.name = ps.name;
             p.count = ps.count;
@@ -265,7 +281,11 @@ Workload makeWorkload(const World& w, const ClusterState& st, uint32_t job, Diag
             p.topology = ps.topology;
             std::vector<std::pair<std::string, Amount>> requests;
             for (const auto& [name, amount] : podRequests(ps)) requests.emplace_back(name, amount);
-            for (const auto& [name, amount] : countedRequests(w.config, std::move(requests))) {
+            auto counted = countedRequests(w.config, std::move(requests));
+            DraQuota dra = draQuota(w, wl.ns, ps.name, i, ps.resourceClaims);
+            if (wl.misconfigured.empty()) wl.misconfigured = dra.misconfigured;
+            addDevices(counted, dra.perPod);
+            for (const auto& [name, amount] : counted) {
                 const int r = w.resource(name);
                 if (r < 0) {
                     p.uncovered.push_back(name);
@@ -300,7 +320,14 @@ Workload makeWorkload(const World& w, const ClusterState& st, uint32_t job, Diag
                 if (!named && a == 0) continue;
                 requests.emplace_back(st.dims.name(d), a);
             }
-            for (const auto& [name, a] : countedRequests(w.config, std::move(requests))) {
+            auto counted = countedRequests(w.config, std::move(requests));
+            // The pod set's claims are its pods'; the first pod of the role speaks for them.
+            if (auto claims = w.podClaims.find(st.taskKey(tasks.front())); claims != w.podClaims.end()) {
+                DraQuota dra = draQuota(w, wl.ns, p.name, wl.podSets.size(), claims->second);
+                if (wl.misconfigured.empty()) wl.misconfigured = dra.misconfigured;
+                addDevices(counted, dra.perPod);
+            }
+            for (const auto& [name, a] : counted) {
                 const int r = w.resource(name);
                 if (r < 0) {
                     if (a > 0) {

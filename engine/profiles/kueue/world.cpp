@@ -60,6 +60,9 @@ std::optional<double> afsUsageOf(const World& w, const std::string& ns, const st
 World buildWorld(const Cluster& c, const gantry::kueue::PolicyObjects& objects, const KueueConfig& config) {
     World w;
     w.config = config;
+    for (const auto& t : c.dra.resourceClaimTemplates) w.claimTemplates[{t.ns, t.name}] = t.spec;
+    for (const auto& p : c.pods)
+        if (!p.resourceClaims.empty()) w.podClaims[p.key()] = p.resourceClaims;
     for (const auto& t : objects.topologies) w.topologies.push_back(Topology{t.name, t.levels});
     for (const auto& f : objects.flavors) {
         Flavor fl;

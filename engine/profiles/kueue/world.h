@@ -114,7 +114,11 @@ struct World {
         false; // a project's queues: every namespace exists (the export's LocalQueues need it)
     std::map<std::string, int32_t> priorityClasses;                 // WorkloadPriorityClass / PriorityClass
     std::map<std::string, std::vector<LimitRangeItem>> limitRanges; // namespace -> items
-    Diagnostics warnings;                                           // located: bad references, cycles
+    // DRA: ResourceClaimTemplates by (namespace, name), and the claims of the pods that use any, by
+    // "ns/name" (a job's pod sets read theirs there).
+    std::map<std::pair<std::string, std::string>, DeviceClaimSpec> claimTemplates;
+    std::unordered_map<std::string, std::vector<PodResourceClaim>> podClaims;
+    Diagnostics warnings; // located: bad references, cycles
 
     int R() const { return int(resources.size()); }
     int F() const { return int(flavors.size()); }

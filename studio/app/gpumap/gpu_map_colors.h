@@ -17,6 +17,7 @@ struct GpuMapColors {
     QRgb fragmentation[11];
     QRgb allocatedNeutral;                        // fragmentation and idle modes: GPUs in use
     QRgb usable, fractional, scattered, stranded; // idle mode: why an idle GPU is idle
+    QRgb migUnused;                               // MIG: slices of a GPU no instance holds
     std::vector<QRgb> categorical;
 
     static GpuMapColors forPalette(const QPalette& palette);

@@ -10,9 +10,10 @@ GpuMapLegend::GpuMapLegend(QWidget* parent) : QWidget(parent) {
     rebuild();
 }
 
-void GpuMapLegend::setMode(GpuColorMode mode, const std::vector<std::string>& names) {
+void GpuMapLegend::setMode(GpuColorMode mode, const std::vector<std::string>& names, bool mig) {
     mode_ = mode;
     names_ = names;
+    mig_ = mig;
     rebuild();
 }
 
@@ -50,6 +51,7 @@ void GpuMapLegend::rebuild() {
                     {c.allocatedNeutral, tr("Allocated")}};
         break;
     }
+    if (mig_) entries_.push_back({c.migUnused, tr("MIG: slices no instance can use")});
     entries_.push_back({c.cordoned, tr("Cordoned / not ready")});
     updateGeometry();
     update();

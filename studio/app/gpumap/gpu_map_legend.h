@@ -10,8 +10,9 @@ class GpuMapLegend : public QWidget {
     Q_OBJECT
   public:
     explicit GpuMapLegend(QWidget* parent = nullptr);
-    // names: queue or job names for the categorical modes (first few are shown).
-    void setMode(GpuColorMode mode, const std::vector<std::string>& names = {});
+    // names: queue or job names for the categorical modes (first few are shown); mig: some GPU is
+    // drawn as its MIG instances.
+    void setMode(GpuColorMode mode, const std::vector<std::string>& names = {}, bool mig = false);
     QSize sizeHint() const override;
 
   protected:
@@ -27,6 +28,7 @@ class GpuMapLegend : public QWidget {
     void rebuild();
     GpuColorMode mode_ = GpuColorMode::Occupancy;
     std::vector<std::string> names_;
+    bool mig_ = false;
     std::vector<Entry> entries_;
 };
 

@@ -59,6 +59,38 @@ struct Pixels {
     }
 };
 
+// A MIG-partitioned GPU as its instances: one column per instance, as wide as its compute slices
+// (of 7), filled with its holder's colour or left free; slices no instance can use are amber.
+bool drawMig(const Pixels& px, const GpuMapScene& s, int g, int x, int y, int size) {
+    const auto& occ = *s.occupancy;
+    const int from = occ.migOffset[size_t(g)], to = occ.migOffset[size_t(g) + 1];
+    if (from == to) return false;
+    const auto& c = s.colors;
+    const int gap = size >= 10 ? 1 : 0;
+    int slices = 0;
+    for (int i = from; i < to; ++i) {
+        const MigSlot& slot = occ.migSlots[size_t(i)];
+        const int x0 = x + slices * size / 7, x1 = x + (slices + slot.computeSlices) * size / 7;
+        slices += slot.computeSlices;
+        QRgb color = c.free;
+        if (slot.job >= 0) {
+            switch (s.mode) {
+            case GpuColorMode::Queue:
+                color = c.category(slot.queue);
+                break;
+            case GpuColorMode::Job:
+                color = c.category(int((uint32_t(slot.job) * 2654435761u) >> 8));
+                break;
+            default:
+                color = c.occupancyColor(1000);
+            }
+        }
+        px.fill(x0, y, std::max(1, x1 - x0 - gap), size, color);
+    }
+    if (slices < 7) px.fill(x + slices * size / 7, y, size - slices * size / 7, size, c.migUnused);
+    return true;
+}
+
 } // namespace
 
 void renderGpuMap(QImage& target, QPoint origin, const GpuMapScene& s) {
@@ -130,7 +162,10 @@ void renderGpuMap(QImage& target, QPoint origin, const GpuMapScene& s) {
                              : down && s.occupancy->usedMilli[size_t(first + gpu)] == 0
                                  ? c.cordoned
                                  : cellColor(s, first + gpu);
-                px.fill(dev(cx, origin.x()), dev(cy, origin.y()), cellDev, cellDev, color);
+                const int x = dev(cx, origin.x()), y = dev(cy, origin.y());
+                if (!dimmed && !s.occupancy->migOffset.empty() && drawMig(px, s, first + gpu, x, y, cellDev))
+                    continue;
+                px.fill(x, y, cellDev, cellDev, color);
             }
             if (node == s.currentNode ||
                 (s.nodeStates && (*s.nodeStates)[size_t(node)] == NodeState::NotReady))

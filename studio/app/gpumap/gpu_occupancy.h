@@ -15,11 +15,21 @@ namespace gantry::studio {
 // One pod's hold on GPU devices of one node.
 struct GpuPlacement {
     int node = -1;
-    GpuRequest gpu;               // count and share per device
-    std::vector<int32_t> indices; // devices, when the source knows them
-    int32_t job = -1;             // index into GpuOccupancy::jobs
-    int32_t queue = -1;           // index into GpuOccupancy::queues
-    int64_t cpuMilli = 0;         // CPU the pod holds on the node (for fragmentation)
+    GpuRequest gpu;                       // count and share per device
+    std::vector<int32_t> indices;         // devices, when the source knows them
+    int32_t job = -1;                     // index into GpuOccupancy::jobs
+    int32_t queue = -1;                   // index into GpuOccupancy::queues
+    int64_t cpuMilli = 0;                 // CPU the pod holds on the node (for fragmentation)
+    std::vector<std::string> migProfiles; // MIG instances it holds, one entry each
+};
+
+// One MIG instance of a partitioned GPU, as the map draws it: a part of the GPU's width.
+struct MigSlot {
+    std::string profile;
+    int8_t computeSlices = 1; // of the GPU's 7
+    int8_t memorySlices = 1;  // of the GPU's 8
+    int32_t job = -1;         // holder; -1 = free
+    int32_t queue = -1;
 };
 
 struct GpuOccupancy {
@@ -35,13 +45,18 @@ struct GpuOccupancy {
     int64_t totalGpus = 0;
     int64_t allocatedMilli = 0;
     int64_t unplacedMilli = 0; // requests that did not fit their node's devices (inconsistent input)
+    // MIG instances of each GPU: GPU g's are migSlots[migOffset[g] .. migOffset[g + 1]); none for a
+    // GPU not in MIG mode. Empty when no node has MIG.
+    std::vector<int32_t> migOffset;
+    std::vector<MigSlot> migSlots;
 
     int gpuIndex(int node, int gpu) const { return gpuOffset[size_t(node)] + gpu; }
     int gpuCount(int node) const { return gpuOffset[size_t(node) + 1] - gpuOffset[size_t(node)]; }
     bool hasFragmentation() const { return !fragmentation.empty() && !std::isnan(fragmentation.front()); }
 };
 
-// GPUs of a node as the map shows them: the device count, or the GPU resource's allocatable.
+// GPUs of a node as the map shows them: its physical GPUs (a MIG-partitioned GPU once, DRA devices
+// too), the device count, or the GPU resource's allocatable.
 int gpuDeviceCount(const Node& node);
 
 // A pod's GPU request as the map reads it: the request itself, or for a pod that only states a GPU

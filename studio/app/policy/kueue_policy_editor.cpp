@@ -239,13 +239,17 @@ void KueuePolicyEditor::load() {
                                    pairsText(t.value("outputs", Json::object()))};
         for (int c = 0; c < 4; ++c) transformations_->setItem(int(i), c, new QTableWidgetItem(cells[c]));
     }
-    // Kueue's deviceClassMappings (DRA) stay in the Configuration as written; Gantry does not charge
-    // DRA devices to quotas yet, and says so rather than pretend.
-    const Json mappings = resources.value("deviceClassMappings", Json::array());
-    deviceMappings_->setText(mappings.empty() ? tr("none (resources.deviceClassMappings)")
-                                              : tr("%n deviceClassMapping(s), kept as written and exported; "
-                                                   "the emulation does not charge DRA devices to quotas yet",
-                                                   nullptr, int(mappings.size())));
+    // Kueue's deviceClassMappings (DRA): the Workloads' claim templates are charged through them;
+    // shown, and kept as read.
+    QStringList mapped;
+    for (const auto& m : cfg.deviceClassMappings) {
+        QStringList classes;
+        for (const auto& c : m.deviceClassNames) classes << qs(c);
+        mapped << qs(m.name) + " ← " + classes.join(", ");
+    }
+    deviceMappings_->setText(mapped.empty() ? tr("none (resources.deviceClassMappings): a claim makes a "
+                                                 "workload inadmissible")
+                                            : mapped.join("; "));
 
     const auto cqs = clusterQueues(project.cluster);
     preemption_->setRowCount(int(cqs.size()));

@@ -131,7 +131,7 @@ ClusterTab::ClusterTab(Workspace* workspace, QWidget* parent) : QWidget(parent),
         auto mode = GpuColorMode(colorBox_->currentData().toInt());
         map_->setColorMode(mode);
         const GpuOccupancy* occ = map_->occupancy();
-        legend_->setMode(mode, occ ? occ->queues : std::vector<std::string>{});
+        legend_->setMode(mode, occ ? occ->queues : std::vector<std::string>{}, occ && !occ->migSlots.empty());
         refreshSummary();
     });
     connect(showBox_, &QComboBox::currentIndexChanged, this, &ClusterTab::refreshOccupancy);
@@ -227,7 +227,7 @@ void ClusterTab::refreshOccupancy() {
     map_->setOccupancy(occ);
     model_->setOccupancy(occ);
     legend_->setMode(GpuColorMode(colorBox_->currentData().toInt()),
-                     occ ? occ->queues : std::vector<std::string>{});
+                     occ ? occ->queues : std::vector<std::string>{}, occ && !occ->migSlots.empty());
     refreshSummary();
 }
 

@@ -201,6 +201,33 @@ void serveKueue(LoopbackApiServer& server) {
     server.serve({"kueue.x-k8s.io", "v1alpha1", "cohorts", "Cohort", false});
 }
 
+// resource.k8s.io/v1 as Kubernetes 1.34+ serves it, with objects shaped as the NVIDIA DRA driver's
+// chart and kubelet plugin publish them.
+void serveDra(LoopbackApiServer& server) {
+    server.serve({"resource.k8s.io", "v1", "deviceclasses", "DeviceClass", false});
+    server.serve({"resource.k8s.io", "v1", "resourceslices", "ResourceSlice", false});
+    server.serve({"resource.k8s.io", "v1", "resourceclaims", "ResourceClaim", true});
+    server.serve({"resource.k8s.io", "v1", "resourceclaimtemplates", "ResourceClaimTemplate", true});
+    server.add("deviceclasses", json::parse(R"({
+        "metadata": {"name": "gpu.nvidia.com"},
+        "spec": {"selectors": [{"cel": {"expression":
+                     "device.driver == 'gpu.nvidia.com' && device.attributes['gpu.nvidia.com'].type == 'gpu'"}}],
+                 "extendedResourceName": "nvidia.com/gpu",
+                 "config": [{"opaque": {"driver": "gpu.nvidia.com", "parameters": {"token": "opaque-5521"}}}]}})"));
+    server.add("resourceslices", json::parse(R"({
+        "metadata": {"name": "gpu-node-0000-gpu.nvidia.com-x2k9"},
+        "spec": {"driver": "gpu.nvidia.com", "nodeName": "gpu-node-0000",
+                 "pool": {"name": "gpu-node-0000", "generation": 1, "resourceSliceCount": 1},
+                 "devices": [{"name": "gpu-0",
+                              "attributes": {"type": {"string": "gpu"},
+                                             "productName": {"string": "NVIDIA H100 80GB HBM3"}},
+                              "capacity": {"memory": {"value": "81559Mi"}}}]}})"));
+    server.add("resourceclaimtemplates", json::parse(R"({
+        "metadata": {"name": "single-gpu", "namespace": "team-a"},
+        "spec": {"spec": {"devices": {"requests": [{"name": "gpu", "exactly":
+                     {"deviceClassName": "gpu.nvidia.com", "allocationMode": "ExactCount", "count": 1}}]}}}})"));
+}
+
 void populateCluster(LoopbackApiServer& server, int nodes, int pods, bool schedulers) {
     for (const char* ns : {"default", "team-a", "team-b"}) server.add("namespaces", makeNamespace(ns));
     server.add("priorityclasses", {{"metadata", {{"name", "training"}}},
@@ -230,6 +257,7 @@ void populateCluster(LoopbackApiServer& server, int nodes, int pods, bool schedu
     if (!schedulers) return;
     serveVolcano(server);
     serveKueue(server);
+    serveDra(server);
     server.add("queues", {{"metadata", {{"name", "research"}}},
                           {"spec",
                            {{"weight", 4},

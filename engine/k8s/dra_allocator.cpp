@@ -1,0 +1,433 @@
+#include "k8s/dra_allocator.h"
+
+#include <algorithm>
+#include <tuple>
+
+namespace gantry::engine::k8s {
+
+namespace {
+
+std::string key(const std::string& ns, const std::string& name) {
+    return ns + "/" + name;
+}
+
+// The request a constraint names covers its subrequests ("gpu" covers "gpu/large").
+bool covers(const DeviceConstraint& c, const std::string& request) {
+    if (c.requests.empty()) return true;
+    const std::string parent = request.substr(0, request.find('/'));
+    for (const auto& r : c.requests)
+        if (r == request || r == parent) return true;
+    return false;
+}
+
+} // namespace
+
+struct DraAllocator::Choice {
+    struct Pick {
+        uint32_t device = 0;
+        size_t claim = 0;
+        std::string request; // "req" or "req/sub"
+        DeviceAmounts capacity;
+    };
+    std::vector<const PodClaim*> claims; // the pod's claims that need an allocation
+    std::vector<uint32_t> pools;         // the node's, in order
+    std::vector<Pick> picks;
+    std::map<uint32_t, int32_t> taken;               // device -> picks holding it whole
+    std::map<uint32_t, DeviceAmounts> capacityTaken; // consumable capacity picked
+    std::map<std::pair<uint32_t, std::string>, DeviceAmounts> countersTaken; // (pool, set) -> picked
+};
+
+DraAllocator::DraAllocator(const Cluster& cluster, std::vector<Diagnostic>* warnings) : dra_(cluster.dra) {
+    const auto& dra = dra_;
+    for (const auto& c : dra.deviceClasses) classes_[c.name] = &c;
+    auto compile = [&](const std::string& expr, const SourceRef& where) {
+        if (selectors_.count(expr)) return;
+        std::string error;
+        auto s = DeviceSelector::compile(expr, &error);
+        if (!s && warnings)
+            warnings->push_back(Diagnostic{Severity::Warning, where,
+                                           "CEL selector '" + expr + "' is outside what Gantry evaluates (" +
+                                               error + "): no device passes it"});
+        selectors_.emplace(expr, std::move(s));
+    };
+    for (const auto& c : dra.deviceClasses)
+        for (const auto& e : c.selectors) compile(e, c.source);
+    auto compileSpec = [&](const DeviceClaimSpec& spec, const SourceRef& where) {
+        for (const auto& r : spec.requests)
+            for (const auto& choice : r.choices)
+                for (const auto& e : choice.selectors) compile(e, where);
+    };
+    for (const auto& c : dra.resourceClaims) compileSpec(c.spec, c.source);
+    for (const auto& t : dra.resourceClaimTemplates) compileSpec(t.spec, t.source);
+
+    // Pools: the slices of the highest generation of each (driver, pool); complete when every
+    // slice it announces is there. Pools in driver then name order, slices by name, devices as listed.
+    std::map<std::pair<std::string, std::string>, std::vector<uint32_t>> slicesOf;
+    for (uint32_t i = 0; i < dra.resourceSlices.size(); ++i) {
+        const auto& s = dra.resourceSlices[i];
+        slicesOf[{s.driver, s.pool}].push_back(i);
+    }
+    counterUsed_.clear();
+    for (auto& [id, slices] : slicesOf) {
+        int64_t generation = 0;
+        for (uint32_t i : slices) generation = std::max(generation, dra.resourceSlices[i].poolGeneration);
+        std::erase_if(slices, [&](uint32_t i) { return dra.resourceSlices[i].poolGeneration != generation; });
+        std::sort(slices.begin(), slices.end(), [&](uint32_t a, uint32_t b) {
+            return dra.resourceSlices[a].name < dra.resourceSlices[b].name;
+        });
+        Pool pool;
+        pool.driver = id.first;
+        pool.name = id.second;
+        const auto& first = dra.resourceSlices[slices.front()];
+        pool.complete = int64_t(slices.size()) >= first.resourceSliceCount;
+        pool.nodeName = first.nodeName;
+        pool.allNodes = first.allNodes;
+        pool.nodeSelector = first.nodeSelector;
+        const uint32_t p = uint32_t(pools_.size());
+        for (uint32_t si : slices) {
+            const auto& s = dra.resourceSlices[si];
+            if (pool.nodeName.empty()) pool.nodeName = s.nodeName;
+            for (const auto& set : s.sharedCounters) pool.counterSets[set.name] = set.counters;
+            for (uint32_t d = 0; d < s.devices.size(); ++d) {
+                byName_[{s.driver, s.pool, s.devices[d].name}] = uint32_t(devices_.size());
+                pool.devices.push_back(uint32_t(devices_.size()));
+                devices_.push_back(DeviceRef{p, si, d});
+            }
+        }
+        pools_.push_back(std::move(pool));
+    }
+    exclusiveUses_.assign(devices_.size(), 0);
+    capacityUsed_.assign(devices_.size(), {});
+    counterUsed_.assign(pools_.size(), {});
+
+    // Claims allocated before: their devices are in use, held by the pod they are reserved for
+    // (none: held for good).
+    std::map<std::string, const ResourceClaim*> claims;
+    for (const auto& c : dra.resourceClaims) {
+        claims[key(c.ns, c.name)] = &c;
+        if (!c.allocation) continue;
+        auto& holder = held_[c.reservedFor.empty() ? std::string() : key(c.ns, c.reservedFor.front())];
+        for (const auto& a : c.allocation->devices) {
+            auto it = byName_.find({a.driver, a.pool, a.device});
+            if (it == byName_.end()) continue; // a device no slice lists any more
+            Use use{it->second, a.consumedCapacity};
+            take(use, +1);
+            holder.push_back(std::move(use));
+        }
+    }
+    std::map<std::string, const ResourceClaimTemplate*> templates;
+    for (const auto& t : dra.resourceClaimTemplates) templates[key(t.ns, t.name)] = &t;
+
+    // Each pod's claims, as the ResourceClaim controller and PreFilter see them.
+    for (const auto& pod : cluster.pods) {
+        if (pod.resourceClaims.empty()) continue;
+        PodClaims pc;
+        for (const auto& ref : pod.resourceClaims) {
+            PodClaim claim;
+            if (!ref.resourceClaimName.empty()) {
+                claim.key = key(pod.ns, ref.resourceClaimName);
+                auto it = claims.find(claim.key);
+                if (it == claims.end()) {
+                    pc.unusable = "could not find ResourceClaim \"" + claim.key + "\"";
+                    break;
+                }
+                claim.spec = &it->second->spec;
+                if (it->second->allocation) claim.allocated = &*it->second->allocation;
+            } else if (auto made = claims.find(key(pod.ns, ref.generatedClaimName));
+                       !ref.generatedClaimName.empty() && made != claims.end()) {
+                claim.key = made->first;
+                claim.spec = &made->second->spec;
+                if (made->second->allocation) claim.allocated = &*made->second->allocation;
+            } else {
+                auto t = templates.find(key(pod.ns, ref.resourceClaimTemplateName));
+                if (t == templates.end()) {
+                    // The ResourceClaim controller makes nothing without the template.
+                    pc.unusable = "pod \"" + key(pod.ns, pod.name) + "\": ResourceClaim not created yet";
+                    break;
+                }
+                claim.key = key(pod.ns, pod.name + "-" + ref.name);
+                claim.spec = &t->second->spec;
+            }
+            if (!claim.allocated)
+                for (const auto& r : claim.spec->requests)
+                    for (const auto& choice : r.choices)
+                        if (!classes_.count(choice.deviceClassName) && pc.unusable.empty())
+                            pc.unusable = "request " + r.name + ": device class " + choice.deviceClassName +
+                                          " does not exist";
+            pc.claims.push_back(claim);
+        }
+        pods_[key(pod.ns, pod.name)] = std::move(pc);
+    }
+}
+
+const Device& DraAllocator::device(uint32_t d) const {
+    return dra_.resourceSlices[devices_[d].slice].devices[devices_[d].device];
+}
+
+const std::string& DraAllocator::driverOf(uint32_t d) const {
+    return pools_[devices_[d].pool].driver;
+}
+
+const std::string& DraAllocator::preFilter(const std::string& pod) const {
+    static const std::string none;
+    auto it = pods_.find(pod);
+    return it == pods_.end() ? none : it->second.unusable;
+}
+
+std::vector<uint32_t> DraAllocator::poolsFor(const std::string& node, const Labels& labels) const {
+    std::vector<uint32_t> out;
+    for (uint32_t p = 0; p < pools_.size(); ++p) {
+        const Pool& pool = pools_[p];
+        bool serves = pool.allNodes || (!pool.nodeName.empty() && pool.nodeName == node);
+        for (const auto& term : pool.nodeSelector) serves = serves || matches(term, labels, node);
+        if (serves) out.push_back(p);
+    }
+    return out;
+}
+
+const DeviceSelector* DraAllocator::selector(const std::string& expression) const {
+    auto it = selectors_.find(expression);
+    return it == selectors_.end() || !it->second ? nullptr : &*it->second;
+}
+
+bool DraAllocator::selectable(uint32_t d, const DeviceSubRequest& req) const {
+    auto cls = classes_.find(req.deviceClassName);
+    if (cls == classes_.end()) return false;
+    const Device& dev = device(d);
+    const std::string& driver = driverOf(d);
+    for (const auto& e : cls->second->selectors) {
+        const auto* s = selector(e);
+        if (!s || !s->matches(driver, dev)) return false;
+    }
+    for (const auto& e : req.selectors) {
+        const auto* s = selector(e);
+        if (!s || !s->matches(driver, dev)) return false;
+    }
+    return true;
+}
+
+bool DraAllocator::constraintsHold(const Choice& c, uint32_t d, size_t claim,
+                                   const std::string& request) const {
+    const DeviceClaimSpec& spec = *c.claims[claim]->spec;
+    for (const auto& k : spec.constraints) {
+        if (k.matchAttribute.empty() || !covers(k, request)) continue;
+        const auto slash = k.matchAttribute.find('/');
+        const std::string domain =
+            slash == std::string::npos ? std::string() : k.matchAttribute.substr(0, slash);
+        const std::string name = k.matchAttribute.substr(slash == std::string::npos ? 0 : slash + 1);
+        auto value = [&](uint32_t dev) -> const DeviceAttribute* {
+            const auto& attrs = device(dev).attributes;
+            auto it = attrs.find(k.matchAttribute);
+            if (it == attrs.end() && domain == driverOf(dev)) it = attrs.find(name);
+            return it == attrs.end() ? nullptr : &it->second;
+        };
+        const DeviceAttribute* mine = value(d);
+        if (!mine) return false;
+        for (const auto& p : c.picks) {
+            if (p.claim != claim || !covers(k, p.request)) continue;
+            const DeviceAttribute* theirs = value(p.device);
+            if (!theirs || !(*theirs == *mine)) return false;
+        }
+    }
+    return true;
+}
+
+bool DraAllocator::fits(const Choice& c, uint32_t d, const DeviceSubRequest& req, size_t claim,
+                        const std::string& requestName, DeviceAmounts* capacity) const {
+    const Device& dev = device(d);
+    auto taken = c.taken.find(d);
+    if (exclusiveUses_[d] > 0 || (taken != c.taken.end() && taken->second > 0)) return false;
+    capacity->clear();
+    if (dev.allowMultipleAllocations) {
+        // Consumable capacity: what the request asks for, else the whole of it.
+        auto picked = c.capacityTaken.find(d);
+        for (const auto& [name, total] : dev.capacity) {
+            auto want = req.capacity.find(name);
+            const int64_t need = want == req.capacity.end() ? total : want->second;
+            int64_t used = 0;
+            if (auto u = capacityUsed_[d].find(name); u != capacityUsed_[d].end()) used += u->second;
+            if (picked != c.capacityTaken.end())
+                if (auto u = picked->second.find(name); u != picked->second.end()) used += u->second;
+            if (used + need > total) return false;
+            (*capacity)[name] = need;
+        }
+    } else if (!capacityUsed_[d].empty() || c.capacityTaken.count(d)) {
+        return false; // shared already
+    }
+    // Partitions consume the counters of their pool's counter sets.
+    const uint32_t p = devices_[d].pool;
+    for (const auto& use : dev.consumesCounters) {
+        auto set = pools_[p].counterSets.find(use.counterSet);
+        if (set == pools_[p].counterSets.end()) return false;
+        const DeviceAmounts* usedBefore = nullptr;
+        if (auto u = counterUsed_[p].find(use.counterSet); u != counterUsed_[p].end())
+            usedBefore = &u->second;
+        const DeviceAmounts* picked = nullptr;
+        if (auto u = c.countersTaken.find({p, use.counterSet}); u != c.countersTaken.end())
+            picked = &u->second;
+        for (const auto& [name, need] : use.counters) {
+            auto have = set->second.find(name);
+            if (have == set->second.end()) return false;
+            int64_t used = 0;
+            if (usedBefore)
+                if (auto u = usedBefore->find(name); u != usedBefore->end()) used += u->second;
+            if (picked)
+                if (auto u = picked->find(name); u != picked->end()) used += u->second;
+            if (used + need > have->second) return false;
+        }
+    }
+    return constraintsHold(c, d, claim, requestName);
+}
+
+bool DraAllocator::search(Choice& c, size_t claim, size_t request) const {
+    if (claim == c.claims.size()) return true;
+    const DeviceClaimSpec& spec = *c.claims[claim]->spec;
+    if (request == spec.requests.size()) return search(c, claim + 1, 0);
+    const DeviceRequest& r = spec.requests[request];
+    for (size_t k = 0; k < r.choices.size(); ++k)
+        if (fill(c, claim, request, k, 0, 0)) return true;
+    return false;
+}
+
+bool DraAllocator::fill(Choice& c, size_t claim, size_t request, size_t choice, int64_t have,
+                        size_t from) const {
+    const DeviceClaimSpec& spec = *c.claims[claim]->spec;
+    const DeviceRequest& r = spec.requests[request];
+    const DeviceSubRequest& req = r.choices[choice];
+    const std::string name = r.prioritized ? r.name + "/" + req.name : r.name;
+    // The node's devices in pool, slice, device order.
+    std::vector<uint32_t> order;
+    for (uint32_t p : c.pools)
+        if (pools_[p].complete) order.insert(order.end(), pools_[p].devices.begin(), pools_[p].devices.end());
+    auto pick = [&](uint32_t d, DeviceAmounts capacity) {
+        c.picks.push_back(Choice::Pick{d, claim, name, capacity});
+        const Device& dev = device(d);
+        if (dev.allowMultipleAllocations) {
+            for (const auto& [n, v] : capacity) c.capacityTaken[d][n] += v;
+        } else {
+            ++c.taken[d];
+        }
+        for (const auto& use : dev.consumesCounters)
+            for (const auto& [n, v] : use.counters)
+                c.countersTaken[{devices_[d].pool, use.counterSet}][n] += v;
+    };
+    auto unpick = [&]() {
+        const auto p = c.picks.back();
+        const Device& dev = device(p.device);
+        if (dev.allowMultipleAllocations) {
+            for (const auto& [n, v] : p.capacity) c.capacityTaken[p.device][n] -= v;
+        } else {
+            --c.taken[p.device];
+        }
+        for (const auto& use : dev.consumesCounters)
+            for (const auto& [n, v] : use.counters)
+                c.countersTaken[{devices_[p.device].pool, use.counterSet}][n] -= v;
+        c.picks.pop_back();
+    };
+    if (req.allocateAll) {
+        // Every device the request selects, each of them free; a pool of the node being updated
+        // cannot say what "all" is (upstream: an error, whatever the pool holds).
+        for (uint32_t p : c.pools)
+            if (!pools_[p].complete) return false;
+        const size_t before = c.picks.size();
+        bool ok = true;
+        for (uint32_t d : order) {
+            if (!selectable(d, req)) continue;
+            DeviceAmounts capacity;
+            if (!fits(c, d, req, claim, name, &capacity)) {
+                ok = false;
+                break;
+            }
+            pick(d, capacity);
+        }
+        if (ok && c.picks.size() > before && search(c, claim, request + 1)) return true;
+        while (c.picks.size() > before) unpick();
+        return false;
+    }
+    if (have == req.count) return search(c, claim, request + 1);
+    // The devices of one request are a set: trying them in order from the last one picked covers
+    // every set once.
+    for (size_t i = from; i < order.size(); ++i) {
+        const uint32_t d = order[i];
+        if (!selectable(d, req)) continue;
+        DeviceAmounts capacity;
+        if (!fits(c, d, req, claim, name, &capacity)) continue;
+        pick(d, capacity);
+        if (fill(c, claim, request, choice, have + 1, device(d).allowMultipleAllocations ? i : i + 1))
+            return true;
+        unpick();
+    }
+    return false;
+}
+
+std::optional<std::vector<ClaimResult>> DraAllocator::run(const std::string& pod, const std::string& node,
+                                                          const Labels& labels) const {
+    auto it = pods_.find(pod);
+    if (it == pods_.end()) return std::vector<ClaimResult>{};
+    Choice c;
+    for (const auto& claim : it->second.claims) {
+        if (claim.allocated) {
+            bool here = claim.allocated->nodeSelector.empty();
+            for (const auto& term : claim.allocated->nodeSelector) here = here || matches(term, labels, node);
+            if (!here) return std::nullopt;
+            continue;
+        }
+        c.claims.push_back(&claim);
+    }
+    c.pools = poolsFor(node, labels);
+    if (!search(c, 0, 0)) return std::nullopt;
+    std::vector<ClaimResult> out(c.claims.size());
+    for (size_t i = 0; i < c.claims.size(); ++i) {
+        out[i].claim = c.claims[i]->key;
+        out[i].node = node;
+    }
+    for (const auto& p : c.picks) {
+        const Pool& pool = pools_[devices_[p.device].pool];
+        AllocatedDevice a{p.request, pool.driver, pool.name, device(p.device).name, {}};
+        if (device(p.device).allowMultipleAllocations) a.consumedCapacity = p.capacity;
+        out[p.claim].devices.push_back(std::move(a));
+    }
+    return out;
+}
+
+const char* DraAllocator::filter(const std::string& pod, const std::string& node, const Labels& labels) {
+    auto it = pods_.find(pod);
+    if (it == pods_.end()) return nullptr;
+    for (const auto& claim : it->second.claims)
+        if (claim.allocated) {
+            bool here = claim.allocated->nodeSelector.empty();
+            for (const auto& term : claim.allocated->nodeSelector) here = here || matches(term, labels, node);
+            if (!here) return kClaimNotAvailableOnNode;
+        }
+    return run(pod, node, labels) ? nullptr : kCannotAllocateAllClaims;
+}
+
+std::vector<ClaimResult> DraAllocator::allocate(const std::string& pod, const std::string& node,
+                                                const Labels& labels) {
+    auto result = run(pod, node, labels);
+    if (!result) return {};
+    auto& holder = held_[pod];
+    for (const auto& claim : *result)
+        for (const auto& a : claim.devices) {
+            Use use{byName_.at({a.driver, a.pool, a.device}), a.consumedCapacity};
+            take(use, +1);
+            holder.push_back(std::move(use));
+        }
+    return *result;
+}
+
+void DraAllocator::take(const Use& use, int sign) {
+    const Device& dev = device(use.device);
+    if (dev.allowMultipleAllocations) {
+        const DeviceAmounts& amounts = use.capacity.empty() ? dev.capacity : use.capacity;
+        for (const auto& [n, v] : amounts) capacityUsed_[use.device][n] += sign * v;
+        std::erase_if(capacityUsed_[use.device], [](const auto& e) { return e.second == 0; });
+    } else {
+        exclusiveUses_[use.device] += sign;
+    }
+    const uint32_t p = devices_[use.device].pool;
+    for (const auto& c : dev.consumesCounters)
+        for (const auto& [n, v] : c.counters) counterUsed_[p][c.counterSet][n] += sign * v;
+}
+
+} // namespace gantry::engine::k8s

@@ -1,0 +1,130 @@
+#pragma once
+// kube-scheduler's DynamicResources plugin with structured parameters: the ResourceClaims a pod
+// uses are allocated on a node from the devices the node's ResourceSlices publish, as the
+// structured allocator does (k8s.io/dynamic-resource-allocation/structured): pools in order, the
+// requests of every claim in order, first fit with backtracking, prioritized lists
+// (firstAvailable) tried choice by choice, allocationMode All, DeviceClass and request selectors
+// (k8s/dra_cel.h), matchAttribute constraints, shared counters consumed by partitions,
+// consumable capacity, a device given to one claim at a time, claims allocated before held.
+//
+// One ledger per cluster state: what is in use carries from one cycle to the next; a pod that
+// left the state gives its claims' devices back (sync).
+#include "k8s/dra_cel.h"
+#include "model/cluster.h"
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <set>
+#include <string>
+#include <tuple>
+#include <vector>
+
+namespace gantry::engine::k8s {
+
+// The DynamicResources Filter's words (pkg/scheduler/framework/plugins/dynamicresources); both
+// are UnschedulableAndUnresolvable: preemption does not free devices.
+inline constexpr const char* kCannotAllocateAllClaims = "cannot allocate all claims";
+inline constexpr const char* kClaimNotAvailableOnNode = "resourceclaim not available on the node";
+
+// A claim as the pod uses it: an object of the snapshot, or the one the ResourceClaim controller
+// makes from a template (named <pod>-<podClaimName>, without the controller's random suffix).
+struct PodClaim {
+    std::string key; // "ns/name"
+    const DeviceClaimSpec* spec = nullptr;
+    const ClaimAllocation* allocated = nullptr; // already allocated (status.allocation)
+};
+
+struct ClaimResult {
+    std::string claim; // "ns/name"
+    std::string node;
+    std::vector<AllocatedDevice> devices;
+};
+
+class DraAllocator {
+  public:
+    // Indexes the slices, marks the devices of allocated claims in use and compiles every selector;
+    // selectors outside the supported CEL are warnings, located at their object.
+    DraAllocator(const Cluster& cluster, std::vector<Diagnostic>* warnings);
+
+    bool empty() const { return pods_.empty(); }
+    // Whether the pod ("ns/name") uses claims; whether it holds devices through them.
+    bool hasClaims(const std::string& pod) const { return pods_.count(pod) != 0; }
+    bool holds(const std::string& pod) const { return held_.count(pod) != 0; }
+    // Why the pod cannot be scheduled anywhere, before any node (PreFilter): a claim that does not
+    // exist, a class that does not exist. Empty when it can be tried.
+    const std::string& preFilter(const std::string& pod) const;
+
+    // Whether every claim of the pod can be used on the node: the allocated ones are available
+    // there and the others can be allocated from its devices, given what is in use. Null: yes;
+    // otherwise the Filter's reason.
+    const char* filter(const std::string& pod, const std::string& node, const Labels& labels);
+    // Allocates the pod's claims on the node (after filter said yes) and holds the devices for it.
+    std::vector<ClaimResult> allocate(const std::string& pod, const std::string& node, const Labels& labels);
+    // Gives back the devices of every pod the ledger holds that `stillHolds` denies.
+    template <class Pred> void sync(Pred stillHolds) {
+        for (auto it = held_.begin(); it != held_.end();)
+            if (!stillHolds(it->first)) {
+                for (const auto& use : it->second) release(use);
+                it = held_.erase(it);
+            } else {
+                ++it;
+            }
+    }
+
+  private:
+    struct DeviceRef {
+        uint32_t pool = 0;
+        uint32_t slice = 0;  // into the cluster's resourceSlices
+        uint32_t device = 0; // within the slice
+    };
+    struct Pool {
+        std::string driver, name;
+        std::vector<uint32_t> devices; // into devices_, in slice then device order
+        std::map<std::string, DeviceAmounts> counterSets;
+        bool complete = true;
+        // Which nodes it serves: one node by name, or every node whose labels pass a selector.
+        std::string nodeName;
+        bool allNodes = false;
+        std::vector<NodeSelectorTerm> nodeSelector;
+    };
+    // One device given to a claim: its counters and capacity consumed.
+    struct Use {
+        uint32_t device = 0;
+        DeviceAmounts capacity; // consumable capacity taken; empty: the whole device
+    };
+    struct Choice; // the search's working set (dra_allocator.cpp)
+
+    const Device& device(uint32_t d) const;
+    const std::string& driverOf(uint32_t d) const;
+    std::vector<uint32_t> poolsFor(const std::string& node, const Labels& labels) const;
+    bool selectable(uint32_t d, const DeviceSubRequest& req) const;
+    const DeviceSelector* selector(const std::string& expression) const;
+    bool search(Choice& c, size_t claim, size_t request) const;
+    bool fill(Choice& c, size_t claim, size_t request, size_t choice, int64_t have, size_t from) const;
+    bool fits(const Choice& c, uint32_t d, const DeviceSubRequest& req, size_t claim,
+              const std::string& requestName, DeviceAmounts* capacity) const;
+    bool constraintsHold(const Choice& c, uint32_t d, size_t claim, const std::string& request) const;
+    void take(const Use& use, int sign);
+    void release(const Use& use) { take(use, -1); }
+    std::optional<std::vector<ClaimResult>> run(const std::string& pod, const std::string& node,
+                                                const Labels& labels) const;
+
+    const DraObjects dra_; // its own copy: the claims and devices below point into it
+    std::vector<Pool> pools_;
+    std::vector<DeviceRef> devices_;
+    std::map<std::tuple<std::string, std::string, std::string>, uint32_t> byName_; // driver, pool, device
+    std::vector<int32_t> exclusiveUses_;                            // per device: claims holding it whole
+    std::vector<DeviceAmounts> capacityUsed_;                       // per device: consumable capacity taken
+    std::vector<std::map<std::string, DeviceAmounts>> counterUsed_; // per pool: counter set -> used
+    std::map<std::string, const DeviceClass*> classes_;
+    std::map<std::string, std::optional<DeviceSelector>> selectors_;
+    struct PodClaims {
+        std::vector<PodClaim> claims;
+        std::string unusable; // PreFilter's reason, if any
+    };
+    std::map<std::string, PodClaims> pods_;
+    std::map<std::string, std::vector<Use>> held_; // pod -> devices it holds through its claims
+};
+
+} // namespace gantry::engine::k8s

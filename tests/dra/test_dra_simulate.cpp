@@ -1,0 +1,49 @@
+// DRA over simulated time: a device is given to one claim at a time and comes back when the pod that
+// holds it finishes (KEP-4381: the ResourceClaim controller deallocates a claim no pod uses), so a
+// second job waits for the first; with a second device both run at once.
+#include "cli_run.h"
+#include "test_registry.h"
+
+#include <QtTest>
+#include <nlohmann/json.hpp>
+
+namespace {
+
+nlohmann::json simulate(const QString& snapshot) {
+    const auto r = gantry::test::runGantry({"simulate", "--profile", "kube-default", snapshot, "--json"});
+    if (r.code != 0) qFatal("gantry simulate failed: %s", qPrintable(r.err));
+    return nlohmann::json::parse(r.out.toStdString());
+}
+
+} // namespace
+
+class DraSimulateTest : public QObject {
+    Q_OBJECT
+  private slots:
+    void aDeviceComesBackWhenItsPodFinishes() {
+        const QString one = QString(GANTRY_TEST_DATA) + "/dra/two-jobs-one-gpu.yaml";
+        const auto r = simulate(one);
+        QCOMPARE(r["jobs"]["completed"].get<int>(), 2);
+        QCOMPARE(r["wait_seconds"]["max"].get<double>(), 3600.0); // the second waits out the first
+        QCOMPARE(r["end_seconds"].get<double>(), 7200.0);
+
+        // The same with a second GPU in the slice: both start at once.
+        QFile f(one);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        QString text = QString::fromUtf8(f.readAll());
+        text.replace("  - name: gpu-0\n", "  - name: gpu-1\n    attributes: {type: {string: gpu}}\n  - name: gpu-0\n");
+        QTemporaryDir dir;
+        const QString two = dir.filePath("two-gpus.yaml");
+        QFile out(two);
+        QVERIFY(out.open(QIODevice::WriteOnly));
+        out.write(text.toUtf8());
+        out.close();
+        const auto both = simulate(two);
+        QCOMPARE(both["jobs"]["completed"].get<int>(), 2);
+        QCOMPARE(both["wait_seconds"]["max"].get<double>(), 0.0);
+        QCOMPARE(both["end_seconds"].get<double>(), 3600.0);
+    }
+};
+
+GANTRY_TEST(DraSimulateTest)
+#include "test_dra_simulate.moc"
