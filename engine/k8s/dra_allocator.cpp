@@ -1,6 +1,7 @@
 #include "k8s/dra_allocator.h"
 
 #include <algorithm>
+#include <string_view>
 #include <tuple>
 
 namespace gantry::engine::k8s {
@@ -39,7 +40,11 @@ struct DraAllocator::Choice {
 
 DraAllocator::DraAllocator(const Cluster& cluster, std::vector<Diagnostic>* warnings) : dra_(cluster.dra) {
     const auto& dra = dra_;
-    for (const auto& c : dra.deviceClasses) classes_[c.name] = &c;
+    for (const auto& c : dra.deviceClasses) {
+        classes_[c.name] = &c;
+        // Two classes naming one resource: the first by name serves it.
+        if (!c.extendedResourceName.empty()) extendedClasses_.try_emplace(c.extendedResourceName, c.name);
+    }
     auto compile = [&](const std::string& expr, const SourceRef& where) {
         if (selectors_.count(expr)) return;
         std::string error;
@@ -96,6 +101,12 @@ DraAllocator::DraAllocator(const Cluster& cluster, std::vector<Diagnostic>* warn
         }
         pools_.push_back(std::move(pool));
     }
+    for (uint32_t p = 0; p < pools_.size(); ++p) {
+        if (pools_[p].allNodes || !pools_[p].nodeSelector.empty()) sharedPools_.push_back(p);
+        if (!pools_[p].nodeName.empty()) poolsOfNode_[pools_[p].nodeName].push_back(p);
+    }
+    for (const auto& [name, cls] : classes_) classIndex_.emplace(name, uint32_t(classIndex_.size()));
+    classMatch_.assign(devices_.size() * classIndex_.size(), -1);
     exclusiveUses_.assign(devices_.size(), 0);
     capacityUsed_.assign(devices_.size(), {});
     counterUsed_.assign(pools_.size(), {});
@@ -168,6 +179,15 @@ const std::string& DraAllocator::driverOf(uint32_t d) const {
     return pools_[devices_[d].pool].driver;
 }
 
+const std::string* DraAllocator::extendedClass(const std::string& resource) const {
+    if (auto it = extendedClasses_.find(resource); it != extendedClasses_.end()) return &it->second;
+    static constexpr std::string_view kImplicit = "deviceclass.resource.kubernetes.io/";
+    if (resource.size() > kImplicit.size() && resource.compare(0, kImplicit.size(), kImplicit) == 0)
+        if (auto it = classes_.find(resource.substr(kImplicit.size())); it != classes_.end())
+            return &it->first;
+    return nullptr;
+}
+
 const std::string& DraAllocator::preFilter(const std::string& pod) const {
     static const std::string none;
     auto it = pods_.find(pod);
@@ -176,12 +196,14 @@ const std::string& DraAllocator::preFilter(const std::string& pod) const {
 
 std::vector<uint32_t> DraAllocator::poolsFor(const std::string& node, const Labels& labels) const {
     std::vector<uint32_t> out;
-    for (uint32_t p = 0; p < pools_.size(); ++p) {
+    if (auto it = poolsOfNode_.find(node); it != poolsOfNode_.end()) out = it->second;
+    for (uint32_t p : sharedPools_) {
         const Pool& pool = pools_[p];
-        bool serves = pool.allNodes || (!pool.nodeName.empty() && pool.nodeName == node);
+        bool serves = pool.allNodes;
         for (const auto& term : pool.nodeSelector) serves = serves || matches(term, labels, node);
-        if (serves) out.push_back(p);
+        if (serves && std::find(out.begin(), out.end(), p) == out.end()) out.push_back(p);
     }
+    std::sort(out.begin(), out.end()); // pools in driver, then name order
     return out;
 }
 
@@ -195,10 +217,15 @@ bool DraAllocator::selectable(uint32_t d, const DeviceSubRequest& req) const {
     if (cls == classes_.end()) return false;
     const Device& dev = device(d);
     const std::string& driver = driverOf(d);
-    for (const auto& e : cls->second->selectors) {
-        const auto* s = selector(e);
-        if (!s || !s->matches(driver, dev)) return false;
+    int8_t& known = classMatch_[size_t(d) * classIndex_.size() + classIndex_.at(cls->first)];
+    if (known < 0) {
+        known = 1;
+        for (const auto& e : cls->second->selectors) {
+            const auto* s = selector(e);
+            if (!s || !s->matches(driver, dev)) known = 0;
+        }
     }
+    if (!known) return false;
     for (const auto& e : req.selectors) {
         const auto* s = selector(e);
         if (!s || !s->matches(driver, dev)) return false;
@@ -360,12 +387,24 @@ bool DraAllocator::fill(Choice& c, size_t claim, size_t request, size_t choice, 
     return false;
 }
 
-std::optional<std::vector<ClaimResult>> DraAllocator::run(const std::string& pod, const std::string& node,
-                                                          const Labels& labels) const {
+std::optional<std::vector<ClaimResult>>
+DraAllocator::run(const std::string& pod, const std::string& node, const Labels& labels,
+                  const std::vector<ExtendedDevices>& extended) const {
     auto it = pods_.find(pod);
-    if (it == pods_.end()) return std::vector<ClaimResult>{};
+    if (it == pods_.end() && extended.empty()) return std::vector<ClaimResult>{};
     Choice c;
-    for (const auto& claim : it->second.claims) {
+    // The scheduler's own claim for the extended resources: one request per resource.
+    DeviceClaimSpec extendedSpec;
+    for (size_t i = 0; i < extended.size(); ++i) {
+        DeviceSubRequest sub;
+        sub.name = "container-0-request-" + std::to_string(i);
+        sub.deviceClassName = extended[i].deviceClass;
+        sub.count = extended[i].count;
+        extendedSpec.requests.push_back(DeviceRequest{sub.name, false, {sub}});
+    }
+    const PodClaim extendedClaim{pod + "-extended-resources", &extendedSpec, nullptr};
+    static const std::vector<PodClaim> none;
+    for (const auto& claim : it == pods_.end() ? none : it->second.claims) {
         if (claim.allocated) {
             bool here = claim.allocated->nodeSelector.empty();
             for (const auto& term : claim.allocated->nodeSelector) here = here || matches(term, labels, node);
@@ -374,6 +413,7 @@ std::optional<std::vector<ClaimResult>> DraAllocator::run(const std::string& pod
         }
         c.claims.push_back(&claim);
     }
+    if (!extended.empty()) c.claims.push_back(&extendedClaim);
     c.pools = poolsFor(node, labels);
     if (!search(c, 0, 0)) return std::nullopt;
     std::vector<ClaimResult> out(c.claims.size());
@@ -390,21 +430,25 @@ std::optional<std::vector<ClaimResult>> DraAllocator::run(const std::string& pod
     return out;
 }
 
-const char* DraAllocator::filter(const std::string& pod, const std::string& node, const Labels& labels) {
+const char* DraAllocator::filter(const std::string& pod, const std::string& node, const Labels& labels,
+                                 const std::vector<ExtendedDevices>& extended) {
     auto it = pods_.find(pod);
-    if (it == pods_.end()) return nullptr;
-    for (const auto& claim : it->second.claims)
-        if (claim.allocated) {
-            bool here = claim.allocated->nodeSelector.empty();
-            for (const auto& term : claim.allocated->nodeSelector) here = here || matches(term, labels, node);
-            if (!here) return kClaimNotAvailableOnNode;
-        }
-    return run(pod, node, labels) ? nullptr : kCannotAllocateAllClaims;
+    if (it == pods_.end() && extended.empty()) return nullptr;
+    if (it != pods_.end())
+        for (const auto& claim : it->second.claims)
+            if (claim.allocated) {
+                bool here = claim.allocated->nodeSelector.empty();
+                for (const auto& term : claim.allocated->nodeSelector)
+                    here = here || matches(term, labels, node);
+                if (!here) return kClaimNotAvailableOnNode;
+            }
+    return run(pod, node, labels, extended) ? nullptr : kCannotAllocateAllClaims;
 }
 
 std::vector<ClaimResult> DraAllocator::allocate(const std::string& pod, const std::string& node,
-                                                const Labels& labels) {
-    auto result = run(pod, node, labels);
+                                                const Labels& labels,
+                                                const std::vector<ExtendedDevices>& extended) {
+    auto result = run(pod, node, labels, extended);
     if (!result) return {};
     auto& holder = held_[pod];
     for (const auto& claim : *result)

@@ -18,6 +18,7 @@
 #include <set>
 #include <string>
 #include <tuple>
+#include <unordered_map>
 #include <vector>
 
 namespace gantry::engine::k8s {
@@ -33,6 +34,13 @@ struct PodClaim {
     std::string key; // "ns/name"
     const DeviceClaimSpec* spec = nullptr;
     const ClaimAllocation* allocated = nullptr; // already allocated (status.allocation)
+};
+
+// KEP-5004: devices a pod gets for an extended resource the node does not advertise, from the
+// DeviceClass that serves it.
+struct ExtendedDevices {
+    std::string deviceClass;
+    int64_t count = 0;
 };
 
 struct ClaimResult {
@@ -55,12 +63,20 @@ class DraAllocator {
     // exist, a class that does not exist. Empty when it can be tried.
     const std::string& preFilter(const std::string& pod) const;
 
+    // The DeviceClass that serves requests of an extended resource on nodes that do not advertise
+    // it: the one whose extendedResourceName it is, or <class> of
+    // deviceclass.resource.kubernetes.io/<class>; null when none does.
+    const std::string* extendedClass(const std::string& resource) const;
+
     // Whether every claim of the pod can be used on the node: the allocated ones are available
-    // there and the others can be allocated from its devices, given what is in use. Null: yes;
-    // otherwise the Filter's reason.
-    const char* filter(const std::string& pod, const std::string& node, const Labels& labels);
-    // Allocates the pod's claims on the node (after filter said yes) and holds the devices for it.
-    std::vector<ClaimResult> allocate(const std::string& pod, const std::string& node, const Labels& labels);
+    // there and the others, with the devices `extended` asks for, can be allocated from its
+    // devices, given what is in use. Null: yes; otherwise the Filter's reason.
+    const char* filter(const std::string& pod, const std::string& node, const Labels& labels,
+                       const std::vector<ExtendedDevices>& extended = {});
+    // Allocates them on the node (after filter said yes) and holds the devices for the pod. The
+    // extended resources' claim is named <pod>-extended-resources (upstream adds a random suffix).
+    std::vector<ClaimResult> allocate(const std::string& pod, const std::string& node, const Labels& labels,
+                                      const std::vector<ExtendedDevices>& extended = {});
     // Gives back the devices of every pod the ledger holds that `stillHolds` denies.
     template <class Pred> void sync(Pred stillHolds) {
         for (auto it = held_.begin(); it != held_.end();)
@@ -108,16 +124,24 @@ class DraAllocator {
     void take(const Use& use, int sign);
     void release(const Use& use) { take(use, -1); }
     std::optional<std::vector<ClaimResult>> run(const std::string& pod, const std::string& node,
-                                                const Labels& labels) const;
+                                                const Labels& labels,
+                                                const std::vector<ExtendedDevices>& extended) const;
 
     const DraObjects dra_; // its own copy: the claims and devices below point into it
     std::vector<Pool> pools_;
+    std::unordered_map<std::string, std::vector<uint32_t>> poolsOfNode_; // pools that name the node
+    std::vector<uint32_t> sharedPools_; // pools that serve by allNodes or a node selector
     std::vector<DeviceRef> devices_;
     std::map<std::tuple<std::string, std::string, std::string>, uint32_t> byName_; // driver, pool, device
     std::vector<int32_t> exclusiveUses_;                            // per device: claims holding it whole
     std::vector<DeviceAmounts> capacityUsed_;                       // per device: consumable capacity taken
     std::vector<std::map<std::string, DeviceAmounts>> counterUsed_; // per pool: counter set -> used
     std::map<std::string, const DeviceClass*> classes_;
+    std::map<std::string, uint32_t> classIndex_;
+    // Whether device d passes class c's selectors (classMatch_[d * classes + c]): -1 not asked yet.
+    // Selectors read only the device, so each is evaluated once.
+    mutable std::vector<int8_t> classMatch_;
+    std::map<std::string, std::string> extendedClasses_; // extended resource -> DeviceClass
     std::map<std::string, std::optional<DeviceSelector>> selectors_;
     struct PodClaims {
         std::vector<PodClaim> claims;

@@ -16,16 +16,21 @@ namespace gantry {
 // at kubernetes-sigs/kueue ff69552e; the Kubeflow v1 jobs other than MPIJob are commented out there).
 const std::vector<std::string>& kueueInstallFrameworks();
 
+// The Configuration's admissionFairSharing section. At namespace scope: clang 14 takes a nested
+// struct with member initializers for not default-constructible inside its enclosing class, which
+// std::optional's emplace() then inherits.
+struct KueueAdmissionFairSharing {
+    double usageHalfLifeSeconds = 0;
+    double usageSamplingIntervalSeconds = 300;
+    std::map<std::string, double> resourceWeights; // resource -> weight; absent: 1
+    bool operator==(const KueueAdmissionFairSharing&) const = default;
+};
+
 struct KueueConfig {
     bool fairSharing = false; // fairSharing present (v1beta2), or enable: true (v1beta1)
     // admissionFairSharing: present turns Admission Fair Sharing on for the ClusterQueues whose
     // admission mode asks for it (with the AdmissionFairSharing gate, on by default).
-    struct AdmissionFairSharing {
-        double usageHalfLifeSeconds = 0;
-        double usageSamplingIntervalSeconds = 300;
-        std::map<std::string, double> resourceWeights; // resource -> weight; absent: 1
-        bool operator==(const AdmissionFairSharing&) const = default;
-    };
+    using AdmissionFairSharing = KueueAdmissionFairSharing;
     std::optional<AdmissionFairSharing> admissionFairSharing;
     // LessThanOrEqualToFinalShare, LessThanInitialShare; empty = both, in that order
     std::vector<std::string> preemptionStrategies;

@@ -84,9 +84,7 @@ std::string applyPolicySetting(SchedulerPolicies& policies, const std::string& k
     }
     if (startsWith(key, "kueue.admissionFairSharing.")) {
         auto& afs = policies.kueue.admissionFairSharing;
-        // Setting a field of the section turns it on, as writing it would. (Assigned, not emplaced:
-        // clang 14 cannot default-construct a nested struct with member initializers there.)
-        if (!afs) afs = KueueConfig::AdmissionFairSharing();
+        if (!afs) afs.emplace(); // setting a field of the section turns it on, as writing it would
         const double seconds = *parseGoDuration(v);
         if (key.ends_with("usageHalfLifeTime"))
             afs->usageHalfLifeSeconds = seconds;

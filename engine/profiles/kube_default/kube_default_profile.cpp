@@ -15,9 +15,12 @@ class KubeDefaultProfile : public SchedulerProfile {
   public:
     KubeDefaultProfile(const KubeSchedulerProfile& profile, const Cluster& cluster, Diagnostics* warnings)
         : profile_(profile) {
+        // DynamicResources has work where pods use claims, or where a DeviceClass can serve an
+        // extended resource (its extendedResourceName, or deviceclass.resource.kubernetes.io/<class>).
         const bool claims = std::any_of(cluster.pods.begin(), cluster.pods.end(),
                                         [](const Pod& p) { return !p.resourceClaims.empty(); });
-        if (claims) {
+        const bool extended = !cluster.dra.deviceClasses.empty();
+        if (claims || extended) {
             dra_ = std::make_unique<k8s::DraAllocator>(cluster, warnings);
             memory_.dra = dra_.get();
         }

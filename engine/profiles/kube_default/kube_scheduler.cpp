@@ -330,9 +330,12 @@ class KubeScheduler {
 
     void bind(uint32_t t, uint32_t n, size_t qi, CycleResult& r) {
         ++generation_;
-        if (usesClaims(t))
-            for (auto& claim : dra_->allocate(st_.taskKey(t), st_.nodeName(n), st_.nodes[n].labels))
+        if (usesClaims(t)) {
+            extendedFor(t, n, extended_);
+            for (auto& claim :
+                 dra_->allocate(st_.taskKey(t), st_.nodeName(n), st_.nodes[n].labels, extended_))
                 claims_.push_back(std::move(claim));
+        }
         bindTask(t, n);
         unnominate(t);
         r.bindings[st_.taskKey(t)] = st_.nodeName(n);
@@ -392,8 +395,13 @@ class KubeScheduler {
             podsOnNode += added;
         }
         if (podsOnNode + 1 > node.maxTaskNum) fail("Too many pods");
+        // KEP-5004: an extended resource the node does not advertise, served by a DeviceClass, is
+        // DynamicResources' to allocate, not NodeResourcesFit's to count.
+        extended_.clear();
+        if (usesClaims(t)) extendedFor(t, n, extended_);
         auto check = [&](int d) {
             const int64_t want = pod.request[size_t(d)];
+            if (want > 0 && alloc[d] == 0 && !extended_.empty() && servedByDra(d)) return;
             if (want > 0 && want > alloc[d] - req[d]) {
                 fail("Insufficient " + st_.dims.name(d));
                 // Larger than the node itself: no eviction makes room (fitsRequest's Unresolvable).
@@ -406,13 +414,14 @@ class KubeScheduler {
         for (int d : st_.dims.byName())
             if (d > kPods && ((pod.presentMask >> d) & 1u) && (fits || why)) check(d);
         // Shares of a device and GPU models, as a GPU-sharing scheduler extender checks them.
-        if (pod.gpu.count > 0 && fits && !st_.gpusFit(t, n)) {
+        if (pod.gpu.count > 0 && fits && !(st_.gpuCount(n) == 0 && !extended_.empty()) &&
+            !st_.gpusFit(t, n)) {
             fail("Insufficient GPU devices");
             if (!st_.gpuModelAllowed(t, n) || pod.gpu.count > st_.gpuCount(n)) unresolvable = true;
         }
         if (!fits) return unresolvable ? Code::UnschedulableAndUnresolvable : Code::Unschedulable;
         if (usesClaims(t))
-            if (const char* reason = dra_->filter(st_.taskKey(t), st_.nodeName(n), node.labels)) {
+            if (const char* reason = dra_->filter(st_.taskKey(t), st_.nodeName(n), node.labels, extended_)) {
                 fail(reason);
                 return Code::UnschedulableAndUnresolvable;
             }
@@ -895,14 +904,40 @@ class KubeScheduler {
         return total;
     }
 
-    bool usesClaims(uint32_t t) const {
-        return dra_ && t < claimTask_.size() && claimTask_[t] && dra_->hasClaims(st_.taskKey(t));
-    }
+    // Whether DynamicResources has something to do for the pod: claims, or extended resources a
+    // DeviceClass serves.
+    bool usesClaims(uint32_t t) const { return dra_ && t < claimTask_.size() && claimTask_[t]; }
     const std::string* claimsUnusable(uint32_t t) const {
         if (!usesClaims(t)) return nullptr;
         const std::string& why = dra_->preFilter(st_.taskKey(t));
         return why.empty() ? nullptr : &why;
     }
+    // Whether a DeviceClass serves the dimension's extended resource (KEP-5004).
+    bool servedByDra(int d) {
+        if (servedDims_.size() <= size_t(d)) servedDims_.resize(size_t(d) + 1, -1);
+        int8_t& known = servedDims_[size_t(d)];
+        if (known < 0) known = d > kPods && dra_->extendedClass(st_.dims.name(d)) ? 1 : 0;
+        return known == 1;
+    }
+    // The devices the pod gets through DRA on the node, for its extended resources the node does
+    // not advertise.
+    void extendedFor(uint32_t t, uint32_t n, std::vector<k8s::ExtendedDevices>& out) {
+        out.clear();
+        const PodShape& sh = st_.shapeOf(t);
+        const int64_t* alloc = st_.nodeRow(st_.allocatable, n);
+        for (int d = kPods + 1; d < st_.D(); ++d) {
+            const int64_t want = sh.request[size_t(d)];
+            if (want <= 0 || alloc[d] != 0 || !servedByDra(d)) continue;
+            out.push_back({*dra_->extendedClass(st_.dims.name(d)), (want + 999) / 1000});
+        }
+    }
+    bool shapeServedByDra(uint32_t shape) {
+        const PodShape& sh = st_.shapes[shape];
+        for (int d = kPods + 1; d < st_.D(); ++d)
+            if (sh.request[size_t(d)] > 0 && servedByDra(d)) return true;
+        return false;
+    }
+
     // The tasks that use or hold claims, looked up by name once (a state's tasks do not change
     // names); then the pods that left (finished, evicted) give their devices back.
     void syncClaims() {
@@ -911,7 +946,8 @@ class KubeScheduler {
             claimTaskIndex_.clear();
             for (uint32_t t = 0; t < st_.tasks.size(); ++t) {
                 std::string key = st_.taskKey(t);
-                if (!dra_->hasClaims(key) && !dra_->holds(key)) continue;
+                if (!dra_->hasClaims(key) && !dra_->holds(key) && !shapeServedByDra(st_.tasks[t].shape))
+                    continue;
                 claimTask_[t] = 1;
                 claimTaskIndex_.emplace(std::move(key), t);
             }
@@ -961,6 +997,8 @@ class KubeScheduler {
     k8s::DraAllocator* dra_;
     std::vector<k8s::ClaimResult>& claims_;
     std::vector<uint8_t>& claimTask_;
+    std::vector<int8_t> servedDims_; // per dimension: served by a DeviceClass (1), not (0), unknown (-1)
+    std::vector<k8s::ExtendedDevices> extended_;
     std::unordered_map<std::string, uint32_t>& claimTaskIndex_;
     uint32_t toFind_ = 0;                // numFeasibleNodesToFind for this cluster and profile
     uint64_t stamp_ = 0;                 // marks the entries below of the current pod
