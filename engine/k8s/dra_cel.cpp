@@ -1,3 +1,5 @@
+// The device-selector CEL of dra_cel.h: a recursive-descent parser into a flat node list (operands
+// before the node that uses them), and an evaluator of those nodes over one device.
 #include "k8s/dra_cel.h"
 
 #include "model/quantity.h"
