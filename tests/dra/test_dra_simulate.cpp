@@ -43,6 +43,15 @@ class DraSimulateTest : public QObject {
         QCOMPARE(both["wait_seconds"]["max"].get<double>(), 0.0);
         QCOMPARE(both["end_seconds"].get<double>(), 3600.0);
     }
+
+    // A GPU job arriving after a CPU job finished (its pod may take the CPU pod's task slot) still
+    // waits for the device: 20 min arrival, the first GPU job ends at 60 min, so 40 min of wait.
+    void aLaterPodWaitsForTheDeviceWhateverSlotItTakes() {
+        const auto r = simulate(QString(GANTRY_TEST_DATA) + "/dra/slot-reuse.yaml");
+        QCOMPARE(r["jobs"]["completed"].get<int>(), 3);
+        QCOMPARE(r["wait_seconds"]["max"].get<double>(), 2400.0);
+        QCOMPARE(r["end_seconds"].get<double>(), 7200.0);
+    }
 };
 
 GANTRY_TEST(DraSimulateTest)

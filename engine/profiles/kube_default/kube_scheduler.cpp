@@ -64,8 +64,8 @@ class KubeScheduler {
     KubeScheduler(ClusterState& st, const KubeSchedulerProfile& p, KubeSchedulerMemory& memory,
                   bool answerLikePods)
         : st_(st), profile_(p), checks_(memory.checks), search_(memory.search), dra_(memory.dra),
-          claims_(memory.claims), claimTask_(memory.claimTask), claimTaskIndex_(memory.claimTaskIndex),
-          answerLikePods_(answerLikePods) {
+          claims_(memory.claims), claimTask_(memory.claimTask), claimTaskId_(memory.claimTaskId),
+          claimTaskIndex_(memory.claimTaskIndex), answerLikePods_(answerLikePods) {
         weights_ = {{"NodeResourcesFit", 1},  {"NodeResourcesBalancedAllocation", 1},
                     {"TaintToleration", 3},   {"NodeAffinity", 2},
                     {"PodTopologySpread", 2}, {"InterPodAffinity", 2},
@@ -906,8 +906,23 @@ class KubeScheduler {
 
     // Whether DynamicResources has something to do for the pod: claims, or extended resources a
     // DeviceClass serves.
-    bool usesClaims(uint32_t t) const { return dra_ && t < claimTask_.size() && claimTask_[t]; }
-    const std::string* claimsUnusable(uint32_t t) const {
+    bool usesClaims(uint32_t t) {
+        if (!dra_) return false;
+        if (claimTask_.size() <= t) {
+            claimTask_.resize(st_.tasks.size(), 0);
+            claimTaskId_.resize(st_.tasks.size(), ~uint64_t(0));
+        }
+        const TaskRec& task = st_.tasks[t];
+        const uint64_t id = (uint64_t(task.name) << 32) | task.shape;
+        if (claimTaskId_[t] != id) {
+            claimTaskId_[t] = id;
+            std::string key = st_.taskKey(t);
+            claimTask_[t] = dra_->hasClaims(key) || dra_->holds(key) || shapeServedByDra(task.shape);
+            if (claimTask_[t]) claimTaskIndex_[std::move(key)] = t;
+        }
+        return claimTask_[t] != 0;
+    }
+    const std::string* claimsUnusable(uint32_t t) {
         if (!usesClaims(t)) return nullptr;
         const std::string& why = dra_->preFilter(st_.taskKey(t));
         return why.empty() ? nullptr : &why;
@@ -938,24 +953,15 @@ class KubeScheduler {
         return false;
     }
 
-    // The tasks that use or hold claims, looked up by name once (a state's tasks do not change
-    // names); then the pods that left (finished, evicted) give their devices back.
+    // The pods that left (finished, evicted, their task slot taken by another pod) give their
+    // devices back.
     void syncClaims() {
-        if (claimTask_.size() != st_.tasks.size()) {
-            claimTask_.assign(st_.tasks.size(), 0);
-            claimTaskIndex_.clear();
-            for (uint32_t t = 0; t < st_.tasks.size(); ++t) {
-                std::string key = st_.taskKey(t);
-                if (!dra_->hasClaims(key) && !dra_->holds(key) && !shapeServedByDra(st_.tasks[t].shape))
-                    continue;
-                claimTask_[t] = 1;
-                claimTaskIndex_.emplace(std::move(key), t);
-            }
-        }
+        if (claimTaskIndex_.empty()) // the first cycle: the pods that hold claims of the snapshot
+            for (uint32_t t = 0; t < st_.tasks.size(); ++t) usesClaims(t);
         dra_->sync([&](const std::string& pod) {
             if (pod.empty()) return true; // a claim reserved for no pod stays allocated
             auto it = claimTaskIndex_.find(pod);
-            if (it == claimTaskIndex_.end()) return false;
+            if (it == claimTaskIndex_.end() || st_.taskKey(it->second) != pod) return false; // gone
             const TaskStatus s = st_.tasks[it->second].status;
             return s != TaskStatus::Pending && s != TaskStatus::NotCreated && s != TaskStatus::Succeeded &&
                    s != TaskStatus::Failed && s != TaskStatus::Releasing;
@@ -997,6 +1003,7 @@ class KubeScheduler {
     k8s::DraAllocator* dra_;
     std::vector<k8s::ClaimResult>& claims_;
     std::vector<uint8_t>& claimTask_;
+    std::vector<uint64_t>& claimTaskId_;
     std::vector<int8_t> servedDims_; // per dimension: served by a DeviceClass (1), not (0), unknown (-1)
     std::vector<k8s::ExtendedDevices> extended_;
     std::unordered_map<std::string, uint32_t>& claimTaskIndex_;

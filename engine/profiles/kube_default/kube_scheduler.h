@@ -47,8 +47,10 @@ struct KubeSchedulerMemory {
     // allocated, in binding order.
     k8s::DraAllocator* dra = nullptr;
     std::vector<k8s::ClaimResult> claims;
-    // The state's tasks that use or hold claims (by index, and by key), found once per task count.
+    // Whether each task of the state uses or holds claims, with the (name, shape) it was worked out
+    // for (a task slot is reused by another pod), and the tasks that do by key.
     std::vector<uint8_t> claimTask;
+    std::vector<uint64_t> claimTaskId;
     std::unordered_map<std::string, uint32_t> claimTaskIndex;
 };
 
