@@ -192,4 +192,44 @@ void readDraGpus(Cluster& cluster) {
     }
 }
 
+DraGpuHold draGpusHeld(const Cluster& cluster, const Pod& pod) {
+    DraGpuHold hold;
+    if (pod.resourceClaims.empty() || pod.nodeName.empty()) return hold;
+    // The node's physical GPUs in slice order, and its devices by (pool, name).
+    std::map<std::string, int32_t> gpuIndex;                              // uuid (or device name) -> index
+    std::map<std::pair<std::string, std::string>, const Device*> devices; // (pool, device)
+    for (const auto& slice : cluster.dra.resourceSlices) {
+        if (slice.driver != kNvidiaGpuDriver || slice.nodeName != pod.nodeName) continue;
+        for (const auto& d : slice.devices) {
+            devices[{slice.pool, d.name}] = &d;
+            const std::string type = text(d, slice.driver, "type");
+            std::string id =
+                type == "gpu" ? text(d, slice.driver, "uuid") : text(d, slice.driver, "parentUUID");
+            if (type != "gpu" && type != "mig") continue;
+            if (id.empty()) id = d.name;
+            gpuIndex.try_emplace(id, int32_t(gpuIndex.size()));
+        }
+    }
+    for (const auto& ref : pod.resourceClaims) {
+        const std::string name =
+            !ref.resourceClaimName.empty() ? ref.resourceClaimName : ref.generatedClaimName;
+        for (const auto& claim : cluster.dra.resourceClaims) {
+            if (claim.ns != pod.ns || claim.name != name || !claim.allocation) continue;
+            for (const auto& a : claim.allocation->devices) {
+                auto it = devices.find({a.pool, a.device});
+                if (a.driver != kNvidiaGpuDriver || it == devices.end()) continue;
+                const Device& d = *it->second;
+                const std::string type = text(d, a.driver, "type");
+                if (type == "gpu") {
+                    std::string uuid = text(d, a.driver, "uuid");
+                    hold.gpus.push_back(gpuIndex[uuid.empty() ? d.name : uuid]);
+                } else if (type == "mig") {
+                    hold.migProfiles.push_back(text(d, a.driver, "profile"));
+                }
+            }
+        }
+    }
+    return hold;
+}
+
 } // namespace gantry

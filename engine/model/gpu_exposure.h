@@ -8,6 +8,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace gantry {
 
@@ -48,6 +49,15 @@ void readDevicePluginGpus(const ResourceList& allocatable, const Labels& labels,
 // plugin does not: their physical GPUs (a GPU split into MIG devices once), model, memory and MIG
 // devices per profile. GPU feature discovery's labels on such nodes describe the same GPUs.
 void readDraGpus(Cluster& cluster);
+
+// What a pod holds through its allocated claims of the NVIDIA DRA driver's devices on its node:
+// whole GPUs by their index among the node's physical GPUs (in the order its slices list them, a
+// MIG device standing for its parent), and MIG instances by profile.
+struct DraGpuHold {
+    std::vector<int32_t> gpus;
+    std::vector<std::string> migProfiles;
+};
+DraGpuHold draGpusHeld(const Cluster& cluster, const Pod& pod);
 
 // The NVIDIA DRA driver's name.
 inline constexpr std::string_view kNvidiaGpuDriver = "gpu.nvidia.com";

@@ -3,6 +3,7 @@
 #include "fragmentation/fragmentation.h"
 #include "gpumap/fragmentation_view.h"
 #include "gpumap/gpu_occupancy.h"
+#include "snapshot/snapshot_importer.h"
 #include "studio_test_support.h"
 #include "test_registry.h"
 
@@ -74,6 +75,35 @@ class GpuOccupancyTest : public QObject {
         QCOMPARE(int(occ.usedMilli[2]), 0);
         QCOMPARE(occ.allocatedMilli, int64_t(1000 + 3 * 1000 / 7)); // the whole GPU and the 3g instance
         QCOMPARE(occ.unplacedMilli, int64_t(0));
+    }
+
+    // Devices held through allocated DRA claims are drawn as held: a whole H100 (gpu-0, the first of
+    // its node's slice) and a 3g.40gb MIG device of an A100 (restated case 210, the NVIDIA DRA driver's
+    // devices).
+    void draClaimsHoldTheirDevices() {
+        SnapshotImporter importer;
+        importer.addFile(std::string(GANTRY_TEST_DATA) +
+                         "/conformance/dra-mig-restated/210-inspect-dra-claims-and-pods/snapshot.yaml");
+        Diagnostics d;
+        const Cluster c = importer.finish(d);
+        std::vector<std::string> jobs, queues;
+        auto placements = placementsFromCluster(c, &jobs, &queues);
+        auto occ = buildOccupancy(c, placements, jobs, queues);
+        int h100 = -1, a100 = -1;
+        for (size_t i = 0; i < c.nodes.size(); ++i) {
+            if (c.nodes[i].name == "h100-dra-01") h100 = int(i);
+            if (c.nodes[i].name == "a100-dra-mig-02") a100 = int(i);
+        }
+        QVERIFY(h100 >= 0 && a100 >= 0);
+        QCOMPARE(int(occ.usedMilli[size_t(occ.gpuIndex(h100, 0))]), 1000);
+        for (int g = 1; g < occ.gpuCount(h100); ++g)
+            QCOMPARE(int(occ.usedMilli[size_t(occ.gpuIndex(h100, g))]), 0);
+        int held = 0;
+        for (int g = 0; g < occ.gpuCount(a100); ++g)
+            for (int i = occ.migOffset[size_t(occ.gpuIndex(a100, g))];
+                 i < occ.migOffset[size_t(occ.gpuIndex(a100, g)) + 1]; ++i)
+                held += occ.migSlots[size_t(i)].job >= 0 && occ.migSlots[size_t(i)].profile == "3g.40gb";
+        QCOMPARE(held, 1);
     }
 
     void labClusterOccupancyMatchesItsPods() {

@@ -51,17 +51,26 @@ std::vector<GpuPlacement> placementsFromCluster(const Cluster& cluster, std::vec
             continue;
         auto node = nodeIndex.find(pod.nodeName);
         if (node == nodeIndex.end()) continue;
-        const GpuRequest gpu = podGpuRequest(pod.requests, pod.gpu);
+        GpuRequest gpu = podGpuRequest(pod.requests, pod.gpu);
+        std::vector<int32_t> indices = pod.gpuIndices;
         std::vector<std::string> mig;
         for (const auto& [name, amount] : pod.requests)
             if (auto profile = migProfileOfResource(name); !profile.empty())
                 for (int64_t i = 0; i < amount / 1000; ++i) mig.push_back(profile);
+        // Devices its allocated DRA claims hold on the node.
+        DraGpuHold dra = draGpusHeld(cluster, pod);
+        if (!dra.gpus.empty()) {
+            gpu.count = int32_t(dra.gpus.size());
+            gpu.milliPerGpu = 1000;
+            indices = dra.gpus;
+        }
+        mig.insert(mig.end(), dra.migProfiles.begin(), dra.migProfiles.end());
         if (gpu.count <= 0 && mig.empty()) continue;
         GpuPlacement p;
         p.node = node->second;
         p.gpu = gpu;
         p.migProfiles = std::move(mig);
-        p.indices = pod.gpuIndices;
+        p.indices = std::move(indices);
         p.cpuMilli = pod.requests.get(res::Cpu);
         std::string job = pod.key();
         std::string queue;
