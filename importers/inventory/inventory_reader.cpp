@@ -3,6 +3,7 @@
 #include "gantry/workload_reader.h"
 #include "kubernetes/k8s_fields.h"
 #include "model/cluster_check.h"
+#include "model/gpu_exposure.h"
 #include "model/layout_hypernodes.h"
 #include "yaml/yaml_reader.h"
 
@@ -39,6 +40,46 @@ const std::string& labelFor(Builder& b, const Y& where, const std::string& level
 }
 
 // Taints as mappings or in kubectl's short form "key=value:Effect".
+// gpu.mig: some of the pool's GPUs split into MIG instances, as the NVIDIA device plugin's mixed
+// strategy offers them (nvidia.com/mig-<profile> per profile, nvidia.com/gpu for the rest). The
+// instances must fit the split GPUs (7 compute and 8 memory slices each, NVIDIA's MIG user guide).
+// Returns how many GPUs are split.
+int32_t readMigLayout(const Y& gpu, GpuDevices& gpus, ResourceList& alloc, Labels& labels) {
+    auto mig = gpu["mig"];
+    if (!mig.present()) return 0;
+    mig.checkKeys("pool gpu mig", {"gpus", "instances"});
+    if (gpus.resourceName != res::NvidiaGpu)
+        mig.fail("MIG is NVIDIA's: the GPU resource must be nvidia.com/gpu");
+    const int32_t split = mig["gpus"].i32(0);
+    if (split < 1 || split > gpus.count)
+        (mig["gpus"].present() ? mig["gpus"] : mig)
+            .fail("mig.gpus must be between 1 and the pool's GPU count (" + std::to_string(gpus.count) + ")");
+    const double memoryGB = gpuMemoryGB(gpus);
+    int64_t compute = 0, memory = 0;
+    for (const auto& [profile, count] : mig["instances"].entries()) {
+        auto p = parseMigProfile(profile);
+        if (!p) count.fail("'" + profile + "' is not a MIG profile (such as 1g.10gb or 3g.40gb)");
+        const int32_t n = count.i32(0);
+        if (n < 1) count.fail("a MIG profile's instances must be at least 1");
+        if (n > migInstancesPerGpu(*p, memoryGB) * split)
+            count.fail(std::to_string(n) + " instances of " + profile + " do not fit " +
+                       std::to_string(split) + " GPU(s): at most " +
+                       std::to_string(migInstancesPerGpu(*p, memoryGB)) + " a GPU");
+        compute += int64_t(n) * p->computeSlices;
+        memory += int64_t(n) * migMemorySlices(*p, memoryGB);
+        gpus.mig.push_back(MigSlices{profile, n});
+        alloc.set("nvidia.com/mig-" + profile, int64_t(n) * 1000);
+    }
+    if (gpus.mig.empty()) mig.fail("mig needs instances: {PROFILE: count}");
+    if (compute > 7 * split || memory > 8 * split)
+        mig["instances"].fail("the instances take " + std::to_string(compute) + " compute and " +
+                              std::to_string(memory) + " memory slices; " + std::to_string(split) +
+                              " GPU(s) have " + std::to_string(7 * split) + " and " +
+                              std::to_string(8 * split));
+    labels.try_emplace("nvidia.com/mig.strategy", "mixed");
+    return split;
+}
+
 std::vector<Taint> readPoolTaints(const Y& node) {
     std::vector<Taint> out;
     for (const auto& t : node.items()) {
@@ -94,7 +135,7 @@ void readPool(Builder& b, const Y& pool, std::set<std::string>& names) {
     Labels labels = p["labels"].stringMap();
     auto gpu = p["gpu"];
     if (gpu.present()) {
-        gpu.checkKeys("pool gpu", {"model", "count", "memory", "resource"});
+        gpu.checkKeys("pool gpu", {"model", "count", "memory", "resource", "mig"});
         gpus.model = gpu["model"].str();
         gpus.count = gpu["count"].i32(0);
         if (gpus.count < 1)
@@ -103,10 +144,15 @@ void readPool(Builder& b, const Y& pool, std::set<std::string>& names) {
         gpus.resourceName = gpu["resource"].str(std::string(res::NvidiaGpu));
         if (alloc.has(gpus.resourceName))
             gpu["resource"].fail(gpus.resourceName + " is also listed under resources");
-        alloc.set(gpus.resourceName, int64_t(gpus.count) * 1000);
-        // The labels NVIDIA's GPU feature discovery puts on a node.
+        const int32_t migGpus = readMigLayout(gpu, gpus, alloc, labels);
+        alloc.set(gpus.resourceName, int64_t(gpus.count - migGpus) * 1000);
+        // The labels NVIDIA's GPU feature discovery puts on a node: gpu.count counts every GPU.
         if (!gpus.model.empty()) labels.try_emplace("nvidia.com/gpu.product", gpus.model);
         labels.try_emplace("nvidia.com/gpu.count", std::to_string(gpus.count));
+        if (migGpus > 0) {
+            gpus.physical = gpus.count;
+            gpus.count -= migGpus; // what nvidia.com/gpu offers: the GPUs not in MIG mode
+        }
         if (gpus.memoryBytes > 0)
             labels.try_emplace("nvidia.com/gpu.memory", std::to_string(gpus.memoryBytes >> 20));
     }

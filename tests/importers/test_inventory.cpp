@@ -172,6 +172,37 @@ class InventoryTest : public QObject {
             5400.5);
     }
 
+    // A pool whose device plugin runs the MIG mixed strategy: two of eight A100-80GB split into seven
+    // 1g.10gb and two 3g.40gb (the NVIDIA MIG user guide's profiles: seven 1g.10gb fill one GPU, two
+    // 3g.40gb another); nvidia.com/gpu offers the other six.
+    void migPool() {
+        Inventory inv = parse("pools:\n- name: a100\n  count: 2\n  cpu: 128\n  memory: 1Ti\n"
+                              "  gpu:\n    model: NVIDIA-A100-SXM4-80GB\n    count: 8\n    memory: 80Gi\n"
+                              "    mig: {gpus: 2, instances: {1g.10gb: 7, 3g.40gb: 2}}\n");
+        const Node& n = inv.cluster.nodes.front();
+        QCOMPARE(n.gpus.count, 6);
+        QCOMPARE(n.gpus.physicalGpus(), 8);
+        QCOMPARE(n.gpus.mig.size(), size_t(2));
+        QCOMPARE(n.allocatable.get("nvidia.com/gpu"), int64_t(6000));
+        QCOMPARE(n.allocatable.get("nvidia.com/mig-1g.10gb"), int64_t(7000));
+        QCOMPARE(n.allocatable.get("nvidia.com/mig-3g.40gb"), int64_t(2000));
+        QCOMPARE(n.labels.at("nvidia.com/gpu.count"), std::string("8"));
+        QCOMPARE(n.labels.at("nvidia.com/mig.strategy"), std::string("mixed"));
+        // Three 3g.40gb on one GPU: at most two fit a GPU.
+        QVERIFY(parseError("pools:\n- name: a100\n  count: 1\n  cpu: 8\n  memory: 8Gi\n  gpu:\n"
+                           "    model: NVIDIA-A100-SXM4-80GB\n    count: 8\n    memory: 80Gi\n"
+                           "    mig: {gpus: 1, instances: {3g.40gb: 3}}\n")
+                    .contains("3 instances of 3g.40gb do not fit 1 GPU(s): at most 2 a GPU"));
+        // A mix that no GPU count holds: two 3g.40gb and a 2g.20gb on one GPU (8 compute slices).
+        QVERIFY(parseError("pools:\n- name: a100\n  count: 1\n  cpu: 8\n  memory: 8Gi\n  gpu:\n"
+                           "    model: NVIDIA-A100-SXM4-80GB\n    count: 8\n    memory: 80Gi\n"
+                           "    mig: {gpus: 1, instances: {3g.40gb: 2, 2g.20gb: 1}}\n")
+                    .contains("inv.yaml:13:"));
+        QVERIFY(parseError("pools:\n- name: a100\n  count: 1\n  cpu: 8\n  memory: 8Gi\n  gpu:\n"
+                           "    count: 8\n    mig: {gpus: 1, instances: {big: 1}}\n")
+                    .contains("'big' is not a MIG profile"));
+    }
+
     void locatedErrors_data() {
         QTest::addColumn<QString>("body");
         QTest::addColumn<QString>("expected");
