@@ -289,7 +289,7 @@ std::vector<PoolSummary> nodePools(const Cluster& cluster) {
         std::string pool = nodePoolOf(n);
         if (pool.empty()) continue;
         auto [it, inserted] = index.try_emplace(pool, out.size());
-        if (inserted) out.push_back({pool, 0, 0, n.gpus.count, n.gpus.model});
+        if (inserted) out.push_back({pool, 0, 0, n.gpus.physicalGpus(), n.gpus.model});
         PoolSummary& s = out[it->second];
         ++s.nodes;
         if (!busy.count(n.name)) ++s.removable;
@@ -299,7 +299,7 @@ std::vector<PoolSummary> nodePools(const Cluster& cluster) {
 
 PoolSummary summaryOf(const Cluster& cluster, const NodeType& type) {
     if (type.templateNode)
-        return {type.name, 0, 0, type.templateNode->gpus.count, type.templateNode->gpus.model};
+        return {type.name, 0, 0, type.templateNode->gpus.physicalGpus(), type.templateNode->gpus.model};
     for (auto& p : nodePools(cluster))
         if (p.name == type.name) return p;
     return {type.name, 0, 0, 0, {}};

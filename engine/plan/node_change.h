@@ -20,8 +20,8 @@ std::string nodePoolOf(const Node& node);
 struct PoolSummary {
     std::string name;
     int64_t nodes = 0;
-    int64_t removable = 0; // nodes no pod of the cluster is bound to
-    int32_t gpusPerNode = 0;
+    int64_t removable = 0;   // nodes no pod of the cluster is bound to
+    int32_t gpusPerNode = 0; // physical GPUs (a GPU split into MIG instances once)
     std::string gpuModel;
 };
 // The cluster's pools in the order their first node appears.

@@ -177,8 +177,12 @@ void printPlan(std::ostream& out, const plan::PlanResult& r, const plan::PlanReq
             out << (n > 0   ? "add " + std::to_string(n) + " " + what
                     : n < 0 ? "remove " + std::to_string(-n) + " " + what
                             : "no change to the " + what);
-            if (!request.types[0].templateNode && !ctx.pools.empty())
+            if (!request.types[0].templateNode && !ctx.pools.empty()) {
                 out << " (" << ctx.pools[0].nodes + n << " in the pool, " << ctx.pools[0].nodes << " now)";
+                // In physical GPUs too: a GPU split into MIG instances counts once.
+                if (ctx.pools[0].gpusPerNode > 0)
+                    out << ", " << (ctx.pools[0].nodes + n) * ctx.pools[0].gpusPerNode << " GPUs";
+            }
         }
         out << ": every SLO holds for all " << request.seeds.size() << " seeds\n";
         for (size_t k = 0; a && k < request.slos.size(); ++k) {

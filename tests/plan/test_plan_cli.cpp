@@ -5,6 +5,7 @@
 #include "cli_run.h"
 #include "test_registry.h"
 
+#include <QRegularExpression>
 #include <QtTest>
 #include <nlohmann/json.hpp>
 
@@ -111,9 +112,22 @@ class PlanCliTest : public QObject {
         const auto text = runGantry(
             {"plan", kGangPool, "--node-type", "gpu", "--slo", "wait.max<30m", "--min", "1", "--max", "16"});
         QCOMPARE(text.code, 0);
-        QVERIFY2(text.out.contains("Answer: add 7 gpu nodes (8 in the pool, 1 now)"), qPrintable(text.out));
+        QVERIFY2(text.out.contains("Answer: add 7 gpu nodes (8 in the pool, 1 now), 64 GPUs"),
+                 qPrintable(text.out));
         QVERIFY(text.out.contains("one node fewer (+6) fails: wait.max 1h"));
         QVERIFY(text.out.contains("Monotonic assumption: held at every point tried."));
+    }
+
+    // The answer in physical GPUs: a pool whose nodes split two of eight GPUs into MIG instances
+    // counts eight GPUs a node (not the six nvidia.com/gpu offers, nor the instances).
+    void answerCountsPhysicalGpus() {
+        const auto r = runGantry({"plan", QString(GANTRY_TEST_DATA) + "/plan/mig-pool.yaml", "--node-type",
+                                  "a100", "--slo", "wait.p95<2h"});
+        QCOMPARE(r.code, 0);
+        QRegularExpression answer("\\((\\d+) in the pool, 4 now\\), (\\d+) GPUs");
+        const auto m = answer.match(r.out);
+        QVERIFY2(m.hasMatch(), qPrintable(r.out));
+        QCOMPARE(m.captured(2).toInt(), 8 * m.captured(1).toInt());
     }
 
     void rangeThatCannotMeetTheSlos() {
