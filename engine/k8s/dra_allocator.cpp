@@ -72,7 +72,6 @@ DraAllocator::DraAllocator(const Cluster& cluster, std::vector<Diagnostic>* warn
         const auto& s = dra.resourceSlices[i];
         slicesOf[{s.driver, s.pool}].push_back(i);
     }
-    counterUsed_.clear();
     for (auto& [id, slices] : slicesOf) {
         int64_t generation = 0;
         for (uint32_t i : slices) generation = std::max(generation, dra.resourceSlices[i].poolGeneration);
@@ -405,13 +404,9 @@ DraAllocator::run(const std::string& pod, const std::string& node, const Labels&
     const PodClaim extendedClaim{pod + "-extended-resources", &extendedSpec, nullptr};
     static const std::vector<PodClaim> none;
     for (const auto& claim : it == pods_.end() ? none : it->second.claims) {
-        if (claim.allocated) {
-            bool here = claim.allocated->nodeSelector.empty();
-            for (const auto& term : claim.allocated->nodeSelector) here = here || matches(term, labels, node);
-            if (!here) return std::nullopt;
-            continue;
-        }
-        c.claims.push_back(&claim);
+        bool allocated = false;
+        if (!usableOn(claim, node, labels, &allocated)) return std::nullopt;
+        if (!allocated) c.claims.push_back(&claim);
     }
     if (!extended.empty()) c.claims.push_back(&extendedClaim);
     c.pools = poolsFor(node, labels);
@@ -434,15 +429,24 @@ const char* DraAllocator::filter(const std::string& pod, const std::string& node
                                  const std::vector<ExtendedDevices>& extended) {
     auto it = pods_.find(pod);
     if (it == pods_.end() && extended.empty()) return nullptr;
+    bool allocated = false;
     if (it != pods_.end())
         for (const auto& claim : it->second.claims)
-            if (claim.allocated) {
-                bool here = claim.allocated->nodeSelector.empty();
-                for (const auto& term : claim.allocated->nodeSelector)
-                    here = here || matches(term, labels, node);
-                if (!here) return kClaimNotAvailableOnNode;
-            }
+            if (!usableOn(claim, node, labels, &allocated)) return kClaimNotAvailableOnNode;
     return run(pod, node, labels, extended) ? nullptr : kCannotAllocateAllClaims;
+}
+
+bool DraAllocator::usableOn(const PodClaim& claim, const std::string& node, const Labels& labels,
+                            bool* allocated) const {
+    if (claim.allocated) {
+        *allocated = true;
+        bool here = claim.allocated->nodeSelector.empty();
+        for (const auto& term : claim.allocated->nodeSelector) here = here || matches(term, labels, node);
+        return here;
+    }
+    auto mine = allocatedOn_.find(claim.key);
+    *allocated = mine != allocatedOn_.end();
+    return !*allocated || mine->second == node;
 }
 
 std::vector<ClaimResult> DraAllocator::allocate(const std::string& pod, const std::string& node,
@@ -451,6 +455,10 @@ std::vector<ClaimResult> DraAllocator::allocate(const std::string& pod, const st
     auto result = run(pod, node, labels, extended);
     if (!result) return {};
     auto& holder = held_[pod];
+    for (const auto& claim : *result) {
+        allocatedOn_[claim.claim] = node;
+        claimsOf_[pod].push_back(claim.claim);
+    }
     for (const auto& claim : *result)
         for (const auto& a : claim.devices) {
             Use use{byName_.at({a.driver, a.pool, a.device}), a.consumedCapacity};

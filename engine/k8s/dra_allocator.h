@@ -77,11 +77,16 @@ class DraAllocator {
     // extended resources' claim is named <pod>-extended-resources (upstream adds a random suffix).
     std::vector<ClaimResult> allocate(const std::string& pod, const std::string& node, const Labels& labels,
                                       const std::vector<ExtendedDevices>& extended = {});
-    // Gives back the devices of every pod the ledger holds that `stillHolds` denies.
+    // Gives back the devices of every pod the ledger holds that `stillHolds` denies, and forgets the
+    // claims it allocated for them.
     template <class Pred> void sync(Pred stillHolds) {
         for (auto it = held_.begin(); it != held_.end();)
             if (!stillHolds(it->first)) {
                 for (const auto& use : it->second) release(use);
+                if (auto c = claimsOf_.find(it->first); c != claimsOf_.end()) {
+                    for (const auto& claim : c->second) allocatedOn_.erase(claim);
+                    claimsOf_.erase(c);
+                }
                 it = held_.erase(it);
             } else {
                 ++it;
@@ -149,6 +154,14 @@ class DraAllocator {
     };
     std::map<std::string, PodClaims> pods_;
     std::map<std::string, std::vector<Use>> held_; // pod -> devices it holds through its claims
+    // Claims this ledger allocated -> their node (a claim several pods name is allocated once, and
+    // the others use it there), and each holder's claims.
+    std::map<std::string, std::string> allocatedOn_;
+    std::map<std::string, std::vector<std::string>> claimsOf_;
+    // Whether an allocated claim can be used on the node (its allocation's node selector, or the
+    // node this ledger allocated it on); *allocated: whether it is allocated at all.
+    bool usableOn(const PodClaim& claim, const std::string& node, const Labels& labels,
+                  bool* allocated) const;
 };
 
 } // namespace gantry::engine::k8s

@@ -97,8 +97,7 @@ void readDevicePluginGpus(const ResourceList& allocatable, const Labels& labels,
         gpus.mig.push_back(MigSlices{profile, int32_t(amount / 1000)});
         migInstances += amount / 1000;
     }
-    const double gpuGB = gpus.memoryBytes > 0 ? double(gpus.memoryBytes) / 1e9 : memoryGBInName(product);
-
+    const double gpuGB = gpuMemoryGB(gpus); // the model is gpu.product's here
     if (!gpus.mig.empty()) {
         // gpu.count counts every physical GPU of the model, MIG-enabled ones included.
         if (auto n = labelNumber(labels, "nvidia.com/gpu.count"); n && *n > 0) {
