@@ -21,9 +21,9 @@ rules='
 engine:
 engine/model:
 engine/state: engine/model
-engine/k8s: engine/model engine/state
+engine/k8s: engine/model engine/state engine/profile
 engine/profile: engine/model engine/state
-engine/profile/registry.cpp: engine/model engine/state engine/profile engine/profiles
+engine/profiles/factory.cpp: engine/model engine/state engine/profile engine/profiles
 engine/profiles/*: engine/model engine/state engine/k8s engine/profile engine/fragmentation
 engine/fragmentation: engine/model engine/state engine/trace
 engine/workload: engine/model
@@ -145,6 +145,21 @@ grep -nE '^[[:space:]]*#[[:space:]]*include[[:space:]]*[<"]' $sources |
             }
         }
         if (ncand == 0) next # a system, third-party or generated header
+        # Profiles are reached at the edge: a profile does not look the others up in the list of
+        # profiles (it calls a library, as Kueue calls k8s/kube_scheduler.h), and nothing outside the
+        # engine includes the internals of a profile (only profile/registry.h and its NAME_profile.h).
+        for (i = 1; i <= ncand; i++) {
+            if (under(file, "engine/profiles") && file != "engine/profiles/factory.cpp" &&
+                cand[i] == "engine/profile/registry.h") {
+                printf "%s:%s: includes %s: a profile does not look up other profiles by name (the list is for the edge; share a library under engine/k8s or engine/state instead)\n", file, line, shown
+                bad++
+            }
+            if (!under(file, "engine") && under(cand[i], "engine/profiles") &&
+                cand[i] !~ /^engine\/profiles\/[^\/]+\/[^\/]+_profile\.h$/) {
+                printf "%s:%s: includes %s, a profile'"'"'s internals; outside the engine a profile is reached through profile/registry.h or its profiles/NAME/NAME_profile.h\n", file, line, shown
+                bad++
+            }
+        }
         ok = 0
         for (i = 1; i <= ncand; i++) if (allowed(cand[i], file, rule)) ok = 1
         if (!ok) {
@@ -161,4 +176,13 @@ grep -nE '^[[:space:]]*#[[:space:]]*include[[:space:]]*[<"]' $sources |
             exit 1
         }
     }'
+# A profile that names another to the registry reaches it by name, whatever it includes.
+# shellcheck disable=SC2086
+byname=$(grep -nE '(findProfile|profiles)[[:space:]]*\(' $(cxx_files engine/profiles) /dev/null |
+    grep -v '^engine/profiles/factory.cpp:' | grep -vE '^[^:]+:[0-9]+:[[:space:]]*//' || true)
+if [ -n "$byname" ]; then
+    printf '%s: a profile looks up another profile by name (share a library instead)\n' "$byname"
+    echo "check-layers: profiles reaching others by name (scripts/check-layers.sh)"
+    exit 1
+fi
 echo "check-layers: the includes under ${folders% } follow the layer rules"

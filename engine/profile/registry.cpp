@@ -1,11 +1,5 @@
-// The one list of scheduler profiles. Adding a scheduler: its folder under engine/profiles/ with a
-// profileInfo() function, and one line here (docs/architecture.md, "Add a scheduler profile").
+// The list of scheduler profiles, as the factory (engine/profiles/factory.cpp) fills it.
 #include "profile/registry.h"
-
-#include "profiles/kube_default/kube_default_profile.h"
-#include "profiles/kueue/kueue_profile.h"
-#include "profiles/volcano/volcano_profile.h"
-#include "profiles/yunikorn/yunikorn_profile.h"
 
 #include <algorithm>
 
@@ -34,9 +28,11 @@ ProfileInfo warnAboutClaims(ProfileInfo info) {
 } // namespace
 
 const std::vector<ProfileInfo>& profiles() {
-    static const std::vector<ProfileInfo> all = {
-        warnAboutClaims(volcano::profileInfo()), warnAboutClaims(kueue::profileInfo()),
-        warnAboutClaims(yunikorn::profileInfo()), warnAboutClaims(kube_default::profileInfo())};
+    static const std::vector<ProfileInfo> all = [] {
+        std::vector<ProfileInfo> list = profileFactory();
+        for (auto& info : list) info = warnAboutClaims(std::move(info));
+        return list;
+    }();
     return all;
 }
 

@@ -2,7 +2,7 @@
 // checkSchedulerConf on the configuration as foundation's reader builds it, so `gantry validate`
 // and `gantry cycle` refuse the same configurations. Structure was checked by the schema.
 #include "input_error.h"
-#include "profiles/volcano/framework/conf_check.h"
+#include "profiles/volcano/volcano_profile.h"
 #include "validation/manifest_set.h"
 #include "volcano/scheduler_conf_reader.h"
 

@@ -1,7 +1,7 @@
 // checkSchedulerConf on configurations read from text: located errors and warnings.
 #include "input_error.h"
 #include "kube_scheduler_config_reader.h"
-#include "profiles/volcano/framework/conf_check.h"
+#include "profiles/volcano/volcano_profile.h"
 #include "test_registry.h"
 #include "volcano/scheduler_conf_reader.h"
 

@@ -3,7 +3,7 @@
 // their leader to be scheduled; and kube-scheduler's cycle, which creates a follower as soon as it
 // binds the leader, leaving the state as it found it.
 #include "engine_fixtures.h"
-#include "profiles/kube_default/kube_scheduler.h"
+#include "k8s/kube_scheduler.h"
 #include "test_registry.h"
 
 #include <QtTest>
@@ -131,9 +131,9 @@ class CreationGateTest : public QObject {
                                        }),
                         after.end());
         }
-        ClusterState st = buildClusterState(c, nullptr, kubeBuildOptions());
+        ClusterState st = buildClusterState(c, nullptr, k8s::kubeBuildOptions());
         const uint32_t follow = task(st, "js-lead-0-1");
-        CycleResult r = runKubeDefault(st, KubeSchedulerProfile{});
+        CycleResult r = k8s::runKubeScheduler(st, KubeSchedulerProfile{});
         QCOMPARE(r.bindings.size(), size_t(2));
         QCOMPARE(r.bindings.at("default/js-lead-0-1"), r.bindings.at("default/js-lead-0-0"));
         // Bound is not ready: the workers wait for the next step.

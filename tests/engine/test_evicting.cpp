@@ -4,7 +4,7 @@
 // above their share. Compared on what the simulator applies (bindings, evictions, phases) and on
 // the reasons, over several sessions whose decisions are applied in between.
 #include "engine_fixtures.h"
-#include "profiles/kube_default/kube_scheduler.h"
+#include "k8s/kube_scheduler.h"
 #include "test_registry.h"
 
 #include <QtTest>
@@ -436,11 +436,13 @@ class EvictingSessionTest : public QObject {
         int evictions = 0, cycles = 0;
         for (uint32_t seed = 1; seed <= 80; ++seed) {
             const Cluster c = randomContendedCluster(seed, seed > 40);
-            ClusterState full = buildClusterState(c, nullptr, kubeBuildOptions());
-            ClusterState shortcut = buildClusterState(c, nullptr, kubeBuildOptions());
+            ClusterState full = buildClusterState(c, nullptr, k8s::kubeBuildOptions());
+            ClusterState shortcut = buildClusterState(c, nullptr, k8s::kubeBuildOptions());
             for (int round = 0; round < 4; ++round) {
-                const CycleResult a = runKubeDefault(full, profile, false, false, nullptr, nullptr, false);
-                const CycleResult b = runKubeDefault(shortcut, profile, false, false, nullptr, nullptr, true);
+                const CycleResult a =
+                    k8s::runKubeScheduler(full, profile, false, false, nullptr, nullptr, false);
+                const CycleResult b =
+                    k8s::runKubeScheduler(shortcut, profile, false, false, nullptr, nullptr, true);
                 QCOMPARE(b.boundTasks, a.boundTasks);
                 QCOMPARE(b.evictedTasks, a.evictedTasks);
                 QCOMPARE(b.pending, a.pending);

@@ -10,8 +10,8 @@
 #include "engine_fixtures.h"
 #include "input_error.h"
 #include "k8s/feasible_nodes.h"
+#include "k8s/kube_scheduler.h"
 #include "kube_scheduler_config_reader.h"
-#include "profiles/kube_default/kube_scheduler.h"
 #include "test_registry.h"
 
 #include <QtTest>
@@ -212,8 +212,8 @@ class KubeNodeSearchTest : public QObject {
             }
             KubeSchedulerProfile profile;
             profile.percentageOfNodesToScore = percentage;
-            ClusterState st = buildClusterState(c, nullptr, kubeBuildOptions());
-            return runKubeDefault(st, profile).bindings;
+            ClusterState st = buildClusterState(c, nullptr, k8s::kubeBuildOptions());
+            return k8s::runKubeScheduler(st, profile).bindings;
         };
         auto windowed = build(std::nullopt);
         QCOMPARE(windowed.size(), size_t(2));

@@ -1,11 +1,9 @@
 #include "profiles/kube_default/kube_default_profile.h"
 
-#include "profiles/kube_default/kube_scheduler.h"
+#include "k8s/kube_scheduler.h"
 
-#include <algorithm>
 #include <iomanip>
 #include <memory>
-#include <vector>
 
 namespace gantry::engine::kube_default {
 
@@ -14,19 +12,9 @@ namespace {
 class KubeDefaultProfile : public SchedulerProfile {
   public:
     KubeDefaultProfile(const KubeSchedulerProfile& profile, const Cluster& cluster, Diagnostics* warnings)
-        : profile_(profile) {
-        // DynamicResources has work where pods use claims, or where a DeviceClass can serve an
-        // extended resource (its extendedResourceName, or deviceclass.resource.kubernetes.io/<class>).
-        const bool claims = std::any_of(cluster.pods.begin(), cluster.pods.end(),
-                                        [](const Pod& p) { return !p.resourceClaims.empty(); });
-        const bool extended = !cluster.dra.deviceClasses.empty();
-        if (claims || extended) {
-            dra_ = std::make_unique<k8s::DraAllocator>(cluster, warnings);
-            memory_.dra = dra_.get();
-        }
-    }
+        : scheduler_(profile, cluster, warnings) {}
 
-    BuildOptions buildOptions() const override { return kubeBuildOptions(); }
+    BuildOptions buildOptions() const override { return k8s::kubeBuildOptions(); }
 
     // kube-scheduler deletes only its victims; each one's controller recreates that pod alone.
     bool evictionsRestartJobs() const override { return false; }
@@ -37,7 +25,7 @@ class KubeDefaultProfile : public SchedulerProfile {
         for (const auto& [pod, node] : result.nominated) out["nominated"][pod] = node;
         // The ResourceClaims the cycle allocated: "ns/claim" -> node and devices.
         out["claims"] = nlohmann::ordered_json::object();
-        for (const auto& claim : memory_.claims) {
+        for (const auto& claim : scheduler_.claims()) {
             auto devices = nlohmann::ordered_json::array();
             for (const auto& d : claim.devices) {
                 nlohmann::ordered_json one = {
@@ -55,9 +43,9 @@ class KubeDefaultProfile : public SchedulerProfile {
         out << "Nominated (" << result.nominated.size() << ")\n";
         for (const auto& [pod, node] : result.nominated)
             out << "  " << std::left << std::setw(40) << pod << node << '\n';
-        if (!memory_.claims.empty()) {
-            out << "Claims allocated (" << memory_.claims.size() << ")\n";
-            for (const auto& claim : memory_.claims) {
+        if (!scheduler_.claims().empty()) {
+            out << "Claims allocated (" << scheduler_.claims().size() << ")\n";
+            for (const auto& claim : scheduler_.claims()) {
                 out << "  " << std::left << std::setw(40) << claim.claim << claim.node;
                 for (const auto& d : claim.devices)
                     out << ' ' << d.driver << '/' << d.pool << '/' << d.device;
@@ -67,37 +55,11 @@ class KubeDefaultProfile : public SchedulerProfile {
     }
 
     CycleResult cycle(ClusterState& state, const CycleOptions& options) override {
-        CycleResult r = runKubeDefault(state, profile_, options.computeScores, options.compact, &memory_,
-                                       options.pendingPods);
-        if (options.compact) {
-            // Each job's reason is its first pod's that stayed pending, in the job's pod order.
-            std::vector<uint32_t> jobs;
-            if (options.pendingPods) {
-                for (uint32_t t : *options.pendingPods)
-                    if (state.tasks[t].job != UINT32_MAX) jobs.push_back(state.tasks[t].job);
-                std::sort(jobs.begin(), jobs.end());
-                jobs.erase(std::unique(jobs.begin(), jobs.end()), jobs.end());
-            } else {
-                for (uint32_t j = 0; j < state.jobs.size(); ++j) jobs.push_back(j);
-            }
-            for (uint32_t j : jobs) {
-                if (!state.jobAlive(j)) continue;
-                for (uint32_t t : state.jobs[j].tasks) {
-                    if (state.tasks[t].status != TaskStatus::Pending) continue;
-                    if (auto it = r.pending.find(state.taskKey(t)); it != r.pending.end()) {
-                        r.jobReasons.emplace_back(j, it->second);
-                        break;
-                    }
-                }
-            }
-        }
-        return r;
+        return scheduler_.cycle(state, options);
     }
 
   private:
-    const KubeSchedulerProfile profile_;
-    std::unique_ptr<k8s::DraAllocator> dra_;
-    KubeSchedulerMemory memory_;
+    k8s::KubeScheduler scheduler_;
 };
 
 } // namespace

@@ -4,7 +4,7 @@
 // in cohorts, preempting by priority or fair share, optionally placing them in a topology; the pods
 // of an admitted workload are then placed on the flavor's nodes by kube-scheduler. docs/kueue.md
 // says what is modelled and what is simplified.
-#include "profile/registry.h"
+#include "profile/profile_info.h"
 
 namespace gantry::engine::kueue {
 

@@ -1,22 +1,23 @@
 #include "profiles/kueue/placement.h"
 
-#include "profile/registry.h"
-
 #include <algorithm>
 #include <map>
-#include <stdexcept>
 
 namespace gantry::engine::kueue {
 
-Placement::Placement(const Cluster& cluster, const SchedulerPolicies& policies) {
-    const ProfileInfo* kube = findProfile("kube-default");
-    if (!kube) throw std::logic_error("the kube-default profile is not registered");
-    // kube-scheduler preempts by pod priority under Kueue too, but Kueue's cycle does not apply its
-    // evictions yet: placement runs without DefaultPreemption (docs/kueue.md).
-    SchedulerPolicies placing = policies;
-    placing.kube.preemption = false;
-    kube_ = kube->make(ProfileSetup{cluster, placing, {}}, nullptr);
+namespace {
+
+// kube-scheduler preempts by pod priority under Kueue too, but Kueue's cycle does not apply its
+// evictions yet: placement runs without DefaultPreemption (docs/kueue.md).
+KubeSchedulerProfile withoutPreemption(KubeSchedulerProfile profile) {
+    profile.preemption = false;
+    return profile;
 }
+
+} // namespace
+
+Placement::Placement(const Cluster& cluster, const SchedulerPolicies& policies)
+    : kube_(withoutPreemption(policies.kube), cluster, nullptr) {}
 
 void Placement::admit(ClusterState& st, const World& w, uint32_t wi, const Workload& wl) {
     if (wl.job == UINT32_MAX) return;
@@ -123,7 +124,7 @@ CycleResult Placement::place(ClusterState& st, CycleOptions options) {
     }
     candidates_.resize(kept);
     options.pendingPods = &pending_;
-    return kube_->cycle(st, options);
+    return kube_.cycle(st, options);
 }
 
 } // namespace gantry::engine::kueue

@@ -1,13 +1,13 @@
 #pragma once
 // Pods after admission. Kueue admits a workload and unsuspends its job with each pod set's flavor
 // node labels added to the pods' node selector and the flavor's tolerations added to theirs;
-// kube-scheduler then places the pods. Here the kube-default profile (taken from the registry)
+// kube-scheduler then places the pods. Here kube-scheduler's own cycle (k8s/kube_scheduler.h)
 // places them; the pods of workloads Kueue has not admitted (a suspended job has none yet) are kept
 // out of its sight, and so are the pods above the count a partial admission granted.
+#include "k8s/kube_scheduler.h"
 #include "profile/scheduler_profile.h"
 #include "profiles/kueue/workloads.h"
 
-#include <memory>
 #include <vector>
 
 namespace gantry::engine::kueue {
@@ -32,7 +32,7 @@ class Placement {
     CycleResult place(ClusterState& st, CycleOptions options);
 
   private:
-    std::unique_ptr<SchedulerProfile> kube_;
+    k8s::KubeScheduler kube_;
     std::vector<uint32_t> ownShape_; // per task: its shape before admission (UINT32_MAX: unchanged)
     std::vector<uint8_t> placeable_; // per task: admitted
     std::vector<uint8_t> listed_;    // per task: in candidates_

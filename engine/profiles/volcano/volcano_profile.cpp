@@ -2,7 +2,6 @@
 
 #include "model/go_text.h"
 #include "profiles/volcano/controllers.h"
-#include "profiles/volcano/framework/conf_check.h"
 #include "profiles/volcano/framework/registry.h"
 #include "profiles/volcano/framework/session.h"
 #include "profiles/volcano/plugins/fairshare_history.h"

@@ -3,7 +3,7 @@
 // cluster's pods and the scheduler core's cycles (profiles/yunikorn/partition.h), with the
 // configuration of the cluster's yunikorn-configs, of --scheduler-conf, or of the project's queues
 // as `gantry export --target yunikorn` would write them (model/yunikorn_mapping.h).
-#include "profile/registry.h"
+#include "profile/profile_info.h"
 
 namespace gantry::engine::yunikorn {
 

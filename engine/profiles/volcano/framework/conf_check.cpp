@@ -1,4 +1,4 @@
-#include "profiles/volcano/framework/conf_check.h"
+#include "profiles/volcano/volcano_profile.h"
 
 #include "model/go_text.h"
 #include "profiles/volcano/framework/registry.h"

@@ -1,25 +1,29 @@
 #pragma once
-// The default kube-scheduler, for contrast with Volcano: pending pods one by one (priority, then the
-// order they were created in), filtered by NodeUnschedulable, TaintToleration, NodeAffinity,
+// kube-scheduler's own scheduling cycle, as a library: the kube-default profile runs it, and so does
+// Kueue's placement of admitted workloads' pods. Pending pods one by one (priority, then the order
+// they were created in), filtered by NodeUnschedulable, TaintToleration, NodeAffinity,
 // NodeResourcesFit, PodTopologySpread and InterPodAffinity, scored by NodeResourcesFit's strategy
 // (LeastAllocated, MostAllocated, RequestedToCapacityRatio), BalancedAllocation, TaintToleration,
 // NodeAffinity, PodTopologySpread and InterPodAffinity with the profile's weights over the nodes its
-// search found; DynamicResources allocates the pods' ResourceClaims (k8s/dra_allocator.h)
-// (percentageOfNodesToScore: k8s/feasible_nodes.h), and bound to the best at once. No gang: a job may start
-// partly. A pod no node fits preempts lower-priority pods as DefaultPreemption does: the victims are evicted
-// and the pod is nominated to their node, where it is bound once they are gone (a later cycle).
+// search found (percentageOfNodesToScore: k8s/feasible_nodes.h); DynamicResources allocates the pods'
+// ResourceClaims (k8s/dra_allocator.h); the pod is bound to the best node at once. No gang: a job may
+// start partly. A pod no node fits preempts lower-priority pods as DefaultPreemption does: the
+// victims are evicted and the pod is nominated to their node, where it is bound once they are gone
+// (a later cycle).
 #include "k8s/dra_allocator.h"
 #include "k8s/feasible_nodes.h"
+#include "model/diagnostic.h"
 #include "model/scheduler_conf.h"
-#include "profile/cycle_result.h"
+#include "profile/scheduler_profile.h"
 #include "state/cluster_state.h"
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <unordered_map>
 #include <vector>
 
-namespace gantry::engine {
+namespace gantry::engine::k8s {
 
 // Pods of every scheduler name are taken: the contrast asks what kube-scheduler would do with them;
 // workloads of every queue.
@@ -42,11 +46,11 @@ class StaticNodeChecks {
 // What kube-scheduler keeps from one scheduling cycle to the next for one state.
 struct KubeSchedulerMemory {
     StaticNodeChecks checks;
-    k8s::NodeSearch search; // where the next search for feasible nodes starts
+    NodeSearch search; // where the next search for feasible nodes starts
     // The DRA devices in use and the pods' claims (null: no pod uses a claim); the claims each cycle
     // allocated, in binding order.
-    k8s::DraAllocator* dra = nullptr;
-    std::vector<k8s::ClaimResult> claims;
+    DraAllocator* dra = nullptr;
+    std::vector<ClaimResult> claims;
     // Whether each task of the state uses or holds claims, with the (name, shape) it was worked out
     // for (a task slot is reused by another pod), and the tasks that do by key.
     std::vector<uint8_t> claimTask;
@@ -60,8 +64,30 @@ struct KubeSchedulerMemory {
 // for this call when null). `answerLikePods`: a pod like one that found no node and no victims
 // since the cycle last changed gets that pod's answer without filters or a dry run of its own (off
 // only to check that shortcut against full cycles).
-CycleResult runKubeDefault(ClusterState& state, const KubeSchedulerProfile& profile, bool scores = false,
-                           bool compact = false, KubeSchedulerMemory* memory = nullptr,
-                           const std::vector<uint32_t>* pods = nullptr, bool answerLikePods = true);
+CycleResult runKubeScheduler(ClusterState& state, const KubeSchedulerProfile& profile, bool scores = false,
+                             bool compact = false, KubeSchedulerMemory* memory = nullptr,
+                             const std::vector<uint32_t>* pods = nullptr, bool answerLikePods = true);
 
-} // namespace gantry::engine
+// kube-scheduler for one state over its life: the profile, the DRA allocator where pods use claims
+// or a DeviceClass serves an extended resource, and what it keeps from one cycle to the next.
+class KubeScheduler {
+  public:
+    // Problems with the cluster's DRA objects are appended to *warnings (may be null).
+    KubeScheduler(const KubeSchedulerProfile& profile, const Cluster& cluster, Diagnostics* warnings);
+    ~KubeScheduler();
+    KubeScheduler(const KubeScheduler&) = delete;
+    KubeScheduler& operator=(const KubeScheduler&) = delete;
+
+    // One cycle over the pending pods (options.pendingPods when given). In the compact form each
+    // job's reason is its first pod's that stayed pending, in the job's pod order.
+    CycleResult cycle(ClusterState& state, const CycleOptions& options);
+    // The ResourceClaims the last cycle allocated, in binding order.
+    const std::vector<ClaimResult>& claims() const { return memory_.claims; }
+
+  private:
+    const KubeSchedulerProfile profile_;
+    std::unique_ptr<DraAllocator> dra_;
+    KubeSchedulerMemory memory_;
+};
+
+} // namespace gantry::engine::k8s

@@ -1,4 +1,4 @@
-#include "profiles/kube_default/kube_scheduler.h"
+#include "k8s/kube_scheduler.h"
 
 #include "k8s/feasible_nodes.h"
 #include "k8s/k8s.h"
@@ -10,7 +10,7 @@
 #include <map>
 #include <unordered_map>
 
-namespace gantry::engine {
+namespace gantry::engine::k8s {
 
 BuildOptions kubeBuildOptions() {
     BuildOptions o;
@@ -59,10 +59,10 @@ int64_t scaled(const std::string& value, int64_t total) {
     return parseGoInt(value).value_or(0);
 }
 
-class KubeScheduler {
+class SchedulingCycle {
   public:
-    KubeScheduler(ClusterState& st, const KubeSchedulerProfile& p, KubeSchedulerMemory& memory,
-                  bool answerLikePods)
+    SchedulingCycle(ClusterState& st, const KubeSchedulerProfile& p, KubeSchedulerMemory& memory,
+                    bool answerLikePods)
         : st_(st), profile_(p), checks_(memory.checks), search_(memory.search), dra_(memory.dra),
           claims_(memory.claims), claimTask_(memory.claimTask), claimTaskId_(memory.claimTaskId),
           claimTaskIndex_(memory.claimTaskIndex), answerLikePods_(answerLikePods) {
@@ -78,17 +78,7 @@ class KubeScheduler {
                 weights_.erase(name);
         }
         for (const auto& [name, w] : p.pluginWeights) weights_[name] = w; // explicitly enabled after "*"
-        switch (p.strategy) {
-        case KubeSchedulerProfile::Strategy::LeastAllocated:
-            fit_.strategy = k8s::FitStrategy::LeastAllocated;
-            break;
-        case KubeSchedulerProfile::Strategy::MostAllocated:
-            fit_.strategy = k8s::FitStrategy::MostAllocated;
-            break;
-        case KubeSchedulerProfile::Strategy::RequestedToCapacityRatio:
-            fit_.strategy = k8s::FitStrategy::RequestedToCapacityRatio;
-            break;
-        }
+        fit_.strategy = p.strategy;
         for (const auto& [name, w] : p.resourceWeights) fit_.resources.emplace_back(st.dims.find(name), w);
         for (const auto& [u, s] : p.shape) fit_.shape.emplace_back(u, s);
         fit_.useRequested = false;
@@ -1054,11 +1044,54 @@ StaticNodeChecks::Result StaticNodeChecks::check(const ClusterState& st, uint32_
     return results_[rowOf_[shape] + node];
 }
 
-CycleResult runKubeDefault(ClusterState& state, const KubeSchedulerProfile& profile, bool scores,
-                           bool compact, KubeSchedulerMemory* memory, const std::vector<uint32_t>* pods,
-                           bool answerLikePods) {
+CycleResult runKubeScheduler(ClusterState& state, const KubeSchedulerProfile& profile, bool scores,
+                             bool compact, KubeSchedulerMemory* memory, const std::vector<uint32_t>* pods,
+                             bool answerLikePods) {
     KubeSchedulerMemory once;
-    return KubeScheduler(state, profile, memory ? *memory : once, answerLikePods).run(scores, compact, pods);
+    return SchedulingCycle(state, profile, memory ? *memory : once, answerLikePods)
+        .run(scores, compact, pods);
 }
 
-} // namespace gantry::engine
+KubeScheduler::KubeScheduler(const KubeSchedulerProfile& profile, const Cluster& cluster,
+                             Diagnostics* warnings)
+    : profile_(profile) {
+    // DynamicResources has work where pods use claims, or where a DeviceClass can serve an extended
+    // resource (its extendedResourceName, or deviceclass.resource.kubernetes.io/<class>).
+    const bool claims = std::any_of(cluster.pods.begin(), cluster.pods.end(),
+                                    [](const Pod& p) { return !p.resourceClaims.empty(); });
+    const bool extended = !cluster.dra.deviceClasses.empty();
+    if (claims || extended) {
+        dra_ = std::make_unique<DraAllocator>(cluster, warnings);
+        memory_.dra = dra_.get();
+    }
+}
+
+KubeScheduler::~KubeScheduler() = default;
+
+CycleResult KubeScheduler::cycle(ClusterState& state, const CycleOptions& options) {
+    CycleResult r = runKubeScheduler(state, profile_, options.computeScores, options.compact, &memory_,
+                                     options.pendingPods);
+    if (!options.compact) return r;
+    std::vector<uint32_t> jobs;
+    if (options.pendingPods) {
+        for (uint32_t t : *options.pendingPods)
+            if (state.tasks[t].job != UINT32_MAX) jobs.push_back(state.tasks[t].job);
+        std::sort(jobs.begin(), jobs.end());
+        jobs.erase(std::unique(jobs.begin(), jobs.end()), jobs.end());
+    } else {
+        for (uint32_t j = 0; j < state.jobs.size(); ++j) jobs.push_back(j);
+    }
+    for (uint32_t j : jobs) {
+        if (!state.jobAlive(j)) continue;
+        for (uint32_t t : state.jobs[j].tasks) {
+            if (state.tasks[t].status != TaskStatus::Pending) continue;
+            if (auto it = r.pending.find(state.taskKey(t)); it != r.pending.end()) {
+                r.jobReasons.emplace_back(j, it->second);
+                break;
+            }
+        }
+    }
+    return r;
+}
+
+} // namespace gantry::engine::k8s
