@@ -482,4 +482,15 @@ void DraAllocator::take(const Use& use, int sign) {
         for (const auto& [n, v] : c.counters) counterUsed_[p][c.counterSet][n] += sign * v;
 }
 
+void DraAllocator::releasePod(const std::string& pod) {
+    auto it = held_.find(pod);
+    if (it == held_.end()) return;
+    for (const auto& use : it->second) release(use);
+    if (auto c = claimsOf_.find(pod); c != claimsOf_.end()) {
+        for (const auto& claim : c->second) allocatedOn_.erase(claim);
+        claimsOf_.erase(c);
+    }
+    held_.erase(it);
+}
+
 } // namespace gantry::engine::k8s

@@ -77,6 +77,8 @@ class DraAllocator {
     // extended resources' claim is named <pod>-extended-resources (upstream adds a random suffix).
     std::vector<ClaimResult> allocate(const std::string& pod, const std::string& node, const Labels& labels,
                                       const std::vector<ExtendedDevices>& extended = {});
+    // Unreserve: gives back the devices the pod holds and forgets the claims allocated for it.
+    void releasePod(const std::string& pod);
     // Gives back the devices of every pod the ledger holds that `stillHolds` denies, and forgets the
     // claims it allocated for them.
     template <class Pred> void sync(Pred stillHolds) {

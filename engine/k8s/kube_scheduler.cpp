@@ -63,9 +63,8 @@ class SchedulingCycle {
   public:
     SchedulingCycle(ClusterState& st, const KubeSchedulerProfile& p, KubeSchedulerMemory& memory,
                     bool answerLikePods)
-        : st_(st), profile_(p), checks_(memory.checks), search_(memory.search), dra_(memory.dra),
-          claims_(memory.claims), claimTask_(memory.claimTask), claimTaskId_(memory.claimTaskId),
-          claimTaskIndex_(memory.claimTaskIndex), answerLikePods_(answerLikePods) {
+        : st_(st), profile_(p), checks_(memory.checks), search_(memory.search),
+          claimTasks_(memory.claimTasks), claims_(memory.claims), answerLikePods_(answerLikePods) {
         weights_ = {{"NodeResourcesFit", 1},  {"NodeResourcesBalancedAllocation", 1},
                     {"TaintToleration", 3},   {"NodeAffinity", 2},
                     {"PodTopologySpread", 2}, {"InterPodAffinity", 2},
@@ -90,7 +89,7 @@ class SchedulingCycle {
     CycleResult run(bool scores, bool compact, const std::vector<uint32_t>* pods) {
         CycleResult r;
         claims_.clear();
-        if (dra_) syncClaims();
+        if (claimTasks_) claimTasks_->sync(st_);
         // A pod naming a scheduler Gantry does not emulate waits for it: kube-scheduler handles only
         // the pods of its own profiles (responsibleForPod in pkg/scheduler/eventhandlers.go).
         auto take = [&](uint32_t t) {
@@ -321,10 +320,7 @@ class SchedulingCycle {
     void bind(uint32_t t, uint32_t n, size_t qi, CycleResult& r) {
         ++generation_;
         if (usesClaims(t)) {
-            extendedFor(t, n, extended_);
-            for (auto& claim :
-                 dra_->allocate(st_.taskKey(t), st_.nodeName(n), st_.nodes[n].labels, extended_))
-                claims_.push_back(std::move(claim));
+            for (auto& claim : claimTasks_->allocate(st_, t, n)) claims_.push_back(std::move(claim));
         }
         bindTask(t, n);
         unnominate(t);
@@ -411,7 +407,8 @@ class SchedulingCycle {
         }
         if (!fits) return unresolvable ? Code::UnschedulableAndUnresolvable : Code::Unschedulable;
         if (usesClaims(t))
-            if (const char* reason = dra_->filter(st_.taskKey(t), st_.nodeName(n), node.labels, extended_)) {
+            if (const char* reason = claimTasks_->allocator().filter(st_.taskKey(t), st_.nodeName(n),
+                                                                     node.labels, extended_)) {
                 fail(reason);
                 return Code::UnschedulableAndUnresolvable;
             }
@@ -895,67 +892,14 @@ class SchedulingCycle {
     }
 
     // Whether DynamicResources has something to do for the pod: claims, or extended resources a
-    // DeviceClass serves.
-    bool usesClaims(uint32_t t) {
-        if (!dra_) return false;
-        if (claimTask_.size() <= t) {
-            claimTask_.resize(st_.tasks.size(), 0);
-            claimTaskId_.resize(st_.tasks.size(), ~uint64_t(0));
-        }
-        const TaskRec& task = st_.tasks[t];
-        const uint64_t id = (uint64_t(task.name) << 32) | task.shape;
-        if (claimTaskId_[t] != id) {
-            claimTaskId_[t] = id;
-            std::string key = st_.taskKey(t);
-            claimTask_[t] = dra_->hasClaims(key) || dra_->holds(key) || shapeServedByDra(task.shape);
-            if (claimTask_[t]) claimTaskIndex_[std::move(key)] = t;
-        }
-        return claimTask_[t] != 0;
-    }
+    // DeviceClass serves (k8s/claim_tasks.h).
+    bool usesClaims(uint32_t t) { return claimTasks_ && claimTasks_->uses(st_, t); }
     const std::string* claimsUnusable(uint32_t t) {
-        if (!usesClaims(t)) return nullptr;
-        const std::string& why = dra_->preFilter(st_.taskKey(t));
-        return why.empty() ? nullptr : &why;
+        return claimTasks_ ? claimTasks_->unusable(st_, t) : nullptr;
     }
-    // Whether a DeviceClass serves the dimension's extended resource (KEP-5004).
-    bool servedByDra(int d) {
-        if (servedDims_.size() <= size_t(d)) servedDims_.resize(size_t(d) + 1, -1);
-        int8_t& known = servedDims_[size_t(d)];
-        if (known < 0) known = d > kPods && dra_->extendedClass(st_.dims.name(d)) ? 1 : 0;
-        return known == 1;
-    }
-    // The devices the pod gets through DRA on the node, for its extended resources the node does
-    // not advertise.
+    bool servedByDra(int d) { return claimTasks_->servedByDra(st_, d); }
     void extendedFor(uint32_t t, uint32_t n, std::vector<k8s::ExtendedDevices>& out) {
-        out.clear();
-        const PodShape& sh = st_.shapeOf(t);
-        const int64_t* alloc = st_.nodeRow(st_.allocatable, n);
-        for (int d = kPods + 1; d < st_.D(); ++d) {
-            const int64_t want = sh.request[size_t(d)];
-            if (want <= 0 || alloc[d] != 0 || !servedByDra(d)) continue;
-            out.push_back({*dra_->extendedClass(st_.dims.name(d)), (want + 999) / 1000});
-        }
-    }
-    bool shapeServedByDra(uint32_t shape) {
-        const PodShape& sh = st_.shapes[shape];
-        for (int d = kPods + 1; d < st_.D(); ++d)
-            if (sh.request[size_t(d)] > 0 && servedByDra(d)) return true;
-        return false;
-    }
-
-    // The pods that left (finished, evicted, their task slot taken by another pod) give their
-    // devices back.
-    void syncClaims() {
-        if (claimTaskIndex_.empty()) // the first cycle: the pods that hold claims of the snapshot
-            for (uint32_t t = 0; t < st_.tasks.size(); ++t) usesClaims(t);
-        dra_->sync([&](const std::string& pod) {
-            if (pod.empty()) return true; // a claim reserved for no pod stays allocated
-            auto it = claimTaskIndex_.find(pod);
-            if (it == claimTaskIndex_.end() || st_.taskKey(it->second) != pod) return false; // gone
-            const TaskStatus s = st_.tasks[it->second].status;
-            return s != TaskStatus::Pending && s != TaskStatus::NotCreated && s != TaskStatus::Succeeded &&
-                   s != TaskStatus::Failed && s != TaskStatus::Releasing;
-        });
+        claimTasks_->extendedFor(st_, t, n, out);
     }
 
     void bindTask(uint32_t t, uint32_t n) {
@@ -990,13 +934,9 @@ class SchedulingCycle {
     std::vector<ClusterState::OpenedGate> opened_;
     StaticNodeChecks& checks_;
     k8s::NodeSearch& search_;
-    k8s::DraAllocator* dra_;
+    ClaimTasks* claimTasks_;
     std::vector<k8s::ClaimResult>& claims_;
-    std::vector<uint8_t>& claimTask_;
-    std::vector<uint64_t>& claimTaskId_;
-    std::vector<int8_t> servedDims_; // per dimension: served by a DeviceClass (1), not (0), unknown (-1)
     std::vector<k8s::ExtendedDevices> extended_;
-    std::unordered_map<std::string, uint32_t>& claimTaskIndex_;
     uint32_t toFind_ = 0;                // numFeasibleNodesToFind for this cluster and profile
     uint64_t stamp_ = 0;                 // marks the entries below of the current pod
     std::vector<uint64_t> bucketStamp_;  // per bucket
@@ -1062,7 +1002,8 @@ KubeScheduler::KubeScheduler(const KubeSchedulerProfile& profile, const Cluster&
     const bool extended = !cluster.dra.deviceClasses.empty();
     if (claims || extended) {
         dra_ = std::make_unique<DraAllocator>(cluster, warnings);
-        memory_.dra = dra_.get();
+        claimTasks_ = std::make_unique<ClaimTasks>(*dra_, true);
+        memory_.claimTasks = claimTasks_.get();
     }
 }
 

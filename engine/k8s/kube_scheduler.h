@@ -10,6 +10,7 @@
 // start partly. A pod no node fits preempts lower-priority pods as DefaultPreemption does: the
 // victims are evicted and the pod is nominated to their node, where it is bound once they are gone
 // (a later cycle).
+#include "k8s/claim_tasks.h"
 #include "k8s/dra_allocator.h"
 #include "k8s/feasible_nodes.h"
 #include "model/diagnostic.h"
@@ -47,15 +48,10 @@ class StaticNodeChecks {
 struct KubeSchedulerMemory {
     StaticNodeChecks checks;
     NodeSearch search; // where the next search for feasible nodes starts
-    // The DRA devices in use and the pods' claims (null: no pod uses a claim); the claims each cycle
+    // The pods' claims and the DRA devices in use (null: no pod uses a claim); the claims each cycle
     // allocated, in binding order.
-    DraAllocator* dra = nullptr;
+    ClaimTasks* claimTasks = nullptr;
     std::vector<ClaimResult> claims;
-    // Whether each task of the state uses or holds claims, with the (name, shape) it was worked out
-    // for (a task slot is reused by another pod), and the tasks that do by key.
-    std::vector<uint8_t> claimTask;
-    std::vector<uint64_t> claimTaskId;
-    std::unordered_map<std::string, uint32_t> claimTaskIndex;
 };
 
 // Schedules every pending pod of the state, or only `pods` (CycleOptions::pendingPods) when given
@@ -87,6 +83,7 @@ class KubeScheduler {
   private:
     const KubeSchedulerProfile profile_;
     std::unique_ptr<DraAllocator> dra_;
+    std::unique_ptr<ClaimTasks> claimTasks_;
     KubeSchedulerMemory memory_;
 };
 

@@ -5,6 +5,8 @@
 //   kube-default: gantry cycle --profile kube-default --snapshot snapshot.yaml --json
 //   kueue:        gantry cycle --profile kueue --snapshot snapshot.yaml --scheduler-conf config.yaml --json
 //                 (compared by the Kueue suite's rules, tests/kueue/kueue_compare.h)
+//   volcano:      gantry cycle --profile volcano --snapshot snapshot.yaml --scheduler-conf scheduler.yaml --json
+//                 (bindings, pending pods and reasons as for kube-default, and podgroup_phase)
 #include "cli_run.h"
 #include "kueue_compare.h"
 #include "test_registry.h"
@@ -151,6 +153,12 @@ std::string compareKubeDefault(const json& e, const json& got) {
             for (const auto& part : parts)
                 if (reasonOf(got, pod).find(part.get<std::string>()) == std::string::npos)
                     return pod + " waits for '" + reasonOf(got, pod) + "', want it to hold " + part.dump();
+    if (e.contains("podgroup_phase"))
+        for (const auto& [group, phase] : e["podgroup_phase"].items()) {
+            const json phases = got.value("podgroup_phase", json::object());
+            const json have = phases.contains(group) ? phases[group] : json();
+            if (have != phase) return "PodGroup " + group + " is " + have.dump() + ", want " + phase.dump();
+        }
     const json claims = got.value("claims", json::object());
     std::map<std::string, std::string> owner; // device -> claim
     for (const auto& [claim, c] : claims.items())
@@ -221,6 +229,9 @@ class DraConformanceTest : public QObject {
             : mode == "kueue"
                 ? runGantry({"cycle", "--profile", "kueue", "--snapshot", snapshot, "--scheduler-conf",
                              path + "/config.yaml", "--json"})
+                : mode == "volcano"
+                ? runGantry({"cycle", "--profile", "volcano", "--snapshot", snapshot, "--scheduler-conf",
+                             path + "/scheduler.yaml", "--json"})
                 : runGantry({"cycle", "--profile", "kube-default", "--snapshot", snapshot, "--json"});
         QVERIFY2(r.exitCode == 0, qPrintable(QString("gantry exited %1:\n%2").arg(r.exitCode).arg(r.err)));
         QVERIFY2(!r.out.is_null(), qPrintable(r.err));

@@ -1,6 +1,7 @@
 // DRA over simulated time: a device is given to one claim at a time and comes back when the pod that
 // holds it finishes (KEP-4381: the ResourceClaim controller deallocates a claim no pod uses), so a
-// second job waits for the first; with a second device both run at once.
+// second job waits for the first; with a second device both run at once. The same under kube-scheduler
+// and under Volcano, whose predicates plugin runs DynamicResources.
 #include "cli_run.h"
 #include "test_registry.h"
 
@@ -9,10 +10,17 @@
 
 namespace {
 
-nlohmann::json simulate(const QString& snapshot) {
-    const auto r = gantry::test::runGantry({"simulate", "--profile", "kube-default", snapshot, "--json"});
+nlohmann::json simulate(const QString& snapshot, const QString& profile) {
+    const auto r = gantry::test::runGantry({"simulate", "--profile", profile, snapshot, "--json"});
     if (r.code != 0) qFatal("gantry simulate failed: %s", qPrintable(r.err));
     return nlohmann::json::parse(r.out.toStdString());
+}
+
+// The profiles whose placement allocates claims.
+void profiles() {
+    QTest::addColumn<QString>("profile");
+    QTest::newRow("kube-default") << "kube-default";
+    QTest::newRow("volcano") << "volcano";
 }
 
 } // namespace
@@ -20,9 +28,11 @@ nlohmann::json simulate(const QString& snapshot) {
 class DraSimulateTest : public QObject {
     Q_OBJECT
   private slots:
+    void aDeviceComesBackWhenItsPodFinishes_data() { profiles(); }
     void aDeviceComesBackWhenItsPodFinishes() {
+        QFETCH(QString, profile);
         const QString one = QString(GANTRY_TEST_DATA) + "/dra/two-jobs-one-gpu.yaml";
-        const auto r = simulate(one);
+        const auto r = simulate(one, profile);
         QCOMPARE(r["jobs"]["completed"].get<int>(), 2);
         QCOMPARE(r["wait_seconds"]["max"].get<double>(), 3600.0); // the second waits out the first
         QCOMPARE(r["end_seconds"].get<double>(), 7200.0);
@@ -38,7 +48,7 @@ class DraSimulateTest : public QObject {
         QVERIFY(out.open(QIODevice::WriteOnly));
         out.write(text.toUtf8());
         out.close();
-        const auto both = simulate(two);
+        const auto both = simulate(two, profile);
         QCOMPARE(both["jobs"]["completed"].get<int>(), 2);
         QCOMPARE(both["wait_seconds"]["max"].get<double>(), 0.0);
         QCOMPARE(both["end_seconds"].get<double>(), 3600.0);
@@ -46,8 +56,10 @@ class DraSimulateTest : public QObject {
 
     // A GPU job arriving after a CPU job finished (its pod may take the CPU pod's task slot) still
     // waits for the device: 20 min arrival, the first GPU job ends at 60 min, so 40 min of wait.
+    void aLaterPodWaitsForTheDeviceWhateverSlotItTakes_data() { profiles(); }
     void aLaterPodWaitsForTheDeviceWhateverSlotItTakes() {
-        const auto r = simulate(QString(GANTRY_TEST_DATA) + "/dra/slot-reuse.yaml");
+        QFETCH(QString, profile);
+        const auto r = simulate(QString(GANTRY_TEST_DATA) + "/dra/slot-reuse.yaml", profile);
         QCOMPARE(r["jobs"]["completed"].get<int>(), 3);
         QCOMPARE(r["wait_seconds"]["max"].get<double>(), 2400.0);
         QCOMPARE(r["end_seconds"].get<double>(), 7200.0);

@@ -1,11 +1,13 @@
 #include "profiles/volcano/volcano_profile.h"
 
+#include "k8s/claim_tasks.h"
 #include "model/go_text.h"
 #include "profiles/volcano/controllers.h"
 #include "profiles/volcano/framework/registry.h"
 #include "profiles/volcano/framework/session.h"
 #include "profiles/volcano/plugins/fairshare_history.h"
 
+#include <algorithm>
 #include <limits>
 #include <memory>
 #include <optional>
@@ -16,8 +18,22 @@ namespace {
 
 class VolcanoProfile : public SchedulerProfile {
   public:
-    VolcanoProfile(const SchedulerConf& conf, const ProfileShortcuts& shortcuts)
+    VolcanoProfile(const SchedulerConf& conf, const ProfileShortcuts& shortcuts, const Cluster& cluster,
+                   Diagnostics* warnings)
         : plan_(conf), shortcuts_(shortcuts) {
+        // The predicates plugin schedules pods' ResourceClaims (DynamicResources); extended resources
+        // stay Volcano's own to count against the node, as its allocate does.
+        const bool claims = std::any_of(cluster.pods.begin(), cluster.pods.end(),
+                                        [](const Pod& p) { return !p.resourceClaims.empty(); });
+        if (claims && plan_.conf.plugin("predicates")) {
+            dra_ = std::make_unique<k8s::DraAllocator>(cluster, warnings);
+            claims_ = std::make_unique<k8s::ClaimTasks>(*dra_, false);
+        } else if (claims && warnings) {
+            warnings->push_back(
+                {Severity::Warning, conf.source,
+                 "pods use DRA ResourceClaims but the scheduler configuration has no predicates "
+                 "plugin: Volcano does not check or allocate their devices"});
+        }
         // The sla plugin makes a session depend on the clock: a job's waiting time running out.
         if (const PluginOption* sla = plan_.conf.plugin("sla"); sla && pluginImplemented("sla")) {
             sla_ = true;
@@ -56,6 +72,7 @@ class VolcanoProfile : public SchedulerProfile {
         so.memory = &memory_;
         so.computeScores = options.computeScores;
         so.compactResult = options.compact;
+        so.claims = claims_.get();
         // What sessions carry serves the simulator's compact cycles; a full cycle starts afresh.
         if (shortcuts_.carryAcrossCycles && options.compact) {
             if (!cache_) cache_ = std::make_unique<SessionCache>(state);
@@ -93,6 +110,8 @@ class VolcanoProfile : public SchedulerProfile {
     const SessionPlan plan_; // the configuration, planned once for every cycle's session
     const ProfileShortcuts shortcuts_;
     std::unique_ptr<SessionCache> cache_;
+    std::unique_ptr<k8s::DraAllocator> dra_;
+    std::unique_ptr<k8s::ClaimTasks> claims_;
     PluginMemory memory_; // what plugins keep across this scheduler's sessions (fairshare's usage)
     double period_ = 1;
     fairshare::UsageRecorder fairshareUsage_;
@@ -132,9 +151,11 @@ ProfileInfo profileInfo() {
         const bool bad = hasErrors(check);
         if (diagnostics) diagnostics->insert(diagnostics->end(), check.begin(), check.end());
         if (bad) return nullptr;
-        return std::make_unique<VolcanoProfile>(setup.policies.volcano, setup.shortcuts);
+        return std::make_unique<VolcanoProfile>(setup.policies.volcano, setup.shortcuts, setup.cluster,
+                                                diagnostics);
     };
     info.fitToWorkload = fitToWorkload;
+    info.claimsCaveat.clear(); // its predicates plugin allocates them (a conf without it is warned about)
     info.describe = [](const SchedulerPolicies&) { return std::string("Volcano policy"); };
     return info;
 }

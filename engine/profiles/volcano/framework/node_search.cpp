@@ -1,5 +1,7 @@
 #include "profiles/volcano/framework/node_search.h"
 
+#include "k8s/claim_tasks.h"
+
 #include <algorithm>
 #include <limits>
 
@@ -14,6 +16,8 @@ void NodeSearch::newScope() {
 bool NodeSearch::perNode(uint32_t task) const {
     if (!ssn_.options.useNodeIndex) return true;
     if (ssn_.state.shapeOf(task).perNode) return true;
+    // A pod's claims are answered by each node's own devices, which a bucket does not compare.
+    if (ssn_.options.claims && ssn_.options.claims->uses(ssn_.state, task)) return true;
     return ssn_.state.podsWithAffinity > 0;
 }
 

@@ -24,6 +24,10 @@
 
 namespace gantry::engine {
 
+namespace k8s {
+class ClaimTasks;
+}
+
 struct SessionOptions {
     bool useNodeIndex = true; // false = evaluate every node (the reference the index must equal)
     double nowSeconds = 1e18; // for sla: objects without timestamps count as created long ago
@@ -45,6 +49,9 @@ struct SessionOptions {
     // action that evicts they stay in the session and each action skips them only where trying
     // could change nothing.
     bool parkJobs = false;
+    // The pods' DRA claims and the devices in use, kept across sessions (null: no pod uses a claim).
+    // The predicates plugin schedules them, as upstream's runs kube-scheduler's DynamicResources.
+    k8s::ClaimTasks* claims = nullptr;
 };
 
 struct TaskTx {

@@ -1,8 +1,12 @@
 // predicates: kube-scheduler's filters as Volcano runs them. The node's pod count first (it does not
 // stop the others), then NodeUnschedulable, NodeAffinity (nodeSelector + required node affinity) and
 // TaintToleration, each of which ends the evaluation on failure, then InterPodAffinity and
-// PodTopologySpread. It also keeps the k8s NodeInfo view current: tasks allocated or pipelined in
-// the session join their node's pods, evicted ones leave it.
+// PodTopologySpread, and last DynamicResources for pods with ResourceClaims (upstream runs it where
+// the DynamicResourceAllocation feature gate is on, as it is by default since Kubernetes 1.34). It
+// also keeps the k8s NodeInfo view current: tasks allocated or pipelined in the session join their
+// node's pods, evicted ones leave it; a claim is reserved on the node a task is allocated or
+// pipelined to and unreserved when that is undone (an evicted pod keeps its devices until it is gone).
+#include "k8s/claim_tasks.h"
 #include "k8s/k8s.h"
 #include "profiles/volcano/plugins/arguments.h"
 #include "profiles/volcano/plugins/plugins.h"
@@ -24,21 +28,34 @@ class Predicates : public Plugin {
 
     void onSessionOpen(Session& ssn) override {
         s_ = &ssn;
+        claims_ = ssn.options.claims;
+        if (claims_) claims_->sync(ssn.state); // the pods that left since the last session give back
         podNumber_ = ssn.reasonId("node(s) pod number exceeded");
         unschedulable_ = ssn.reasonId(k8s::kUnschedulable);
         nodeAffinityReason_ = ssn.reasonId(k8s::kNodeAffinity);
         ssn.addEventHandler(
             [this](uint32_t t) {
                 const int32_t n = s_->state.tasks[t].node;
-                if (n >= 0) s_->k8sAdd(t, uint32_t(n));
+                if (n < 0) return;
+                s_->k8sAdd(t, uint32_t(n));
+                if (claims_ && claims_->uses(s_->state, t) &&
+                    !claims_->allocator().holds(s_->state.taskKey(t)))
+                    claims_->allocate(s_->state, t, uint32_t(n));
             },
             [this](uint32_t t) {
                 const int32_t n = s_->state.tasks[t].node;
                 if (n >= 0) s_->k8sRemove(t, uint32_t(n));
+                if (claims_ && s_->state.tasks[t].status != TaskStatus::Releasing &&
+                    claims_->uses(s_->state, t))
+                    claims_->release(s_->state, t);
             });
         auto& self = ssn.self();
         self.prePredicate = [this](uint32_t task) -> std::optional<std::string> {
             prePredicate(task);
+            // DynamicResources' PreFilter: a claim or class that does not exist fails everywhere.
+            if (claims_)
+                if (const std::string* why = claims_->unusable(s_->state, task))
+                    return "plugin DynamicResources pre-predicates failed " + *why;
             return std::nullopt;
         };
         self.predicate = [this](uint32_t task, uint32_t node, FitResult& out) { predicate(task, node, out); };
@@ -86,10 +103,10 @@ class Predicates : public Plugin {
                 return;
             }
         }
-        if (!podAffinity_ && !spread_) return;
+        if (!podAffinity_ && !spread_) return claimsFilter(task, node, out);
         if (pod.podAffinity.empty() && pod.podAntiAffinity.empty() && pod.topologySpread.empty() &&
             st.podsWithAffinity == 0)
-            return;
+            return claimsFilter(task, node, out);
         auto it = states_.find(task);
         if (it == states_.end() || !it->second.ready) {
             prePredicate(task);
@@ -108,6 +125,15 @@ class Predicates : public Plugin {
                 if (code == Code::UnschedulableAndUnresolvable) return;
             }
         }
+        claimsFilter(task, node, out);
+    }
+
+    // DynamicResources' Filter: the pod's claims can be allocated from the node's devices (or, when
+    // allocated already, used there). Preemption does not free devices: UnschedulableAndUnresolvable.
+    void claimsFilter(uint32_t task, uint32_t node, FitResult& out) {
+        if (!claims_ || !claims_->uses(s_->state, task)) return;
+        if (const char* reason = claims_->filter(s_->state, task, node))
+            out.add(Code::UnschedulableAndUnresolvable, s_->reasonId(reason));
     }
 
     // The PreFilter states; skipped (no work) for pods without pod affinity or spread constraints
@@ -125,6 +151,7 @@ class Predicates : public Plugin {
     }
 
     Session* s_ = nullptr;
+    k8s::ClaimTasks* claims_ = nullptr;
     bool nodeAffinity_ = true, taints_ = true, podAffinity_ = true, spread_ = true;
     uint32_t podNumber_ = 0, unschedulable_ = 0, nodeAffinityReason_ = 0;
     std::unordered_map<uint32_t, TaskState> states_;
