@@ -5,6 +5,8 @@
 # time, the peak memory and how many pods were bound and claims allocated.
 #
 #   bench/dra_cycle.sh [NODES [PODS]]      defaults: 1000 nodes, 4000 pods (every GPU asked for)
+#   PROFILE=volcano bench/dra_cycle.sh ...   the same under Volcano's default configuration (its
+#                                            predicates plugin allocates the claims)
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 nodes="${1:-1000}"
@@ -12,13 +14,17 @@ pods="${2:-4000}"
 gantry="${GANTRY:-$root/build/studio/gantry}"
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
-python3 "$root/bench/make_dra_snapshot.py" "$nodes" "$pods" > "$work/dra.yaml"
+profile="${PROFILE:-kube-default}"
+scheduler=()
+[ "$profile" = volcano ] && scheduler=(volcano)
+python3 "$root/bench/make_dra_snapshot.py" "$nodes" "$pods" "${scheduler[@]}" > "$work/dra.yaml"
 /usr/bin/time -f "%e s wall, %M KiB peak" -o "$work/time" \
-    "$gantry" cycle --profile kube-default --snapshot "$work/dra.yaml" --json > "$work/out.json" 2>/dev/null
+    "$gantry" cycle --profile "$profile" --snapshot "$work/dra.yaml" --json > "$work/out.json" 2>/dev/null
 python3 - "$work/out.json" "$nodes" "$pods" <<'PY'
 import json, sys
 d = json.load(open(sys.argv[1]))
-print(f"{sys.argv[2]} nodes, {sys.argv[3]} pods: {len(d['bindings'])} bound, {len(d['claims'])} claims allocated, "
+claims = f", {len(d['claims'])} claims allocated" if "claims" in d else ""
+print(f"{sys.argv[2]} nodes, {sys.argv[3]} pods: {len(d['bindings'])} bound{claims}, "
       f"{len(d['pending'])} pending")
 PY
 cat "$work/time"

@@ -1,17 +1,19 @@
 #!/usr/bin/env python3
 """A snapshot of a DRA cluster for timing kube-scheduler's DRA allocator (bench/dra_cycle.sh).
 
-usage: bench/make_dra_snapshot.py NODES PODS > dra.yaml
+usage: bench/make_dra_snapshot.py NODES PODS [SCHEDULER_NAME] > dra.yaml
 
 NODES nodes whose eight H100s the NVIDIA DRA driver publishes (one pool and one ResourceSlice per
 node, devices as deviceinfo.go names them), the chart's DeviceClass, one ResourceClaimTemplate for one
-GPU and one for two, and PODS pending pods alternating between them (a seed-free, deterministic mix).
+GPU and one for two, and PODS pending pods alternating between them (a seed-free, deterministic mix),
+with SCHEDULER_NAME as their schedulerName when given (volcano: each pod a job of its own).
 """
 import sys
 
 
 def main():
     nodes, pods = int(sys.argv[1]), int(sys.argv[2])
+    scheduler = f"  schedulerName: {sys.argv[3]}\n" if len(sys.argv) > 3 else ""
     out = sys.stdout
     out.write("apiVersion: v1\nkind: Namespace\nmetadata: {name: default}\n")
     out.write("---\napiVersion: resource.k8s.io/v1\nkind: DeviceClass\nmetadata: {name: gpu.nvidia.com}\n"
@@ -40,7 +42,7 @@ def main():
     for p in range(pods):
         count = 1 + p % 2
         out.write(f"---\napiVersion: v1\nkind: Pod\nmetadata: {{name: train-{p:06d}, namespace: default}}\n"
-                  f"spec:\n  containers: [{{name: c, resources: {{requests: {{cpu: '4'}}, claims: [{{name: gpu}}]}}}}]\n"
+                  f"spec:\n{scheduler}  containers: [{{name: c, resources: {{requests: {{cpu: '4'}}, claims: [{{name: gpu}}]}}}}]\n"
                   f"  resourceClaims: [{{name: gpu, resourceClaimTemplateName: gpus-{count}}}]\n"
                   f"status: {{phase: Pending}}\n")
 
