@@ -110,19 +110,24 @@ DraAllocator::DraAllocator(const Cluster& cluster, std::vector<Diagnostic>* warn
     capacityUsed_.assign(devices_.size(), {});
     counterUsed_.assign(pools_.size(), {});
 
-    // Claims allocated before: their devices are in use, held by the pod they are reserved for
-    // (none: held for good).
+    // Claims allocated before: their devices are in use, reserved for the pods status.reservedFor
+    // names (none: held for good).
     std::map<std::string, const ResourceClaim*> claims;
     for (const auto& c : dra.resourceClaims) {
-        claims[key(c.ns, c.name)] = &c;
+        const std::string claimKey = key(c.ns, c.name);
+        claims[claimKey] = &c;
         if (!c.allocation) continue;
-        auto& holder = held_[c.reservedFor.empty() ? std::string() : key(c.ns, c.reservedFor.front())];
+        Allocation& held = allocations_[claimKey];
+        for (const auto& pod : c.reservedFor) {
+            held.reservedFor.insert(key(c.ns, pod));
+            claimsOf_[key(c.ns, pod)].push_back(claimKey);
+        }
         for (const auto& a : c.allocation->devices) {
             auto it = byName_.find({a.driver, a.pool, a.device});
             if (it == byName_.end()) continue; // a device no slice lists any more
             Use use{it->second, a.consumedCapacity};
             take(use, +1);
-            holder.push_back(std::move(use));
+            held.uses.push_back(std::move(use));
         }
     }
     std::map<std::string, const ResourceClaimTemplate*> templates;
@@ -444,9 +449,9 @@ bool DraAllocator::usableOn(const PodClaim& claim, const std::string& node, cons
         for (const auto& term : claim.allocated->nodeSelector) here = here || matches(term, labels, node);
         return here;
     }
-    auto mine = allocatedOn_.find(claim.key);
-    *allocated = mine != allocatedOn_.end();
-    return !*allocated || mine->second == node;
+    auto mine = allocations_.find(claim.key);
+    *allocated = mine != allocations_.end();
+    return !*allocated || mine->second.node == node;
 }
 
 std::vector<ClaimResult> DraAllocator::allocate(const std::string& pod, const std::string& node,
@@ -454,17 +459,24 @@ std::vector<ClaimResult> DraAllocator::allocate(const std::string& pod, const st
                                                 const std::vector<ExtendedDevices>& extended) {
     auto result = run(pod, node, labels, extended);
     if (!result) return {};
-    auto& holder = held_[pod];
+    auto& mine = claimsOf_[pod];
+    auto reserve = [&](const std::string& claim) {
+        if (allocations_[claim].reservedFor.insert(pod).second) mine.push_back(claim);
+    };
     for (const auto& claim : *result) {
-        allocatedOn_[claim.claim] = node;
-        claimsOf_[pod].push_back(claim.claim);
-    }
-    for (const auto& claim : *result)
+        Allocation& held = allocations_[claim.claim];
+        held.node = node;
         for (const auto& a : claim.devices) {
             Use use{byName_.at({a.driver, a.pool, a.device}), a.consumedCapacity};
             take(use, +1);
-            holder.push_back(std::move(use));
+            held.uses.push_back(std::move(use));
         }
+        reserve(claim.claim);
+    }
+    // The pod's claims allocated before (for another pod, or in the snapshot) are its too now.
+    if (auto it = pods_.find(pod); it != pods_.end())
+        for (const auto& claim : it->second.claims)
+            if (allocations_.count(claim.key)) reserve(claim.key);
     return *result;
 }
 
@@ -483,14 +495,17 @@ void DraAllocator::take(const Use& use, int sign) {
 }
 
 void DraAllocator::releasePod(const std::string& pod) {
-    auto it = held_.find(pod);
-    if (it == held_.end()) return;
-    for (const auto& use : it->second) release(use);
-    if (auto c = claimsOf_.find(pod); c != claimsOf_.end()) {
-        for (const auto& claim : c->second) allocatedOn_.erase(claim);
-        claimsOf_.erase(c);
+    auto it = claimsOf_.find(pod);
+    if (it == claimsOf_.end()) return;
+    for (const auto& claim : it->second) {
+        auto held = allocations_.find(claim);
+        if (held == allocations_.end()) continue;
+        held->second.reservedFor.erase(pod);
+        if (!held->second.reservedFor.empty()) continue; // other pods still use it
+        for (const auto& use : held->second.uses) release(use);
+        allocations_.erase(held);
     }
-    held_.erase(it);
+    claimsOf_.erase(it);
 }
 
 } // namespace gantry::engine::k8s

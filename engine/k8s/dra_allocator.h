@@ -58,7 +58,7 @@ class DraAllocator {
     bool empty() const { return pods_.empty(); }
     // Whether the pod ("ns/name") uses claims; whether it holds devices through them.
     bool hasClaims(const std::string& pod) const { return pods_.count(pod) != 0; }
-    bool holds(const std::string& pod) const { return held_.count(pod) != 0; }
+    bool holds(const std::string& pod) const { return claimsOf_.count(pod) != 0; }
     // Why the pod cannot be scheduled anywhere, before any node (PreFilter): a claim that does not
     // exist, a class that does not exist. Empty when it can be tried.
     const std::string& preFilter(const std::string& pod) const;
@@ -73,26 +73,21 @@ class DraAllocator {
     // devices, given what is in use. Null: yes; otherwise the Filter's reason.
     const char* filter(const std::string& pod, const std::string& node, const Labels& labels,
                        const std::vector<ExtendedDevices>& extended = {});
-    // Allocates them on the node (after filter said yes) and holds the devices for the pod. The
-    // extended resources' claim is named <pod>-extended-resources (upstream adds a random suffix).
+    // Allocates them on the node (after filter said yes) and reserves every claim of the pod for it
+    // (a claim allocated before, for another pod, too). The extended resources' claim is named
+    // <pod>-extended-resources (upstream adds a random suffix).
     std::vector<ClaimResult> allocate(const std::string& pod, const std::string& node, const Labels& labels,
                                       const std::vector<ExtendedDevices>& extended = {});
-    // Unreserve: gives back the devices the pod holds and forgets the claims allocated for it.
+    // Unreserve: the pod no longer uses its claims. A claim no pod uses any more is deallocated
+    // (its devices come back), as the ResourceClaim controller does once reservedFor is empty; one
+    // other pods still use stays allocated.
     void releasePod(const std::string& pod);
-    // Gives back the devices of every pod the ledger holds that `stillHolds` denies, and forgets the
-    // claims it allocated for them.
+    // Unreserves every pod the ledger knows that `stillHolds` denies.
     template <class Pred> void sync(Pred stillHolds) {
-        for (auto it = held_.begin(); it != held_.end();)
-            if (!stillHolds(it->first)) {
-                for (const auto& use : it->second) release(use);
-                if (auto c = claimsOf_.find(it->first); c != claimsOf_.end()) {
-                    for (const auto& claim : c->second) allocatedOn_.erase(claim);
-                    claimsOf_.erase(c);
-                }
-                it = held_.erase(it);
-            } else {
-                ++it;
-            }
+        std::vector<std::string> gone;
+        for (const auto& [pod, claims] : claimsOf_)
+            if (!stillHolds(pod)) gone.push_back(pod);
+        for (const auto& pod : gone) releasePod(pod);
     }
 
   private:
@@ -155,11 +150,17 @@ class DraAllocator {
         std::string unusable; // PreFilter's reason, if any
     };
     std::map<std::string, PodClaims> pods_;
-    std::map<std::string, std::vector<Use>> held_; // pod -> devices it holds through its claims
-    // Claims this ledger allocated -> their node (a claim several pods name is allocated once, and
-    // the others use it there), and each holder's claims.
-    std::map<std::string, std::string> allocatedOn_;
-    std::map<std::string, std::vector<std::string>> claimsOf_;
+    // The allocated claims whose devices are in use: where, which devices, and the pods they are
+    // reserved for (status.reservedFor). A claim several pods name is allocated once; the others
+    // use it there, and its devices come back when the last of them is done. A claim allocated in
+    // the snapshot for no pod is held for good.
+    struct Allocation {
+        std::string node; // empty: allocated in the snapshot (its node selector says where)
+        std::vector<Use> uses;
+        std::set<std::string> reservedFor;
+    };
+    std::map<std::string, Allocation> allocations_;
+    std::map<std::string, std::vector<std::string>> claimsOf_; // pod -> the claims reserved for it
     // Whether an allocated claim can be used on the node (its allocation's node selector, or the
     // node this ledger allocated it on); *allocated: whether it is allocated at all.
     bool usableOn(const PodClaim& claim, const std::string& node, const Labels& labels,

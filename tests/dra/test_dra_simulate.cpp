@@ -56,6 +56,20 @@ class DraSimulateTest : public QObject {
 
     // A GPU job arriving after a CPU job finished (its pod may take the CPU pod's task slot) still
     // waits for the device: 20 min arrival, the first GPU job ends at 60 min, so 40 min of wait.
+    // A claim two pods share stays allocated until neither uses it: the ResourceClaim controller
+    // removes a finished pod from status.reservedFor and deallocates the claim only once that list is
+    // empty (KEP-4381; kubernetes test/e2e/dra "removes reservation from claim when pod is done",
+    // "must deallocate after use"). Jobs a (1 h) and b (2 h) share it, so c, which wants the same
+    // GPU through a template of its own, starts at 2 h, not when a is done.
+    void aSharedClaimIsHeldUntilItsLastPodIsDone_data() { profiles(); }
+    void aSharedClaimIsHeldUntilItsLastPodIsDone() {
+        QFETCH(QString, profile);
+        const auto r = simulate(QString(GANTRY_TEST_DATA) + "/dra/shared-claim.yaml", profile);
+        QCOMPARE(r["jobs"]["completed"].get<int>(), 3);
+        QCOMPARE(r["wait_seconds"]["max"].get<double>(), 7200.0);
+        QCOMPARE(r["end_seconds"].get<double>(), 10800.0);
+    }
+
     void aLaterPodWaitsForTheDeviceWhateverSlotItTakes_data() { profiles(); }
     void aLaterPodWaitsForTheDeviceWhateverSlotItTakes() {
         QFETCH(QString, profile);
