@@ -36,6 +36,7 @@ struct DraAllocator::Choice {
     std::map<uint32_t, int32_t> taken;               // device -> picks holding it whole
     std::map<uint32_t, DeviceAmounts> capacityTaken; // consumable capacity picked
     std::map<std::pair<uint32_t, std::string>, DeviceAmounts> countersTaken; // (pool, set) -> picked
+    std::string error; // a CEL runtime error stopped the search
 };
 
 DraAllocator::DraAllocator(const Cluster& cluster, std::vector<Diagnostic>* warnings) : dra_(cluster.dra) {
@@ -216,25 +217,31 @@ const DeviceSelector* DraAllocator::selector(const std::string& expression) cons
     return it == selectors_.end() || !it->second ? nullptr : &*it->second;
 }
 
-bool DraAllocator::selectable(uint32_t d, const DeviceSubRequest& req) const {
+bool DraAllocator::selectable(uint32_t d, const DeviceSubRequest& req, const std::string& claim,
+                              std::string* error) const {
     auto cls = classes_.find(req.deviceClassName);
     if (cls == classes_.end()) return false;
     const Device& dev = device(d);
     const std::string& driver = driverOf(d);
-    int8_t& known = classMatch_[size_t(d) * classIndex_.size() + classIndex_.at(cls->first)];
-    if (known < 0) {
-        known = 1;
-        for (const auto& e : cls->second->selectors) {
-            const auto* s = selector(e);
-            if (!s || !s->matches(driver, dev)) known = 0;
+    auto deviceId = [&]() { return driver + "/" + pools_[devices_[d].pool].name + "/" + dev.name; };
+    // Selectors in order, each until one says no; an error stops the evaluation.
+    auto check = [&](const std::vector<std::string>& selectors, const std::string& owner) {
+        for (size_t i = 0; i < selectors.size(); ++i) {
+            const auto* s = selector(selectors[i]);
+            if (!s) return int8_t(0); // outside the CEL Gantry reads: warned about, matches nothing
+            std::string why;
+            if (s->matches(driver, dev, &why)) continue;
+            if (why.empty()) return int8_t(0);
+            *error = owner + ": selector #" + std::to_string(i) + " on device " + deviceId() +
+                     ": CEL runtime error: " + why;
+            return int8_t(2);
         }
-    }
-    if (!known) return false;
-    for (const auto& e : req.selectors) {
-        const auto* s = selector(e);
-        if (!s || !s->matches(driver, dev)) return false;
-    }
-    return true;
+        return int8_t(1);
+    };
+    int8_t& known = classMatch_[size_t(d) * classIndex_.size() + classIndex_.at(cls->first)];
+    if (known == 2 || known < 0) known = check(cls->second->selectors, "class " + cls->first);
+    if (known != 1) return false;
+    return check(req.selectors, "claim " + claim) == 1;
 }
 
 bool DraAllocator::constraintsHold(const Choice& c, uint32_t d, size_t claim,
@@ -315,8 +322,10 @@ bool DraAllocator::search(Choice& c, size_t claim, size_t request) const {
     const DeviceClaimSpec& spec = *c.claims[claim]->spec;
     if (request == spec.requests.size()) return search(c, claim + 1, 0);
     const DeviceRequest& r = spec.requests[request];
-    for (size_t k = 0; k < r.choices.size(); ++k)
+    for (size_t k = 0; k < r.choices.size(); ++k) {
         if (fill(c, claim, request, k, 0, 0)) return true;
+        if (!c.error.empty()) return false;
+    }
     return false;
 }
 
@@ -363,7 +372,10 @@ bool DraAllocator::fill(Choice& c, size_t claim, size_t request, size_t choice, 
         const size_t before = c.picks.size();
         bool ok = true;
         for (uint32_t d : order) {
-            if (!selectable(d, req)) continue;
+            if (!selectable(d, req, c.claims[claim]->key, &c.error)) {
+                if (!c.error.empty()) break;
+                continue;
+            }
             DeviceAmounts capacity;
             if (!fits(c, d, req, claim, name, &capacity)) {
                 ok = false;
@@ -371,6 +383,7 @@ bool DraAllocator::fill(Choice& c, size_t claim, size_t request, size_t choice, 
             }
             pick(d, capacity);
         }
+        if (!c.error.empty()) ok = false;
         if (ok && c.picks.size() > before && search(c, claim, request + 1)) return true;
         while (c.picks.size() > before) unpick();
         return false;
@@ -380,13 +393,17 @@ bool DraAllocator::fill(Choice& c, size_t claim, size_t request, size_t choice, 
     // every set once.
     for (size_t i = from; i < order.size(); ++i) {
         const uint32_t d = order[i];
-        if (!selectable(d, req)) continue;
+        if (!selectable(d, req, c.claims[claim]->key, &c.error)) {
+            if (!c.error.empty()) return false;
+            continue;
+        }
         DeviceAmounts capacity;
         if (!fits(c, d, req, claim, name, &capacity)) continue;
         pick(d, capacity);
         if (fill(c, claim, request, choice, have + 1, device(d).allowMultipleAllocations ? i : i + 1))
             return true;
         unpick();
+        if (!c.error.empty()) return false;
     }
     return false;
 }
@@ -415,7 +432,10 @@ DraAllocator::run(const std::string& pod, const std::string& node, const Labels&
     }
     if (!extended.empty()) c.claims.push_back(&extendedClaim);
     c.pools = poolsFor(node, labels);
-    if (!search(c, 0, 0)) return std::nullopt;
+    if (!search(c, 0, 0)) {
+        lastError_ = std::move(c.error);
+        return std::nullopt;
+    }
     std::vector<ClaimResult> out(c.claims.size());
     for (size_t i = 0; i < c.claims.size(); ++i) {
         out[i].claim = c.claims[i]->key;
@@ -438,7 +458,9 @@ const char* DraAllocator::filter(const std::string& pod, const std::string& node
     if (it != pods_.end())
         for (const auto& claim : it->second.claims)
             if (!usableOn(claim, node, labels, &allocated)) return kClaimNotAvailableOnNode;
-    return run(pod, node, labels, extended) ? nullptr : kCannotAllocateAllClaims;
+    lastError_.clear();
+    if (run(pod, node, labels, extended)) return nullptr;
+    return lastError_.empty() ? kCannotAllocateAllClaims : lastError_.c_str();
 }
 
 bool DraAllocator::usableOn(const PodClaim& claim, const std::string& node, const Labels& labels,

@@ -27,6 +27,11 @@ namespace gantry::engine::k8s {
 // are UnschedulableAndUnresolvable: preemption does not free devices.
 inline constexpr const char* kCannotAllocateAllClaims = "cannot allocate all claims";
 inline constexpr const char* kClaimNotAvailableOnNode = "resourceclaim not available on the node";
+// Any other reason filter() gives is the allocator's error (a CEL runtime error): upstream's Filter
+// returns it as an Error status, which aborts the pod's scheduling attempt.
+inline bool isAllocationError(const char* reason) {
+    return reason && reason != kCannotAllocateAllClaims && reason != kClaimNotAvailableOnNode;
+}
 
 // A claim as the pod uses it: an object of the snapshot, or the one the ResourceClaim controller
 // makes from a template (named <pod>-<podClaimName>, without the controller's random suffix).
@@ -116,7 +121,11 @@ class DraAllocator {
     const Device& device(uint32_t d) const;
     const std::string& driverOf(uint32_t d) const;
     std::vector<uint32_t> poolsFor(const std::string& node, const Labels& labels) const;
-    bool selectable(uint32_t d, const DeviceSubRequest& req) const;
+    // Whether device d passes the class's and the request's selectors. A CEL runtime error is false
+    // with *error set, in the allocator's words ("class C: selector #i on device D: CEL runtime error:
+    // ..."): upstream's allocation stops there.
+    bool selectable(uint32_t d, const DeviceSubRequest& req, const std::string& claim,
+                    std::string* error) const;
     const DeviceSelector* selector(const std::string& expression) const;
     bool search(Choice& c, size_t claim, size_t request) const;
     bool fill(Choice& c, size_t claim, size_t request, size_t choice, int64_t have, size_t from) const;
@@ -145,6 +154,8 @@ class DraAllocator {
     mutable std::vector<int8_t> classMatch_;
     std::map<std::string, std::string> extendedClasses_; // extended resource -> DeviceClass
     std::map<std::string, std::optional<DeviceSelector>> selectors_;
+    // The error of the last filter or allocation that failed with one (a CEL runtime error).
+    mutable std::string lastError_;
     struct PodClaims {
         std::vector<PodClaim> claims;
         std::string unusable; // PreFilter's reason, if any

@@ -334,7 +334,10 @@ class Evaluator {
     Value missing(const char* what, const std::string& domain, const std::string& name) const {
         Value v;
         v.type = Value::Type::Missing;
-        v.text = std::string("no such key: ") + what + "['" + domain + "']." + name;
+        // CEL's own words for a map without the key (what, domain: where it was looked up).
+        (void)what;
+        (void)domain;
+        v.text = "no such key: " + name;
         return v;
     }
     Value attribute(const std::string& domain, const std::string& name) const {
@@ -423,7 +426,10 @@ bool DeviceSelector::matches(const std::string& driver, const Device& device, st
     Evaluator e(*nodes_, driver, device);
     Value v = e.eval(int32_t(nodes_->size() - 1));
     if (v.type == Value::Type::Bool) return v.flag;
-    if (error) *error = e.why.empty() ? "the expression is not a bool" : e.why;
+    if (error)
+        *error = !e.why.empty()                   ? e.why
+                 : v.type == Value::Type::Missing ? v.text
+                                                  : "the expression is not a bool";
     return false;
 }
 

@@ -207,7 +207,16 @@ class SchedulingCycle {
         uint64_t passing = 0; // nodes that pass: a bucket's answer is each of its nodes'
         for (size_t i = 0; i < candidates_.size(); ++i) {
             const uint32_t n = candidates_[i];
-            const bool passes = filter(t, n, aff, spread, nullptr) == Code::Success;
+            const Code code = filter(t, n, aff, spread, nullptr);
+            if (code == Code::Error) {
+                // A filter's error on any node aborts the pod's attempt (findNodesThatPassFilters):
+                // it stays pending with the error, and nothing is preempted for it.
+                std::vector<std::string> why;
+                filter(t, n, aff, spread, &why);
+                r.pending[st_.taskKey(t)] = why.empty() ? std::string() : why.back();
+                return;
+            }
+            const bool passes = code == Code::Success;
             remember(n, passes);
             if (passes) {
                 feasible_.push_back(n);
@@ -409,6 +418,11 @@ class SchedulingCycle {
         if (usesClaims(t))
             if (const char* reason = claimTasks_->allocator().filter(st_.taskKey(t), st_.nodeName(n),
                                                                      node.labels, extended_)) {
+                // The allocator's error is an Error status: the framework names the plugin.
+                if (isAllocationError(reason)) {
+                    fail(std::string("running \"DynamicResources\" filter plugin: ") + reason);
+                    return Code::Error;
+                }
                 fail(reason);
                 return Code::UnschedulableAndUnresolvable;
             }

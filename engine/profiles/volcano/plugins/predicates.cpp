@@ -133,7 +133,8 @@ class Predicates : public Plugin {
     void claimsFilter(uint32_t task, uint32_t node, FitResult& out) {
         if (!claims_ || !claims_->uses(s_->state, task)) return;
         if (const char* reason = claims_->filter(s_->state, task, node))
-            out.add(Code::UnschedulableAndUnresolvable, s_->reasonId(reason));
+            out.add(k8s::isAllocationError(reason) ? Code::Error : Code::UnschedulableAndUnresolvable,
+                    s_->reasonId(reason));
     }
 
     // The PreFilter states; skipped (no work) for pods without pod affinity or spread constraints
