@@ -64,6 +64,11 @@ class DraAllocator {
     // Whether the pod ("ns/name") uses claims; whether it holds devices through them.
     bool hasClaims(const std::string& pod) const { return pods_.count(pod) != 0; }
     bool holds(const std::string& pod) const { return claimsOf_.count(pod) != 0; }
+    // The pod's claims as it uses them (null: none), for schedulers that count them against quotas.
+    const std::vector<PodClaim>* claimsOf(const std::string& pod) const {
+        auto it = pods_.find(pod);
+        return it == pods_.end() ? nullptr : &it->second.claims;
+    }
     // Why the pod cannot be scheduled anywhere, before any node (PreFilter): a claim that does not
     // exist, a class that does not exist. Empty when it can be tried.
     const std::string& preFilter(const std::string& pod) const;

@@ -65,6 +65,25 @@ void checkQueueQuantities(const ManifestObject& q, ProblemSink& sink) {
                            " must be >= guarantee[" + name + "]=" + amountText(name, g));
         }
     }
+    // DRA quota keys (deviceclass/<class>, <dim>.deviceclass/<class>): the capacity plugin enforces
+    // them in capability only (capacity.go checkDRAAllocatable); it parses deserved and guarantee
+    // but never checks them, and as ordinary resources there they compare with allocations that
+    // never hold them (checkGuaranteeConstraint: the queue then never yields reclaim victims).
+    auto isDraKey = [](const std::string& name) {
+        return name.rfind("deviceclass/", 0) == 0 || name.find(".deviceclass/") != std::string::npos;
+    };
+    for (const auto& [name, d] : des)
+        if (isDraKey(name))
+            sink.warning(q, spec.field("deserved").key(name),
+                         "Volcano's capacity plugin enforces DRA quota (" + name +
+                             ") only in capability: deserved is read but never checked, and the queue's share "
+                             "ignores it");
+    for (const auto& [name, g] : gua)
+        if (isDraKey(name) && g > 0)
+            sink.warning(q, spec.field("guarantee").field("resource").key(name),
+                         "Volcano's capacity plugin enforces DRA quota (" + name +
+                             ") only in capability: a DRA guarantee is never met by the queue's allocation, so "
+                             "capacity never reclaims from this queue");
     for (const auto& [name, d] : des)
         if (cap.has(name) && d > cap.get(name))
             sink.error(q, spec.field("deserved").key(name),

@@ -21,14 +21,16 @@ class VolcanoProfile : public SchedulerProfile {
     VolcanoProfile(const SchedulerConf& conf, const ProfileShortcuts& shortcuts, const Cluster& cluster,
                    Diagnostics* warnings)
         : plan_(conf), shortcuts_(shortcuts) {
-        // The predicates plugin schedules pods' ResourceClaims (DynamicResources); extended resources
-        // stay Volcano's own to count against the node, as its allocate does.
+        // The predicates plugin schedules pods' ResourceClaims (DynamicResources) and capacity counts
+        // them against queues' deviceclass quotas; extended resources stay Volcano's own to count
+        // against the node, as its allocate does.
         const bool claims = std::any_of(cluster.pods.begin(), cluster.pods.end(),
                                         [](const Pod& p) { return !p.resourceClaims.empty(); });
-        if (claims && plan_.conf.plugin("predicates")) {
+        if (claims) {
             dra_ = std::make_unique<k8s::DraAllocator>(cluster, warnings);
             claims_ = std::make_unique<k8s::ClaimTasks>(*dra_, false);
-        } else if (claims && warnings) {
+        }
+        if (claims && !plan_.conf.plugin("predicates") && warnings) {
             warnings->push_back(
                 {Severity::Warning, conf.source,
                  "pods use DRA ResourceClaims but the scheduler configuration has no predicates "

@@ -2,14 +2,18 @@
 // capability (capability, minus what other queues are guaranteed); queues below deserved go first
 // and may reclaim from queues above their deserved share, never below a queue's guarantee. With
 // enableHierarchy the queues form a tree under "root": only leaf queues take jobs, every ancestor's
-// capability must also hold, and capabilities left unset are inherited from the parent.
+// capability must also hold, and capabilities left unset are inherited from the parent. A queue's
+// capability may also name DRA devices (capacity_dra.h).
 #include "profiles/volcano/framework/job_resources.h"
 #include "profiles/volcano/plugins/arguments.h"
+#include "profiles/volcano/plugins/capacity_dra.h"
 #include "profiles/volcano/plugins/plugins.h"
 
 #include <algorithm>
 #include <limits>
 #include <map>
+#include <memory>
+#include <optional>
 
 namespace gantry::engine::plugins {
 
@@ -22,6 +26,7 @@ struct Attr {
     std::vector<uint32_t> ancestors; // root first
     std::vector<uint32_t> children;
     VResource deserved, allocated, request, elastic, inqueue, capability, realCapability, guarantee;
+    std::optional<QueueDra> dra; // its own spec's deviceclass keys (not inherited)
 };
 
 class Capacity : public Plugin {
@@ -29,6 +34,10 @@ class Capacity : public Plugin {
     explicit Capacity(const PluginOption& o) {
         getInt(o, "ancestorReclaimLevel", ancestorReclaimLevel_);
         if (ancestorReclaimLevel_ < 0) ancestorReclaimLevel_ = 0;
+        // Their defaults are Kubernetes' feature gates as Volcano vendors them (1.36):
+        // DynamicResourceAllocation is GA, DRAConsumableCapacity beta and on.
+        getBool(o, "capacity.DynamicResourceAllocationEnable", draEnabled_);
+        getBool(o, "capacity.DRAConsumableCapacityEnable", draConsumable_);
     }
 
     void onSessionOpen(Session& ssn) override {
@@ -38,6 +47,9 @@ class Capacity : public Plugin {
         attrs_.assign(ssn.state.queues.size(), Attr{});
         hierarchy_ = ssn.hierarchyEnabled("capacity");
         ready_ = hierarchy_ ? buildHierarchical() : (buildFlat(), true);
+        draQuota_ = draEnabled_ && ssn.options.claims &&
+                    std::any_of(attrs_.begin(), attrs_.end(), [](const Attr& a) { return a.used && a.dra; });
+        if (draQuota_) holdDevicesAtOpen();
 
         auto& self = ssn.self();
         self.reclaimable = [this](uint32_t reclaimer, const std::vector<uint32_t>& reclaimees, int* vote) {
@@ -57,6 +69,11 @@ class Capacity : public Plugin {
             if (!s_->state.queues[q].open || !ready_) return false;
             if (hierarchy_ && !isLeaf(q)) return false;
             const VResource& req = s_->taskRes(t);
+            if (draQuota_) {
+                const TaskDra& dra = draOf(t);
+                for (uint32_t x : chain(q))
+                    if (attrs_[x].dra && !dra_->fits(*attrs_[x].dra, dra)) return false;
+            }
             for (uint32_t x : chain(q))
                 if (!fits(attrs_[x], req)) return false;
             return true;
@@ -175,6 +192,35 @@ class Capacity : public Plugin {
             }
         }
         if (!rec.guarantee.empty()) a.guarantee = VResource::fromList(rec.guarantee, s_->state.dims);
+        a.dra = draEnabled_ ? parseQueueDra(rec.capability) : std::nullopt;
+    }
+
+    // ---------------------------------------------------------- DRA quota
+
+    const TaskDra& draOf(uint32_t t) {
+        if (!dra_) dra_ = std::make_unique<CapacityDra>(s_->options.claims, draConsumable_);
+        return dra_->of(s_->state, t);
+    }
+
+    // The devices the queues' allocated tasks hold as the session opens: each leaf with refcounts,
+    // and its ancestors the leaf's change in the classes they name, without (upstream's
+    // buildQueueAttrs; an ancestor is charged only through a leaf that has a quota of its own).
+    void holdDevicesAtOpen() {
+        const auto& st = s_->state;
+        for (uint32_t t = 0; t < st.tasks.size(); ++t) {
+            const uint32_t j = st.tasks[t].job;
+            if (j == UINT32_MAX || !allocatedStatus(st.tasks[t].status) || !s_->inSession(j)) continue;
+            if (st.jobs[j].queue < 0) continue;
+            Attr& a = attrs_[s_->queueOf(j)];
+            if (!a.used || !a.dra) continue;
+            const TaskDra& dra = draOf(t);
+            if (dra.claims.empty()) continue;
+            DraByClass charged;
+            CapacityDra::hold(*a.dra, dra, +1, &charged);
+            if (hierarchy_)
+                for (uint32_t anc : a.ancestors)
+                    if (attrs_[anc].dra) CapacityDra::addNamed(*attrs_[anc].dra, charged, +1);
+        }
     }
 
     // What the session left out (settled or parked jobs) or sums (SettledJobs::summed) of queue q.
@@ -635,6 +681,13 @@ class Capacity : public Plugin {
         else
             a.allocated.sub(req);
         updateShare(a);
+        if (draQuota_) {
+            const TaskDra& dra = draOf(t);
+            if (a.dra) CapacityDra::hold(*a.dra, dra, sign);
+            if (hierarchy_)
+                for (uint32_t anc : a.ancestors)
+                    if (attrs_[anc].dra) CapacityDra::hold(*attrs_[anc].dra, dra, sign);
+        }
         if (hierarchy_)
             for (uint32_t anc : a.ancestors) {
                 if (sign > 0)
@@ -653,6 +706,8 @@ class Capacity : public Plugin {
     bool ready_ = true;
     uint32_t root_ = UINT32_MAX;
     int ancestorReclaimLevel_ = 0;
+    bool draEnabled_ = true, draConsumable_ = true, draQuota_ = false;
+    std::unique_ptr<CapacityDra> dra_;
     // Scratch of the reclaim walk: allocations by queue (valid where walkStamp_ == walk_), the
     // victim's ancestors, a remainder.
     std::vector<VResource> walkAlloc_;
