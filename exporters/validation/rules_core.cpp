@@ -196,6 +196,24 @@ void checkCoreObjects(const std::vector<ManifestObject>& objects, ProblemSink& s
             checkTaskGroups(o, o.at({"spec", "template", "metadata"}),
                             FieldPath().field("spec").field("template").field("metadata"), sink);
             checkJobSpec(o, sink);
+            // Kueue charges DRA devices through claim templates only: a pod naming a ResourceClaim
+            // makes the workload inadmissible (pkg/dra/claims.go, KueueDRAIntegration on by default).
+            if (const Json* claims = o.at({"spec", "template", "spec", "resourceClaims"});
+                !queue.empty() && claims && claims->is_array())
+                for (size_t i = 0; i < claims->size(); ++i)
+                    if ((*claims)[i].is_object() && (*claims)[i].contains("resourceClaimName"))
+                        sink.warning(
+                            o,
+                            FieldPath()
+                                .field("spec")
+                                .field("template")
+                                .field("spec")
+                                .field("resourceClaims")
+                                .index(i)
+                                .field("resourceClaimName"),
+                            "Kueue does not admit this workload: \"KueueDRAIntegration feature does not "
+                            "support use of resource claims\"; name a ResourceClaimTemplate "
+                            "(resourceClaimTemplateName) instead");
         }
     }
 }

@@ -74,16 +74,18 @@ void checkQueueQuantities(const ManifestObject& q, ProblemSink& sink) {
     };
     for (const auto& [name, d] : des)
         if (isDraKey(name))
-            sink.warning(q, spec.field("deserved").key(name),
-                         "Volcano's capacity plugin enforces DRA quota (" + name +
-                             ") only in capability: deserved is read but never checked, and the queue's share "
-                             "ignores it");
+            sink.warning(
+                q, spec.field("deserved").key(name),
+                "Volcano's capacity plugin enforces DRA quota (" + name +
+                    ") only in capability: deserved is read but never checked, and the queue's share "
+                    "ignores it");
     for (const auto& [name, g] : gua)
         if (isDraKey(name) && g > 0)
-            sink.warning(q, spec.field("guarantee").field("resource").key(name),
-                         "Volcano's capacity plugin enforces DRA quota (" + name +
-                             ") only in capability: a DRA guarantee is never met by the queue's allocation, so "
-                             "capacity never reclaims from this queue");
+            sink.warning(
+                q, spec.field("guarantee").field("resource").key(name),
+                "Volcano's capacity plugin enforces DRA quota (" + name +
+                    ") only in capability: a DRA guarantee is never met by the queue's allocation, so "
+                    "capacity never reclaims from this queue");
     for (const auto& [name, d] : des)
         if (cap.has(name) && d > cap.get(name))
             sink.error(q, spec.field("deserved").key(name),
