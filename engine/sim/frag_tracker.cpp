@@ -8,7 +8,7 @@ namespace gantry::sim {
 
 FragTracker::FragTracker(const engine::ClusterState& state, const SimWorkload& workload,
                          const std::vector<TopologyLevel>& levels)
-    : view_(state) {
+    : view_(state), state_(state), migDims_(frag::migDims(state)) {
     // Target workload: one counted shape per pod of each kind, times the kind's jobs.
     std::vector<int64_t> jobsOfKind(workload.kinds.size(), 0);
     for (const auto& j : workload.jobs) ++jobsOfKind[j.kind];
@@ -27,8 +27,13 @@ FragTracker::FragTracker(const engine::ClusterState& state, const SimWorkload& w
                 floorSeen = true;
             }
             counted.push_back(std::move(w));
+            for (const auto& m : migDims_)
+                if (const int64_t amount = p.requests.get(state.dims.name(m.dim)); amount > 0)
+                    migAsks_.push_back(
+                        {m.dim, amount, p.requests.get(res::Cpu), p.requests.get(res::Memory)});
         }
     }
+    mig_.assign(migDims_.empty() ? 0 : state.nodes.size(), frag::MigIdle{});
     target_ = frag::targetWorkload(std::span<const frag::WeightedShape>(counted));
     cached_.assign(state.nodes.size(), frag::FragBuckets{});
     idle_.assign(state.nodes.size(), frag::IdleBreakdown{});
@@ -61,6 +66,11 @@ frag::ClusterFragmentation FragTracker::measure() {
         idleSum_ -= idle_[n];
         idle_[n] = frag::idleBreakdown(node, target_, floor_);
         idleSum_ += idle_[n];
+        if (!mig_.empty()) {
+            migSum_ -= mig_[n];
+            mig_[n] = frag::migIdle(state_, n, migDims_, migAsks_);
+            migSum_ += mig_[n];
+        }
         dirty_[n] = 0;
     }
     dirtyList_.clear();

@@ -1,10 +1,12 @@
 #pragma once
 // The FGD paper's fragmentation measure (fragmentation/fragmentation.h) and why idle GPUs are idle
-// (fragmentation/idle_breakdown.h), kept up to date on a simulated cluster: each node's share is
+// (fragmentation/idle_breakdown.h), with the idle MIG instances (fragmentation/mig_idle.h), kept up
+// to date on a simulated cluster: each node's share is
 // recomputed only when the simulator changed that node. Room for large jobs per topology level
 // (fragmentation/topology_slots.h) on demand.
 #include "fragmentation/fragmentation.h"
 #include "fragmentation/idle_breakdown.h"
+#include "fragmentation/mig_idle.h"
 #include "fragmentation/state_view.h"
 #include "fragmentation/topology_slots.h"
 #include "model/topology.h"
@@ -33,6 +35,9 @@ class FragTracker {
     }
     frag::ClusterFragmentation measure();                        // brings every touched node up to date
     const frag::IdleBreakdown& idle() const { return idleSum_; } // as of the last measure()
+    // Whether some node offers MIG instances as resources; their idle ones as of the last measure().
+    bool hasMig() const { return !migDims_.empty(); }
+    const frag::MigIdle& migIdle() const { return migSum_; }
     std::vector<frag::LevelSlots> topologySlots();
     std::vector<std::string> describeTarget() const;
 
@@ -43,6 +48,11 @@ class FragTracker {
     frag::GpuPodFloor floor_;
     std::vector<frag::IdleBreakdown> idle_;
     frag::IdleBreakdown idleSum_;
+    const engine::ClusterState& state_;
+    std::vector<frag::MigDim> migDims_;
+    std::vector<frag::MigAsk> migAsks_; // the workload's pods that ask for a MIG profile
+    std::vector<frag::MigIdle> mig_;
+    frag::MigIdle migSum_;
     std::vector<std::string> levelNames_;           // "node", then the labelled levels, lowest first
     std::vector<std::vector<int32_t>> levelDomain_; // per level, per node: its domain, -1 = unlabelled
     std::vector<uint8_t> dirty_;

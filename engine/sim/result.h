@@ -88,9 +88,12 @@ struct SimResult {
     std::vector<double> gpuAllocationPct; // GPU milli held by pods / all GPU milli
     std::vector<double> fragmentationPct; // FGD fragmentation F(M) / all GPU milli (empty: not measured)
     std::vector<double> fragOverIdlePct;  // F(M) / idle GPU milli
-    // Why idle GPUs are idle (fragmentation/idle_breakdown.h), in GPUs, when fragmentation is measured.
+    // Why idle GPUs are idle (fragmentation/idle_breakdown.h), in GPUs, when fragmentation is measured
+    // or some node offers MIG instances. usable counts the MIG instances a pod of the workload can
+    // take; migLayout (empty without MIG resources) the free ones the MIG layout strands
+    // (fragmentation/mig_idle.h), an instance counting its compute slices out of seven.
     struct IdleSeries {
-        std::vector<double> stranded, fractional, scattered, usable;
+        std::vector<double> stranded, fractional, scattered, usable, migLayout;
     } idle;
     std::vector<int32_t> pendingJobs, runningJobs, pendingPods, partialJobs;
     std::vector<QueueSeries> queues;

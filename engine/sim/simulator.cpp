@@ -83,7 +83,8 @@ class Simulator {
                                         engine::profileNames() + ")");
         Diagnostics policy;
         const Cluster withClaims = claimsOfTheWorkload(cluster);
-        profile_ = info->make({withClaims.dra.empty() ? cluster : withClaims, o_.policies, o_.shortcuts}, &policy);
+        profile_ =
+            info->make({withClaims.dra.empty() ? cluster : withClaims, o_.policies, o_.shortcuts}, &policy);
         if (warnings) warnings->insert(warnings->end(), policy.begin(), policy.end());
         if (!profile_)
             throw std::invalid_argument("the " + info->title + " policy cannot run (errors above)");
@@ -659,15 +660,20 @@ class Simulator {
         result_.time.push_back(t);
         result_.gpuAllocationPct.push_back(
             totalGpuMilli_ > 0 ? 100.0 * double(allocatedGpuMilli_) / double(totalGpuMilli_) : 0.0);
-        if (frag_ && frag_->measured()) {
+        if (frag_ && (frag_->measured() || frag_->hasMig())) {
             auto f = frag_->measure();
-            result_.fragmentationPct.push_back(f.fragOverTotalPct());
-            result_.fragOverIdlePct.push_back(f.fragOverIdlePct());
+            if (frag_->measured()) {
+                result_.fragmentationPct.push_back(f.fragOverTotalPct());
+                result_.fragOverIdlePct.push_back(f.fragOverIdlePct());
+            }
             const frag::IdleBreakdown& idle = frag_->idle();
+            // MIG instances a pod of the workload can take are usable; the others are the layout's.
+            const frag::MigIdle mig = frag_->hasMig() ? frag_->migIdle() : frag::MigIdle{};
             result_.idle.stranded.push_back(double(idle.stranded) / 1000.0);
             result_.idle.fractional.push_back(double(idle.fractional) / 1000.0);
             result_.idle.scattered.push_back(double(idle.scattered) / 1000.0);
-            result_.idle.usable.push_back(double(idle.usable) / 1000.0);
+            result_.idle.usable.push_back(double(idle.usable + mig.usable) / 1000.0);
+            if (frag_->hasMig()) result_.idle.migLayout.push_back(double(mig.layout) / 1000.0);
         }
         int32_t pending = 0, running = 0, partial = 0, pendingPods = 0;
         for (const auto& a : active_) {

@@ -142,6 +142,7 @@ nlohmann::ordered_json simulationDocument(const sim::SimResult& r, const ReportC
                                              {"fractional", r.idle.fractional.back()},
                                              {"scattered", r.idle.scattered.back()},
                                              {"usable", r.idle.usable.back()}};
+    if (!r.idle.migLayout.empty()) fragmentation["idle_at_end_gpus"]["mig_layout"] = r.idle.migLayout.back();
     auto slots = ordered_json::array();
     for (const auto& level : r.topologySlots) {
         ordered_json bySize = ordered_json::object();
@@ -213,6 +214,7 @@ nlohmann::ordered_json simulationDocument(const sim::SimResult& r, const ReportC
     ts["idle_fractional_gpus"] = r.idle.fractional;
     ts["idle_scattered_gpus"] = r.idle.scattered;
     ts["idle_usable_gpus"] = r.idle.usable;
+    if (!r.idle.migLayout.empty()) ts["idle_mig_layout_gpus"] = r.idle.migLayout;
     ordered_json used = ordered_json::object();
     for (const auto& q : r.queues) used[q.name] = q.usedGpus;
     ts["queue_used_gpus"] = std::move(used);
@@ -261,6 +263,8 @@ std::map<std::string, std::string> simulationCsv(const sim::SimResult& r) {
              "partial_jobs";
         for (const auto& q : r.queues) s << "," << csvField("used_gpus:" + q.name);
         s << ",idle_stranded_gpus,idle_fractional_gpus,idle_scattered_gpus,idle_usable_gpus";
+        const bool mig = !r.idle.migLayout.empty();
+        if (mig) s << ",idle_mig_layout_gpus";
         s << '\n';
         for (size_t i = 0; i < r.time.size(); ++i) {
             s << num(r.time[i]) << ',' << num(r.gpuAllocationPct[i]) << ','
@@ -270,6 +274,7 @@ std::map<std::string, std::string> simulationCsv(const sim::SimResult& r) {
             for (const auto& q : r.queues) s << ',' << num(q.usedGpus[i]);
             for (const auto* idle : {&r.idle.stranded, &r.idle.fractional, &r.idle.scattered, &r.idle.usable})
                 s << ',' << (i < idle->size() ? num((*idle)[i]) : "");
+            if (mig) s << ',' << (i < r.idle.migLayout.size() ? num(r.idle.migLayout[i]) : "");
             s << '\n';
         }
         files["timeseries.csv"] = s.str();

@@ -6,6 +6,7 @@
 #include "test_registry.h"
 
 #include <QtTest>
+#include <cmath>
 #include <nlohmann/json.hpp>
 
 namespace {
@@ -41,7 +42,8 @@ class DraSimulateTest : public QObject {
         QFile f(one);
         QVERIFY(f.open(QIODevice::ReadOnly));
         QString text = QString::fromUtf8(f.readAll());
-        text.replace("  - name: gpu-0\n", "  - name: gpu-1\n    attributes: {type: {string: gpu}}\n  - name: gpu-0\n");
+        text.replace("  - name: gpu-0\n",
+                     "  - name: gpu-1\n    attributes: {type: {string: gpu}}\n  - name: gpu-0\n");
         QTemporaryDir dir;
         const QString two = dir.filePath("two-gpus.yaml");
         QFile out(two);
@@ -68,6 +70,26 @@ class DraSimulateTest : public QObject {
         QCOMPARE(r["jobs"]["completed"].get<int>(), 3);
         QCOMPARE(r["wait_seconds"]["max"].get<double>(), 7200.0);
         QCOMPARE(r["end_seconds"].get<double>(), 10800.0);
+    }
+
+    // Idle MIG instances: an instance counts its compute slices out of a GPU's seven (NVIDIA MIG
+    // user guide: 1g.10gb is one slice, 3g.40gb three). Three running pods hold three of the seven
+    // 1g.10gb instances: the four left are usable (pods ask for that profile), 4/7 GPU; nobody asks
+    // for 3g.40gb, so its two free instances are the MIG layout's, 6/7 GPU. Once the jobs are done
+    // all seven 1g.10gb instances are usable again.
+    void migInstancesNoPodAsksForAreTheLayouts() {
+        const auto r = simulate(QString(GANTRY_TEST_DATA) + "/dra/mig-idle.yaml", "kube-default");
+        const auto& ts = r["timeseries"];
+        QVERIFY(ts.contains("idle_mig_layout_gpus"));
+        QVERIFY(std::abs(ts["idle_usable_gpus"][0].get<double>() - 4.0 / 7) < 0.001);
+        QVERIFY(std::abs(ts["idle_mig_layout_gpus"][0].get<double>() - 6.0 / 7) < 0.001);
+        const auto& end = r["fragmentation"]["idle_at_end_gpus"];
+        QVERIFY(std::abs(end["usable"].get<double>() - 1.0) < 0.001);
+        QVERIFY(std::abs(end["mig_layout"].get<double>() - 6.0 / 7) < 0.001);
+        QCOMPARE(end["scattered"].get<double>(), 0.0);
+        // A cluster without MIG resources has no such series (its outputs are as before).
+        const auto whole = simulate(QString(GANTRY_TEST_DATA) + "/dra/two-jobs-one-gpu.yaml", "kube-default");
+        QVERIFY(!whole["timeseries"].contains("idle_mig_layout_gpus"));
     }
 
     void aLaterPodWaitsForTheDeviceWhateverSlotItTakes_data() { profiles(); }

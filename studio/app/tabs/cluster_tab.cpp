@@ -250,15 +250,21 @@ void ClusterTab::refreshIdle() {
                        r->time.begin());
     at = std::min(at, r->time.size() - 1);
     const double stranded = r->idle.stranded[at], fractional = r->idle.fractional[at],
-                 scattered = r->idle.scattered[at], usable = r->idle.usable[at];
-    idleCard_->setValue(
-        formatGpus(stranded + fractional + scattered + usable),
+                 scattered = r->idle.scattered[at], usable = r->idle.usable[at],
+                 mig = at < r->idle.migLayout.size() ? r->idle.migLayout[at] : 0.0;
+    QString parts =
         tr("%1 stranded · %2 fractional · %3 scattered · %4 usable")
-            .arg(formatGpus(stranded), formatGpus(fractional), formatGpus(scattered), formatGpus(usable)));
+            .arg(formatGpus(stranded), formatGpus(fractional), formatGpus(scattered), formatGpus(usable));
+    if (!r->idle.migLayout.empty()) parts += tr(" · %1 MIG layout").arg(formatGpus(mig));
+    idleCard_->setValue(formatGpus(stranded + fractional + scattered + usable + mig), parts);
     QStringList tip{tr("Stranded: whole GPUs on nodes whose CPU or memory is used up."),
                     tr("Fractional: what is left on partly shared GPUs."),
                     tr("Scattered: free, yet no node has enough for the common job shapes."),
-                    tr("Usable: free where the common job shapes fit.")};
+                    tr("Usable: free where the common job shapes fit (MIG instances a pod's profile fits, "
+                       "counted by their compute slices out of seven).")};
+    if (!r->idle.migLayout.empty())
+        tip << tr("MIG layout: free MIG slices of profiles no pod of the workload asks for (or that do not "
+                  "fit the node's CPU and memory left): repartitioning the GPU would free them.");
     if (!result->placementsAtPeak && !r->topologySlots.empty()) {
         tip << QString() << tr("Jobs that fit inside one domain right now (8 / 16 / 32 / 64 GPUs):");
         for (const auto& level : r->topologySlots)

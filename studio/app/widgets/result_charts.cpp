@@ -67,7 +67,8 @@ void addTimeAndGpuAxes(QChart* chart, double tmax, double unit, const QString& u
     auto* y = new QValueAxis;
     y->setRange(0, ymax);
     y->applyNiceNumbers();
-    y->setLabelFormat(QStringLiteral("%.0f"));
+    // A few GPUs (MIG slices count in sevenths) need a decimal, or ticks repeat ("1, 1, 2, 2").
+    y->setLabelFormat(y->max() < 5 ? QStringLiteral("%.1f") : QStringLiteral("%.0f"));
     styleAxis(x, palette, QObject::tr("simulated time (%1)").arg(unitName));
     styleAxis(y, palette, QObject::tr("GPUs"));
     addAxes(chart, x, y);
@@ -418,11 +419,15 @@ QChart* makeIdleChart(const WhatIfResult* run, const QPalette& palette) {
         {&r->idle.fractional, QObject::tr("fractional (partly shared GPUs)"), QColor(0xef, 0x8a, 0x1f)},
         {&r->idle.scattered, QObject::tr("scattered (no node fits the common jobs)"),
          QColor(0xe5, 0xc1, 0x3a)},
-        {&r->idle.usable, QObject::tr("usable"), QColor(0x7c, 0xb3, 0x7c)}};
+        {&r->idle.usable, QObject::tr("usable"), QColor(0x7c, 0xb3, 0x7c)},
+        // Violet: apart from the warm colours of the other reasons.
+        {&r->idle.migLayout, QObject::tr("MIG layout (free slices no pod's profile fits)"),
+         QColor(0x7e, 0x57, 0xc2)}};
     std::vector<double> below(t.size(), 0.0);
     double ymax = 1;
     for (const auto& band : bands)
-        addStackedArea(chart, t, unit, *band.values, below, ymax, band.name, band.color);
+        if (!band.values->empty())
+            addStackedArea(chart, t, unit, *band.values, below, ymax, band.name, band.color);
     addTimeAndGpuAxes(chart, t.back(), unit, unitName, ymax * 1.05, palette);
     return chart;
 }
