@@ -1,6 +1,7 @@
 #include "kueue_config_reader.h"
 
 #include "kubernetes/k8s_fields.h"
+#include "model/kubernetes_names.h"
 #include "model/quantity.h"
 #include "yaml/plain_scalar.h"
 #include "yaml/yaml_reader.h"
@@ -61,10 +62,52 @@ bool knownGate(const std::string& name) {
                                         "TASRecomputeAssignmentWithinSchedulingCycle",
                                         "WorkloadPriorityClassDefaulting",
                                         "AdmissionFairSharing",
-                                        "KueueDRAIntegration"};
+                                        "KueueDRAIntegration",
+                                        "KueueDRAIntegrationPartitionableDevices",
+                                        "KueueDRAIntegrationConsumableCapacity"};
     for (const char* k : known)
         if (name == k) return true;
     return false;
+}
+
+// A mapping's sources: each a counter the devices consume (KueueDRAIntegrationPartitionableDevices,
+// on by default) or a capacity they offer (KueueDRAIntegrationConsumableCapacity, off by default),
+// checked as Kueue's Configuration validation does.
+std::vector<KueueConfig::DeviceClassMapping::Source> readDeviceClassSources(const Y& list,
+                                                                            const KueueConfig& c) {
+    std::vector<KueueConfig::DeviceClassMapping::Source> out;
+    size_t counters = 0, capacities = 0;
+    for (const auto& entry : list.items()) {
+        entry.checkKeys("source", {"counter", "capacity"});
+        const bool counter = entry["counter"].present(), capacity = entry["capacity"].present();
+        if (counter == capacity) entry.fail("exactly one source type must be set per entry");
+        (counter ? counters : capacities)++;
+        const Y body = counter ? entry["counter"] : entry["capacity"];
+        const std::string gate =
+            counter ? "KueueDRAIntegrationPartitionableDevices" : "KueueDRAIntegrationConsumableCapacity";
+        if (!c.gate(gate))
+            body.fail(std::string(counter ? "counter" : "capacity") + " sources require " + gate +
+                      " to be enabled");
+        body.checkKeys(counter ? "counter" : "capacity", {"name", "driver", "deviceSelector"});
+        KueueConfig::DeviceClassMapping::Source s;
+        s.counter = counter;
+        s.name = body["name"].str();
+        if (s.name.empty()) body.fail("name is required");
+        if (counter && dnsLabel(s.name) != s.name)
+            body["name"].fail("a counter name must be a DNS-1123 label (lower case letters, digits and '-')");
+        s.driver = body["driver"].str();
+        if (s.driver.empty()) body.fail("driver is required");
+        if (s.driver.size() > 63) body["driver"].fail("must not exceed 63 characters");
+        if (dnsSubdomain(s.driver) != s.driver)
+            body["driver"].fail("a driver must be a lowercase DNS-1123 subdomain");
+        const Y expression = body["deviceSelector"]["cel"]["expression"];
+        s.deviceSelector = expression.str();
+        if (s.deviceSelector.empty()) body.fail("deviceSelector.cel.expression is required");
+        out.push_back(std::move(s));
+    }
+    if (counters > 0 && capacities > 0)
+        list.fail("cannot mix counter and capacity sources in the same mapping");
+    return out;
 }
 
 KueueConfig readRoot(const Y& root) {
@@ -141,22 +184,47 @@ KueueConfig readRoot(const Y& root) {
     c.manageJobsWithoutQueueName = root["manageJobsWithoutQueueName"].boolean(false);
     c.kueueNamespace = root["namespace"].str(c.kueueNamespace);
     c.managedJobsNamespaceSelector = readOptionalLabelSelector(root["managedJobsNamespaceSelector"]);
+    // Before resources: their DRA sources need the gates.
+    for (const auto& [name, value] : root["featureGates"].entries()) {
+        auto on = value.optBool();
+        if (!on) value.fail("expected true or false");
+        if (!knownGate(name))
+            value.warn("feature gate '" + name + "' does not change what Gantry's Kueue emulation decides");
+        c.featureGates[name] = *on;
+    }
     auto resources = root["resources"];
     if (resources.present()) {
         resources.checkKeys("resources",
                             {"transformations", "excludeResourcePrefixes", "deviceClassMappings"});
-        std::set<std::string> mappedClasses;
+        // Class -> (mapping, counter of its first source; "" when that is no counter) of the mappings
+        // that list it (pkg/config/validation.go validateDeviceClassMappings).
+        std::map<std::string, std::vector<std::pair<std::string, std::string>>> mappedClasses;
         for (const auto& m : resources["deviceClassMappings"].items()) {
-            m.checkKeys("deviceClassMapping", {"name", "deviceClassNames"});
+            m.checkKeys("deviceClassMapping", {"name", "deviceClassNames", "sources"});
             KueueConfig::DeviceClassMapping mapping;
             mapping.name = m["name"].str();
             if (mapping.name.empty()) m.fail("a deviceClassMapping needs a name (the quota resource)");
             mapping.deviceClassNames = m["deviceClassNames"].strings();
             if (mapping.deviceClassNames.empty())
                 m.fail("deviceClassMapping '" + mapping.name + "' names no DeviceClass");
-            for (const auto& cls : mapping.deviceClassNames)
-                if (!mappedClasses.insert(cls).second)
-                    m["deviceClassNames"].fail("DeviceClass '" + cls + "' is mapped more than once");
+            mapping.sources = readDeviceClassSources(m["sources"], c);
+            const std::string counter = !mapping.sources.empty() && mapping.sources.front().counter
+                                            ? mapping.sources.front().name
+                                            : "";
+            for (const auto& cls : mapping.deviceClassNames) {
+                auto& before = mappedClasses[cls];
+                // A class may be tracked for several counters, under different resources.
+                for (const auto& [other, otherCounter] : before) {
+                    if (counter.empty() || otherCounter.empty())
+                        m["deviceClassNames"].fail("DeviceClass '" + cls +
+                                                   "': device class already mapped to resource " + other);
+                    if (counter == otherCounter)
+                        m["deviceClassNames"].fail(
+                            "DeviceClass '" + cls +
+                            "': device class already has a counter source for counter \"" + counter + "\"");
+                }
+                before.emplace_back(mapping.name, counter);
+            }
             c.deviceClassMappings.push_back(std::move(mapping));
         }
         for (const auto& p : resources["excludeResourcePrefixes"].items())
@@ -183,13 +251,6 @@ KueueConfig readRoot(const Y& root) {
                     "managedJobsNamespaceSelector", "namespace", "resources"},
                    {"health", "metrics", "webhook", "leaderElection", "controller", "clientConnection",
                     "internalCertManagement", "queueVisibility", "objectRetentionPolicies"});
-    for (const auto& [name, value] : root["featureGates"].entries()) {
-        auto on = value.optBool();
-        if (!on) value.fail("expected true or false");
-        if (!knownGate(name))
-            value.warn("feature gate '" + name + "' does not change what Gantry's Kueue emulation decides");
-        c.featureGates[name] = *on;
-    }
     return c;
 }
 

@@ -37,8 +37,12 @@ bool KueueConfig::managesNamespace(const Labels& namespaceLabels) const {
 bool KueueConfig::gate(const std::string& name) const {
     if (auto it = featureGates.find(name); it != featureGates.end()) return it->second;
     // Kueue's defaults at the emulated commit (ff69552e, v0.20 development).
-    static const char* const off[] = {"PrioritizePreemptorWorkloads", "ConcurrentAdmission", "PriorityBoost",
-                                      "TASBalancedPlacement", "QuotaCheckStrategyIgnoreUndeclared"};
+    static const char* const off[] = {"PrioritizePreemptorWorkloads",
+                                      "ConcurrentAdmission",
+                                      "PriorityBoost",
+                                      "TASBalancedPlacement",
+                                      "QuotaCheckStrategyIgnoreUndeclared",
+                                      "KueueDRAIntegrationConsumableCapacity"};
     for (const char* g : off)
         if (name == g) return false;
     return true;

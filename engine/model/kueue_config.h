@@ -70,6 +70,16 @@ struct KueueConfig {
     struct DeviceClassMapping {
         std::string name;
         std::vector<std::string> deviceClassNames;
+        // sources (v1beta2): charge a counter the devices consume (partitionable devices) or a
+        // capacity they offer, instead of the device count.
+        struct Source {
+            bool counter = true; // counter, else capacity
+            std::string name;    // the counter in consumesCounters, or the capacity dimension
+            std::string driver;
+            std::string deviceSelector; // CEL
+            bool operator==(const Source&) const = default;
+        };
+        std::vector<Source> sources;
         bool operator==(const DeviceClassMapping&) const = default;
     };
     std::vector<DeviceClassMapping> deviceClassMappings;

@@ -136,8 +136,16 @@ Json kueueConfigurationJson(const KueueConfig& c) {
         else
             r["transformations"] = list;
         Json mappings = Json::array();
-        for (const auto& m : c.deviceClassMappings)
-            mappings.push_back(Json{{"name", m.name}, {"deviceClassNames", m.deviceClassNames}});
+        for (const auto& m : c.deviceClassMappings) {
+            Json mapping{{"name", m.name}, {"deviceClassNames", m.deviceClassNames}};
+            for (const auto& src : m.sources)
+                mapping["sources"].push_back(Json{
+                    {src.counter ? "counter" : "capacity",
+                     Json{{"name", src.name},
+                          {"driver", src.driver},
+                          {"deviceSelector", Json{{"cel", Json{{"expression", src.deviceSelector}}}}}}}});
+            mappings.push_back(std::move(mapping));
+        }
         if (mappings.empty())
             r.erase("deviceClassMappings");
         else

@@ -209,8 +209,14 @@ GANTRY_SCHEMA(KueueConfig::Transformation, field("input", &KueueConfig::Transfor
               field("replace", &KueueConfig::Transformation::replace),
               field("multiplyBy", &KueueConfig::Transformation::multiplyBy),
               field("outputs", &KueueConfig::Transformation::outputs));
+GANTRY_SCHEMA(KueueConfig::DeviceClassMapping::Source,
+              field("counter", &KueueConfig::DeviceClassMapping::Source::counter, true),
+              field("name", &KueueConfig::DeviceClassMapping::Source::name, true),
+              field("driver", &KueueConfig::DeviceClassMapping::Source::driver, true),
+              field("deviceSelector", &KueueConfig::DeviceClassMapping::Source::deviceSelector, true));
 GANTRY_SCHEMA(KueueConfig::DeviceClassMapping, field("name", &KueueConfig::DeviceClassMapping::name, true),
-              field("deviceClassNames", &KueueConfig::DeviceClassMapping::deviceClassNames));
+              field("deviceClassNames", &KueueConfig::DeviceClassMapping::deviceClassNames),
+              field("sources", &KueueConfig::DeviceClassMapping::sources));
 GANTRY_SCHEMA(KueueConfig, field("fairSharing", &KueueConfig::fairSharing),
               field("admissionFairSharing", &KueueConfig::admissionFairSharing),
               field("preemptionStrategies", &KueueConfig::preemptionStrategies),

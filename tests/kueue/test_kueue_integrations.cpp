@@ -401,7 +401,10 @@ class KueueIntegrationsTest : public QObject {
             QFAIL("a class mapped twice was accepted");
         } catch (const InputError& e) {
             QVERIFY2(std::string(e.what()).find("config.yaml:8") != std::string::npos, e.what());
-            QVERIFY2(std::string(e.what()).find("mapped more than once") != std::string::npos, e.what());
+            // pkg/config/validation.go validateDeviceClassMappings' words.
+            QVERIFY2(std::string(e.what()).find("device class already mapped to resource example.com/gpu") !=
+                         std::string::npos,
+                     e.what());
         }
     }
 

@@ -4,6 +4,7 @@
 // ResourceFlavors, Topology, Cohorts, ClusterQueues and LocalQueues with the same workload decide
 // the same, to the last sample.
 #include "export/export.h"
+#include "input_error.h"
 #include "input_loader.h"
 #include "kueue_config_reader.h"
 #include "project/project_reader.h"
@@ -190,6 +191,102 @@ class KueueProjectTest : public QObject {
     // Kueue's preemption is each ClusterQueue's own (kueue apis ClusterQueuePreemption, defaults
     // Never): Volcano's actions change nothing under Kueue, and queues without Kueue preemption of
     // their own get Kueue's defaults, in the export and in the profile alike.
+    // Counter-based DRA quota (v1beta2 sources), as Kueue's setup guide writes it
+    // (site/content/en/docs/tasks/manage/setup_dra.md @ff69552e, "Configure counter sources"): read,
+    // kept in a project and exported; the mistakes pkg/config/validation.go refuses are refused.
+    void deviceClassSourcesTravelAndAreChecked() {
+        const std::string guide = R"(apiVersion: config.kueue.x-k8s.io/v1beta2
+kind: Configuration
+resources:
+  deviceClassMappings:
+  - name: gpu.memory
+    deviceClassNames:
+    - gpu.example.com
+    sources:
+    - counter:
+        name: memory
+        driver: gpu.example.com
+        deviceSelector:
+          cel:
+            expression: "device.driver == 'gpu.example.com'"
+)";
+        const KueueConfig c = parseKueueConfig(guide, "guide.yaml");
+        QCOMPARE(c.deviceClassMappings.size(), size_t(1));
+        QCOMPARE(c.deviceClassMappings[0].sources.size(), size_t(1));
+        const auto& src = c.deviceClassMappings[0].sources[0];
+        QVERIFY(src.counter);
+        QCOMPARE(src.name, std::string("memory"));
+        QCOMPARE(src.driver, std::string("gpu.example.com"));
+        QCOMPARE(src.deviceSelector, std::string("device.driver == 'gpu.example.com'"));
+
+        Project p;
+        p.kueue = c;
+        p.target = TargetScheduler::Kueue;
+        QTemporaryDir dir;
+        const std::string path = dir.filePath("p.gantry").toStdString();
+        try {
+            writeProjectFile(path, p);
+        } catch (const std::exception& e) {
+            qFatal("write: %s", e.what());
+        }
+        QVERIFY(readProjectFile(path).kueue == c);
+        ExportOptions o;
+        o.target = TargetScheduler::Kueue;
+        ExportBundle bundle;
+        try {
+            bundle = exportProject(p, o);
+        } catch (const std::exception& e) {
+            qFatal("export: %s", e.what());
+        }
+        for (const auto& x : bundle.objects)
+            if (x.object["kind"] == "ConfigMap" && x.object["metadata"]["name"] == "kueue-manager-config") {
+                const KueueConfig back =
+                    parseKueueConfig(x.object["data"]["controller_manager_config.yaml"], "out");
+                QVERIFY(back.deviceClassMappings == c.deviceClassMappings);
+            }
+
+        auto refusedText = [&](const std::string& text, const std::string& words) {
+            try {
+                parseKueueConfig(text, "bad.yaml");
+            } catch (const InputError& e) {
+                const std::string what = e.what();
+                if (what.find(words) == std::string::npos)
+                    qFatal("'%s' not in: %s", words.c_str(), what.c_str());
+                return;
+            }
+            qFatal("accepted: %s", text.c_str());
+        };
+        auto refused = [&](const std::string& from, const std::string& to, const std::string& words) {
+            std::string text = guide;
+            const size_t at = text.find(from);
+            if (at == std::string::npos) qFatal("no '%s' in the guide's text", from.c_str());
+            refusedText(text.replace(at, from.size(), to), words);
+        };
+        // Capacity sources need KueueDRAIntegrationConsumableCapacity, off by default.
+        refused("- counter:", "- capacity:",
+                "capacity sources require KueueDRAIntegrationConsumableCapacity to be enabled");
+        refused("kind: Configuration\n",
+                "kind: Configuration\nfeatureGates:\n  KueueDRAIntegrationPartitionableDevices: false\n",
+                "counter sources require KueueDRAIntegrationPartitionableDevices to be enabled");
+        refused("        name: memory\n", "        name: Memory_Bytes\n", "DNS-1123 label");
+        refused("    - counter:\n", "    - {}\n    - counter:\n",
+                "exactly one source type must be set per entry");
+        // One class under two resources: only for two different counters.
+        const std::string second = "\n  - name: gpu.sm\n    deviceClassNames:\n    - gpu.example.com\n";
+        refusedText(guide + second.substr(1), "device class already mapped to resource gpu.memory");
+        refusedText(
+            guide + second.substr(1) +
+                "    sources:\n    - counter:\n        name: memory\n        driver: gpu.example.com\n"
+                "        deviceSelector:\n          cel:\n            expression: \"true\"\n",
+            "device class already has a counter source for counter \"memory\"");
+        std::string twoCounters =
+            guide + second.substr(1) +
+            "    sources:\n    - counter:\n        name: multiprocessors\n        driver: "
+            "gpu.example.com\n        deviceSelector:\n          cel:\n            expression: "
+            "\"true\"\n";
+        QCOMPARE(parseKueueConfig(twoCounters, "two.yaml").deviceClassMappings.size(), size_t(2));
+    }
+
     void preemptionIsTheClusterQueuesOwn() {
         Project quiet = load(), loud = load();
         quiet.volcano.actions = {"enqueue", "allocate", "backfill"};

@@ -341,8 +341,8 @@ ProfileInfo profileInfo() {
     // Its pods are placed by kube-scheduler's emulation, which allocates the claims; quotas are
     // charged through deviceClassMappings (dra_quota.h).
     info.claimsCaveat = "places its pods through kube-scheduler's allocator and charges claim templates' devices "
-                        "through deviceClassMappings, but not counter-based mappings, extended resources backed "
-                        "by DRA, or the check of CEL selectors against the published devices";
+                        "(or their counters) through deviceClassMappings, but not capacity-based mappings or "
+                        "extended resources backed by DRA";
     info.make = [](const ProfileSetup& setup, Diagnostics* diagnostics) -> std::unique_ptr<SchedulerProfile> {
         // The cluster's own Kueue queues, else the project's queues as the Kueue export maps them.
         gantry::kueue::PolicyObjects objects;

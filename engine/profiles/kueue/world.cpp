@@ -61,6 +61,10 @@ World buildWorld(const Cluster& c, const gantry::kueue::PolicyObjects& objects, 
     World w;
     w.config = config;
     for (const auto& t : c.dra.resourceClaimTemplates) w.claimTemplates[{t.ns, t.name}] = t.spec;
+    if (!c.dra.resourceClaimTemplates.empty()) {
+        for (const auto& cls : c.dra.deviceClasses) w.deviceClassSelectors[cls.name] = cls.selectors;
+        w.resourceSlices = c.dra.resourceSlices;
+    }
     for (const auto& p : c.pods)
         if (!p.resourceClaims.empty()) w.podClaims[p.key()] = p.resourceClaims;
     for (const auto& t : objects.topologies) w.topologies.push_back(Topology{t.name, t.levels});

@@ -117,6 +117,10 @@ struct World {
     // DRA: ResourceClaimTemplates by (namespace, name), and the claims of the pods that use any, by
     // "ns/name" (a job's pod sets read theirs there).
     std::map<std::pair<std::string, std::string>, DeviceClaimSpec> claimTemplates;
+    // DeviceClasses' selectors and the ResourceSlices: what counter-based quota and the check of a
+    // request's CEL selectors against published devices read.
+    std::map<std::string, std::vector<std::string>> deviceClassSelectors;
+    std::vector<ResourceSlice> resourceSlices;
     std::unordered_map<std::string, std::vector<PodResourceClaim>> podClaims;
     Diagnostics warnings; // located: bad references, cycles
 

@@ -245,7 +245,12 @@ void KueuePolicyEditor::load() {
     for (const auto& m : cfg.deviceClassMappings) {
         QStringList classes;
         for (const auto& c : m.deviceClassNames) classes << qs(c);
-        mapped << qs(m.name) + " ← " + classes.join(", ");
+        QStringList sources;
+        for (const auto& src : m.sources)
+            sources << (src.counter ? tr("counter %1") : tr("capacity %1")).arg(qs(src.name)) + " @ " +
+                           qs(src.driver);
+        mapped << qs(m.name) + " ← " + classes.join(", ") +
+                      (sources.isEmpty() ? QString() : " (" + sources.join(", ") + ")");
     }
     deviceMappings_->setText(mapped.empty() ? tr("none (resources.deviceClassMappings): a claim makes a "
                                                  "workload inadmissible")
