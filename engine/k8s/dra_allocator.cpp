@@ -89,11 +89,24 @@ DraAllocator::DraAllocator(const Cluster& cluster, std::vector<Diagnostic>* warn
         pool.allNodes = first.allNodes;
         pool.nodeSelector = first.nodeSelector;
         const uint32_t p = uint32_t(pools_.size());
+        std::map<std::string, std::string> deviceSlice; // device name -> the slice that lists it
         for (uint32_t si : slices) {
             const auto& s = dra.resourceSlices[si];
             if (pool.nodeName.empty()) pool.nodeName = s.nodeName;
             for (const auto& set : s.sharedCounters) pool.counterSets[set.name] = set.counters;
             for (uint32_t d = 0; d < s.devices.size(); ++d) {
+                // A device name twice in a pool makes upstream's allocator treat the pool as invalid
+                // (GatherPools): nothing is allocated from it.
+                if (auto [at, fresh] = deviceSlice.emplace(s.devices[d].name, s.name);
+                    !fresh && pool.complete) {
+                    pool.complete = false;
+                    if (warnings)
+                        warnings->push_back({Severity::Warning, s.source,
+                                             "pool " + s.pool + " of driver " + s.driver + " lists device '" +
+                                                 s.devices[d].name + "' twice (slices " + at->second +
+                                                 " and " + s.name +
+                                                 "): the pool is invalid and no device of it is allocated"});
+                }
                 byName_[{s.driver, s.pool, s.devices[d].name}] = uint32_t(devices_.size());
                 pool.devices.push_back(uint32_t(devices_.size()));
                 devices_.push_back(DeviceRef{p, si, d});

@@ -181,10 +181,19 @@ void readResourceSlice(State& s, const Object& o) {
     sl.nodeName = spec["nodeName"].str();
     sl.allNodes = spec["allNodes"].boolean(false);
     if (spec["nodeSelector"].present()) sl.nodeSelector = readNodeSelector(spec["nodeSelector"]);
-    for (const auto& d : spec["devices"].items()) sl.devices.push_back(readDevice(d));
+    // The API server refuses a name twice in one slice (Duplicate value).
+    for (const auto& d : spec["devices"].items()) {
+        Device device = readDevice(d);
+        for (const auto& other : sl.devices)
+            if (other.name == device.name) d["name"].fail("Duplicate value: \"" + device.name + "\"");
+        sl.devices.push_back(std::move(device));
+    }
     for (const auto& c : spec["sharedCounters"].items()) {
         c.checkKeys("counter set", {"name", "counters"});
-        sl.sharedCounters.push_back(CounterSet{c["name"].str(), readAmounts(c["counters"])});
+        CounterSet set{c["name"].str(), readAmounts(c["counters"])};
+        for (const auto& other : sl.sharedCounters)
+            if (other.name == set.name) c["name"].fail("Duplicate value: \"" + set.name + "\"");
+        sl.sharedCounters.push_back(std::move(set));
     }
     s.cluster.dra.resourceSlices.push_back(std::move(sl));
 }
