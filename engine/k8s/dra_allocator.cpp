@@ -112,6 +112,19 @@ DraAllocator::DraAllocator(const Cluster& cluster, std::vector<Diagnostic>* warn
                 devices_.push_back(DeviceRef{p, si, d});
             }
         }
+        // A device that consumes a counter set the pool does not publish: nothing limits it.
+        if (warnings && pool.complete)
+            for (uint32_t si : slices)
+                for (const auto& device : dra.resourceSlices[si].devices)
+                    for (const auto& use : device.consumesCounters)
+                        if (!pool.counterSets.count(use.counterSet)) {
+                            warnings->push_back({Severity::Warning, dra.resourceSlices[si].source,
+                                                 "device '" + device.name + "' of pool " + pool.name +
+                                                     " consumes counter set '" + use.counterSet +
+                                                     "', which no slice of the pool publishes: nothing "
+                                                     "limits how often its partitions are allocated"});
+                            break;
+                        }
         pools_.push_back(std::move(pool));
     }
     for (uint32_t p = 0; p < pools_.size(); ++p) {
@@ -305,11 +318,13 @@ bool DraAllocator::fits(const Choice& c, uint32_t d, const DeviceSubRequest& req
     } else if (!capacityUsed_[d].empty() || c.capacityTaken.count(d)) {
         return false; // shared already
     }
-    // Partitions consume the counters of their pool's counter sets.
+    // Partitions consume the counters of their pool's counter sets. Only the counters a set
+    // publishes limit anything: upstream compares the consumption with the available counters
+    // alone (checkAvailableCounters), so a set or a counter nobody publishes limits nothing.
     const uint32_t p = devices_[d].pool;
     for (const auto& use : dev.consumesCounters) {
         auto set = pools_[p].counterSets.find(use.counterSet);
-        if (set == pools_[p].counterSets.end()) return false;
+        if (set == pools_[p].counterSets.end()) continue;
         const DeviceAmounts* usedBefore = nullptr;
         if (auto u = counterUsed_[p].find(use.counterSet); u != counterUsed_[p].end())
             usedBefore = &u->second;
@@ -318,7 +333,7 @@ bool DraAllocator::fits(const Choice& c, uint32_t d, const DeviceSubRequest& req
             picked = &u->second;
         for (const auto& [name, need] : use.counters) {
             auto have = set->second.find(name);
-            if (have == set->second.end()) return false;
+            if (have == set->second.end()) continue;
             int64_t used = 0;
             if (usedBefore)
                 if (auto u = usedBefore->find(name); u != usedBefore->end()) used += u->second;

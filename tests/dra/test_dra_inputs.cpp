@@ -109,6 +109,24 @@ class DraInputsTest : public QObject {
         engine::k8s::DraAllocator good(ok, nullptr);
         QVERIFY(good.filter("default/p", "n1", {}) == nullptr);
     }
+
+    // A device that consumes a counter set its pool does not publish: nothing limits it (upstream's
+    // checkAvailableCounters compares the consumption with the published counters only), and the
+    // user is told.
+    void aCounterSetNobodyPublishesIsWarnedAbout() {
+        const Cluster c =
+            read(kClaimPod + slice("s1", "  - name: gpu-0-mig\n    consumesCounters:\n    - counterSet: "
+                                         "gpu-0-set\n      counters: {memory: {value: 10Gi}}\n"));
+        Diagnostics warnings;
+        engine::k8s::DraAllocator dra(c, &warnings);
+        bool told = false;
+        for (const auto& w : warnings)
+            told = told ||
+                   w.message.find("consumes counter set 'gpu-0-set', which no slice of the pool publishes") !=
+                       std::string::npos;
+        QVERIFY(told);
+        QVERIFY(dra.filter("default/p", "n1", {}) == nullptr);
+    }
 };
 
 GANTRY_TEST(DraInputsTest)
