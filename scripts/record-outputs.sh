@@ -46,6 +46,7 @@ for dir in "$root"/tests/data/conformance/*/*/; do
         case "$case" in
         *-inspect-*) args=(inspect "$dir/snapshot.yaml" --json) ;;
         *-kd-*) args+=(--profile kube-default) ;;
+        *-yk-*) args+=(--profile yunikorn) ;;
         *-kueue-*) args+=(--profile kueue --scheduler-conf "$dir/config.yaml") ;;
         esac
     fi

@@ -5,8 +5,11 @@
 //   kube-default: gantry cycle --profile kube-default --snapshot snapshot.yaml --json
 //   kueue:        gantry cycle --profile kueue --snapshot snapshot.yaml --scheduler-conf config.yaml --json
 //                 (compared by the Kueue suite's rules, tests/kueue/kueue_compare.h)
-//   volcano:      gantry cycle --profile volcano --snapshot snapshot.yaml --scheduler-conf scheduler.yaml --json
+//   volcano:      gantry cycle --profile volcano --snapshot snapshot.yaml --scheduler-conf scheduler.yaml
+//   --json
 //                 (bindings, pending pods and reasons as for kube-default, and podgroup_phase)
+//   yunikorn:     gantry cycle --profile yunikorn --snapshot snapshot.yaml --json (its allocations as
+//   bindings)
 #include "cli_run.h"
 #include "kueue_compare.h"
 #include "test_registry.h"
@@ -225,19 +228,22 @@ class DraConformanceTest : public QObject {
         const std::string mode = e.value("mode", "");
         const QString snapshot = path + "/snapshot.yaml";
         const Run r =
-            mode == "inspect" ? runGantry({"inspect", snapshot, "--json"})
-            : mode == "kueue"
-                ? runGantry({"cycle", "--profile", "kueue", "--snapshot", snapshot, "--scheduler-conf",
-                             path + "/config.yaml", "--json"})
-                : mode == "volcano"
-                ? runGantry({"cycle", "--profile", "volcano", "--snapshot", snapshot, "--scheduler-conf",
-                             path + "/scheduler.yaml", "--json"})
+            mode == "inspect"   ? runGantry({"inspect", snapshot, "--json"})
+            : mode == "kueue"   ? runGantry({"cycle", "--profile", "kueue", "--snapshot", snapshot,
+                                             "--scheduler-conf", path + "/config.yaml", "--json"})
+            : mode == "volcano" ? runGantry({"cycle", "--profile", "volcano", "--snapshot", snapshot,
+                                             "--scheduler-conf", path + "/scheduler.yaml", "--json"})
+            : mode == "yunikorn"
+                ? runGantry({"cycle", "--profile", "yunikorn", "--snapshot", snapshot, "--json"})
                 : runGantry({"cycle", "--profile", "kube-default", "--snapshot", snapshot, "--json"});
         QVERIFY2(r.exitCode == 0, qPrintable(QString("gantry exited %1:\n%2").arg(r.exitCode).arg(r.err)));
         QVERIFY2(!r.out.is_null(), qPrintable(r.err));
+        // YuniKorn calls its bindings allocations.
+        json got = r.out;
+        if (mode == "yunikorn" && got.contains("allocations")) got["bindings"] = got["allocations"];
         const std::string problem = mode == "inspect" ? compareInspect(e, r.out)
                                     : mode == "kueue" ? gantry::test::compareKueue(e, r.out)
-                                                      : compareKubeDefault(e, r.out);
+                                                      : compareKubeDefault(e, got);
         QVERIFY2(problem.empty(), qPrintable(QString::fromStdString(problem + "\n" + e.value("notes", "") +
                                                                     "\ngot: " + r.out.dump())));
     }

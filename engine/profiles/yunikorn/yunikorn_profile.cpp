@@ -1,5 +1,6 @@
 #include "profiles/yunikorn/yunikorn_profile.h"
 
+#include "k8s/claim_tasks.h"
 #include "k8s/k8s.h"
 #include "profiles/yunikorn/config.h"
 #include "profiles/yunikorn/controllers.h"
@@ -77,6 +78,16 @@ class YuniKornProfile : public SchedulerProfile {
     void sample(const ClusterState& state, double t) override;
     std::vector<ObjectSeries> objectSeries() const override;
 
+    // The shim's allocation predicates include kube-scheduler's DynamicResources Filter, but it runs
+    // no Reserve or PreBind: claims are checked against the devices, never allocated by YuniKorn.
+    void useClaims(const Cluster& cluster, Diagnostics* warnings) {
+        if (std::none_of(cluster.pods.begin(), cluster.pods.end(),
+                         [](const Pod& p) { return !p.resourceClaims.empty(); }))
+            return;
+        dra_ = std::make_unique<k8s::DraAllocator>(cluster, warnings);
+        claims_ = std::make_unique<k8s::ClaimTasks>(*dra_, false);
+    }
+
   private:
     void attach(ClusterState& state, double now);
     bool predicate(const ClusterState& state, const Ask& ask, uint32_t node, bool allocate,
@@ -86,6 +97,8 @@ class YuniKornProfile : public SchedulerProfile {
 
     ShimState shim_;
     std::vector<std::string> notes_;
+    std::unique_ptr<k8s::DraAllocator> dra_;
+    std::unique_ptr<k8s::ClaimTasks> claims_;
     const ClusterState* state_ = nullptr;
     Report last_;
     mutable double clockFrom_ = 0, clockNext_ = 0; // the last nextClockChange, until the next cycle
@@ -165,6 +178,17 @@ bool YuniKornProfile::predicate(const ClusterState& state, const Ask& ask, uint3
         k8s::SpreadState st = k8s::spreadPreFilter(state, task);
         Code code;
         if (const char* r = k8s::spreadFilter(state, st, n, &code)) {
+            *why = r;
+            return false;
+        }
+    }
+    // DynamicResources, in the allocation phase only (the reservation phase runs the simpler filters).
+    if (allocate && claims_ && claims_->uses(state, task)) {
+        if (const std::string* unusable = claims_->unusable(state, task)) {
+            *why = *unusable;
+            return false;
+        }
+        if (const char* r = claims_->filter(state, task, n)) {
             *why = r;
             return false;
         }
@@ -550,6 +574,7 @@ std::unique_ptr<SchedulerProfile> make(const ProfileSetup& setup, Diagnostics* d
     auto profile = std::make_unique<YuniKornProfile>(std::move(*config), std::move(pods), std::move(paths),
                                                      std::move(notes));
     profile->setNamespaceTags(readNamespaceTags(cluster.namespaces, diagnostics));
+    profile->useClaims(cluster, diagnostics);
     return profile;
 }
 
@@ -563,6 +588,10 @@ ProfileInfo profileInfo() {
     info.configFormat = ConfigFormat::YuniKornQueues;
     info.takesPasses = true;
     info.make = make;
+    info.claimsCaveat =
+        "checks them as its shim does (kube-scheduler's DynamicResources Filter) but never "
+        "allocates them: the upstream shim runs no Reserve or PreBind, so its pods bind with their "
+        "claims unallocated, and several may count on the same device";
     info.describe = [](const SchedulerPolicies& policies) {
         return std::string("YuniKorn") + (policies.yunikorn ? " (queues.yaml)" : "");
     };
