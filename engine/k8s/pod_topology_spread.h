@@ -15,18 +15,23 @@ inline constexpr const char* kSpreadMissingLabel =
     "node(s) didn't match pod topology spread constraints (missing required label)";
 inline constexpr const char* kSpreadSkew = "node(s) didn't match pod topology spread constraints";
 
+// One constraint as both phases keep it: its skew, key and selector, and the matching pods per
+// domain value (the score's hostname domains are node names).
+struct SpreadConstraint {
+    int32_t maxSkew = 1;
+    std::string key;
+    LabelSelector selector;
+    bool hasSelector = false;
+    std::map<std::string, int64_t> counts;
+};
+
 // PodTopologySpread's PreFilter state (hard constraints).
 struct SpreadState {
     bool skip = true;
-    struct Constraint {
-        int32_t maxSkew = 1;
-        std::string key;
-        LabelSelector selector;
-        bool hasSelector = false;
+    struct Constraint : SpreadConstraint {
         int32_t minDomains = 0;
         int64_t minMatch = 0;
         bool selfMatch = false;
-        std::map<std::string, int64_t> counts; // domain value -> matching pods
     };
     std::vector<Constraint> constraints;
 };
@@ -35,13 +40,8 @@ const char* spreadFilter(const ClusterState& s, const SpreadState& st, uint32_t 
 
 struct SpreadScoreState {
     bool skip = true;
-    struct Constraint {
-        int32_t maxSkew = 1;
-        std::string key;
-        LabelSelector selector;
-        bool hasSelector = false;
+    struct Constraint : SpreadConstraint {
         double weight = 0;
-        std::map<std::string, int64_t> counts; // domain -> pods (hostname: node name)
     };
     std::vector<Constraint> constraints;
 };

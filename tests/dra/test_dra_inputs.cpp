@@ -5,6 +5,7 @@
 #include "input_error.h"
 #include "k8s/dra_allocator.h"
 #include "snapshot/snapshot_importer.h"
+#include "snapshot_text.h"
 #include "test_registry.h"
 
 #include <QtTest>
@@ -14,12 +15,7 @@ using namespace gantry;
 namespace {
 
 Cluster read(const std::string& yaml) {
-    SnapshotImporter importer;
-    importer.addText(yaml, "snapshot.yaml");
-    Diagnostics d;
-    Cluster c = importer.finish(d);
-    throwIfErrors(d);
-    return c;
+    return test::readSnapshotText(yaml);
 }
 
 std::string slice(const std::string& name, const std::string& devices, int count = 1) {

@@ -4,6 +4,7 @@
 #include "model/gpu_exposure.h"
 #include "report/cluster_summary.h"
 #include "snapshot/snapshot_importer.h"
+#include "snapshot_text.h"
 #include "test_registry.h"
 
 #include <QtTest>
@@ -13,12 +14,7 @@ using namespace gantry;
 namespace {
 
 Cluster read(const std::string& yaml) {
-    SnapshotImporter importer;
-    importer.addText(yaml, "snapshot.yaml");
-    Diagnostics d;
-    Cluster c = importer.finish(d);
-    throwIfErrors(d);
-    return c;
+    return test::readSnapshotText(yaml);
 }
 
 // A Ready node with the given labels and allocatable (YAML fragments, indented as a map's entries).
