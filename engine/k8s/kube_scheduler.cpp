@@ -415,6 +415,17 @@ class SchedulingCycle {
             if (!st_.gpuModelAllowed(t, n) || pod.gpu.count > st_.gpuCount(n)) unresolvable = true;
         }
         if (!fits) return unresolvable ? Code::UnschedulableAndUnresolvable : Code::Unschedulable;
+        Code code = Code::Unschedulable;
+        if (const char* reason = k8s::spreadFilter(st_, spread, n, &code)) {
+            fail(reason);
+            return code;
+        }
+        if (const char* reason = k8s::affinityFilter(st_, aff, t, n, &code)) {
+            fail(reason);
+            return code;
+        }
+        // DynamicResources comes after InterPodAffinity, just before DefaultPreemption
+        // (default_plugins.go applyFeatureGates).
         if (usesClaims(t))
             if (const char* reason = claimTasks_->allocator().filter(st_.taskKey(t), st_.nodeName(n),
                                                                      node.labels, extended_)) {
@@ -426,15 +437,6 @@ class SchedulingCycle {
                 fail(reason);
                 return Code::UnschedulableAndUnresolvable;
             }
-        Code code = Code::Unschedulable;
-        if (const char* reason = k8s::spreadFilter(st_, spread, n, &code)) {
-            fail(reason);
-            return code;
-        }
-        if (const char* reason = k8s::affinityFilter(st_, aff, t, n, &code)) {
-            fail(reason);
-            return code;
-        }
         return Code::Success;
     }
 

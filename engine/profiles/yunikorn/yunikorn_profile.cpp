@@ -148,7 +148,6 @@ std::string YuniKornProfile::podKey(const ClusterState& state, uint32_t ask) con
 
 bool YuniKornProfile::predicate(const ClusterState& state, const Ask& ask, uint32_t node, bool allocate,
                                 std::string* why) const {
-    (void)allocate;
     if (ask.shapeTask < 0) return true;
     const uint32_t task = uint32_t(ask.shapeTask);
     const PodShape& shape = state.shapeOf(task);
@@ -166,18 +165,20 @@ bool YuniKornProfile::predicate(const ClusterState& state, const Ask& ask, uint3
         *why = k8s::kNodeAffinity;
         return false;
     }
-    if (!shape.podAffinity.empty() || !shape.podAntiAffinity.empty() || state.podsWithAffinity > 0) {
-        k8s::AffinityState st = k8s::affinityPreFilter(state, task);
-        Code code;
-        if (const char* r = k8s::affinityFilter(state, st, task, n, &code)) {
-            *why = r;
-            return false;
-        }
-    }
+    // kube-scheduler's default filter order, which the shim's predicate manager keeps:
+    // PodTopologySpread before InterPodAffinity.
     if (!shape.topologySpread.empty()) {
         k8s::SpreadState st = k8s::spreadPreFilter(state, task);
         Code code;
         if (const char* r = k8s::spreadFilter(state, st, n, &code)) {
+            *why = r;
+            return false;
+        }
+    }
+    if (!shape.podAffinity.empty() || !shape.podAntiAffinity.empty() || state.podsWithAffinity > 0) {
+        k8s::AffinityState st = k8s::affinityPreFilter(state, task);
+        Code code;
+        if (const char* r = k8s::affinityFilter(state, st, task, n, &code)) {
             *why = r;
             return false;
         }
