@@ -258,7 +258,9 @@ KueueConfig readRoot(const Y& root) {
 
 KueueConfig readKueueConfig(const Y& root) {
     KueueConfig c = readRoot(root);
-    c.document = yamlToJson(root.node()).dump();
+    // Kept for the export; bytes that are not UTF-8 (the reader takes them in quoted keys) become
+    // U+FFFD rather than stopping the read.
+    c.document = yamlToJson(root.node()).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
     return c;
 }
 
