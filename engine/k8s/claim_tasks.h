@@ -2,7 +2,8 @@
 // The DRA side of a scheduler over one cluster state: which tasks DynamicResources has work for
 // (their claims, or extended resources a DeviceClass serves, KEP-5004), worked out once per task
 // slot and kept current as slots are reused, and the pods that left giving their devices back. The
-// kube-scheduler cycle and Volcano's predicates plugin both schedule claims through it.
+// kube-scheduler cycle, Volcano's predicates plugin and YuniKorn's shim (its Filter only) all
+// schedule claims through it.
 #include "k8s/dra_allocator.h"
 #include "state/cluster_state.h"
 
