@@ -25,28 +25,9 @@ using nlohmann::json;
 
 namespace {
 
-json readJson(const QString& path) {
-    QFile f(path);
-    if (!f.open(QIODevice::ReadOnly)) return json();
-    return json::parse(f.readAll().toStdString());
-}
-
-struct Run {
-    int exitCode = -1;
-    json out;
-    QString err;
-};
-
-Run runGantry(const QStringList& args) {
-    const auto r = gantry::test::runGantry(args);
-    Run run{r.code, json(), r.err};
-    try {
-        run.out = json::parse(r.out.toStdString());
-    } catch (const std::exception& e) {
-        run.err += QString("\nstdout is not JSON: ") + e.what() + "\n" + r.out;
-    }
-    return run;
-}
+using gantry::test::readJsonFile;
+using Run = gantry::test::JsonRun;
+using gantry::test::runGantryJson;
 
 // Product names compare case-insensitively with spaces, '_' and '-' alike (NVML's "NVIDIA H100 80GB
 // HBM3" is GPU feature discovery's "NVIDIA-H100-80GB-HBM3"); profiles case-insensitively without a
@@ -223,19 +204,19 @@ class DraConformanceTest : public QObject {
     }
     void cases() {
         QFETCH(QString, path);
-        const json e = readJson(path + "/expected.json");
+        const json e = readJsonFile(path + "/expected.json");
         QVERIFY2(!e.is_null(), qPrintable("cannot read " + path + "/expected.json"));
         const std::string mode = e.value("mode", "");
         const QString snapshot = path + "/snapshot.yaml";
         const Run r =
-            mode == "inspect"   ? runGantry({"inspect", snapshot, "--json"})
-            : mode == "kueue"   ? runGantry({"cycle", "--profile", "kueue", "--snapshot", snapshot,
-                                             "--scheduler-conf", path + "/config.yaml", "--json"})
-            : mode == "volcano" ? runGantry({"cycle", "--profile", "volcano", "--snapshot", snapshot,
-                                             "--scheduler-conf", path + "/scheduler.yaml", "--json"})
+            mode == "inspect"   ? runGantryJson({"inspect", snapshot, "--json"})
+            : mode == "kueue"   ? runGantryJson({"cycle", "--profile", "kueue", "--snapshot", snapshot,
+                                                 "--scheduler-conf", path + "/config.yaml", "--json"})
+            : mode == "volcano" ? runGantryJson({"cycle", "--profile", "volcano", "--snapshot", snapshot,
+                                                 "--scheduler-conf", path + "/scheduler.yaml", "--json"})
             : mode == "yunikorn"
-                ? runGantry({"cycle", "--profile", "yunikorn", "--snapshot", snapshot, "--json"})
-                : runGantry({"cycle", "--profile", "kube-default", "--snapshot", snapshot, "--json"});
+                ? runGantryJson({"cycle", "--profile", "yunikorn", "--snapshot", snapshot, "--json"})
+                : runGantryJson({"cycle", "--profile", "kube-default", "--snapshot", snapshot, "--json"});
         QVERIFY2(r.exitCode == 0, qPrintable(QString("gantry exited %1:\n%2").arg(r.exitCode).arg(r.err)));
         QVERIFY2(!r.out.is_null(), qPrintable(r.err));
         // YuniKorn calls its bindings allocations.

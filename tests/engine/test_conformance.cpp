@@ -3,6 +3,7 @@
 // bindings exact, bind_count, binds_per_hypernode_sorted, evicted as a multiset, pipelined (every
 // pipelined task of the job on one of the listed nodes), podgroup_phase, scores within tolerance,
 // nominated exact (kube-default), pending reasons by substring.
+#include "cli_run.h"
 #include "snapshot/snapshot_importer.h"
 #include "state/cluster_state.h"
 #include "test_registry.h"
@@ -20,37 +21,17 @@ using nlohmann::json;
 
 namespace {
 
-json readJson(const QString& path) {
-    QFile f(path);
-    if (!f.open(QIODevice::ReadOnly)) return json();
-    return json::parse(f.readAll().toStdString());
-}
+using gantry::test::readJsonFile;
 
-struct Run {
-    int exitCode = -1;
-    json out;
-    QString err;
-};
+using Run = gantry::test::JsonRun;
 
 Run runCycle(const QString& dir, bool scores, const QString& profile = {}, int passes = 0) {
-    QProcess p;
     QStringList args{"cycle", "--snapshot", dir + "/snapshot.yaml", "--json"};
     if (QFile::exists(dir + "/scheduler.yaml")) args << "--scheduler-conf" << dir + "/scheduler.yaml";
     if (scores) args << "--scores";
     if (!profile.isEmpty()) args << "--profile" << profile;
     if (passes > 0) args << "--passes" << QString::number(passes);
-    p.start(GANTRY_CLI, args);
-    p.waitForFinished(60000);
-    Run r;
-    r.exitCode = p.exitCode();
-    r.err = QString::fromUtf8(p.readAllStandardError());
-    const std::string out = p.readAllStandardOutput().toStdString();
-    try {
-        r.out = json::parse(out);
-    } catch (const std::exception& e) {
-        r.err += QString("\nstdout is not JSON: ") + e.what() + "\n" + QString::fromStdString(out);
-    }
-    return r;
+    return gantry::test::runGantryJson(args, 60000);
 }
 
 // Lowest-tier hypernode of each node, "" when none (util.FindHyperNodeForNode).
@@ -274,7 +255,7 @@ std::map<std::string, std::string> appIds(const QString& dir) {
 }
 
 void runYuniKornCase(const QString& path) {
-    const json expected = readJson(path + "/expected.json");
+    const json expected = readJsonFile(path + "/expected.json");
     QVERIFY2(!expected.is_null(), qPrintable("cannot read " + path + "/expected.json"));
     const Run r = runCycle(path, false, "yunikorn", expected.value("passes", 0));
     QVERIFY2(r.exitCode == 0, qPrintable(QString("gantry cycle exited %1:\n%2").arg(r.exitCode).arg(r.err)));
@@ -292,7 +273,7 @@ void addRows(const QString& suite) {
 }
 
 void runCase(const QString& path, const QString& profile = {}) {
-    const json expected = readJson(path + "/expected.json");
+    const json expected = readJsonFile(path + "/expected.json");
     QVERIFY2(!expected.is_null(), qPrintable("cannot read " + path + "/expected.json"));
     const Run r = runCycle(path, expected.contains("scores"), profile);
     QVERIFY2(r.exitCode == 0, qPrintable(QString("gantry cycle exited %1:\n%2").arg(r.exitCode).arg(r.err)));

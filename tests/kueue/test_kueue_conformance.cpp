@@ -3,6 +3,7 @@
 // (tests/data/conformance/kueue-restated), Admission Fair Sharing's (kueue-afs, kueue-afs-restated),
 // each run through the real `gantry cycle --profile kueue`
 // and compared with the suite's rules (kueue_compare.h).
+#include "cli_run.h"
 #include "kueue_compare.h"
 #include "test_registry.h"
 
@@ -15,11 +16,7 @@ using nlohmann::json;
 
 namespace {
 
-json readJson(const QString& path) {
-    QFile f(path);
-    if (!f.open(QIODevice::ReadOnly)) return json();
-    return json::parse(f.readAll().toStdString());
-}
+using gantry::test::readJsonFile;
 
 void addRows(const QString& suite) {
     QDir dir(QString(GANTRY_TEST_DATA) + "/conformance/" + suite);
@@ -29,7 +26,7 @@ void addRows(const QString& suite) {
 }
 
 void runCase(const QString& path) {
-    const json expected = readJson(path + "/expected.json");
+    const json expected = readJsonFile(path + "/expected.json");
     QVERIFY2(!expected.is_null(), qPrintable("cannot read " + path + "/expected.json"));
     QStringList args{"cycle", "--profile", "kueue", "--snapshot", path + "/snapshot.yaml", "--json"};
     if (QFile::exists(path + "/config.yaml")) args << "--scheduler-conf" << path + "/config.yaml";
