@@ -27,12 +27,12 @@ TargetWorkload targetWorkload(std::span<const TaskShape> tasks, double threshold
 
 TargetWorkload targetWorkload(std::span<const WeightedShape> counted, double threshold) {
     // Identity of a shape: what the authors' PodResource holds (memory is not part of it).
-    using Key = std::tuple<int64_t, int32_t, int32_t, std::string>;
+    using Key = std::tuple<int64_t, int32_t, int32_t, std::string, int32_t, int64_t>;
     std::map<Key, std::pair<int64_t, const TaskShape*>> counts;
     int64_t taskCount = 0;
     for (const auto& w : counted) {
         const auto& t = w.shape;
-        auto& slot = counts[Key{t.cpuMilli, t.gpuMilli, t.gpuCount, t.gpuSpec}];
+        auto& slot = counts[Key{t.cpuMilli, t.gpuMilli, t.gpuCount, t.gpuSpec, t.migDim, t.migAmount}];
         if (slot.first == 0) slot.second = &t;
         slot.first += w.count;
         taskCount += w.count;

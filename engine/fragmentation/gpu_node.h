@@ -29,6 +29,10 @@ struct TaskShape {
     int32_t gpuCount = 0;
     ModelSet models;
     std::string gpuSpec; // the constraint as written ('|'-joined); part of the shape's identity
+    // A MIG instance profile asked for as the device plugin's nvidia.com/mig-<profile> resource: the
+    // cluster state's dimension (-1: none) and the amount in milli-units.
+    int32_t migDim = -1;
+    int64_t migAmount = 0;
     int64_t totalGpuMilli() const { return int64_t(gpuMilli) * gpuCount; }
     bool sharesGpu() const { return gpuCount == 1 && gpuMilli < kMilliPerGpu; }
     bool operator==(const TaskShape&) const = default;

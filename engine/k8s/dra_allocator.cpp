@@ -1,5 +1,7 @@
 #include "k8s/dra_allocator.h"
 
+#include "model/gpu_exposure.h"
+
 #include <algorithm>
 #include <string_view>
 #include <tuple>
@@ -135,6 +137,7 @@ DraAllocator::DraAllocator(const Cluster& cluster, std::vector<Diagnostic>* warn
     classMatch_.assign(devices_.size() * classIndex_.size(), -1);
     exclusiveUses_.assign(devices_.size(), 0);
     capacityUsed_.assign(devices_.size(), {});
+    indexGpus();
     counterUsed_.assign(pools_.size(), {});
 
     // Claims allocated before: their devices are in use, reserved for the pods status.reservedFor
@@ -342,7 +345,8 @@ bool DraAllocator::fits(const Choice& c, uint32_t d, const DeviceSubRequest& req
             if (used + need > have->second) return false;
         }
     }
-    return constraintsHold(c, d, claim, requestName);
+    // Without a claim (available() asks of the device alone) there is no constraint to hold.
+    return claim >= c.claims.size() || constraintsHold(c, d, claim, requestName);
 }
 
 bool DraAllocator::search(Choice& c, size_t claim, size_t request) const {
@@ -533,15 +537,40 @@ std::vector<ClaimResult> DraAllocator::allocate(const std::string& pod, const st
 void DraAllocator::take(const Use& use, int sign) {
     const Device& dev = device(use.device);
     if (dev.allowMultipleAllocations) {
+        gpuMilliInUse_ -= sharedGpuMilli(use.device);
         const DeviceAmounts& amounts = use.capacity.empty() ? dev.capacity : use.capacity;
         for (const auto& [n, v] : amounts) capacityUsed_[use.device][n] += sign * v;
         std::erase_if(capacityUsed_[use.device], [](const auto& e) { return e.second == 0; });
+        gpuMilliInUse_ += sharedGpuMilli(use.device);
     } else {
+        // A device held twice (two claims of the snapshot) is still one device.
+        if ((exclusiveUses_[use.device] > 0) != (exclusiveUses_[use.device] + sign > 0))
+            gpuMilliInUse_ += sign * gpuMilli(use.device);
         exclusiveUses_[use.device] += sign;
     }
     const uint32_t p = devices_[use.device].pool;
     for (const auto& c : dev.consumesCounters)
         for (const auto& [n, v] : c.counters) counterUsed_[p][c.counterSet][n] += sign * v;
+}
+
+// Whether a claim could be given the device now: its pool is valid, and neither a claim nor the
+// counters its partitions consume stand in the way (k8s/dra_gpu_idle.cpp).
+bool DraAllocator::available(uint32_t d) const {
+    if (!pools_[devices_[d].pool].complete) return false;
+    Choice none;
+    DeviceSubRequest whole;
+    DeviceAmounts capacity;
+    return fits(none, d, whole, 0, std::string(), &capacity);
+}
+
+int64_t DraAllocator::sharedGpuMilli(uint32_t d) const {
+    // A device shared by consumable capacity is in use by its most used capacity's share.
+    double share = 0;
+    const Device& dev = device(d);
+    for (const auto& [name, used] : capacityUsed_[d])
+        if (auto total = dev.capacity.find(name); total != dev.capacity.end() && total->second > 0)
+            share = std::max(share, std::min(1.0, double(used) / double(total->second)));
+    return int64_t(double(gpuMilli(d)) * share);
 }
 
 void DraAllocator::releasePod(const std::string& pod) {

@@ -11,6 +11,7 @@
 // left the state gives its claims' devices back (sync).
 #include "k8s/dra_cel.h"
 #include "model/cluster.h"
+#include "profile/claim_gpus.h"
 
 #include <cstdint>
 #include <map>
@@ -92,6 +93,11 @@ class DraAllocator {
     // (its devices come back), as the ResourceClaim controller does once reservedFor is empty; one
     // other pods still use stays allocated.
     void releasePod(const std::string& pod);
+    // The physical GPU compute the devices in use stand for, in milli-GPU (draDeviceGpuMilli): a
+    // device shared by consumable capacity by the share of it in use.
+    int64_t gpuMilliInUse() const { return gpuMilliInUse_; }
+    // The GPUs of the NVIDIA DRA driver's devices, as the ledger stands (k8s/dra_gpu_idle.cpp).
+    ClaimGpus gpus() const;
     // Unreserves every pod the ledger knows that `stillHolds` denies.
     template <class Pred> void sync(Pred stillHolds) {
         std::vector<std::string> gone;
@@ -139,6 +145,11 @@ class DraAllocator {
     bool constraintsHold(const Choice& c, uint32_t d, size_t claim, const std::string& request) const;
     void take(const Use& use, int sign);
     void release(const Use& use) { take(use, -1); }
+    int64_t sharedGpuMilli(uint32_t d) const;
+    int64_t gpuMilli(uint32_t d) const { return int64_t(gpuSlices_[d]) * 1000 / 7; }
+    void indexGpus();
+    bool askedFor(uint32_t d) const;
+    bool available(uint32_t d) const;
     std::optional<std::vector<ClaimResult>> run(const std::string& pod, const std::string& node,
                                                 const Labels& labels,
                                                 const std::vector<ExtendedDevices>& extended) const;
@@ -149,8 +160,21 @@ class DraAllocator {
     std::vector<uint32_t> sharedPools_; // pools that serve by allNodes or a node selector
     std::vector<DeviceRef> devices_;
     std::map<std::tuple<std::string, std::string, std::string>, uint32_t> byName_; // driver, pool, device
-    std::vector<int32_t> exclusiveUses_;                            // per device: claims holding it whole
-    std::vector<DeviceAmounts> capacityUsed_;                       // per device: consumable capacity taken
+    std::vector<int32_t> exclusiveUses_;      // per device: claims holding it whole
+    std::vector<DeviceAmounts> capacityUsed_; // per device: consumable capacity taken
+    std::vector<int8_t> gpuSlices_;           // per device: draDeviceComputeSlices
+    int64_t gpuMilliInUse_ = 0;
+    // The physical GPUs of the NVIDIA driver's devices: their devices, and whether those are
+    // partitions of the GPU's shared counters (dynamic MIG) or fixed devices.
+    struct PhysicalGpu {
+        std::vector<uint32_t> devices;
+        bool partitioned = false;
+        bool migDevices = false; // some of its devices are MIG devices
+    };
+    std::vector<PhysicalGpu> physicalGpus_;
+    bool migDevices_ = false;
+    // Per device: whether a request of a pod's claim selects it (-1 not asked yet).
+    mutable std::vector<int8_t> asked_;
     std::vector<std::map<std::string, DeviceAmounts>> counterUsed_; // per pool: counter set -> used
     std::map<std::string, const DeviceClass*> classes_;
     std::map<std::string, uint32_t> classIndex_;

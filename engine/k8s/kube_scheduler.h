@@ -78,6 +78,9 @@ class KubeScheduler {
     CycleResult cycle(ClusterState& state, const CycleOptions& options);
     // The ResourceClaims the last cycle allocated, in binding order.
     const std::vector<ClaimResult>& claims() const { return memory_.claims; }
+    // What the claims allocated hold (DraAllocator::gpuMilliInUse); 0 without DRA.
+    int64_t gpuMilliHeldThroughClaims() const { return dra_ ? dra_->gpuMilliInUse() : 0; }
+    ClaimGpus claimGpus() const { return dra_ ? dra_->gpus() : ClaimGpus{}; }
 
   private:
     const KubeSchedulerProfile profile_;

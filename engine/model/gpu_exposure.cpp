@@ -145,6 +145,27 @@ std::string text(const Device& d, const std::string& driver, const std::string& 
 
 } // namespace
 
+int32_t draDeviceComputeSlices(const Device& device, const std::string& driver) {
+    if (driver != kNvidiaGpuDriver) return 0;
+    const std::string type = text(device, driver, "type");
+    if (type == "gpu") return 7;
+    if (type != "mig") return 0;
+    const auto profile = parseMigProfile(text(device, driver, "profile"));
+    return profile ? std::min(profile->computeSlices, 7) : 0;
+}
+
+bool draMigDevice(const Device& device, const std::string& driver) {
+    return driver == kNvidiaGpuDriver && text(device, driver, "type") == "mig";
+}
+
+std::string draPhysicalGpu(const Device& device, const std::string& driver) {
+    if (driver != kNvidiaGpuDriver) return {};
+    const std::string type = text(device, driver, "type");
+    if (type != "gpu" && type != "mig") return {};
+    std::string id = text(device, driver, type == "gpu" ? "uuid" : "parentUUID");
+    return id.empty() ? device.name : id;
+}
+
 void readDraGpus(Cluster& cluster) {
     struct Seen {
         std::set<std::string> gpus;    // uuids (or names) of whole-GPU devices

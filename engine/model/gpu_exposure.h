@@ -59,6 +59,15 @@ struct DraGpuHold {
 };
 DraGpuHold draGpusHeld(const Cluster& cluster, const Pod& pod);
 
+// The share of a physical GPU a device of the NVIDIA DRA driver is, in MIG compute slices: 7 for a
+// whole GPU, its profile's for a MIG device (static or a dynamic partition); 0 for any other device.
+int32_t draDeviceComputeSlices(const Device& device, const std::string& driver);
+// Whether it is a MIG device (type mig) of the NVIDIA DRA driver.
+bool draMigDevice(const Device& device, const std::string& driver);
+// The physical GPU a device of the NVIDIA DRA driver is or is part of: its uuid, or its parentUUID
+// for a MIG device, else its name; empty for any other device.
+std::string draPhysicalGpu(const Device& device, const std::string& driver);
+
 // The NVIDIA DRA driver's name.
 inline constexpr std::string_view kNvidiaGpuDriver = "gpu.nvidia.com";
 

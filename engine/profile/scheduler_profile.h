@@ -12,6 +12,7 @@
 #include "model/cluster.h"
 #include "model/diagnostic.h"
 #include "model/policy.h"
+#include "profile/claim_gpus.h"
 #include "profile/cycle_result.h"
 #include "state/cluster_state.h"
 
@@ -100,6 +101,13 @@ class SchedulerProfile {
     // objectSeries() once at the end.
     virtual void sample(const ClusterState&, double /*t*/) {}
     virtual std::vector<ObjectSeries> objectSeries() const { return {}; }
+    // The physical GPU compute, in milli-GPU, that the devices of the claims the scheduler holds
+    // allocated stand for (whole GPUs and MIG devices of the NVIDIA DRA driver), as of the last
+    // cycle. These are GPUs no extended resource of the node counts. 0 for a scheduler that
+    // allocates no claims.
+    virtual int64_t gpuMilliHeldThroughClaims() const { return 0; }
+    // The same with why the free devices are free, for the simulator's samples (walks the devices).
+    virtual ClaimGpus claimGpus() const { return {}; }
 
     // The last cycle in the scheduler's own words, for `gantry cycle`: JSON (--json) and a table.
     // The default prints the pod-level decisions every pod scheduler makes (bindings, evictions,

@@ -26,14 +26,31 @@ FragTracker::FragTracker(const engine::ClusterState& state, const SimWorkload& w
                 floor_.memoryMiB = floorSeen ? std::min(floor_.memoryMiB, mem) : mem;
                 floorSeen = true;
             }
-            counted.push_back(std::move(w));
             for (const auto& m : migDims_)
-                if (const int64_t amount = p.requests.get(state.dims.name(m.dim)); amount > 0)
+                if (const int64_t amount = p.requests.get(state.dims.name(m.dim)); amount > 0) {
                     migAsks_.push_back(
                         {m.dim, amount, p.requests.get(res::Cpu), p.requests.get(res::Memory)});
+                    if (w.shape.migDim < 0) {
+                        w.shape.migDim = m.dim;
+                        w.shape.migAmount = amount;
+                    }
+                }
+            counted.push_back(std::move(w));
         }
     }
     mig_.assign(migDims_.empty() ? 0 : state.nodes.size(), frag::MigIdle{});
+    // Single strategy: the devices are instances, each its compute slices of a physical GPU.
+    totalMilli_ = view_.totalGpuMilli();
+    singleSlices_.assign(state.nodes.size(), 0);
+    for (uint32_t n = 0; n < state.nodes.size(); ++n)
+        if (const int slices = frag::singleStrategySlices(state, n); slices > 0) {
+            singleSlices_[n] = int8_t(slices);
+            totalMilli_ += int64_t(state.nodes[n].gpus.physicalGpus()) * 1000 -
+                           int64_t(std::min(state.gpuCount(n), frag::kMaxGpusPerNode)) * frag::kMilliPerGpu;
+        }
+    migFragment_.assign(mig_.size(), frag::MigFragment{});
+    if (!migDims_.empty())
+        for (uint32_t n = 0; n < state.nodes.size(); ++n) migTotalMilli_ += frag::migModeGpuMilli(state, n);
     target_ = frag::targetWorkload(std::span<const frag::WeightedShape>(counted));
     cached_.assign(state.nodes.size(), frag::FragBuckets{});
     idle_.assign(state.nodes.size(), frag::IdleBreakdown{});
@@ -65,11 +82,18 @@ frag::ClusterFragmentation FragTracker::measure() {
         cached_[n] = frag::nodeFragBuckets(node, target_);
         idleSum_ -= idle_[n];
         idle_[n] = frag::idleBreakdown(node, target_, floor_);
+        if (const int s = singleSlices_[n]; s > 0) {
+            for (double& b : cached_[n].milli) b = b * s / 7;
+            for (int64_t* v :
+                 {&idle_[n].stranded, &idle_[n].fractional, &idle_[n].scattered, &idle_[n].usable})
+                *v = *v * s / 7;
+        }
         idleSum_ += idle_[n];
         if (!mig_.empty()) {
             migSum_ -= mig_[n];
             mig_[n] = frag::migIdle(state_, n, migDims_, migAsks_);
             migSum_ += mig_[n];
+            migFragment_[n] = frag::migFragment(state_, n, migDims_, target_);
         }
         dirty_[n] = 0;
     }
@@ -78,9 +102,14 @@ frag::ClusterFragmentation FragTracker::measure() {
     frag::FragBuckets sum;
     for (const auto& b : cached_) sum += b;
     frag::ClusterFragmentation c;
-    c.totalMilli = view_.totalGpuMilli();
+    c.totalMilli = totalMilli_ + migTotalMilli_;
     c.fragMilli = sum.fragmented();
     c.idleMilli = sum.idle();
+    // The free MIG instances, after the whole GPUs (so those sums stay the FGD policy's).
+    for (const auto& m : migFragment_) {
+        c.fragMilli += m.fragmented;
+        c.idleMilli += double(m.free);
+    }
     return c;
 }
 

@@ -26,7 +26,7 @@ class FragTracker {
     FragTracker(const engine::ClusterState& state, const SimWorkload& workload,
                 const std::vector<TopologyLevel>& levels);
 
-    bool measured() const { return !target_.shapes.empty() && view_.totalGpuMilli() > 0; }
+    bool measured() const { return !target_.shapes.empty() && totalMilli_ + migTotalMilli_ > 0; }
     void touch(uint32_t node) {
         if (!dirty_[node]) {
             dirty_[node] = 1;
@@ -53,6 +53,10 @@ class FragTracker {
     std::vector<frag::MigAsk> migAsks_; // the workload's pods that ask for a MIG profile
     std::vector<frag::MigIdle> mig_;
     frag::MigIdle migSum_;
+    std::vector<frag::MigFragment> migFragment_;    // per node: its free instances in F(M)
+    int64_t migTotalMilli_ = 0;                     // GPUs in MIG mode (frag::migModeGpuMilli)
+    int64_t totalMilli_ = 0;                        // the other GPUs, physical ones
+    std::vector<int8_t> singleSlices_;              // per node: frag::singleStrategySlices
     std::vector<std::string> levelNames_;           // "node", then the labelled levels, lowest first
     std::vector<std::vector<int32_t>> levelDomain_; // per level, per node: its domain, -1 = unlabelled
     std::vector<uint8_t> dirty_;

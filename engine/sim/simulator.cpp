@@ -109,7 +109,7 @@ class Simulator {
         for (uint32_t i = 0; i < order_.size(); ++i) order_[i] = i;
         std::stable_sort(order_.begin(), order_.end(),
                          [&](uint32_t a, uint32_t b) { return w_.jobs[a].arrival < w_.jobs[b].arrival; });
-        for (uint32_t n = 0; n < st_.nodes.size(); ++n) totalGpuMilli_ += int64_t(st_.gpuCount(n)) * 1000;
+        countPhysicalGpus();
         queueGpuMilli_.assign(st_.queues.size(), 0);
         // Pods already holding resources (a snapshot's running pods).
         for (uint32_t t = 0; t < st_.tasks.size(); ++t) {
@@ -117,7 +117,12 @@ class Simulator {
             if (task.node >= 0 && engine::occupiesNode(task.status) && task.status != TaskStatus::Pipelined)
                 account(t, +1);
         }
-        if (o_.measureFragmentation) frag_ = std::make_unique<FragTracker>(st_, w_, cluster.topologyLevels);
+        if (o_.measureFragmentation) {
+            frag_ = std::make_unique<FragTracker>(st_, w_, cluster.topologyLevels);
+            const engine::ClaimGpus dra = profile_->claimGpus();
+            claimGpus_ = dra.usable + dra.layout + dra.scattered + dra.held > 0;
+            migSeries_ = frag_->hasMig() || (claimGpus_ && dra.mig);
+        }
         result_.profile = info->name;
         result_.cycleSeconds = o_.cycleSeconds;
         result_.horizonSeconds = o_.horizonSeconds;
@@ -201,7 +206,7 @@ class Simulator {
     void advance(double t) {
         const double dt = t - lastT_;
         if (dt > 0) {
-            allocatedMilliSeconds_ += double(allocatedGpuMilli_) * dt;
+            allocatedMilliSeconds_ += allocatedGpuMilli() * dt;
             partialMilliSeconds_ += double(partialGpuMilli_) * dt;
             for (size_t c = 1; c < reasonWaiting_.size(); ++c)
                 if (reasonWaiting_[c] > 0) reasons_.seconds[c] += double(reasonWaiting_[c]) * dt;
@@ -225,10 +230,39 @@ class Simulator {
         return j == UINT32_MAX ? -1 : st_.jobs[j].queue;
     }
 
+    // The GPUs the allocation percentage counts: physical GPUs, a GPU split into MIG instances and a
+    // GPU only DRA devices publish alike (GpuDevices::physicalGpus).
+    void countPhysicalGpus() {
+        migDims_ = frag::migDims(st_);
+        singleSlices_.assign(st_.nodes.size(), 0);
+        for (uint32_t n = 0; n < st_.nodes.size(); ++n) {
+            totalGpuMilli_ += int64_t(st_.nodes[n].gpus.physicalGpus()) * 1000;
+            singleSlices_[n] = int8_t(frag::singleStrategySlices(st_, n));
+        }
+    }
+
+    // The physical GPU compute a task holds through extended resources, in sevenths of a milli-GPU
+    // (a MIG compute slice is a seventh of a GPU, so every share is a whole number): its GPUs (on a
+    // node of the device plugin's single MIG strategy, instances: their compute slices) and its
+    // nvidia.com/mig-<profile> instances, likewise.
+    int64_t physicalGpuSevenths(uint32_t t) const {
+        const auto& task = st_.tasks[t];
+        int64_t g = task.gpuMask ? taskGpuMilli(t) : 0;
+        const int8_t single = task.node >= 0 ? singleSlices_[size_t(task.node)] : 0;
+        g *= single > 0 ? single : 7;
+        if (!migDims_.empty()) {
+            const auto& request = st_.shapeOf(t).request;
+            for (const auto& m : migDims_) g += request[size_t(m.dim)] * m.computeSlices;
+        }
+        return g;
+    }
+    // What the allocation percentage counts as allocated, in milli-GPU.
+    double allocatedGpuMilli() const { return double(allocatedSevenths_) / 7.0 + double(claimGpuMilli_); }
+
     // A task starts (+1) or stops (-1) holding resources on its node.
     void account(uint32_t t, int sign) {
         const int64_t g = taskGpuMilli(t);
-        allocatedGpuMilli_ += sign * (st_.tasks[t].gpuMask ? g : 0);
+        allocatedSevenths_ += sign * physicalGpuSevenths(t);
         const int32_t q = queueOfTask(t);
         if (q >= 0) queueGpuMilli_[size_t(q)] += sign * g;
         if (frag_ && st_.tasks[t].node >= 0) frag_->touch(uint32_t(st_.tasks[t].node));
@@ -577,6 +611,7 @@ class Simulator {
         co.periodSeconds = o_.cycleSeconds;
         co.compact = true;
         engine::CycleResult r = profile_->cycle(st_, co);
+        claimGpuMilli_ = profile_->gpuMilliHeldThroughClaims();
         for (const auto& wmsg : r.warnings)
             if (warned_.insert(wmsg).second) result_.warnings.push_back(wmsg);
         bool changed = false;
@@ -659,8 +694,8 @@ class Simulator {
     void sample(double t) {
         result_.time.push_back(t);
         result_.gpuAllocationPct.push_back(
-            totalGpuMilli_ > 0 ? 100.0 * double(allocatedGpuMilli_) / double(totalGpuMilli_) : 0.0);
-        if (frag_ && (frag_->measured() || frag_->hasMig())) {
+            totalGpuMilli_ > 0 ? 100.0 * allocatedGpuMilli() / double(totalGpuMilli_) : 0.0);
+        if (frag_ && (frag_->measured() || frag_->hasMig() || claimGpus_)) {
             auto f = frag_->measure();
             if (frag_->measured()) {
                 result_.fragmentationPct.push_back(f.fragOverTotalPct());
@@ -669,11 +704,13 @@ class Simulator {
             const frag::IdleBreakdown& idle = frag_->idle();
             // MIG instances a pod of the workload can take are usable; the others are the layout's.
             const frag::MigIdle mig = frag_->hasMig() ? frag_->migIdle() : frag::MigIdle{};
+            // DRA devices, which no extended resource counts: the profile's ledger says.
+            const engine::ClaimGpus dra = claimGpus_ ? profile_->claimGpus() : engine::ClaimGpus{};
             result_.idle.stranded.push_back(double(idle.stranded) / 1000.0);
             result_.idle.fractional.push_back(double(idle.fractional) / 1000.0);
-            result_.idle.scattered.push_back(double(idle.scattered) / 1000.0);
-            result_.idle.usable.push_back(double(idle.usable + mig.usable) / 1000.0);
-            if (frag_->hasMig()) result_.idle.migLayout.push_back(double(mig.layout) / 1000.0);
+            result_.idle.scattered.push_back(double(idle.scattered + dra.scattered) / 1000.0);
+            result_.idle.usable.push_back(double(idle.usable + mig.usable + dra.usable) / 1000.0);
+            if (migSeries_) result_.idle.migLayout.push_back(double(mig.layout + dra.layout) / 1000.0);
         }
         int32_t pending = 0, running = 0, partial = 0, pendingPods = 0;
         for (const auto& a : active_) {
@@ -710,7 +747,7 @@ class Simulator {
         result_.meanGpuAllocationPct = end > 0 && totalGpuMilli_ > 0
                                            ? 100.0 * allocatedMilliSeconds_ / (double(totalGpuMilli_) * end)
                                            : 0.0;
-        result_.allocatedGpusAtEnd = double(allocatedGpuMilli_) / 1000.0;
+        result_.allocatedGpusAtEnd = allocatedGpuMilli() / 1000.0;
         result_.cyclesSkipped = int64_t(std::floor(end / o_.cycleSeconds)) + 1 - result_.sessions;
         if (result_.cyclesSkipped < 0) result_.cyclesSkipped = 0;
 
@@ -809,7 +846,11 @@ class Simulator {
     std::priority_queue<Event, std::vector<Event>, std::greater<Event>> events_;
     uint64_t seq_ = 0;
     double lastT_ = 0;
-    int64_t totalGpuMilli_ = 0, allocatedGpuMilli_ = 0, partialGpuMilli_ = 0;
+    int64_t totalGpuMilli_ = 0, allocatedSevenths_ = 0, partialGpuMilli_ = 0;
+    bool claimGpus_ = false, migSeries_ = false; // DRA GPU devices; MIG instances of either kind
+    int64_t claimGpuMilli_ = 0; // held through DRA claims (the profile's ledger), as of the last cycle
+    std::vector<frag::MigDim> migDims_; // nvidia.com/mig-<profile> dimensions of the state
+    std::vector<int8_t> singleSlices_;  // per node of the single MIG strategy: its profile's compute slices
     double allocatedMilliSeconds_ = 0, partialMilliSeconds_ = 0;
     std::vector<int64_t> queueGpuMilli_;
     std::vector<std::vector<int64_t>> queueUsed_;

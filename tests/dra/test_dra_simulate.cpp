@@ -92,6 +92,85 @@ class DraSimulateTest : public QObject {
         QVERIFY(!whole["timeseries"].contains("idle_mig_layout_gpus"));
     }
 
+    // The GPUs counted are physical ones, a GPU split into MIG instances once (the node's
+    // nvidia.com/gpu.count, GPU feature discovery's label for the mixed strategy: NVIDIA
+    // k8s-device-plugin internal/lm/mig-strategy.go), and an instance is allocated by its compute
+    // slices, one of seven for 1g.10gb (NVIDIA MIG user guide, "Supported MIG Profiles"). Three
+    // pods hold one 1g.10gb each for their hour: 3/7 of a GPU out of 2, 21.4 %; then nothing.
+    void migInstancesCountInTheAllocation() {
+        const auto r = simulate(QString(GANTRY_TEST_DATA) + "/dra/mig-idle.yaml", "kube-default");
+        QCOMPARE(r["cluster"]["gpus"].get<double>(), 2.0);
+        const auto& pct = r["timeseries"]["gpu_allocation_pct"];
+        QVERIFY2(std::abs(pct[0].get<double>() - 100.0 * 3 / 7 / 2) < 0.01, pct.dump().c_str());
+        QCOMPARE(pct.back().get<double>(), 0.0);
+        QVERIFY(std::abs(r["gpu"]["allocated_gpu_hours"].get<double>() - 3.0 / 7) < 0.001);
+    }
+
+    // Under the single strategy nvidia.com/gpu counts instances (mig-strategy.go): 14 1g.5gb on an
+    // A100 40GB are two GPUs (seven per GPU, MIG user guide), and three of them 3/7 of a GPU.
+    void singleStrategyInstancesCountBySlices() {
+        const auto r = simulate(QString(GANTRY_TEST_DATA) + "/dra/mig-single.yaml", "kube-default");
+        QCOMPARE(r["cluster"]["gpus"].get<double>(), 2.0);
+        const auto& pct = r["timeseries"]["gpu_allocation_pct"];
+        QVERIFY2(std::abs(pct[0].get<double>() - 100.0 * 3 / 7 / 2) < 0.01, pct.dump().c_str());
+    }
+
+    // FGD's measure (Weng et al., ATC '23, section 3.2) with MIG instances as the GPU a task can or
+    // cannot use: F_n(m) is the free GPU of node n task m cannot use. The workload is one shape, a
+    // pod asking one 1g.10gb. While the three pods run, the free instances are four 1g.10gb (4/7,
+    // which the shape can use) and two 3g.40gb (6/7, which it cannot): 6/7 of the 2 GPUs is
+    // fragmented, 42.9 %, and 60 % of the idle 10/7. Once they are done, 6/7 of the idle 13/7.
+    void migInstancesAShapeCannotUseAreFragmented() {
+        const auto r = simulate(QString(GANTRY_TEST_DATA) + "/dra/mig-idle.yaml", "kube-default");
+        QVERIFY(r["fragmentation"]["measured"].get<bool>());
+        const auto& ts = r["timeseries"];
+        QVERIFY2(std::abs(ts["fragmentation_pct"][0].get<double>() - 100.0 * 6 / 7 / 2) < 0.1,
+                 ts["fragmentation_pct"].dump().c_str());
+        QVERIFY(std::abs(ts["frag_over_idle_pct"][0].get<double>() - 60.0) < 0.1);
+        QVERIFY(std::abs(ts["frag_over_idle_pct"].back().get<double>() - 100.0 * 6 / 13) < 0.1);
+    }
+
+    // A GPU only the NVIDIA DRA driver publishes is a GPU of the cluster, and a claim allocated its
+    // device holds it: job-a has the one GPU for the first hour, job-b for the second (the first test
+    // above), so it is allocated all the time.
+    void gpusHeldThroughClaimsCountInTheAllocation_data() { profiles(); }
+    void gpusHeldThroughClaimsCountInTheAllocation() {
+        QFETCH(QString, profile);
+        const auto r = simulate(QString(GANTRY_TEST_DATA) + "/dra/two-jobs-one-gpu.yaml", profile);
+        QCOMPARE(r["cluster"]["gpus"].get<double>(), 1.0);
+        QCOMPARE(r["timeseries"]["gpu_allocation_pct"][0].get<double>(), 100.0);
+        QVERIFY2(r["gpu"]["mean_allocation_pct"].get<double>() > 99.0, r["gpu"].dump().c_str());
+        QVERIFY(std::abs(r["gpu"]["allocated_gpu_hours"].get<double>() - 2.0) < 0.05);
+        // Free at the end, and the pods' claims ask for such a device: usable.
+        const auto& end = r["fragmentation"]["idle_at_end_gpus"];
+        QCOMPARE(end["usable"].get<double>(), 1.0);
+        QCOMPARE(end["scattered"].get<double>(), 0.0);
+        QVERIFY(!r["timeseries"].contains("idle_mig_layout_gpus")); // no MIG device
+    }
+
+    // Dynamic MIG (KEP-4815 partitionable devices, as the NVIDIA DRA driver publishes them): a
+    // partition consumes its GPU's counters, so while train-a holds the 4g.40gb partition (memory
+    // slices 0-3) train-b's cannot be made. The three compute slices left could only become
+    // 1g.10gb partitions, which no pod asks for: the layout strands them, 3/7 of a GPU, and 4/7 is
+    // allocated. Once both are done, the whole GPU is free and a 4g.40gb fits again: usable.
+    void dynamicMigCountersNoAskedPartitionFitsAreTheLayouts_data() { profiles(); }
+    void dynamicMigCountersNoAskedPartitionFitsAreTheLayouts() {
+        QFETCH(QString, profile);
+        const auto r = simulate(QString(GANTRY_TEST_DATA) + "/dra/dynamic-mig.yaml", profile);
+        QCOMPARE(r["cluster"]["gpus"].get<double>(), 1.0);
+        QCOMPARE(r["jobs"]["completed"].get<int>(), 2);
+        QCOMPARE(r["wait_seconds"]["max"].get<double>(), 3600.0);
+        const auto& ts = r["timeseries"];
+        QVERIFY2(std::abs(ts["gpu_allocation_pct"][0].get<double>() - 100.0 * 4 / 7) < 0.2,
+                 ts["gpu_allocation_pct"].dump().c_str());
+        QVERIFY2(std::abs(ts["idle_mig_layout_gpus"][0].get<double>() - 3.0 / 7) < 0.002,
+                 ts["idle_mig_layout_gpus"].dump().c_str());
+        QCOMPARE(ts["idle_usable_gpus"][0].get<double>(), 0.0);
+        const auto& end = r["fragmentation"]["idle_at_end_gpus"];
+        QCOMPARE(end["usable"].get<double>(), 1.0);
+        QCOMPARE(end["mig_layout"].get<double>(), 0.0);
+    }
+
     void aLaterPodWaitsForTheDeviceWhateverSlotItTakes_data() { profiles(); }
     void aLaterPodWaitsForTheDeviceWhateverSlotItTakes() {
         QFETCH(QString, profile);

@@ -7,6 +7,7 @@
 #include "input_error.h"
 #include "input_loader.h"
 #include "kueue_config_reader.h"
+#include "profile/registry.h"
 #include "project/project_reader.h"
 #include "project/project_writer.h"
 #include "sim/simulator.h"
@@ -285,6 +286,30 @@ resources:
             "gpu.example.com\n        deviceSelector:\n          cel:\n            expression: "
             "\"true\"\n";
         QCOMPARE(parseKueueConfig(twoCounters, "two.yaml").deviceClassMappings.size(), size_t(2));
+
+        // Kueue evaluates a source's deviceSelector with full CEL (pkg/dra/counters.go); one outside
+        // the CEL Gantry evaluates would silently match no device, so the profile warns where it is.
+        std::string odd = guide;
+        const std::string plain = "device.driver == 'gpu.example.com'";
+        odd.replace(odd.find(plain), plain.size(), "device.attributes['gpu.example.com'].all(k, k != '')");
+        SchedulerPolicies policies;
+        policies.kueue = parseKueueConfig(odd, "odd.yaml");
+        Diagnostics diagnostics;
+        const auto* kueue = engine::findProfile("kueue");
+        QVERIFY(kueue);
+        const Cluster none;
+        QVERIFY(kueue->make({none, policies, {}}, &diagnostics));
+        bool warned = false;
+        for (const auto& d : diagnostics)
+            warned = warned ||
+                     (d.where.file == "odd.yaml" && d.message.find("deviceSelector") != std::string::npos &&
+                      d.message.find("charges nothing") != std::string::npos);
+        QVERIFY2(warned, diagnostics.empty() ? "no diagnostic" : diagnostics.front().message.c_str());
+        diagnostics.clear();
+        policies.kueue = c; // the guide's own selector: nothing to say
+        QVERIFY(kueue->make({none, policies, {}}, &diagnostics));
+        for (const auto& d : diagnostics)
+            QVERIFY2(d.message.find("deviceSelector") == std::string::npos, d.message.c_str());
     }
 
     void preemptionIsTheClusterQueuesOwn() {

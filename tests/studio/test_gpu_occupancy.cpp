@@ -77,6 +77,23 @@ class GpuOccupancyTest : public QObject {
         QCOMPARE(occ.unplacedMilli, int64_t(0));
     }
 
+    // In the idle colouring a free instance is usable when a pod asks for its profile, else the
+    // layout's (docs/gpus.md): in the MIG sample the pods hold 1g.10gb and 3g.40gb instances and
+    // nobody asks for 2g.20gb.
+    void freeInstancesNoPodAsksForAreTheLayouts() {
+        Project p = loadFile(QStringLiteral(GANTRY_SOURCE_DIR "/resources/samples/mig-cluster.yaml")).project;
+        std::vector<std::string> jobs, queues;
+        auto occ = buildOccupancy(p.cluster, placementsFromCluster(p.cluster, &jobs, &queues), jobs, queues);
+        measureFragmentation(p, occ, boundCpuPerNode(p.cluster));
+        int asked = 0, layout = 0;
+        for (const auto& slot : occ.migSlots) {
+            QCOMPARE(slot.asked, slot.profile != "2g.20gb");
+            (slot.asked ? asked : layout) += 1;
+        }
+        QCOMPARE(layout, 3); // the three 2g.20gb instances
+        QVERIFY(asked > 0);
+    }
+
     // Devices held through allocated DRA claims are drawn as held: a whole H100 (gpu-0, the first of
     // its node's slice) and a 3g.40gb MIG device of an A100 (restated case 210, the NVIDIA DRA driver's
     // devices).

@@ -57,6 +57,8 @@ class KubeDefaultProfile : public SchedulerProfile {
     CycleResult cycle(ClusterState& state, const CycleOptions& options) override {
         return scheduler_.cycle(state, options);
     }
+    int64_t gpuMilliHeldThroughClaims() const override { return scheduler_.gpuMilliHeldThroughClaims(); }
+    ClaimGpus claimGpus() const override { return scheduler_.claimGpus(); }
 
   private:
     k8s::KubeScheduler scheduler_;

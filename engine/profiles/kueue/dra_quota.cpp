@@ -208,4 +208,19 @@ DraQuota draQuota(const World& w, const std::string& ns, const std::string& podS
     return out;
 }
 
+void checkSourceSelectors(const KueueConfig& config, Diagnostics* out) {
+    if (!out) return;
+    for (const auto& m : config.deviceClassMappings)
+        for (const auto& source : m.sources) {
+            if (source.deviceSelector.empty()) continue;
+            std::string error;
+            if (k8s::DeviceSelector::compile(source.deviceSelector, &error)) continue;
+            out->push_back({Severity::Warning, config.source,
+                            "resources.deviceClassMappings '" + m.name + "': the deviceSelector '" +
+                                source.deviceSelector + "' of source '" + source.name +
+                                "' is outside what Gantry evaluates (" + error +
+                                "): no device passes it, so it charges nothing"});
+        }
+}
+
 } // namespace gantry::engine::kueue

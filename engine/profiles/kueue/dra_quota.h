@@ -22,4 +22,8 @@ struct DraQuota {
 DraQuota draQuota(const World& w, const std::string& ns, const std::string& podSet, size_t index,
                   const std::vector<PodResourceClaim>& claims);
 
+// A located warning for each counter or capacity source whose deviceSelector lies outside the CEL
+// Gantry evaluates: no device passes it, so the source charges nothing.
+void checkSourceSelectors(const KueueConfig& config, Diagnostics* out);
+
 } // namespace gantry::engine::kueue

@@ -1,6 +1,7 @@
 #include "profiles/kueue/kueue_profile.h"
 
 #include "profiles/kueue/controllers.h"
+#include "profiles/kueue/dra_quota.h"
 #include "profiles/kueue/object_series.h"
 #include "profiles/kueue/placement.h"
 #include "profiles/kueue/scheduler.h"
@@ -150,6 +151,8 @@ class KueueProfile : public SchedulerProfile {
     bool clockChangeReadsWaitingJobs() const override { return false; }
 
     void sample(const ClusterState&, double) override { recorder_.sample(s_.world()); }
+    int64_t gpuMilliHeldThroughClaims() const override { return placement_.gpuMilliHeldThroughClaims(); }
+    ClaimGpus claimGpus() const override { return placement_.claimGpus(); }
     std::vector<ObjectSeries> objectSeries() const override {
         return recorder_.series(s_.world(), s_.workloads());
     }
@@ -340,9 +343,10 @@ ProfileInfo profileInfo() {
     info.configFormat = ConfigFormat::KueueConfiguration;
     // Its pods are placed by kube-scheduler's emulation, which allocates the claims; quotas are
     // charged through deviceClassMappings (dra_quota.h).
-    info.claimsCaveat = "places its pods through kube-scheduler's allocator and charges claim templates' devices "
-                        "(or their counters) through deviceClassMappings, but not capacity-based mappings or "
-                        "extended resources backed by DRA";
+    info.claimsCaveat =
+        "places its pods through kube-scheduler's allocator and charges claim templates' devices "
+        "(or their counters) through deviceClassMappings, but not capacity-based mappings or "
+        "extended resources backed by DRA";
     info.make = [](const ProfileSetup& setup, Diagnostics* diagnostics) -> std::unique_ptr<SchedulerProfile> {
         // The cluster's own Kueue queues, else the project's queues as the Kueue export maps them.
         gantry::kueue::PolicyObjects objects;
@@ -362,6 +366,7 @@ ProfileInfo profileInfo() {
             diagnostics->insert(diagnostics->end(), d.begin(), d.end());
         }
         checkReferences(setup.cluster, diagnostics);
+        checkSourceSelectors(setup.policies.kueue, diagnostics);
         return p;
     };
     info.describe = [](const SchedulerPolicies& policies) {

@@ -30,6 +30,8 @@ class Placement {
 
     // kube-scheduler's cycle over the pending pods that may be placed (bindings by index).
     CycleResult place(ClusterState& st, CycleOptions options);
+    int64_t gpuMilliHeldThroughClaims() const { return kube_.gpuMilliHeldThroughClaims(); }
+    ClaimGpus claimGpus() const { return kube_.claimGpus(); }
 
   private:
     k8s::KubeScheduler kube_;

@@ -66,6 +66,9 @@ class VolcanoProfile : public SchedulerProfile {
         return o;
     }
 
+    int64_t gpuMilliHeldThroughClaims() const override { return dra_ ? dra_->gpuMilliInUse() : 0; }
+    ClaimGpus claimGpus() const override { return dra_ ? dra_->gpus() : ClaimGpus{}; }
+
     CycleResult cycle(ClusterState& state, const CycleOptions& options) override {
         SessionOptions so;
         so.nowSeconds = options.nowSeconds;

@@ -1,7 +1,10 @@
 #include "gpumap/fragmentation_view.h"
 
+#include "model/gpu_exposure.h"
+
 #include <QObject>
 #include <algorithm>
+#include <set>
 #include <unordered_map>
 
 namespace gantry::studio {
@@ -10,6 +13,22 @@ namespace {
 frag::TaskShape shapeOf(const ResourceList& requests, const GpuRequest& gpu,
                         const frag::GpuModelTable& models) {
     return frag::taskShape(requests.get(res::Cpu), podGpuRequest(requests, gpu), models);
+}
+
+// Marks the free MIG instances whose profile a pod asks for (nvidia.com/mig-<profile>): a what-if
+// workload's or a pod of the cluster that is not done.
+void markAskedMigSlots(const Project& project, GpuOccupancy& occ) {
+    if (occ.migSlots.empty()) return;
+    std::set<std::string> asked;
+    auto add = [&](const ResourceList& requests) {
+        for (const auto& [name, amount] : requests)
+            if (amount > 0)
+                if (std::string profile = migProfileOfResource(name); !profile.empty()) asked.insert(profile);
+    };
+    for (const auto& w : project.workloads) add(w.podRequests);
+    for (const auto& p : project.cluster.pods)
+        if (p.phase != PodPhase::Succeeded && p.phase != PodPhase::Failed) add(p.requests);
+    for (auto& slot : occ.migSlots) slot.asked = asked.count(slot.profile) > 0;
 }
 
 } // namespace
@@ -68,6 +87,7 @@ std::vector<int64_t> boundCpuPerNode(const Cluster& cluster) {
 FragmentationSummary measureFragmentation(const Project& project, GpuOccupancy& occ,
                                           const std::vector<int64_t>& cpuUsed) {
     FragmentationSummary summary;
+    markAskedMigSlots(project, occ);
     const auto& cluster = project.cluster;
     auto models = gpuModelTable(cluster);
     auto shapes = jobMixShapes(project, models, &summary.basis);

@@ -18,6 +18,7 @@ struct GpuMapColors {
     QRgb allocatedNeutral;                        // fragmentation and idle modes: GPUs in use
     QRgb usable, fractional, scattered, stranded; // idle mode: why an idle GPU is idle
     QRgb migUnused;                               // MIG: slices of a GPU no instance holds
+    QRgb migLayout; // idle mode: a free MIG instance whose profile no pod of the job mix asks for
     std::vector<QRgb> categorical;
 
     static GpuMapColors forPalette(const QPalette& palette);

@@ -2,11 +2,15 @@
 
 #include <QEvent>
 #include <QPainter>
+#include <algorithm>
 
 namespace gantry::studio {
 
 GpuMapLegend::GpuMapLegend(QWidget* parent) : QWidget(parent) {
-    setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Fixed);
+    // As many rows as the entries need at the width it gets (the idle mode with MIG has eight).
+    QSizePolicy policy(QSizePolicy::Expanding, QSizePolicy::Preferred);
+    policy.setHeightForWidth(true);
+    setSizePolicy(policy);
     rebuild();
 }
 
@@ -51,6 +55,8 @@ void GpuMapLegend::rebuild() {
                     {c.allocatedNeutral, tr("Allocated")}};
         break;
     }
+    if (mig_ && mode_ == GpuColorMode::IdleWhy)
+        entries_.push_back({c.migLayout, tr("MIG layout (free instance no pod's profile fits)")});
     if (mig_) entries_.push_back({c.migUnused, tr("MIG: slices no instance can use")});
     entries_.push_back({c.cordoned, tr("Cordoned / not ready")});
     updateGeometry();
@@ -58,7 +64,34 @@ void GpuMapLegend::rebuild() {
 }
 
 QSize GpuMapLegend::sizeHint() const {
-    return {400, fontMetrics().height() + 8};
+    return {400, heightForWidth(std::max(width(), 400))};
+}
+
+// Where each entry goes at a width: one after another, a new row when the next would not fit.
+std::vector<QPoint> GpuMapLegend::positions(int width) const {
+    const int h = fontMetrics().height(), sw = h - 4;
+    std::vector<QPoint> at;
+    int x = 2, y = 4;
+    for (const auto& e : entries_) {
+        const int w = sw + 5 + fontMetrics().horizontalAdvance(e.label);
+        if (x > 2 && x + w > width) {
+            x = 2;
+            y += h + 4;
+        }
+        at.push_back({x, y});
+        x += w + 16;
+    }
+    return at;
+}
+
+int GpuMapLegend::heightForWidth(int width) const {
+    const auto at = positions(width);
+    return (at.empty() ? 4 : at.back().y()) + fontMetrics().height() + 4;
+}
+
+void GpuMapLegend::resizeEvent(QResizeEvent* event) {
+    if (heightForWidth(width()) != height()) updateGeometry();
+    QWidget::resizeEvent(event);
 }
 
 void GpuMapLegend::paintEvent(QPaintEvent*) {
@@ -66,18 +99,16 @@ void GpuMapLegend::paintEvent(QPaintEvent*) {
     p.setRenderHint(QPainter::Antialiasing);
     const int h = fontMetrics().height();
     const int sw = h - 4;
-    int x = 2;
-    const int y = (height() - h) / 2;
-    for (const auto& e : entries_) {
-        int textW = fontMetrics().horizontalAdvance(e.label);
-        if (x + sw + 6 + textW > width()) break;
+    const auto at = positions(width());
+    for (size_t i = 0; i < entries_.size(); ++i) {
+        const auto& e = entries_[i];
+        const int x = at[i].x(), y = at[i].y();
+        const int textW = fontMetrics().horizontalAdvance(e.label);
         p.setPen(Qt::NoPen);
         p.setBrush(QColor(e.color));
         p.drawRoundedRect(QRectF(x, y + 2, sw, sw), 2, 2);
-        x += sw + 5;
         p.setPen(palette().color(QPalette::WindowText));
-        p.drawText(QRect(x, y, textW + 2, h), Qt::AlignVCenter | Qt::AlignLeft, e.label);
-        x += textW + 16;
+        p.drawText(QRect(x + sw + 5, y, textW + 2, h), Qt::AlignVCenter | Qt::AlignLeft, e.label);
     }
 }
 

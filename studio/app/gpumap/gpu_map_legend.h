@@ -1,8 +1,11 @@
 #pragma once
-// The key to the GPU map's colours for the current mode: swatches with labels, painted in one row.
+// The key to the GPU map's colours for the current mode: swatches with labels, in as many rows as
+// the width needs.
 #include "gpumap/gpu_map_colors.h"
 
+#include <QPoint>
 #include <QWidget>
+#include <vector>
 
 namespace gantry::studio {
 
@@ -14,9 +17,12 @@ class GpuMapLegend : public QWidget {
     // drawn as its MIG instances.
     void setMode(GpuColorMode mode, const std::vector<std::string>& names = {}, bool mig = false);
     QSize sizeHint() const override;
+    bool hasHeightForWidth() const override { return true; }
+    int heightForWidth(int width) const override;
 
   protected:
     void paintEvent(QPaintEvent*) override;
+    void resizeEvent(QResizeEvent* event) override;
     void changeEvent(QEvent* event) override;
 
   private:
@@ -26,6 +32,7 @@ class GpuMapLegend : public QWidget {
         bool gradientStart = false; // joins with the next swatch as a ramp
     };
     void rebuild();
+    std::vector<QPoint> positions(int width) const;
     GpuColorMode mode_ = GpuColorMode::Occupancy;
     std::vector<std::string> names_;
     bool mig_ = false;

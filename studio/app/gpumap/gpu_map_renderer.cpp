@@ -60,7 +60,9 @@ struct Pixels {
 };
 
 // A MIG-partitioned GPU as its instances: one column per instance, as wide as its compute slices
-// (of 7), filled with its holder's colour or left free; slices no instance can use are amber.
+// (of 7), filled with its holder's colour or left free; slices no instance can use are amber. In
+// the idle mode a free instance is usable when a pod of the job mix asks for its profile, else
+// the layout's (violet, as in the idle chart).
 bool drawMig(const Pixels& px, const GpuMapScene& s, int g, int x, int y, int size) {
     const auto& occ = *s.occupancy;
     const int from = occ.migOffset[size_t(g)], to = occ.migOffset[size_t(g) + 1];
@@ -73,7 +75,9 @@ bool drawMig(const Pixels& px, const GpuMapScene& s, int g, int x, int y, int si
         const int x0 = x + slices * size / 7, x1 = x + (slices + slot.computeSlices) * size / 7;
         slices += slot.computeSlices;
         QRgb color = c.free;
-        if (slot.job >= 0) {
+        if (s.mode == GpuColorMode::IdleWhy) {
+            color = slot.job >= 0 ? c.allocatedNeutral : slot.asked ? c.usable : c.migLayout;
+        } else if (slot.job >= 0) {
             switch (s.mode) {
             case GpuColorMode::Queue:
                 color = c.category(slot.queue);

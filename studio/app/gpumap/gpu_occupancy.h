@@ -30,6 +30,7 @@ struct MigSlot {
     int8_t memorySlices = 1;  // of the GPU's 8
     int32_t job = -1;         // holder; -1 = free
     int32_t queue = -1;
+    bool asked = false; // a pod of the job mix asks for its profile (set with the idle measure)
 };
 
 struct GpuOccupancy {
