@@ -93,12 +93,12 @@ std::vector<KueueConfig::DeviceClassMapping::Source> readDeviceClassSources(cons
         s.counter = counter;
         s.name = body["name"].str();
         if (s.name.empty()) body.fail("name is required");
-        if (counter && dnsLabel(s.name) != s.name)
+        if (counter && !checkDns1123Label(s.name).empty())
             body["name"].fail("a counter name must be a DNS-1123 label (lower case letters, digits and '-')");
         s.driver = body["driver"].str();
         if (s.driver.empty()) body.fail("driver is required");
         if (s.driver.size() > 63) body["driver"].fail("must not exceed 63 characters");
-        if (dnsSubdomain(s.driver) != s.driver)
+        if (!checkDns1123Subdomain(s.driver).empty())
             body["driver"].fail("a driver must be a lowercase DNS-1123 subdomain");
         const Y expression = body["deviceSelector"]["cel"]["expression"];
         s.deviceSelector = expression.str();

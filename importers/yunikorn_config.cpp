@@ -1,6 +1,8 @@
 #include "yunikorn_config.h"
 
 #include "input_error.h"
+#include "model/yunikorn_names.h"
+#include "model/yunikorn_quantity.h"
 #include "yaml/plain_scalar.h"
 #include "yaml/yaml_source.h"
 
@@ -31,6 +33,21 @@ std::vector<std::string> listOrString(const Y& node) {
     return node.strings();
 }
 
+// Resources in YuniKorn's own quantity syntax (model/yunikorn_quantity.h): what YuniKorn would
+// refuse is refused here too, at its key, so gantry validate and the profile agree.
+ResourceList yunikornResources(const Y& node) {
+    ResourceList out;
+    for (const auto& [name, value] : node.entries()) {
+        if (name.empty()) value.fail("empty resource name");
+        if (!value.isScalar()) value.fail("expected a quantity for " + name);
+        std::string why;
+        auto amount = parseYuniKornAmount(name, value.str(), &why);
+        if (!amount) value.fail("'" + value.str() + "' is not a YuniKorn quantity for " + name + ": " + why);
+        out.set(name, *amount);
+    }
+    return out;
+}
+
 QueueLimit readLimit(const Y& node) {
     node.checkKeys("limit", {"limit", "users", "groups", "maxresources", "maxapplications"});
     QueueLimit l;
@@ -38,7 +55,7 @@ QueueLimit readLimit(const Y& node) {
     l.users = listOrString(node["users"]);
     l.groups = listOrString(node["groups"]);
     if (l.users.empty() && l.groups.empty()) node.fail("a limit needs at least one user or group");
-    l.maxResources = node["maxresources"].resources();
+    l.maxResources = yunikornResources(node["maxresources"]);
     l.maxApplications = node["maxapplications"].u64(0);
     if (l.maxApplications == 0 && l.maxResources.empty())
         node.fail("a limit needs maxapplications or maxresources");
@@ -81,13 +98,16 @@ void readQueue(const Y& node, const std::string& parent, std::vector<Queue>& out
     if (q.name.find('.') != std::string::npos)
         node["name"].fail("queue name '" + q.name +
                           "' must not contain a dot (dots separate levels of a queue path)");
+    if (!yunikorn::validQueueName(q.name))
+        node["name"].fail("invalid queue name " + q.name + ": YuniKorn queue names are " +
+                          yunikorn::kQueueNameRule);
     if (!siblings.insert(lower(q.name)).second)
         node["name"].fail("queue '" + q.name + "' appears twice under the same parent");
     q.parentFlag = node["parent"].boolean(false);
     auto res = node["resources"];
     res.checkKeys("queue resources", {"guaranteed", "max"});
-    q.guaranteed = res["guaranteed"].resources();
-    q.max = res["max"].resources();
+    q.guaranteed = yunikornResources(res["guaranteed"]);
+    q.max = yunikornResources(res["max"]);
     for (const auto& [name, amount] : q.guaranteed)
         if (q.max.has(name) && amount > q.max.get(name))
             res["guaranteed"][name].fail("guaranteed " + name + " exceeds max");
@@ -102,8 +122,8 @@ void readQueue(const Y& node, const std::string& parent, std::vector<Queue>& out
     q.childTemplate.properties = tmpl["properties"].stringMap();
     auto tres = tmpl["resources"];
     tres.checkKeys("childtemplate resources", {"guaranteed", "max"});
-    q.childTemplate.guaranteed = tres["guaranteed"].resources();
-    q.childTemplate.max = tres["max"].resources();
+    q.childTemplate.guaranteed = yunikornResources(tres["guaranteed"]);
+    q.childTemplate.max = yunikornResources(tres["max"]);
     std::string name = q.name;
     out.push_back(std::move(q));
     std::set<std::string> children;

@@ -1,5 +1,5 @@
 // metadata of every object: the ObjectMeta schema, then Kubernetes' name rules.
-#include "validation/k8s_names.h"
+#include "model/kubernetes_names.h"
 #include "validation/manifest_set.h"
 #include "validation/schema_catalog.h"
 

@@ -1,6 +1,6 @@
 // Kueue's rules outside the CRD schemas (its validating webhook): resource groups, limits only in a
 // cohort, lendingLimit <= nominalQuota, references between objects, the cohort tree.
-#include "validation/k8s_names.h"
+#include "model/kubernetes_names.h"
 #include "validation/manifest_set.h"
 
 #include <algorithm>

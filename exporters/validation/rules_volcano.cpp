@@ -3,7 +3,7 @@
 // and admission policy (pkg/webhooks/admission/jobs/validate: tasks, lifecycle policies, task
 // dependencies, volumes, partitions, plugins, the target queue), and HyperNode members. Messages
 // follow upstream's where it has one.
-#include "validation/k8s_names.h"
+#include "model/kubernetes_names.h"
 #include "validation/manifest_set.h"
 
 #include <algorithm>

@@ -1,7 +1,8 @@
 // YuniKorn's queues.yaml rules (yunikorn-core configvalidator.go and the placement rules), checked
 // on the configuration documents, bare or inside a yunikorn-configs ConfigMap.
+#include "model/yunikorn_names.h"
+#include "model/yunikorn_quantity.h"
 #include "validation/manifest_set.h"
-#include "validation/yunikorn_quantity.h"
 
 #include <algorithm>
 #include <map>
@@ -148,8 +149,8 @@ struct Checker {
 
     void limits(const Json* list, const Json& queue, bool isRoot, const FieldPath& at) {
         if (!list || !list->is_array()) return;
-        static const std::regex userRe(R"(^[_a-zA-Z][a-zA-Z0-9:#/_.@-]*[$]?$)");
-        static const std::regex groupRe(R"(^[_a-zA-Z][a-zA-Z0-9:_.-]*$)");
+        const std::regex& userRe = yunikorn::namePattern(yunikorn::NamePattern::ConfigUser);
+        const std::regex& groupRe = yunikorn::namePattern(yunikorn::NamePattern::ConfigGroup);
         std::set<std::string> users, groups;
         uint64_t queueMaxApps = unsignedValue(queue, "maxapplications");
         const Json* res = child(queue, "resources");
@@ -265,7 +266,6 @@ struct Checker {
 
     // Names, siblings, ACLs, limits and properties, for one queue and its subtree.
     void queueTree(const Json& q, const FieldPath& at, bool isRoot, const std::string& path) {
-        static const std::regex nameRe(R"(^[a-zA-Z0-9_:#/@-]{1,64}$)");
         acl(q, "adminacl", at);
         acl(q, "submitacl", at);
         limits(child(q, "limits"), q, isRoot, at.field("limits"));
@@ -282,7 +282,7 @@ struct Checker {
             const Json& c = (*children)[i];
             std::string name = text(c, "name");
             FieldPath cp = at.field("queues").index(i);
-            if (!std::regex_match(name, nameRe))
+            if (!yunikorn::validQueueName(name))
                 error(cp.field("name"),
                       "invalid queue name \"" + name +
                           "\": 1 to 64 characters of letters, digits and _ : # / @ - (no dots)");
@@ -396,9 +396,9 @@ struct Checker {
     // Placement rules: names, values, filters, and the queues a fixed path names.
     void placementRule(const Json& rule, const FieldPath& at) {
         static const std::regex ruleName(R"(^[_a-zA-Z][a-zA-Z0-9_]*$)");
-        static const std::regex userRe(R"(^[_a-zA-Z][a-zA-Z0-9:#/_.@-]*[$]?$)");
-        static const std::regex groupRe(R"(^[_a-zA-Z][a-zA-Z0-9:_.-]*$)");
-        static const std::regex special(R"([\^$*+?()\[{}|])");
+        const std::regex& userRe = yunikorn::namePattern(yunikorn::NamePattern::ConfigUser);
+        const std::regex& groupRe = yunikorn::namePattern(yunikorn::NamePattern::ConfigGroup);
+        const std::regex& special = yunikorn::namePattern(yunikorn::NamePattern::RegexSpecial);
         std::string name = text(rule, "name"), n = lower(name);
         if (!std::regex_match(name, ruleName))
             error(at.field("name"), "invalid rule name " + name + ", a name must be a valid identifier");
@@ -412,13 +412,12 @@ struct Checker {
                   "a " + n + " rule needs a value" +
                       (n == "tag" ? " (the tag, e.g. namespace)" : " (a queue name or path)"));
         if (n == "fixed") {
-            static const std::regex queueName(R"(^[a-zA-Z0-9_:#/@-]{1,64}$)");
             std::string v = text(rule, "value");
             size_t start = 0;
             while (!v.empty()) {
                 size_t dot = v.find('.', start);
                 std::string part = v.substr(start, dot == std::string::npos ? dot : dot - start);
-                if (!std::regex_match(part, queueName)) {
+                if (!yunikorn::validQueueName(part)) {
                     error(at.field("value"), "\"" + part + "\" in " + v + " is not a valid queue name");
                     break;
                 }

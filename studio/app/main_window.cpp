@@ -5,6 +5,7 @@
 #include "core/file_loader.h"
 #include "core/project_commands.h"
 #include "core/project_files.h"
+#include "core/qt_text.h"
 #include "gpumap/gpu_map_widget.h"
 #include "gpumap/gpu_occupancy.h"
 #include "input_error.h"
@@ -52,9 +53,6 @@
 namespace gantry::studio {
 namespace {
 constexpr int MaxRecent = 10;
-QString qs(const std::string& s) {
-    return QString::fromStdString(s);
-}
 } // namespace
 
 QStringList MainWindow::tabNames() {

@@ -1,11 +1,14 @@
 // The shim's reading of namespace annotations (k8shim pkg/common/utils GetNamespaceQuotaFromAnnotation,
 // GetNamespaceGuaranteedFromAnnotation, GetNamespaceMaxAppsFromAnnotation; pkg/cache/context.go
 // updateApplicationTags) and the core's allocation log as one reason (objects/allocation.go).
+#include "profile/registry.h"
 #include "profiles/yunikorn/partition.h"
 #include "profiles/yunikorn/shim.h"
+#include "snapshot/snapshot_importer.h"
 #include "test_registry.h"
 
 #include <QtTest>
+#include <algorithm>
 
 using namespace gantry;
 using namespace gantry::engine::yunikorn;
@@ -83,6 +86,24 @@ class YuniKornShimTest : public QObject {
     }
 
     // The reason first, then what the preemption attempt logged (common/errors.go constants).
+    // Quota preemption (yunikorn-site docs/user_guide/quota_preemption.md, on with
+    // preemption.quotapreemptionenabled) is not emulated, and a cycle with it on says so.
+    void quotaPreemptionIsSaidNotEmulated() {
+        SnapshotImporter in;
+        in.addFile(GANTRY_TEST_DATA "/export/roundtrip/yunikorn-partition-settings.yaml");
+        Diagnostics d;
+        const Cluster c = in.finish(d);
+        const SchedulerPolicies policies;
+        auto profile = engine::findProfile("yunikorn")->make({c, policies, {}}, &d);
+        QVERIFY(profile);
+        engine::ClusterState st = engine::buildClusterState(c, &d, profile->buildOptions());
+        const auto r = profile->cycle(st, engine::CycleOptions{});
+        QVERIFY(std::any_of(r.warnings.begin(), r.warnings.end(), [](const std::string& w) {
+            return w.find("quota preemption") != std::string::npos &&
+                   w.find("does not emulate") != std::string::npos;
+        }));
+    }
+
     void allocationLogReadsAsOneReason() {
         Ask k;
         QCOMPARE(allocationLog(k), std::string());

@@ -1,7 +1,7 @@
 // The structural OpenAPI validator on small hand-written schemas: each keyword, alone, against
 // values that pass and values that fail with the exact message.
+#include "model/kubernetes_names.h"
 #include "test_registry.h"
-#include "validation/k8s_names.h"
 #include "validation/openapi_schema.h"
 
 #include <QtTest>

@@ -343,6 +343,40 @@ class SnapshotErrorsTest : public QObject {
             QString("bad.yaml:10:25: error: tiers[0].plugins[0].enableJobReady: expected true or false, got "
                     "'sometimes'"));
     }
+    // queues.yaml quantities are YuniKorn's own (yunikorn-core pkg/common/resources/quantity.go,
+    // ParseQuantity: digits and an optional suffix, no decimal point or sign; vcore in millicores,
+    // `m` for vcore only). What YuniKorn refuses is refused here at its key, so the profile runs only
+    // what gantry validate accepts.
+    void yunikornQuantitiesAreYuniKornsOwn() {
+        auto queues = [](const std::string& resources) {
+            return "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: yunikorn-configs, namespace: "
+                   "yunikorn}\ndata:\n  queues.yaml: |\n    partitions:\n      - name: default\n"
+                   "        queues:\n          - name: root\n            queues:\n"
+                   "              - name: a\n                resources:\n                  guaranteed: " +
+                   resources + "\n";
+        };
+        QCOMPARE(
+            firstError(queues("{vcore: 1.5}")),
+            QString("bad.yaml:13:39: error: partitions[0].queues[0].queues[0].resources.guaranteed.vcore: "
+                    "'1.5' is not a YuniKorn quantity for vcore: invalid quantity (digits only, no sign or "
+                    "decimal point)"));
+        QVERIFY(firstError(queues("{memory: 500m}")).contains("m is allowed for vcore only"));
+        QVERIFY(firstError(queues("{nvidia.com/gpu: -1}")).contains("not a YuniKorn quantity"));
+        SnapshotImporter in;
+        in.addText(queues("{vcore: 500m, memory: 1G, nvidia.com/gpu: 8}"), "in.yaml");
+        Diagnostics d;
+        const Cluster c = in.finish(d);
+        throwIfErrors(d);
+        const Queue* a = nullptr;
+        for (const auto& q : c.queues)
+            if (q.name == "a") a = &q;
+        QVERIFY(a);
+        // The model's units: CPU in millicores, bytes, devices in milli-units.
+        QCOMPARE(a->guaranteed.get("vcore") + a->guaranteed.get("cpu"), int64_t(500));
+        QCOMPARE(a->guaranteed.get("memory"), int64_t(1000000000));
+        QCOMPARE(a->guaranteed.get("nvidia.com/gpu"), int64_t(8000));
+    }
+
     // Kubernetes names are unique per kind (the API server keys objects by resource and name): Kueue's
     // cohort docs name a Cohort and its ClusterQueue alike in their own examples' style, and Kueue's
     // cache keeps cohorts and ClusterQueues apart (pkg/cache/scheduler: cohorts by name, CQs by name).

@@ -61,7 +61,6 @@ double delayOf(const std::string& value, double def) {
 Partition::Partition(const PartitionConfig& config, Dims d, CoreTimings t)
     : dims(std::move(d)), timings(t), placement(config.placementRules) {
     preemptionEnabled = !config.preemptionEnabled || *config.preemptionEnabled;
-    quotaPreemptionEnabled = config.quotaPreemptionEnabled && *config.quotaPreemptionEnabled;
     QueueConfig root = config.root;
     root.name = "root";
     root.parent = true;

@@ -285,7 +285,6 @@ class Partition {
     Dims dims;
     CoreTimings timings;
     bool preemptionEnabled = true;
-    bool quotaPreemptionEnabled = false;
     std::vector<Queue> queues; // 0 = root
     std::vector<QueueTemplate> templates;
     std::vector<Application> apps;
@@ -345,7 +344,6 @@ class Partition {
     void queueUnReserve(uint32_t q, uint32_t app, int releases);
 
     // applications
-    void runEvent(Application& a, AppState from);
     void transition(uint32_t app, AppState to);
     void runApplication(uint32_t app);
     void completeApplication(uint32_t app);

@@ -1,6 +1,6 @@
 #include "profiles/yunikorn/placement.h"
 
-#include "profiles/yunikorn/name_patterns.h"
+#include "model/yunikorn_names.h"
 
 #include <algorithm>
 #include <cctype>
@@ -41,18 +41,6 @@ std::string replaceDots(const std::string& name) {
 }
 
 } // namespace
-
-// ^[a-zA-Z0-9_:#/@-]{1,64}$ by hand (a std::regex match for every part of every application's
-// queue path was most of placing it); tests compare the two.
-bool validQueueName(const std::string& name) {
-    if (name.empty() || name.size() > 64) return false;
-    for (const char c : name) {
-        const bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-                        c == '_' || c == ':' || c == '#' || c == '/' || c == '@' || c == '-';
-        if (!ok) return false;
-    }
-    return true;
-}
 
 Acl::Acl(const std::string& text) {
     if (text.empty()) return;

@@ -5,6 +5,7 @@
 // may submit to; when no rule matches, root.default takes the application if it exists; an
 // application whose pods already run (forced) goes to root.@recovery@; anything else is rejected.
 #include "model/cluster.h"
+#include "model/yunikorn_names.h"
 #include "profiles/yunikorn/ugm.h"
 
 #include <functional>
@@ -79,6 +80,9 @@ class PlacementManager {
 inline constexpr const char* kDefaultQueue = "root.default";
 inline constexpr const char* kRecoveryQueue = "root.@recovery@";
 
-bool validQueueName(const std::string& name);
+// The name rules are the model's (model/yunikorn_names.h), shared with the reader and the validator.
+using gantry::yunikorn::NamePattern;
+using gantry::yunikorn::namePattern;
+using gantry::yunikorn::validQueueName;
 
 } // namespace gantry::engine::yunikorn

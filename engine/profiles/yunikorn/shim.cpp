@@ -1,6 +1,7 @@
 #include "profiles/yunikorn/shim.h"
 
 #include "model/go_text.h"
+#include "model/yunikorn_names.h"
 
 #include <nlohmann/json.hpp>
 #include <regex>
@@ -195,8 +196,8 @@ PodMeta readPodMeta(const Pod& pod, Diagnostics* warnings) {
     }
     // Without a group resolver a user without groups belongs to the group named after them.
     if (m.user.groups.empty()) m.user.groups.push_back(m.user.user);
-    static const std::regex userRe(R"(^[_a-zA-Z][a-zA-Z0-9:#/_.@-]*[$]?$)");
-    m.validUser = std::regex_match(m.user.user, userRe);
+    m.validUser = std::regex_match(m.user.user,
+                                   gantry::yunikorn::namePattern(gantry::yunikorn::NamePattern::ConfigUser));
     if (auto v = find(a, "yunikorn.apache.org/task-group-name")) m.taskGroupName = *v;
     if (auto v = find(a, "yunikorn.apache.org/task-groups")) m.taskGroups = readTaskGroups(pod, *v, warnings);
     if (auto v = find(a, "internal.yunikorn.apache.org/placeholder"))

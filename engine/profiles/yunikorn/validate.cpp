@@ -1,6 +1,6 @@
 #include "profiles/yunikorn/validate.h"
 
-#include "profiles/yunikorn/name_patterns.h"
+#include "model/yunikorn_names.h"
 
 #include <algorithm>
 #include <cctype>
@@ -76,7 +76,8 @@ struct Validator {
             if (l.users.empty() && l.groups.empty())
                 error(q.source, "empty user and group lists defined in limit '" + l.description + "'");
             for (const auto& u : l.users) {
-                if (u != "*" && !std::regex_match(u, namePattern(NamePattern::ConfigUser)))
+                if (u != "*" && !std::regex_match(u, gantry::yunikorn::namePattern(
+                                                         gantry::yunikorn::NamePattern::ConfigUser)))
                     error(q.source, "invalid limit user name '" + u + "' in limit definition");
                 if (!users.insert(u).second)
                     error(q.source, "duplicated user name '" + u + "', already exists");
@@ -84,7 +85,8 @@ struct Validator {
                     error(q.source, "should not set no wildcard user " + u + " after wildcard user limit");
             }
             for (const auto& g : l.groups) {
-                if (g != "*" && !std::regex_match(g, namePattern(NamePattern::ConfigGroup)))
+                if (g != "*" && !std::regex_match(g, gantry::yunikorn::namePattern(
+                                                         gantry::yunikorn::NamePattern::ConfigGroup)))
                     error(q.source, "invalid limit group name '" + g + "' in limit definition");
                 if (!groups.insert(g).second)
                     error(q.source, "duplicated group name '" + g + "'");
@@ -122,10 +124,9 @@ struct Validator {
         acl(q, q.adminAcl);
         acl(q, q.submitAcl);
         limits(q.limits, q, root);
-        static const std::regex nameRe(R"(^[a-zA-Z0-9_:#/@-]{1,64}$)");
         std::set<std::string> seen;
         for (const auto& c : q.queues) {
-            if (!std::regex_match(c.name, nameRe)) error(c.source, "invalid queue name " + c.name);
+            if (!gantry::yunikorn::validQueueName(c.name)) error(c.source, "invalid queue name " + c.name);
             if (!seen.insert(lower(c.name)).second)
                 error(c.source,
                       "duplicate child name found with name '" + c.name + "' under queue " + q.name);
@@ -259,8 +260,10 @@ struct Validator {
                 error(config.root.source, std::string("invalid rule filter ") + what +
                                               " list is not a proper list or regexp: [" + list[0] + "]");
         };
-        single(r.filterUsers, namePattern(NamePattern::ConfigUser), "user");
-        single(r.filterGroups, namePattern(NamePattern::ConfigGroup), "group");
+        single(r.filterUsers, gantry::yunikorn::namePattern(gantry::yunikorn::NamePattern::ConfigUser),
+               "user");
+        single(r.filterGroups, gantry::yunikorn::namePattern(gantry::yunikorn::NamePattern::ConfigGroup),
+               "group");
     }
 
     // The fixed part of each rule chain must name queues that exist (or may be created).

@@ -557,6 +557,11 @@ std::unique_ptr<SchedulerProfile> make(const ProfileSetup& setup, Diagnostics* d
                             (l.field.empty() ? "" : ", " + l.field) + ": " + l.message);
         config = std::move(m.config);
     }
+    // Quota preemption (yunikorn-core 1.7: a queue whose usage a lowered max leaves above it has
+    // pods preempted down to it) is read and exported, not emulated.
+    if (config->quotaPreemptionEnabled && *config->quotaPreemptionEnabled)
+        notes.push_back("quota preemption (preemption.quotapreemptionenabled) is on: Gantry does not emulate "
+                        "it, so a queue above a lowered max keeps its pods");
     // The shim's view of the input pods (the cluster state numbers its first tasks in this order).
     std::vector<InputPod> pods;
     pods.reserve(cluster.pods.size());

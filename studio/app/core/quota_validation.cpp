@@ -1,30 +1,19 @@
 #include "core/quota_validation.h"
 
+#include "core/qt_text.h"
 #include "core/queue_commands.h"
+#include "model/kubernetes_names.h"
+#include "model/yunikorn_names.h"
 
 #include <QObject>
-#include <regex>
 #include <set>
 
 namespace gantry::studio {
 
-bool isValidYuniKornQueueName(const std::string& name) {
-    static const std::regex pattern("^[a-zA-Z0-9_:#/@-]{1,64}$");
-    return std::regex_match(name, pattern);
-}
-
-bool isDns1123Subdomain(const std::string& name) {
-    static const std::regex pattern("^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$");
-    return !name.empty() && name.size() <= 253 && std::regex_match(name, pattern);
-}
-
 namespace {
 
-QString q(const std::string& s) {
-    return QString::fromStdString(s);
-}
 QString amount(const std::string& resource, int64_t v) {
-    return q(formatAmount(resource, v));
+    return qs(formatAmount(resource, v));
 }
 
 struct Checker {
@@ -100,8 +89,16 @@ struct Checker {
             if (sum > *theirs)
                 error(f, r,
                       QObject::tr("with its siblings this comes to %1, more than parent %2's %3 of %4")
-                          .arg(amount(r, sum), q(p->name), fieldName, amount(r, *theirs)));
+                          .arg(amount(r, sum), qs(p->name), fieldName, amount(r, *theirs)));
         }
+    }
+
+    // Volcano Queues, Kueue ClusterQueues and Cohorts are objects: their names are DNS-1123
+    // subdomains, in Kubernetes' own words.
+    void kubernetesName() {
+        if (const std::string why = checkDns1123Subdomain(queue.name); !why.empty())
+            error(QuotaField::Share, "",
+                  QObject::tr("'%1' is not a valid Kubernetes name: %2").arg(qs(queue.name), qs(why)));
     }
 
     void volcano() {
@@ -122,7 +119,7 @@ struct Checker {
                 if (c && pc && *c > *pc)
                     error(QuotaField::High, r,
                           QObject::tr("capability %1 exceeds parent %2's capability %3")
-                              .arg(amount(r, *c), q(p->name), amount(r, *pc)));
+                              .arg(amount(r, *c), qs(p->name), amount(r, *pc)));
             }
             int64_t total = clusterTotal(project.cluster, r);
             if (c && total > 0 && *c > total)
@@ -142,10 +139,7 @@ struct Checker {
         if (depth() > 5)
             warn(QuotaField::Share, "",
                  QObject::tr("depth %1 exceeds Volcano's default --max-queue-depth of 5").arg(depth()));
-        if (!isDns1123Subdomain(queue.name))
-            error(QuotaField::Share, "",
-                  QObject::tr("'%1' is not a valid Kubernetes name (lower case letters, digits, '-' and '.')")
-                      .arg(q(queue.name)));
+        kubernetesName();
     }
 
     void kueue() {
@@ -156,7 +150,7 @@ struct Checker {
             for (const auto& f : queue.resourceGroups[gi].flavors) {
                 if (!flavorsSeen.insert(f.flavor).second)
                     error(QuotaField::Share, "",
-                          QObject::tr("flavor %1 appears in more than one resource group").arg(q(f.flavor)));
+                          QObject::tr("flavor %1 appears in more than one resource group").arg(qs(f.flavor)));
                 for (const auto& rq : f.resources) {
                     if (rq.nominal < 0)
                         error(QuotaField::Share, rq.resource, QObject::tr("nominal quota must be >= 0"));
@@ -170,16 +164,13 @@ struct Checker {
                         error(QuotaField::Low, rq.resource,
                               QObject::tr("lending limit %1 exceeds nominal quota %2 in flavor %3")
                                   .arg(amount(rq.resource, *rq.lendingLimit), amount(rq.resource, rq.nominal),
-                                       q(f.flavor)));
+                                       qs(f.flavor)));
                 }
             }
         if (const Queue* p = parent(); p && p->kind == Queue::Kind::KueueClusterQueue)
             error(QuotaField::Share, "",
-                  QObject::tr("parent %1 is a ClusterQueue; only cohorts can have children").arg(q(p->name)));
-        if (!isDns1123Subdomain(queue.name))
-            error(QuotaField::Share, "",
-                  QObject::tr("'%1' is not a valid Kubernetes name (lower case letters, digits, '-' and '.')")
-                      .arg(q(queue.name)));
+                  QObject::tr("parent %1 is a ClusterQueue; only cohorts can have children").arg(qs(p->name)));
+        kubernetesName();
     }
 
     void yunikorn() {
@@ -203,26 +194,27 @@ struct Checker {
                 if (am && guaranteed > *am) {
                     error(QuotaField::Share, r,
                           QObject::tr("guaranteed %1 exceeds ancestor %2's max %3")
-                              .arg(amount(r, guaranteed), q(a.name), amount(r, *am)));
+                              .arg(amount(r, guaranteed), qs(a.name), amount(r, *am)));
                     guaranteed = 0; // once is enough
                 }
                 if (m && am && *m > *am) {
                     error(QuotaField::High, r,
                           QObject::tr("max %1 exceeds ancestor %2's max %3")
-                              .arg(amount(r, *m), q(a.name), amount(r, *am)));
+                              .arg(amount(r, *m), qs(a.name), amount(r, *am)));
                     break;
                 }
                 p = a.parent;
             }
         }
         childrenWithin(QuotaField::Share, QObject::tr("guaranteed"));
-        if (!isValidYuniKornQueueName(queue.name))
-            error(QuotaField::Share, "",
-                  QObject::tr("YuniKorn queue names are 1-64 of letters, digits and _ : # / @ - (no dots)"));
+        if (!yunikorn::validQueueName(queue.name))
+            error(
+                QuotaField::Share, "",
+                QObject::tr("YuniKorn queue names are %1").arg(QString::fromUtf8(yunikorn::kQueueNameRule)));
         if (const Queue* p = parent(); p && p->maxApplications > 0) {
             if (queue.maxApplications == 0)
                 error(QuotaField::Share, "",
-                      QObject::tr("parent %1 sets max applications, so this queue must too").arg(q(p->name)));
+                      QObject::tr("parent %1 sets max applications, so this queue must too").arg(qs(p->name)));
             else if (queue.maxApplications > p->maxApplications)
                 error(QuotaField::Share, "",
                       QObject::tr("max applications %1 exceeds parent's %2")

@@ -24,9 +24,4 @@ std::vector<QuotaIssue> validateQueue(const Project& project, const std::string&
 // by name), so the editor can validate while the user types.
 std::vector<QuotaIssue> validateQueue(const Project& project, const Queue& candidate, TargetScheduler target);
 
-// The YuniKorn queue-name rule: ^[a-zA-Z0-9_:#/@-]{1,64}$.
-bool isValidYuniKornQueueName(const std::string& name);
-// Kubernetes DNS-1123 subdomain (Volcano Queue and Kueue object names).
-bool isDns1123Subdomain(const std::string& name);
-
 } // namespace gantry::studio

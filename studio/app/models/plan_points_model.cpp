@@ -1,5 +1,6 @@
 #include "models/plan_points_model.h"
 
+#include "core/qt_text.h"
 #include "profile/registry.h"
 
 #include <QColor>
@@ -8,10 +9,6 @@
 
 namespace gantry::studio {
 namespace {
-
-QString qs(const std::string& s) {
-    return QString::fromStdString(s);
-}
 
 QString signedCount(int64_t n) {
     return n > 0 ? QStringLiteral("+%1").arg(n) : QString::number(n);

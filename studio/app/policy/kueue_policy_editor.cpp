@@ -2,6 +2,7 @@
 
 #include "core/export_bridge.h"
 #include "core/project_commands.h"
+#include "core/qt_text.h"
 #include "core/queue_commands.h"
 #include "export/kueue_configuration.h"
 #include "input_error.h"
@@ -22,10 +23,6 @@
 
 namespace gantry::studio {
 namespace {
-
-QString qs(const std::string& s) {
-    return QString::fromStdString(s);
-}
 
 // Kueue accepts these lists of fair-sharing preemption strategies (config validation,
 // validateFairSharing); empty is Kueue's default: both, in this order.

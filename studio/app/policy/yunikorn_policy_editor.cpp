@@ -2,6 +2,7 @@
 
 #include "core/export_bridge.h"
 #include "core/project_commands.h"
+#include "core/qt_text.h"
 #include "model/yunikorn_mapping.h"
 #include "workspace.h"
 
@@ -19,10 +20,6 @@
 
 namespace gantry::studio {
 namespace {
-
-QString qs(const std::string& s) {
-    return QString::fromStdString(s);
-}
 
 QString joined(const std::vector<std::string>& list) {
     QStringList l;

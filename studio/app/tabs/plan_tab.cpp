@@ -1,6 +1,7 @@
 #include "tabs/plan_tab.h"
 
 #include "core/cluster_commands.h"
+#include "core/qt_text.h"
 #include "models/plan_points_model.h"
 #include "plan/node_change.h"
 #include "profile/registry.h"
@@ -32,10 +33,6 @@
 
 namespace gantry::studio {
 namespace {
-
-QString qs(const std::string& s) {
-    return QString::fromStdString(s);
-}
 
 QString signedCount(int64_t n) {
     return n > 0 ? QStringLiteral("+%1").arg(n) : QString::number(n);

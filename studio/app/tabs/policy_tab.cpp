@@ -2,6 +2,7 @@
 
 #include "core/policy_edit.h"
 #include "core/project_commands.h"
+#include "core/qt_text.h"
 #include "core/quota_terms.h"
 #include "policy/kueue_policy_editor.h"
 #include "policy/yunikorn_policy_editor.h"
@@ -27,10 +28,6 @@
 
 namespace gantry::studio {
 namespace {
-QString qs(const std::string& s) {
-    return QString::fromStdString(s);
-}
-
 QString targetDescription(TargetScheduler t) {
     switch (t) {
     case TargetScheduler::Volcano:

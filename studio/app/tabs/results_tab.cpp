@@ -1,5 +1,6 @@
 #include "tabs/results_tab.h"
 
+#include "core/qt_text.h"
 #include "core/quota_terms.h"
 #include "models/comparison_model.h"
 #include "models/pending_jobs_model.h"
@@ -30,10 +31,6 @@
 
 namespace gantry::studio {
 namespace {
-
-QString qs(const std::string& s) {
-    return QString::fromStdString(s);
-}
 
 QString pct(double v) {
     return std::isnan(v) ? QObject::tr("n/a") : QStringLiteral("%1 %").arg(v, 0, 'f', 1);

@@ -2,6 +2,7 @@
 
 #include "core/cluster_commands.h"
 #include "core/label_plan.h"
+#include "core/qt_text.h"
 #include "core/topology_paths.h"
 #include "models/node_table_model.h"
 #include "widgets/stat_card.h"
@@ -25,11 +26,7 @@
 #include <map>
 
 namespace gantry::studio {
-namespace {
-QString qs(const std::string& s) {
-    return QString::fromStdString(s);
-}
-} // namespace
+namespace {} // namespace
 
 TopologyTab::TopologyTab(Workspace* workspace, QWidget* parent) : QWidget(parent), ws_(workspace) {
     auto* doc = ws_->document();

@@ -3,6 +3,7 @@
 #include "core/job_import.h"
 #include "core/project_commands.h"
 #include "core/project_files.h"
+#include "core/qt_text.h"
 #include "core/quota_terms.h"
 #include "models/imported_jobs_model.h"
 #include "models/workload_model.h"
@@ -37,10 +38,6 @@
 
 namespace gantry::studio {
 namespace {
-
-QString qs(const std::string& s) {
-    return QString::fromStdString(s);
-}
 
 // Offers the project's queues (leaves first) when editing a workload's queue.
 class QueueDelegate : public QStyledItemDelegate {

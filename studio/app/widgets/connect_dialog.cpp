@@ -1,5 +1,6 @@
 #include "widgets/connect_dialog.h"
 
+#include "core/qt_text.h"
 #include "input_error.h"
 #include "input_loader.h"
 #include "live/kubeconfig.h"
@@ -21,11 +22,7 @@
 #include <QVBoxLayout>
 
 namespace gantry::studio {
-namespace {
-QString qs(const std::string& s) {
-    return QString::fromStdString(s);
-}
-} // namespace
+namespace {} // namespace
 
 ConnectDialog::ConnectDialog(QWidget* parent) : QDialog(parent) {
     setWindowTitle(tr("Connect to cluster"));

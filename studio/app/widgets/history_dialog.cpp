@@ -1,5 +1,6 @@
 #include "widgets/history_dialog.h"
 
+#include "core/qt_text.h"
 #include "history/history_import.h"
 #include "history/time_text.h"
 #include "input_error.h"
@@ -25,10 +26,6 @@
 
 namespace gantry::studio {
 namespace {
-
-QString qs(const std::string& s) {
-    return QString::fromStdString(s);
-}
 
 // A file field with its Browse button.
 QHBoxLayout* fileRow(QLineEdit* edit, QWidget* parent, const QString& title) {

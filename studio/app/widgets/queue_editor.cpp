@@ -1,6 +1,7 @@
 #include "widgets/queue_editor.h"
 
 #include "core/project_document.h"
+#include "core/qt_text.h"
 #include "core/queue_commands.h"
 #include "core/quota_validation.h"
 #include "widgets/quota_bars.h"
@@ -18,10 +19,6 @@
 
 namespace gantry::studio {
 namespace {
-
-QString qs(const std::string& s) {
-    return QString::fromStdString(s);
-}
 
 void setInvalid(QLineEdit* e, bool invalid) {
     if (e->property("invalid").toBool() == invalid) return;

@@ -1,5 +1,7 @@
 #include "widgets/result_charts.h"
 
+#include "core/qt_text.h"
+
 #include <QAreaSeries>
 #include <QBarCategoryAxis>
 #include <QBarSeries>
@@ -18,10 +20,6 @@
 
 namespace gantry::studio {
 namespace {
-
-QString qs(const std::string& s) {
-    return QString::fromStdString(s);
-}
 
 QString profileName(const WhatIfResult* r, const QString& fallback) {
     return r && !r->profile.empty() ? qs(r->profile) : fallback;

@@ -1,6 +1,7 @@
-#include "validation/yunikorn_quantity.h"
+#include "model/yunikorn_quantity.h"
 
 #include "model/quantity.h"
+#include "model/resources.h"
 
 #include <array>
 #include <utility>
@@ -59,6 +60,17 @@ std::optional<int64_t> parseYuniKornQuantity(std::string_view resource, std::str
     if (vcore && suffix != "m") value *= 1000;
     if (value > uint128(INT64_MAX)) return fail("invalid quantity: overflow");
     return int64_t(value);
+}
+
+std::optional<int64_t> parseYuniKornAmount(std::string_view resource, std::string_view text,
+                                           std::string* why) {
+    auto value = parseYuniKornQuantity(resource, text, why);
+    if (!value || resource == "vcore" || unitOf(resource) != ResourceUnit::Milli) return value;
+    if (*value > INT64_MAX / 1000) {
+        if (why) *why = "invalid quantity: overflow";
+        return std::nullopt;
+    }
+    return *value * 1000;
 }
 
 } // namespace gantry

@@ -1,6 +1,16 @@
-#include "profiles/yunikorn/name_patterns.h"
+#include "model/yunikorn_names.h"
 
-namespace gantry::engine::yunikorn {
+namespace gantry::yunikorn {
+
+bool validQueueName(std::string_view name) {
+    if (name.empty() || name.size() > 64) return false;
+    for (const char c : name) {
+        const bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+                        c == '_' || c == ':' || c == '#' || c == '/' || c == '@' || c == '-';
+        if (!ok) return false;
+    }
+    return true;
+}
 
 const std::regex& namePattern(NamePattern which) {
     static const std::regex patterns[] = {
@@ -13,4 +23,4 @@ const std::regex& namePattern(NamePattern which) {
     return patterns[int(which)];
 }
 
-} // namespace gantry::engine::yunikorn
+} // namespace gantry::yunikorn

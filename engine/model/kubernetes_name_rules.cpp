@@ -1,4 +1,4 @@
-#include "validation/k8s_names.h"
+#include "model/kubernetes_names.h"
 
 namespace gantry {
 

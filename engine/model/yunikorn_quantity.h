@@ -13,4 +13,9 @@ namespace gantry {
 std::optional<int64_t> parseYuniKornQuantity(std::string_view resource, std::string_view text,
                                              std::string* why);
 
+// The same as the model's canonical amount of that YuniKorn resource (model/resources.h): vcore
+// and byte sizes as they are, counts of other resources in milli-units.
+std::optional<int64_t> parseYuniKornAmount(std::string_view resource, std::string_view text,
+                                           std::string* why);
+
 } // namespace gantry
