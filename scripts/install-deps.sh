@@ -22,11 +22,13 @@ packages=(
     # free loopback port; on a systemd host the package also starts a prometheus service on :9090.
     prometheus
 )
-# --dev adds what only developers need: clang for the fuzz targets (scripts/fuzz.sh). The two commands
-# of the README never need it.
-if [ "${1:-}" = "--dev" ]; then
-    packages+=(clang)
-fi
+# --test adds what only the test command needs: clang-format, which the suite's `format` test runs
+# (scripts/check-format.sh); the test command asks for it itself, so the first command stays lean.
+# --dev adds that and what only developers need: clang for the fuzz targets (scripts/fuzz.sh).
+case "${1:-}" in
+--test) packages+=(clang-format) ;;
+--dev) packages+=(clang-format clang) ;;
+esac
 missing=()
 for p in "${packages[@]}"; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

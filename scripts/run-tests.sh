@@ -15,6 +15,8 @@ if [ "${1:-}" = "--sanitize" ]; then
     export ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=0:abort_on_error=1}"
     export UBSAN_OPTIONS="${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}"
 fi
+# What only the tests need (clang-format for the `format` test), when it is missing.
+"$root/scripts/install-deps.sh" --test
 "$root/scripts/build.sh"
 build="${GANTRY_BUILD_DIR:-$root/build}"
 export QT_QPA_PLATFORM=offscreen

@@ -48,7 +48,8 @@ bool parseSuffix(std::string_view s, int& exp10, int& exp2, std::string* error) 
         exp10 = neg ? -value : value;
         return true;
     }
-    return fail(error, "unknown suffix (expected one of m, k, M, G, T, P, E, Ki, Mi, Gi, Ti, Pi, Ei or e<exp>)");
+    return fail(error,
+                "unknown suffix (expected one of m, k, M, G, T, P, E, Ki, Mi, Gi, Ti, Pi, Ei or e<exp>)");
 }
 
 } // namespace
@@ -85,8 +86,8 @@ std::optional<Quantity> Quantity::parse(std::string_view text, std::string* erro
 
 std::optional<int64_t> Quantity::scaled(int scale) const {
     if (mantissa_ == 0) return 0;
-    const u128 limit = negative_ ? u128(std::numeric_limits<int64_t>::max()) + 1
-                                 : u128(std::numeric_limits<int64_t>::max());
+    const u128 limit =
+        negative_ ? u128(std::numeric_limits<int64_t>::max()) + 1 : u128(std::numeric_limits<int64_t>::max());
     int e = exp10_ + scale;
     u128 magnitude = 0;
     bool inexact = false;

@@ -27,9 +27,12 @@ std::optional<int64_t> parseAmount(std::string_view name, std::string_view text,
 
 std::string formatAmount(std::string_view name, int64_t amount) {
     switch (unitOf(name)) {
-    case ResourceUnit::Milli: return formatQuantity(amount, true, false);
-    case ResourceUnit::Bytes: return formatQuantity(amount, false, true);
-    case ResourceUnit::Count: return formatQuantity(amount, false, false);
+    case ResourceUnit::Milli:
+        return formatQuantity(amount, true, false);
+    case ResourceUnit::Bytes:
+        return formatQuantity(amount, false, true);
+    case ResourceUnit::Count:
+        return formatQuantity(amount, false, false);
     }
     return std::to_string(amount);
 }

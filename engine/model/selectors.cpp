@@ -7,12 +7,18 @@ namespace gantry {
 
 const char* toString(SelectorOp op) {
     switch (op) {
-    case SelectorOp::In: return "In";
-    case SelectorOp::NotIn: return "NotIn";
-    case SelectorOp::Exists: return "Exists";
-    case SelectorOp::DoesNotExist: return "DoesNotExist";
-    case SelectorOp::Gt: return "Gt";
-    case SelectorOp::Lt: return "Lt";
+    case SelectorOp::In:
+        return "In";
+    case SelectorOp::NotIn:
+        return "NotIn";
+    case SelectorOp::Exists:
+        return "Exists";
+    case SelectorOp::DoesNotExist:
+        return "DoesNotExist";
+    case SelectorOp::Gt:
+        return "Gt";
+    case SelectorOp::Lt:
+        return "Lt";
     }
     return "In";
 }
@@ -26,9 +32,12 @@ std::optional<SelectorOp> selectorOpFromString(const std::string& text) {
 
 const char* toString(TaintEffect effect) {
     switch (effect) {
-    case TaintEffect::NoSchedule: return "NoSchedule";
-    case TaintEffect::PreferNoSchedule: return "PreferNoSchedule";
-    case TaintEffect::NoExecute: return "NoExecute";
+    case TaintEffect::NoSchedule:
+        return "NoSchedule";
+    case TaintEffect::PreferNoSchedule:
+        return "PreferNoSchedule";
+    case TaintEffect::NoExecute:
+        return "NoExecute";
     }
     return "NoSchedule";
 }
@@ -50,10 +59,14 @@ std::optional<int64_t> toInt(const std::string& s) {
 bool matchesValue(const SelectorRequirement& req, bool present, const std::string& value) {
     auto in = [&] { return std::find(req.values.begin(), req.values.end(), value) != req.values.end(); };
     switch (req.op) {
-    case SelectorOp::In: return present && in();
-    case SelectorOp::NotIn: return !present || !in();
-    case SelectorOp::Exists: return present;
-    case SelectorOp::DoesNotExist: return !present;
+    case SelectorOp::In:
+        return present && in();
+    case SelectorOp::NotIn:
+        return !present || !in();
+    case SelectorOp::Exists:
+        return present;
+    case SelectorOp::DoesNotExist:
+        return !present;
     case SelectorOp::Gt:
     case SelectorOp::Lt: {
         if (!present || req.values.size() != 1) return false;
@@ -111,7 +124,8 @@ bool tolerates(const Toleration& t, const Taint& taint) {
     return t.value == taint.value;
 }
 
-const Taint* firstUntoleratedTaint(const std::vector<Taint>& taints, const std::vector<Toleration>& tolerations) {
+const Taint* firstUntoleratedTaint(const std::vector<Taint>& taints,
+                                   const std::vector<Toleration>& tolerations) {
     for (const auto& taint : taints) {
         if (taint.effect == TaintEffect::PreferNoSchedule) continue;
         bool ok = std::any_of(tolerations.begin(), tolerations.end(),

@@ -56,8 +56,8 @@ SeedRun summarizeRun(const sim::SimResult& r, const std::vector<Slo>& slos);
 struct PlanPoint {
     std::vector<int64_t> counts; // per type
     bool pass = false;
-    int round = 0; // its place in the search (0 = measured first); a round measures one point
-    std::vector<bool> sloPass;                // per SLO, over the seeds kept
+    int round = 0;             // its place in the search (0 = measured first); a round measures one point
+    std::vector<bool> sloPass; // per SLO, over the seeds kept
     std::vector<std::optional<double>> worst; // per SLO: the deciding seed's value
     std::vector<SeedRun> seeds;               // in seed order; a failing point's end at its first failing one
     int64_t total() const;

@@ -10,14 +10,15 @@
 namespace gantry::cli {
 
 struct PlanContext {
-    std::string input;   // "inventory gpu-cloud-east.yaml"
-    std::string profile; // "volcano"
+    std::string input;                    // "inventory gpu-cloud-east.yaml"
+    std::string profile;                  // "volcano"
     std::vector<plan::PoolSummary> pools; // per type, as loaded
     int threads = 1;
     std::vector<std::string> notes; // what Gantry added to the policy, and the like
 };
 
-std::string planJson(const plan::PlanResult& result, const plan::PlanRequest& request, const PlanContext& context);
+std::string planJson(const plan::PlanResult& result, const plan::PlanRequest& request,
+                     const PlanContext& context);
 void printPlan(std::ostream& out, const plan::PlanResult& result, const plan::PlanRequest& request,
                const PlanContext& context);
 

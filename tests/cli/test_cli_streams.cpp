@@ -70,7 +70,8 @@ class CliStreamsTest : public QObject {
                  qPrintable(usage));
         QCOMPARE(usage.count("--scheduler-conf FILE"), usage.count("[--scheduler-conf FILE]"));
         // Each profile's configuration format is listed under the option.
-        QVERIFY(r.out.contains(QRegularExpression(R"(\n  --scheduler-conf FILE +the profile's own configuration:\n)")));
+        QVERIFY(r.out.contains(
+            QRegularExpression(R"(\n  --scheduler-conf FILE +the profile's own configuration:\n)")));
         QVERIFY(r.out.contains(QRegularExpression(R"(\n +volcano: volcano-scheduler\.conf)")));
         QVERIFY(r.out.contains(QRegularExpression(R"(\n +kube-default: KubeSchedulerConfiguration)")));
         QVERIFY(

@@ -8,10 +8,10 @@
 #include <cstdint>
 #include <string>
 
-#define GANTRY_FUZZ_TARGET(text)                                                                          \
-    static void fuzzOne(const std::string& text);                                                        \
-    extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {                            \
-        fuzzOne(std::string(reinterpret_cast<const char*>(data), size));                                 \
-        return 0;                                                                                        \
-    }                                                                                                    \
+#define GANTRY_FUZZ_TARGET(text)                                                                             \
+    static void fuzzOne(const std::string& text);                                                            \
+    extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {                                \
+        fuzzOne(std::string(reinterpret_cast<const char*>(data), size));                                     \
+        return 0;                                                                                            \
+    }                                                                                                        \
     static void fuzzOne(const std::string& text)

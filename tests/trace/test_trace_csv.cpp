@@ -89,8 +89,9 @@ class TraceCsvTest : public QObject {
         QTest::newRow("fraction") << false
                                   << QString::fromStdString(kPodsHeader) + "p1,1.5,1,0,0,,LS,Running,0,1,0\n"
                                   << "p.csv:2:4: error: cpu_milli: expected a whole number, found '1.5'";
-        QTest::newRow("huge exponent") << true << "sn,cpu_milli,memory_mib,gpu,model\nn1,64000,2e76,1,A10\n"
-                                       << "n.csv:2:10: error: memory_mib: expected a whole number, found '2e76'";
+        QTest::newRow("huge exponent")
+            << true << "sn,cpu_milli,memory_mib,gpu,model\nn1,64000,2e76,1,A10\n"
+            << "n.csv:2:10: error: memory_mib: expected a whole number, found '2e76'";
         QTest::newRow("too few fields") << true << "sn,cpu_milli,memory_mib,gpu,model\nn1,64000,1,2\n"
                                         << "n.csv:2:1: error: expected 5 fields as in the header, found 4";
         QTest::newRow("too many fields") << true << "sn,cpu_milli,memory_mib,gpu,model\nn1,64000,1,2,T4,x\n"

@@ -168,8 +168,9 @@ struct Checker {
                 }
             }
         if (const Queue* p = parent(); p && p->kind == Queue::Kind::KueueClusterQueue)
-            error(QuotaField::Share, "",
-                  QObject::tr("parent %1 is a ClusterQueue; only cohorts can have children").arg(qs(p->name)));
+            error(
+                QuotaField::Share, "",
+                QObject::tr("parent %1 is a ClusterQueue; only cohorts can have children").arg(qs(p->name)));
         kubernetesName();
     }
 
@@ -213,8 +214,9 @@ struct Checker {
                 QObject::tr("YuniKorn queue names are %1").arg(QString::fromUtf8(yunikorn::kQueueNameRule)));
         if (const Queue* p = parent(); p && p->maxApplications > 0) {
             if (queue.maxApplications == 0)
-                error(QuotaField::Share, "",
-                      QObject::tr("parent %1 sets max applications, so this queue must too").arg(qs(p->name)));
+                error(
+                    QuotaField::Share, "",
+                    QObject::tr("parent %1 sets max applications, so this queue must too").arg(qs(p->name)));
             else if (queue.maxApplications > p->maxApplications)
                 error(QuotaField::Share, "",
                       QObject::tr("max applications %1 exceeds parent's %2")

@@ -1,8 +1,7 @@
-#include "profiles/volcano/volcano_profile.h"
-
 #include "model/go_text.h"
 #include "profiles/volcano/framework/registry.h"
 #include "profiles/volcano/framework/session.h"
+#include "profiles/volcano/volcano_profile.h"
 
 #include <algorithm>
 #include <map>

@@ -3,11 +3,11 @@
 // arrive as text (the configuration reader keeps the YAML scalars' text); a value that does not
 // convert leaves the default in place, as upstream does after logging a warning.
 // checkSchedulerConf reports such values as errors before a session ever runs.
+#include "model/go_text.h"
+#include "model/scheduler_conf.h"
+
 #include <optional>
 #include <string>
-
-#include "model/scheduler_conf.h"
-#include "model/go_text.h"
 
 namespace gantry::engine::plugins {
 
