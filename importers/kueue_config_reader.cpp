@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <iterator>
+#include <nlohmann/json.hpp>
 #include <set>
 
 namespace gantry {

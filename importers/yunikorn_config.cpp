@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <nlohmann/json.hpp>
 #include <set>
 
 namespace gantry {

@@ -14,8 +14,8 @@
 //
 // discretize() turns the records into one value per whole percent of arrived demand, as the
 // authors' analysis scripts build analysis_{allo,frag,frag_ratio}_discrete.csv.
+#include "fragmentation/fgd_policies.h"
 #include "fragmentation/fragmentation.h"
-#include "fragmentation/placement.h"
 #include "trace/trace.h"
 
 #include <cstdint>

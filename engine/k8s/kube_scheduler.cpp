@@ -94,7 +94,7 @@ class SchedulingCycle {
         // the pods of its own profiles (responsibleForPod in pkg/scheduler/eventhandlers.go).
         auto take = [&](uint32_t t) {
             if (st_.tasks[t].status != TaskStatus::Pending) return;
-            if (!st_.tasks[t].volcano)
+            if (!st_.tasks[t].ours)
                 r.pending[st_.taskKey(t)] = kOtherScheduler;
             else if (st_.schedulingGated(t)) // PreEnqueue keeps it out of the active queue
                 r.pending[st_.taskKey(t)] = st_.schedulingGatesReason(t);

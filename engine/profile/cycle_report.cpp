@@ -2,6 +2,7 @@
 #include "profile/scheduler_profile.h"
 
 #include <iomanip>
+#include <nlohmann/json.hpp>
 
 namespace gantry::engine {
 

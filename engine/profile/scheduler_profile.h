@@ -17,7 +17,7 @@
 #include "state/cluster_state.h"
 
 #include <limits>
-#include <nlohmann/json.hpp>
+#include <nlohmann/json_fwd.hpp> // the definitions that use it include json.hpp
 #include <ostream>
 #include <string>
 #include <utility>

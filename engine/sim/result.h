@@ -136,6 +136,11 @@ struct SimResult {
     std::vector<int32_t> nodeGpus;
     std::vector<Placement> placements;
     std::vector<std::string> jobNames; // jobs that hold a placement
+    // With SimOptions::keepPeakPlacements: the same at the first sample of highest GPU allocation
+    // (peakSeconds; -1 when nothing was ever allocated), for a map of a run that ends empty.
+    std::vector<Placement> peakPlacements;
+    std::vector<std::string> peakJobNames;
+    double peakSeconds = -1;
 };
 
 } // namespace gantry::sim

@@ -695,6 +695,11 @@ class Simulator {
         result_.time.push_back(t);
         result_.gpuAllocationPct.push_back(
             totalGpuMilli_ > 0 ? 100.0 * allocatedGpuMilli() / double(totalGpuMilli_) : 0.0);
+        if (o_.keepPeakPlacements && result_.gpuAllocationPct.back() > peakPct_) {
+            peakPct_ = result_.gpuAllocationPct.back();
+            result_.peakSeconds = t;
+            recordPlacements(st_, result_.peakPlacements, result_.peakJobNames);
+        }
         if (frag_ && (frag_->measured() || frag_->hasMig() || claimGpus_)) {
             auto f = frag_->measure();
             if (frag_->measured()) {
@@ -847,6 +852,7 @@ class Simulator {
     uint64_t seq_ = 0;
     double lastT_ = 0;
     int64_t totalGpuMilli_ = 0, allocatedSevenths_ = 0, partialGpuMilli_ = 0;
+    double peakPct_ = 0;                         // with keepPeakPlacements: the highest allocation sampled
     bool claimGpus_ = false, migSeries_ = false; // DRA GPU devices; MIG instances of either kind
     int64_t claimGpuMilli_ = 0; // held through DRA claims (the profile's ledger), as of the last cycle
     std::vector<frag::MigDim> migDims_; // nvidia.com/mig-<profile> dimensions of the state

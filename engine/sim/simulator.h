@@ -51,6 +51,9 @@ struct SimOptions {
     // {false, false} = every cycle sees and tries every job (the reference).
     engine::ProfileShortcuts shortcuts{true, true};
     bool measureFragmentation = true;
+    // Keep where the pods were at the sample of highest GPU allocation (SimResult::peakPlacements).
+    // Each new peak copies the placements, so it is for runs a map shows, not for the planner's.
+    bool keepPeakPlacements = false;
     uint64_t seed = 42; // recorded in the result; the workload was drawn with it
 };
 

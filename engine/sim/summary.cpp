@@ -163,14 +163,16 @@ void summarizeJobs(const std::vector<JobOutcome>& outcomes, const SimWorkload& w
     }
 }
 
-void recordEndState(const engine::ClusterState& state, SimResult& r) {
+void recordPlacements(const engine::ClusterState& state, std::vector<Placement>& placements,
+                      std::vector<std::string>& jobNames) {
+    placements.clear();
+    jobNames.clear();
     std::map<uint32_t, int32_t> jobNameIndex;
     for (uint32_t t = 0; t < state.tasks.size(); ++t) {
         const auto& task = state.tasks[t];
         if (task.node < 0 || !engine::occupiesNode(task.status) ||
             task.status == engine::TaskStatus::Pipelined)
             continue;
-        ++r.podsPlacedAtEnd;
         Placement p;
         p.node = uint32_t(task.node);
         p.gpu = state.shapeOf(t).gpu;
@@ -179,12 +181,17 @@ void recordEndState(const engine::ClusterState& state, SimResult& r) {
         p.queue = (task.job == UINT32_MAX ? -1 : state.jobs[task.job].queue);
         p.cpuMilli = state.shapeOf(t).request[engine::kCpu];
         if (task.job != UINT32_MAX) {
-            auto [it, inserted] = jobNameIndex.emplace(task.job, int32_t(r.jobNames.size()));
-            if (inserted) r.jobNames.push_back(state.jobs[task.job].key);
+            auto [it, inserted] = jobNameIndex.emplace(task.job, int32_t(jobNames.size()));
+            if (inserted) jobNames.push_back(state.jobs[task.job].key);
             p.job = it->second;
         }
-        r.placements.push_back(std::move(p));
+        placements.push_back(std::move(p));
     }
+}
+
+void recordEndState(const engine::ClusterState& state, SimResult& r) {
+    recordPlacements(state, r.placements, r.jobNames);
+    r.podsPlacedAtEnd = int64_t(r.placements.size());
     for (uint32_t n = 0; n < state.nodes.size(); ++n) {
         r.nodeNames.push_back(state.nodeName(n));
         r.nodeGpus.push_back(state.gpuCount(n));

@@ -30,6 +30,10 @@ void summarizeJobs(const std::vector<JobOutcome>& outcomes, const SimWorkload& w
                    const engine::ClusterState& state, const std::vector<std::vector<int64_t>>& queueUsed,
                    const std::map<int32_t, std::vector<double>>& queueWaits, SimResult& r);
 
+// Where every pod holding resources is (bound or running, not pipelined), and the names of their
+// jobs that placements index.
+void recordPlacements(const engine::ClusterState& state, std::vector<Placement>& placements,
+                      std::vector<std::string>& jobNames);
 // Fills r.placements, r.jobNames, r.podsPlacedAtEnd, r.nodeNames and r.nodeGpus from the state.
 void recordEndState(const engine::ClusterState& state, SimResult& r);
 

@@ -7,7 +7,7 @@
 // model; names are interned, pods refer to a deduplicated PodShape, nodes carry dense resource
 // vectors indexed by ResourceDims.
 #include "model/cluster.h"
-#include "state/resources.h"
+#include "state/resource_dims.h"
 #include "state/string_pool.h"
 
 #include <cstdint>
@@ -86,8 +86,8 @@ struct TaskRec {
     int32_t node = -1;
     TaskStatus status = TaskStatus::Pending;
     bool preemptable = true;
-    bool volcano = true; // schedulerName is Volcano's (or empty)
-    uint16_t role = 0;   // string id index into roles (0 = "")
+    bool ours = true;  // the profile's scheduler takes it (BuildOptions::schedulerNames, or none named)
+    uint16_t role = 0; // string id index into roles (0 = "")
     int32_t priority = 1;
     int32_t podPriority = 0;  // spec.priority for preemption victim ordering (0 when absent)
     int32_t kubePriority = 0; // spec.priority as admission resolves it (class value, global default, 0)

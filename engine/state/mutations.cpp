@@ -189,7 +189,7 @@ void ClusterState::freeTask(uint32_t t) {
     if (task.group) strings.release(task.group);
     task = TaskRec{};
     task.status = TaskStatus::Succeeded;
-    task.volcano = false;
+    task.ours = false;
     freeTasks.push_back(t);
 }
 

@@ -580,7 +580,7 @@ struct StateBuilder {
         t.preemptable = p.preemptable.value_or(true);
         auto pre = p.annotations.find("volcano.sh/preemptable");
         if (pre != p.annotations.end()) t.preemptable = parseGoBool(pre->second).value_or(false);
-        t.volcano = takesPod(p, jobId);
+        t.ours = takesPod(p, jobId);
         t.priority = p.priority.value_or(1);
         t.podPriority = p.priority.value_or(0);
         t.kubePriority = p.priority.value_or(s.defaultPriority);

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <cstdlib>
 #include <limits>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <regex>
 

@@ -3,7 +3,7 @@
 // (sigs.k8s.io/yaml on go-yaml v2, YAML 1.1: `yes`/`on` are booleans, `0x1f` is an integer) or
 // YuniKorn's for queues.yaml (yaml.v3, YAML 1.2 core: only true/false are). Manifest checks read
 // values through it; the scalar writer (yaml_scalar.h) quotes whatever it would not give back as text.
-#include <nlohmann/json.hpp>
+#include <nlohmann/json_fwd.hpp> // the definitions that use it include json.hpp
 #include <string>
 
 namespace gantry {

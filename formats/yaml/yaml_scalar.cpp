@@ -3,6 +3,7 @@
 #include "yaml/plain_scalar.h"
 
 #include <cctype>
+#include <nlohmann/json.hpp>
 #include <regex>
 #include <utility>
 

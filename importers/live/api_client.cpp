@@ -6,6 +6,7 @@
 #include <chrono>
 #include <cstdlib>
 #include <ctime>
+#include <nlohmann/json.hpp>
 #include <thread>
 
 namespace gantry::live {

@@ -7,6 +7,7 @@
 #include <chrono>
 #include <ctime>
 #include <map>
+#include <nlohmann/json.hpp>
 
 namespace gantry::live {
 

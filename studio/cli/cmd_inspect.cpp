@@ -7,6 +7,7 @@
 #include "report/cluster_summary.h"
 
 #include <iostream>
+#include <nlohmann/json.hpp>
 
 namespace gantry::cli {
 

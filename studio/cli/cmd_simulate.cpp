@@ -7,6 +7,7 @@
 #include "input_error.h"
 #include "input_loader.h"
 #include "options.h"
+#include "plan/parallel.h"
 #include "policy_reader.h"
 #include "profile/registry.h"
 #include "profile_help.h"
@@ -25,7 +26,6 @@
 #include <map>
 #include <optional>
 #include <string>
-#include <thread>
 
 namespace gantry::cli {
 
@@ -113,23 +113,6 @@ std::optional<DurationDistribution> parseDuration(const std::string& spec, std::
                std::nullopt;
     }
     return d;
-}
-
-// Runs body(0..n-1) on up to `jobs` threads (0: one per core); each index runs once.
-void parallelFor(size_t n, size_t jobs, const std::function<void(size_t)>& body) {
-    const size_t threads =
-        std::min(n, jobs ? jobs : std::max<size_t>(1, std::thread::hardware_concurrency()));
-    if (threads <= 1) {
-        for (size_t i = 0; i < n; ++i) body(i);
-        return;
-    }
-    std::atomic<size_t> next{0};
-    std::vector<std::thread> pool;
-    for (size_t t = 0; t < threads; ++t)
-        pool.emplace_back([&] {
-            for (size_t i; (i = next.fetch_add(1)) < n;) body(i);
-        });
-    for (auto& t : pool) t.join();
 }
 
 bool writeCsv(const std::string& dir, const std::map<std::string, std::string>& files) {
@@ -385,7 +368,7 @@ int runSimulate(const Args& args) {
     std::vector<sim::SimResult> results(profiles.size());
     std::vector<Diagnostics> runWarnings(profiles.size());
     std::vector<std::string> failures(profiles.size());
-    parallelFor(profiles.size(), jobs ? size_t(*jobs) : 0, [&](size_t i) {
+    plan::runParallel(profiles.size(), plan::threadCount(jobs ? int(*jobs) : 0), [&](size_t i) {
         try {
             results[i] = sim::simulate(cluster, workload, optionsOf[i], &runWarnings[i]);
         } catch (const std::invalid_argument& e) {

@@ -5,7 +5,7 @@
 #include "sim/result.h"
 
 #include <map>
-#include <nlohmann/json.hpp>
+#include <nlohmann/json_fwd.hpp> // the definitions that use it include json.hpp
 #include <ostream>
 #include <string>
 

@@ -4,7 +4,7 @@
 #include "model/cluster.h"
 #include "profiles/volcano/framework/session.h"
 #include "state/cluster_state.h"
-#include "state/resources.h"
+#include "state/resource_dims.h"
 #include "test_registry.h"
 
 #include <QtTest>

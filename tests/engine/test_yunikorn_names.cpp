@@ -1,7 +1,7 @@
 // YuniKorn's queue name check, written by hand, accepts exactly what the validator's regular
 // expression ^[a-zA-Z0-9_:#/@-]{1,64}$ accepts: random names over the allowed characters, their
 // neighbours in ASCII, dots, blanks and non-ASCII bytes, of every length around the bounds.
-#include "profiles/yunikorn/placement.h"
+#include "profiles/yunikorn/placement_rules.h"
 #include "test_registry.h"
 
 #include <QtTest>

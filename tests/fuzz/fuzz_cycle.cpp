@@ -7,6 +7,7 @@
 #include "profile/registry.h"
 #include "snapshot/snapshot_importer.h"
 
+#include <nlohmann/json.hpp>
 #include <sstream>
 
 GANTRY_FUZZ_TARGET(text) {

@@ -18,6 +18,7 @@
 #include <QTemporaryDir>
 #include <QtTest>
 #include <algorithm>
+#include <nlohmann/json.hpp>
 #include <set>
 
 using namespace gantry;

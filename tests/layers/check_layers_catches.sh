@@ -18,7 +18,7 @@ put engine/k8s/kube_scheduler.h '#include "profile/profile_info.h"'
 put engine/profiles/kube_default/kube_default_profile.h '#include "profile/profile_info.h"'
 put engine/profiles/kueue/kueue_profile.h '#include "profile/profile_info.h"'
 put engine/profiles/kueue/internal.h '#pragma once'
-put engine/profiles/kueue/placement.cpp '#include "k8s/kube_scheduler.h"
+put engine/profiles/kueue/pod_placement.cpp '#include "k8s/kube_scheduler.h"
 #include "profiles/kueue/internal.h"'
 put engine/profiles/factory.cpp '#include "profile/registry.h"
 #include "profiles/kueue/kueue_profile.h"

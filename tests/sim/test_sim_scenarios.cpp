@@ -125,6 +125,30 @@ void compareRuns(const SimResult& a, const SimResult& b, bool reasons = true) {
 class SimScenarioTest : public QObject {
     Q_OBJECT
   private slots:
+    // The placements kept at the peak are those of a run stopped at the peak's time (same seed, same
+    // decisions): what the studio replayed before the simulator kept them.
+    void peakPlacementsAreTheStateAtThePeak() {
+        Scenario s = load("contended.yaml");
+        s.options.keepPeakPlacements = true;
+        const SimResult full = run(s);
+        QVERIFY(full.peakSeconds > 0);
+        QVERIFY(!full.peakPlacements.empty());
+        Scenario stopped = s;
+        stopped.options.keepPeakPlacements = false;
+        stopped.options.horizonSeconds = full.peakSeconds;
+        const SimResult atPeak = run(stopped);
+        QCOMPARE(full.peakPlacements.size(), atPeak.placements.size());
+        for (size_t i = 0; i < atPeak.placements.size(); ++i) {
+            const auto &a = full.peakPlacements[i], &b = atPeak.placements[i];
+            QCOMPARE(a.node, b.node);
+            QCOMPARE(a.devices, b.devices);
+            QCOMPARE(full.peakJobNames[size_t(a.job)], atPeak.jobNames[size_t(b.job)]);
+        }
+        // Without the option nothing is kept.
+        s.options.keepPeakPlacements = false;
+        QCOMPARE(run(s).peakSeconds, -1.0);
+    }
+
     // tests/data/sim/preempt.yaml: "train" (priority 10, 4 GPUs, 1000 s of work, checkpoint every
     // 300 s) starts at 0 on the only node; "urgent" (priority 1000, 4 GPUs, 200 s) arrives at 500.
     void preemptionLosesWorkSinceTheLastCheckpoint() {

@@ -99,7 +99,7 @@ class GpuOccupancyTest : public QObject {
     // devices).
     void draClaimsHoldTheirDevices() {
         SnapshotImporter importer;
-        importer.addFile(std::string(GANTRY_TEST_DATA) +
+        importer.addFile(GANTRY_TEST_DATA
                          "/conformance/dra-mig-restated/210-inspect-dra-claims-and-pods/snapshot.yaml");
         Diagnostics d;
         const Cluster c = importer.finish(d);

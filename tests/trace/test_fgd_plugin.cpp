@@ -1,7 +1,7 @@
 // The fgd node-order plugin in a Volcano-style session: the node it prefers for a GPU-sharing task
 // is the one where the session's workload loses the least GPU capacity to fragmentation.
+#include "fragmentation/fgd_policies.h"
 #include "fragmentation/frag_memo.h"
-#include "fragmentation/placement.h"
 #include "profiles/volcano/framework/registry.h"
 #include "profiles/volcano/framework/session.h"
 #include "test_registry.h"

@@ -1,7 +1,7 @@
 // Each policy's node score and device choice on small hand-made nodes, computed by hand from the
 // authors' plugin formulas.
+#include "fragmentation/fgd_policies.h"
 #include "fragmentation/frag_memo.h"
-#include "fragmentation/placement.h"
 #include "test_registry.h"
 
 #include <QtTest>

@@ -4,6 +4,7 @@
 
 #include <iomanip>
 #include <memory>
+#include <nlohmann/json.hpp>
 
 namespace gantry::engine::kube_default {
 

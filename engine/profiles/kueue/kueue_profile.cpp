@@ -3,12 +3,13 @@
 #include "profiles/kueue/controllers.h"
 #include "profiles/kueue/dra_quota.h"
 #include "profiles/kueue/object_series.h"
-#include "profiles/kueue/placement.h"
+#include "profiles/kueue/pod_placement.h"
 #include "profiles/kueue/scheduler.h"
 
 #include <algorithm>
 #include <iomanip>
 #include <memory>
+#include <nlohmann/json.hpp>
 
 namespace gantry::engine::kueue {
 

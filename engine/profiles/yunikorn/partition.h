@@ -9,7 +9,7 @@
 // same. Times are seconds on the caller's clock.
 #include "profiles/yunikorn/config.h"
 #include "profiles/yunikorn/nodes.h"
-#include "profiles/yunikorn/placement.h"
+#include "profiles/yunikorn/placement_rules.h"
 #include "profiles/yunikorn/resource.h"
 #include "profiles/yunikorn/ugm.h"
 

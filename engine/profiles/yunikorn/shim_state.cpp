@@ -78,7 +78,7 @@ void ShimState::attach(ClusterState& state, double now) {
         const TaskRec& task = state.tasks[t];
         if (completedStatus(task.status)) continue;
         const bool placed = task.node >= 0 && occupiesNode(task.status);
-        if (!task.volcano) {
+        if (!task.ours) {
             if (placed) p.addForeign(uint32_t(task.node), p.askRes[resOfShape(state, task.shape)]);
             continue;
         }

@@ -12,6 +12,7 @@
 #include <cmath>
 #include <iomanip>
 #include <memory>
+#include <nlohmann/json.hpp>
 
 namespace gantry::engine::yunikorn {
 
@@ -299,8 +300,7 @@ CycleResult YuniKornProfile::cycle(ClusterState& state, const CycleOptions& opti
     };
     if (!options.compact) {
         for (uint32_t t = 0; t < state.tasks.size(); ++t)
-            if (state.tasks[t].volcano && waits(t))
-                result.pending[state.taskKey(t)] = pendingReason(state, t);
+            if (state.tasks[t].ours && waits(t)) result.pending[state.taskKey(t)] = pendingReason(state, t);
     } else {
         runningPrefix_.resize(state.jobs.size());
 #ifdef GANTRY_YK_VERIFY

@@ -152,6 +152,7 @@ class SimulatorEngine : public WhatIfEngine {
             options.sampleSeconds = std::max(60.0, project.simulation.horizonSeconds / 2000);
         control.progress(-1, "Simulating " + std::to_string(workload.jobs.size()) + " jobs on " +
                                  std::to_string(cluster.nodes.size()) + " nodes");
+        options.keepPeakPlacements = true;
         sim::SimResult result;
         try {
             result = sim::simulate(cluster, workload, options, &warnings);
@@ -164,17 +165,15 @@ class SimulatorEngine : public WhatIfEngine {
         auto out = convert(result, project, profile);
         out->sim = std::make_shared<const sim::SimResult>(result);
         // A run that ends with every job done leaves an empty cluster: the map then shows the moment
-        // of peak allocation, replayed up to that time (same seed, same decisions).
-        const auto peak = std::max_element(result.gpuAllocationPct.begin(), result.gpuAllocationPct.end());
-        if (peak != result.gpuAllocationPct.end() && *peak > 0 && result.jobsRunningAtEnd == 0 &&
-            result.time[size_t(peak - result.gpuAllocationPct.begin())] < result.endSeconds) {
-            control.progress(0.98, "Replaying to the peak for the GPU map");
-            sim::SimOptions replay = options;
-            replay.horizonSeconds =
-                std::max(result.time[size_t(peak - result.gpuAllocationPct.begin())], 1e-3);
-            replay.measureFragmentation = false;
-            sim::SimResult atPeak = sim::simulate(cluster, workload, replay);
-            if (control.cancelled()) return nullptr;
+        // of peak allocation, which the simulator kept.
+        if (result.peakSeconds >= 0 && result.jobsRunningAtEnd == 0 &&
+            result.peakSeconds < result.endSeconds) {
+            sim::SimResult atPeak;
+            atPeak.endSeconds = result.peakSeconds;
+            atPeak.nodeNames = result.nodeNames;
+            atPeak.queues = result.queues;
+            atPeak.placements = result.peakPlacements;
+            atPeak.jobNames = result.peakJobNames;
             setPlacements(atPeak, project, out.get());
             out->placementsAtPeak = true;
         }

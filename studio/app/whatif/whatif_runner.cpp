@@ -1,12 +1,12 @@
 #include "whatif/whatif_runner.h"
 
+#include "plan/parallel.h"
 #include "profile/registry.h"
 
 #include <algorithm>
 #include <atomic>
 #include <exception>
 #include <mutex>
-#include <thread>
 
 namespace gantry::studio {
 
@@ -60,9 +60,10 @@ bool WhatIfRunner::start(const Project& project, uint64_t revision) {
         };
         std::vector<std::shared_ptr<const WhatIfResult>> results(n);
         std::vector<std::string> errors(n);
-        std::atomic<size_t> next{0};
-        auto work = [&] {
-            for (size_t i; (i = next.fetch_add(1)) < n && !cancelFlag.load();) {
+        // Each profile's failure is its own, reported by name; the others still run.
+        plan::runParallel(
+            n, plan::threadCount(0),
+            [&](size_t i) {
                 try {
                     WhatIfControl control{reporter(i), &cancelFlag};
                     if (auto r = engine->run(project, profiles[i], control)) {
@@ -72,13 +73,8 @@ bool WhatIfRunner::start(const Project& project, uint64_t revision) {
                 } catch (const std::exception& e) {
                     errors[i] = e.what();
                 }
-            }
-        };
-        const size_t threads = std::min<size_t>(n, std::max(1, QThread::idealThreadCount()));
-        std::vector<std::thread> pool;
-        for (size_t t = 1; t < threads; ++t) pool.emplace_back(work);
-        work();
-        for (auto& t : pool) t.join();
+            },
+            &cancelFlag);
 
         WhatIfRun run;
         QString error;

@@ -10,6 +10,7 @@
 #include <cstring>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
+#include <nlohmann/json.hpp>
 #include <openssl/err.h>
 #include <openssl/pem.h>
 #include <openssl/ssl.h>

@@ -1,6 +1,7 @@
 #include "cluster_fixture.h"
 
 #include <algorithm>
+#include <nlohmann/json.hpp>
 
 namespace gantry::testing {
 

@@ -45,8 +45,8 @@ class Allocate : public Action {
         auto toPlace = [&](uint32_t t) {
             const auto& task = ssn.state.tasks[t];
             // Best-effort pods are backfill's job; gated pods wait for their gates (TaskInfo.SchGated).
-            return task.status == TaskStatus::Pending && task.volcano &&
-                   !ssn.state.shapeOf(t).vres.isEmpty() && !ssn.state.schedulingGated(t);
+            return task.status == TaskStatus::Pending && task.ours && !ssn.state.shapeOf(t).vres.isEmpty() &&
+                   !ssn.state.schedulingGated(t);
         };
 
         for (uint32_t j : ssn.sessionJobs) {

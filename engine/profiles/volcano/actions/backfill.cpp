@@ -52,7 +52,7 @@ class Backfill : public Action {
             if (ssn.jobValid(j)) continue;
             for (uint32_t t : ssn.state.jobs[j].tasks) {
                 const auto& task = ssn.state.tasks[t];
-                if (!task.volcano || !ssn.state.shapeOf(t).bestEffort) continue;
+                if (!task.ours || !ssn.state.shapeOf(t).bestEffort) continue;
                 if (task.status == TaskStatus::Pending) {
                     if (ssn.state.schedulingGated(t)) continue;
                     tasks.try_emplace(j, taskLess).first->second.push(t);

@@ -79,7 +79,7 @@ class Preempt : public Action {
                 // its running pods may go), and the task order is fixed.
                 PriorityQueue<decltype(taskLess)> ts(taskLess);
                 for (uint32_t t : ssn.state.jobs[j].tasks)
-                    if (ssn.state.tasks[t].status == TaskStatus::Pending && ssn.state.tasks[t].volcano &&
+                    if (ssn.state.tasks[t].status == TaskStatus::Pending && ssn.state.tasks[t].ours &&
                         !ssn.state.schedulingGated(t))
                         ts.push(t);
                 Statement stmt(ssn);
@@ -113,7 +113,7 @@ class Preempt : public Action {
                     continue;
                 PriorityQueue<decltype(taskLess)> intra(taskLess);
                 for (uint32_t t : ssn.state.jobs[j].tasks)
-                    if (ssn.state.tasks[t].status == TaskStatus::Pending && ssn.state.tasks[t].volcano &&
+                    if (ssn.state.tasks[t].status == TaskStatus::Pending && ssn.state.tasks[t].ours &&
                         !ssn.state.schedulingGated(t))
                         intra.push(t);
                 while (!intra.empty()) {

@@ -77,7 +77,7 @@ class Reclaim : public Action {
                 // its running pods may go), and the task order is fixed.
                 PriorityQueue<decltype(taskLess)> ts(taskLess);
                 for (uint32_t t : ssn.state.jobs[j].tasks)
-                    if (ssn.state.tasks[t].status == TaskStatus::Pending && ssn.state.tasks[t].volcano &&
+                    if (ssn.state.tasks[t].status == TaskStatus::Pending && ssn.state.tasks[t].ours &&
                         !ssn.state.schedulingGated(t))
                         ts.push(t);
                 Statement stmt(ssn);

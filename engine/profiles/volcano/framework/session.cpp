@@ -560,7 +560,7 @@ const std::vector<uint32_t>& Session::pendingShapeTasks(uint32_t j) {
     shapesSeen_.clear();
     for (uint32_t t : state.jobs[j].tasks) {
         const auto& task = state.tasks[t];
-        if (task.status != TaskStatus::Pending || !task.volcano || state.schedulingGated(t)) continue;
+        if (task.status != TaskStatus::Pending || !task.ours || state.schedulingGated(t)) continue;
         if (std::find(shapesSeen_.begin(), shapesSeen_.end(), task.shape) != shapesSeen_.end()) continue;
         shapesSeen_.push_back(task.shape);
         shapeTasks_.push_back(t);

@@ -197,7 +197,7 @@ CycleResult Session::close() {
 std::string Session::pendingReason(uint32_t t, const GangStatus* gang) {
     const auto& task = state.tasks[t];
     const std::string key = podKey(state, t);
-    if (!task.volcano) return "not scheduled by Volcano (schedulerName is another scheduler's)";
+    if (!task.ours) return "not scheduled by Volcano (schedulerName is another scheduler's)";
     // Volcano leaves a gated pod the condition the API server gave it (cache.go skips SchGated tasks
     // when it records why pods are unschedulable).
     if (state.schedulingGated(t))

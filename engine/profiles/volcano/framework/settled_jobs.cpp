@@ -176,7 +176,7 @@ bool SettledJobs::parkable(uint32_t j) const {
     if (job.statusCount[int(TaskStatus::Pending)] != int32_t(job.tasks.size())) return false;
     const uint32_t shape = state_.tasks[job.tasks[0]].shape;
     for (uint32_t t : job.tasks)
-        if (state_.tasks[t].shape != shape || !state_.tasks[t].volcano) return false;
+        if (state_.tasks[t].shape != shape || !state_.tasks[t].ours) return false;
     const auto& sh = state_.shapes[shape];
     return !sh.perNode && !sh.vres.isEmpty();
 }

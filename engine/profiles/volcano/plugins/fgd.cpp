@@ -7,8 +7,8 @@
 // milli of each device, which the state updates as the session allocates, pipelines, evicts and
 // discards. The task takes the devices the state gives it (whole GPUs the lowest free, shares the
 // tightest fitting device); dF is FGD's, over the device that suits FGD best.
+#include "fragmentation/fgd_policies.h"
 #include "fragmentation/frag_memo.h"
-#include "fragmentation/placement.h"
 #include "fragmentation/state_view.h"
 #include "profiles/volcano/plugins/arguments.h"
 #include "profiles/volcano/plugins/plugins.h"

@@ -1,4 +1,4 @@
-#include "profiles/kueue/placement.h"
+#include "profiles/kueue/pod_placement.h"
 
 #include <algorithm>
 #include <map>
@@ -85,7 +85,7 @@ void Placement::foreign(const ClusterState& st) {
         listed_.resize(st.tasks.size(), 0);
     }
     for (uint32_t t = 0; t < st.tasks.size(); ++t)
-        if (st.tasks[t].status == TaskStatus::Pending && !st.tasks[t].volcano && !listed_[t]) {
+        if (st.tasks[t].status == TaskStatus::Pending && !st.tasks[t].ours && !listed_[t]) {
             placeable_[t] = 1;
             listed_[t] = 1;
             candidates_.push_back(t);
@@ -119,7 +119,7 @@ CycleResult Placement::place(ClusterState& st, CycleOptions options) {
             continue;
         }
         candidates_[kept++] = t;
-        if ((task.job != UINT32_MAX || !task.volcano) && task.status == TaskStatus::Pending)
+        if ((task.job != UINT32_MAX || !task.ours) && task.status == TaskStatus::Pending)
             pending_.push_back(t);
     }
     candidates_.resize(kept);

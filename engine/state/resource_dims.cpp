@@ -1,4 +1,4 @@
-#include "state/resources.h"
+#include "state/resource_dims.h"
 
 #include <algorithm>
 #include <cmath>

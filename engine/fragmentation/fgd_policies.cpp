@@ -1,4 +1,4 @@
-#include "fragmentation/placement.h"
+#include "fragmentation/fgd_policies.h"
 
 #include <algorithm>
 #include <cmath>

@@ -1,4 +1,4 @@
-#include "profiles/yunikorn/placement.h"
+#include "profiles/yunikorn/placement_rules.h"
 
 #include "model/yunikorn_names.h"
 
