@@ -196,7 +196,6 @@ class WhatIfTest : public QObject {
         const auto& run = ws.results();
         QCOMPARE(run.results.size(), size_t(2));
         const WhatIfResult& a = *run.primary();
-        QCOMPARE(a.method, WhatIfResult::Method::TimeSimulation);
         QVERIFY(a.time.size() > 10);
         QCOMPARE(a.gpuAllocationPct.size(), a.time.size());
         for (double v : a.gpuAllocationPct) QVERIFY(v >= 0 && v <= 100.0001);

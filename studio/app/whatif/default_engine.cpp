@@ -57,7 +57,6 @@ void setPlacements(const sim::SimResult& r, const Project& project, WhatIfResult
 std::unique_ptr<WhatIfResult> convert(const sim::SimResult& r, const Project& project,
                                       const std::string& profile) {
     auto out = std::make_unique<WhatIfResult>();
-    out->method = WhatIfResult::Method::TimeSimulation;
     out->profileName = profile;
     out->profile = engine::findProfile(profile)->describe(policiesOf(project));
     out->time = r.time;

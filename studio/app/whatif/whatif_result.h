@@ -13,10 +13,6 @@
 namespace gantry::studio {
 
 struct WhatIfResult {
-    // How the numbers were obtained. SingleSession is the interim method until the time-based
-    // simulator exists: every job arrives at t=0 and one scheduling session places what it can.
-    enum class Method { SingleSession, TimeSimulation };
-    Method method = Method::SingleSession;
     std::string profileName; // the registry's name: "volcano", "kube-default"
     std::string profile;     // "Volcano: gang, binpack, proportion" / "kube-scheduler: LeastAllocated"
     std::string note;        // shown next to the charts: what this run is and is not

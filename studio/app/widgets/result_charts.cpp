@@ -31,8 +31,9 @@ QString shortProfileName(const WhatIfResult* r, const QString& fallback) {
     return name.section(QLatin1Char(' '), 0, 0);
 }
 
+// A run too short for curves (no more than the samples before and after one session).
 bool isSingleSession(const WhatIfResult* r) {
-    return r && (r->method == WhatIfResult::Method::SingleSession || r->time.size() <= 2);
+    return r && r->time.size() <= 2;
 }
 
 // One band of a stacked area chart over time: `values` on top of `below`, which it then raises.
