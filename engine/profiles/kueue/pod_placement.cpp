@@ -19,14 +19,19 @@ KubeSchedulerProfile withoutPreemption(KubeSchedulerProfile profile) {
 Placement::Placement(const Cluster& cluster, const SchedulerPolicies& policies)
     : kube_(withoutPreemption(policies.kube), cluster, nullptr) {}
 
-void Placement::admit(ClusterState& st, const World& w, uint32_t wi, const Workload& wl) {
-    if (wl.job == UINT32_MAX) return;
+// Room for the workload and for every task slot of the state.
+void Placement::track(const ClusterState& st, uint32_t wi) {
     if (tasksOf_.size() <= wi) tasksOf_.resize(wi + 1);
     if (ownShape_.size() < st.tasks.size()) {
         ownShape_.resize(st.tasks.size(), UINT32_MAX);
         placeable_.resize(st.tasks.size(), 0);
         listed_.resize(st.tasks.size(), 0);
     }
+}
+
+void Placement::admit(ClusterState& st, const World& w, uint32_t wi, const Workload& wl) {
+    if (wl.job == UINT32_MAX) return;
+    track(st, wi);
     std::map<std::string, size_t> podSetOf;
     for (size_t i = 0; i < wl.podSets.size(); ++i) podSetOf.emplace(wl.podSets[i].name, i);
     std::vector<int32_t> placed(wl.podSets.size(), 0);
@@ -62,12 +67,7 @@ void Placement::admit(ClusterState& st, const World& w, uint32_t wi, const Workl
 
 void Placement::unmanaged(ClusterState& st, uint32_t wi, const Workload& wl) {
     if (wl.job == UINT32_MAX) return;
-    if (tasksOf_.size() <= wi) tasksOf_.resize(wi + 1);
-    if (ownShape_.size() < st.tasks.size()) {
-        ownShape_.resize(st.tasks.size(), UINT32_MAX);
-        placeable_.resize(st.tasks.size(), 0);
-        listed_.resize(st.tasks.size(), 0);
-    }
+    track(st, wi);
     for (uint32_t t : tasksOf(st, wl)) {
         placeable_[t] = 1;
         tasksOf_[wi].push_back(t);

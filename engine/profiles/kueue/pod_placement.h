@@ -34,6 +34,7 @@ class Placement {
     ClaimGpus claimGpus() const { return kube_.claimGpus(); }
 
   private:
+    void track(const ClusterState& st, uint32_t wi);
     k8s::KubeScheduler kube_;
     std::vector<uint32_t> ownShape_; // per task: its shape before admission (UINT32_MAX: unchanged)
     std::vector<uint8_t> placeable_; // per task: admitted
