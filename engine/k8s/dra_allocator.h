@@ -173,8 +173,10 @@ class DraAllocator {
     };
     std::vector<PhysicalGpu> physicalGpus_;
     bool migDevices_ = false;
-    // Per device: whether a request of a pod's claim selects it (-1 not asked yet).
+    // Per device: whether a request of a pod's claim selects it (-1 not asked yet); the distinct
+    // claim specs of the pods, with a claim's key for messages.
     mutable std::vector<int8_t> asked_;
+    mutable std::vector<std::pair<const DeviceClaimSpec*, const std::string*>> askedSpecs_;
     std::vector<std::map<std::string, DeviceAmounts>> counterUsed_; // per pool: counter set -> used
     std::map<std::string, const DeviceClass*> classes_;
     std::map<std::string, uint32_t> classIndex_;

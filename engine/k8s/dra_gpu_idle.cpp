@@ -35,13 +35,16 @@ bool DraAllocator::askedFor(uint32_t d) const {
     int8_t& known = asked_[d];
     if (known >= 0) return known == 1;
     known = 0;
-    // Each distinct claim spec once: the pods of one template share it.
-    std::map<const DeviceClaimSpec*, const std::string*> specs;
-    for (const auto& [pod, used] : pods_)
-        for (const auto& claim : used.claims)
-            if (claim.spec) specs.try_emplace(claim.spec, &claim.key);
+    // Each distinct claim spec once (the pods of one template share it), listed on the first ask.
+    if (askedSpecs_.empty()) {
+        std::map<const DeviceClaimSpec*, const std::string*> specs;
+        for (const auto& [pod, used] : pods_)
+            for (const auto& claim : used.claims)
+                if (claim.spec) specs.try_emplace(claim.spec, &claim.key);
+        askedSpecs_.assign(specs.begin(), specs.end());
+    }
     std::string error;
-    for (const auto& [spec, key] : specs)
+    for (const auto& [spec, key] : askedSpecs_)
         for (const auto& request : spec->requests)
             for (const auto& choice : request.choices)
                 if (selectable(d, choice, *key, &error)) {
